@@ -1,0 +1,348 @@
+"""Cat & Mouse on the handheld: the scene around catmouse.py and catmouse_ai.py.
+
+The 16x8 board fills the 128x64 screen, one 8x8 cell each: road (empty),
+grass (tufts), stream (waves), obstacle (solid brick), cat (face with ears),
+mouse (round ears and tail).  A one-line status bar is overlaid on the half of
+the screen away from the player's piece.
+
+Flow: a title screen picks the side (LEFT/RIGHT: mouse or cat) and the board
+(UP/DOWN), A starts, B goes back to the launcher.  In play the arrows move the
+player's piece one cell per round (A = stay, for the mouse); the AI answers a
+few ticks later.  The difficulty setting picks the AI: easy = a cat that
+wanders one move in three / a random mouse, normal = BFS cat / evasive mouse,
+hard = A* (least stamina) cat / evasive mouse.  Wins per side and the fastest
+catch are saved.  Nothing is allocated in idle ticks: sprites and the status
+text are built only when something happens.
+"""
+
+import gfx
+from buttons import A, B, DOWN, LEFT, RIGHT, UP
+import catmouse
+import catmouse_ai
+import catmouse_maps
+from rng import Rng
+
+try:
+    from micropython import const
+except ImportError:
+    def const(value):
+        return value
+
+TITLE = const(0)
+PLAY = const(1)
+OVER = const(2)
+AI_DELAY = const(4)   # ticks between the player's move and the AI's answer
+_MOVES = const(31)    # UP | DOWN | LEFT | RIGHT | A
+
+_ROAD = gfx.sprite_rows((
+    "........", "........", "........", "........",
+    "........", "........", "........", "........"))
+_GRASS = gfx.sprite_rows((
+    "........", ".X...X..", ".X.X.X..", "........",
+    "....X...", "X...X.X.", "X.X.....", "........"))
+_STREAM = gfx.sprite_rows((
+    "........", ".XX...XX", "X..XXX..", "........",
+    ".XX...XX", "X..XXX..", "........", "........"))
+_OBSTACLE = gfx.sprite_rows((
+    "XXXXXXXX", "X..X...X", "XXXXXXXX", "X...X..X",
+    "XXXXXXXX", "X..X...X", "XXXXXXXX", "........"))
+_CAT = gfx.sprite_rows((
+    "X.....X.", "XX...XX.", "XXXXXXX.", "X.XXX.X.",
+    "XXXXXXX.", "XX.X.XX.", ".XXXXX..", "........"))
+_MOUSE = gfx.sprite_rows((
+    "........", ".XX.XX..", "XXXXXXX.", ".X.X.X..",
+    ".XXXXX..", "..XXX...", "...X.XX.", "......X."))
+
+
+class _EasyCat:
+    """The BFS cat, but one move in three is a random legal cell."""
+
+    def __init__(self, seed):
+        self.smart = catmouse_ai.BfsCat()
+        self.rng = Rng(seed)
+
+    def __call__(self, board, position, legal):
+        if self.rng.below(3) == 0:
+            return legal[self.rng.below(len(legal))]
+        return self.smart(board, position, legal)
+
+
+class Game:
+    def __init__(self, ctx):
+        self.ctx = ctx
+        self.sprites = (
+            gfx.Sprite(_OBSTACLE, 8, 8), gfx.Sprite(_ROAD, 8, 8),
+            gfx.Sprite(_GRASS, 8, 8), gfx.Sprite(_STREAM, 8, 8),
+        )
+        self.cat_sprite = gfx.Sprite(_CAT, 8, 8)
+        self.mouse_sprite = gfx.Sprite(_MOUSE, 8, 8)
+        self.saved = ctx.load("catmouse") or {}
+        self.side = "mouse"
+        self.level = 0
+        self.state = TITLE
+        self.game = None
+        self.ai = None
+        self.bg = None
+        self.bg_fb = None
+        self.wait = 0
+        self.queued = 0
+        self.status = ""
+        self.banner = ""
+        self.title_lines = ("", "")
+        self.dirs = [0, 0, 0, 0]
+        self.seed = ctx.ticks_ms() & 0xFFFF
+        self._title_text()
+
+    # -- title screen ---------------------------------------------------------------
+    def _title_text(self):
+        name = catmouse_maps.LEVELS[self.level][0]
+        self.title_lines = (
+            "PLAY AS: < %s >" % self.side.upper(),
+            "BOARD:   %s" % name.upper(),
+            "WINS  MOUSE %d  CAT %d" % (self.saved.get("wins_mouse", 0),
+                                        self.saved.get("wins_cat", 0)),
+        )
+
+    def _start(self):
+        text = catmouse_maps.LEVELS[self.level][1]
+        self.cmap = catmouse.parse_map(text)
+        self.game = catmouse.CatMouseGame(self.cmap)
+        diff = self.ctx.settings.get("difficulty", 1)
+        self.seed = (self.seed * 31 + self.ctx.ticks_ms()) & 0xFFFF
+        if self.side == "mouse":
+            if diff == 0:
+                self.ai = _EasyCat(self.seed)
+            elif diff == 1:
+                self.ai = catmouse_ai.BfsCat()
+            else:
+                self.ai = catmouse_ai.AstarCat()
+        else:
+            self.ai = catmouse_ai.RandomMover(self.seed) if diff == 0 else catmouse_ai.EvasiveMouse()
+        self._render_terrain()
+        self.state = PLAY
+        self.banner = ""
+        self.wait = AI_DELAY if self.side == "mouse" else 0
+        self._round_started = False
+        self._update_status()
+
+    def _render_terrain(self):
+        """Draw the terrain once into a background frame (copied every tick)."""
+        import framebuf
+
+        w = self.ctx.width
+        h = self.ctx.height
+        if self.bg is None:
+            self.bg = bytearray(w * h // 8)
+            self.bg_fb = framebuf.FrameBuffer(self.bg, w, h, framebuf.MONO_VLSB)
+        self.bg_fb.fill(0)
+        g = self.game
+        costs = g.costs
+        sprites = self.sprites
+        for cell in range(len(costs)):
+            self.bg_fb.blit(sprites[costs[cell]].fb, (cell % g.cols) << 3, (cell // g.cols) << 3)
+
+    # -- one round: cat then mouse, as CatMouseGame.play_round -------------------------
+    def _begin_round(self):
+        g = self.game
+        g.round += 1
+        g.board.round = g.round
+        g.last_error = None
+        self._round_started = True
+
+    def _end_round(self):
+        g = self.game
+        self._round_started = False
+        if not g.winner and g.round >= g.round_limit:
+            g.winner = "mouse"
+
+    def _ai_move(self, piece):
+        g = self.game
+        legal = g.legal_moves(piece)
+        here = g.cat if piece == "cat" else g.mouse
+        if len(legal) == 1:
+            cell = legal[0]
+        else:
+            cell = self.ctx.ai(self.ai, g.board, here, legal)
+            if cell is None:      # out of memory: no AI move this round
+                cell = here if here in legal else legal[0]
+        g.move(piece, cell)
+
+    def _player_cell(self, piece):
+        """The cell the arrows ask for, or -1; A = stay (mouse only)."""
+        btn = self.ctx.buttons
+        g = self.game
+        here = g.cat if piece == "cat" else g.mouse
+        cols = g.cols
+        legal = g.legal_moves(piece)
+        if len(legal) == 1 and legal[0] == here:
+            return here            # resting (or boxed in): the round goes on
+        want = self.queued          # a press made while the AI was answering
+        self.queued = 0
+        if not want:
+            if btn.repeat(LEFT):
+                want = LEFT
+            elif btn.repeat(RIGHT):
+                want = RIGHT
+            elif btn.repeat(UP):
+                want = UP
+            elif btn.repeat(DOWN):
+                want = DOWN
+            elif btn.just_pressed(A):
+                want = A
+        target = -1
+        if want & LEFT and here % cols > 0:
+            target = here - 1
+        elif want & RIGHT and here % cols < cols - 1:
+            target = here + 1
+        elif want & UP:
+            target = here - cols
+        elif want & DOWN:
+            target = here + cols
+        elif want & A and piece == "mouse":
+            target = here
+        if target >= 0 and target in legal:
+            return target
+        if target >= 0:
+            self.ctx.beep(220, 30)
+        return -1
+
+    def _finish(self):
+        g = self.game
+        won = g.winner == self.side
+        key = "wins_" + self.side
+        if won:
+            self.saved[key] = self.saved.get(key, 0) + 1
+            if self.side == "cat":
+                best = self.saved.get("best_catch", 0)
+                if not best or g.round < best:
+                    self.saved["best_catch"] = g.round
+            self.ctx.store("catmouse", self.saved)
+        if g.winner == "cat":
+            self.banner = "YOU CAUGHT IT!" if won else "CAUGHT!"
+        else:
+            self.banner = "ESCAPED!" if won else "IT ESCAPED!"
+        self.ctx.beep(1500 if won else 200, 120)
+        self.state = OVER
+        self._update_status()
+
+    def _update_status(self):
+        g = self.game
+        if self.state == OVER:
+            self.status = "%s  A:AGAIN B:MENU" % self.banner
+            return
+        st = g.mouse_stamina if self.side == "mouse" else g.cat_stamina
+        rest = g.mouse_rest if self.side == "mouse" else g.cat_rest
+        self.status = "R%d/%d %s ST%d%s" % (g.round, g.round_limit, self.side.upper(),
+                                             st, " REST" if rest else "")
+
+    # -- the tick -----------------------------------------------------------------------
+    def tick(self, ctx):
+        btn = ctx.buttons
+        if self.state == TITLE:
+            if btn.just_pressed(B):
+                return "exit"
+            if btn.repeat(LEFT | RIGHT):
+                self.side = "cat" if self.side == "mouse" else "mouse"
+                self._title_text()
+            elif btn.repeat(UP):
+                self.level = (self.level - 1) % len(catmouse_maps.LEVELS)
+                self._title_text()
+            elif btn.repeat(DOWN):
+                self.level = (self.level + 1) % len(catmouse_maps.LEVELS)
+                self._title_text()
+            elif btn.just_pressed(A):
+                self._start()
+            return None
+        if self.state == OVER:
+            if btn.just_pressed(A):
+                self._start()
+            elif btn.just_pressed(B):
+                self.state = TITLE
+                self._title_text()
+            return None
+        if btn.just_pressed(B):
+            self.state = TITLE
+            self._title_text()
+            return None
+        g = self.game
+        if self.wait:
+            self.wait -= 1
+            if btn.just_pressed(_MOVES):
+                self.queued = btn.down & _MOVES
+            return None
+        if self.side == "mouse":
+            if not self._round_started:
+                self._begin_round()
+                self._ai_move("cat")
+                if g.winner:
+                    self._finish()
+                else:
+                    self._update_status()
+                return None
+            cell = self._player_cell("mouse")
+            if cell < 0:
+                return None
+            g.move("mouse", cell)
+            self._end_round()
+            if g.winner:
+                self._finish()
+            else:
+                self.wait = AI_DELAY
+                self._update_status()
+            return None
+        # the player is the cat: the cat moves first, the AI mouse answers
+        if not self._round_started:
+            cell = self._player_cell("cat")
+            if cell < 0:
+                return None
+            self._begin_round()
+            g.move("cat", cell)
+            if g.winner:
+                self._finish()
+                return None
+            self.wait = AI_DELAY
+            self._update_status()
+            return None
+        self._ai_move("mouse")
+        self._end_round()
+        if g.winner:
+            self._finish()
+        else:
+            self._update_status()
+        return None
+
+    # -- drawing --------------------------------------------------------------------------
+    def draw(self, fb):
+        fb.fill(0)
+        if self.state == TITLE:
+            fb.fill_rect(0, 0, 128, 10, 1)
+            fb.text("CAT & MOUSE", 20, 1, 0)
+            self.cat_sprite.draw(fb, 4, 14)
+            self.mouse_sprite.draw(fb, 116, 14)
+            gfx.text(fb, self.title_lines[0], 18, 16)
+            gfx.text(fb, self.title_lines[1], 18, 26)
+            gfx.text(fb, self.title_lines[2], 18, 36)
+            gfx.text(fb, "A:START  B:BACK  UP/DOWN:BOARD", 4, 57)
+            return
+        g = self.game
+        cols = g.cols
+        frame = self.ctx.frame
+        if len(frame) == len(self.bg):
+            frame[:] = self.bg      # the prerendered terrain, one memory copy
+        else:
+            fb.blit(self.bg_fb, 0, 0)
+        fb.blit(self.mouse_sprite.fb, (g.mouse % cols) << 3, (g.mouse // cols) << 3)
+        if g.winner != "cat" or (self.ctx.tick_no() >> 3) & 1:
+            fb.blit(self.cat_sprite.fb, (g.cat % cols) << 3, (g.cat // cols) << 3)
+        # the status bar goes on the top or bottom row, whichever has no piece
+        # (else the one away from the player's piece)
+        mine = g.mouse if self.side == "mouse" else g.cat
+        last = g.rows - 1
+        if g.cat // cols != last and g.mouse // cols != last:
+            y = g.rows * 8 - 7
+        elif g.cat // cols != 0 and g.mouse // cols != 0:
+            y = 0
+        else:
+            y = g.rows * 8 - 7 if mine // cols < g.rows // 2 else 0
+        fb.fill_rect(0, y, 128, 7, 1)
+        gfx.text(fb, self.status, 1, y + 1, 0)

@@ -1,0 +1,134 @@
+"""Small drawing helpers for games on the 128x64 MONO_VLSB frame buffer.
+
+- ``text(fb, s, x, y, c=1)``: compact 3x5 font (4 px advance, 6 px line),
+  ASCII 32..126, lower case drawn as upper case.  Returns the x after the text.
+  ``fb.text`` is the 8x8 font.  ``text_width(s)``, ``center(fb, s, y)``.
+- ``Sprite(data, w, h)``: a MONO_VLSB bitmap from bytes (one byte per column
+  per 8-pixel band, as framebuf stores it); ``sprite.draw(fb, x, y, key=-1)``
+  blits it (``key=0`` makes 0 pixels transparent).  ``sprite_rows(rows)`` builds
+  the bytes from strings such as ``"..XX.."`` (host/import-time helper).
+- ``cell(fb, sprite, col, row)``: draw an 8x8 sprite in board cell (col, row).
+- ``invert_rect``, ``box``, ``wipe`` (a simple transition step).
+
+Nothing here allocates per call once sprites exist (text indexes the string and
+reads glyph bytes; pass ``bytes`` to be sure on every port).
+"""
+
+import framebuf
+
+try:
+    from micropython import const
+except ImportError:
+    def const(value):
+        return value
+
+FONT_W = const(3)
+FONT_H = const(5)
+ADVANCE = const(4)
+LINE = const(6)
+
+_FONT = (
+    b"\x00\x00\x00\x00\x17\x00\x03\x00\x03\x1f\x0a\x1f\x12\x1f\x09\x09\x04\x12\x0a\x15\x1a\x00\x03\x00"
+    b"\x00\x0e\x11\x11\x0e\x00\x0a\x04\x0a\x04\x0e\x04\x10\x08\x00\x04\x04\x04\x00\x10\x00\x18\x04\x03"
+    b"\x1f\x11\x1f\x12\x1f\x10\x19\x15\x12\x11\x15\x0a\x07\x04\x1f\x17\x15\x09\x1e\x15\x1d\x01\x1d\x03"
+    b"\x1f\x15\x1f\x17\x15\x0f\x00\x0a\x00\x10\x0a\x00\x04\x0a\x11\x0a\x0a\x0a\x11\x0a\x04\x01\x15\x02"
+    b"\x0e\x11\x16\x1e\x05\x1e\x1f\x15\x0a\x0e\x11\x11\x1f\x11\x0e\x1f\x15\x11\x1f\x05\x01\x0e\x11\x1d"
+    b"\x1f\x04\x1f\x11\x1f\x11\x08\x10\x0f\x1f\x04\x1b\x1f\x10\x10\x1f\x06\x1f\x1f\x01\x1e\x0e\x11\x0e"
+    b"\x1f\x05\x02\x0e\x19\x16\x1f\x05\x1a\x12\x15\x09\x01\x1f\x01\x1f\x10\x1f\x0f\x10\x0f\x1f\x0c\x1f"
+    b"\x1b\x04\x1b\x03\x1c\x03\x19\x15\x13\x1f\x11\x00\x03\x04\x18\x00\x11\x1f\x02\x01\x02\x10\x10\x10"
+    b"\x01\x02\x00\x1e\x05\x1e\x1f\x15\x0a\x0e\x11\x11\x1f\x11\x0e\x1f\x15\x11\x1f\x05\x01\x0e\x11\x1d"
+    b"\x1f\x04\x1f\x11\x1f\x11\x08\x10\x0f\x1f\x04\x1b\x1f\x10\x10\x1f\x06\x1f\x1f\x01\x1e\x0e\x11\x0e"
+    b"\x1f\x05\x02\x0e\x19\x16\x1f\x05\x1a\x12\x15\x09\x01\x1f\x01\x1f\x10\x1f\x0f\x10\x0f\x1f\x0c\x1f"
+    b"\x1b\x04\x1b\x03\x1c\x03\x19\x15\x13\x04\x1f\x11\x00\x1f\x00\x11\x1f\x04\x04\x06\x02"
+)
+
+
+
+_glyph = bytearray(3)
+_glyph_fb = framebuf.FrameBuffer(_glyph, 3, 5, framebuf.MONO_VLSB)
+_inverse = framebuf.FrameBuffer(bytearray(b"\x01\x00"), 2, 1, framebuf.MONO_VLSB)  # 0->1, 1->0
+
+
+def text(fb, s, x, y, c=1):
+    """Draw ``s`` (str or bytes) in the 3x5 font; return the x after it.
+    Only the glyphs' pixels are drawn (the background shows through)."""
+    font = _FONT
+    glyph = _glyph
+    gfb = _glyph_fb
+    for i in range(len(s)):
+        code = s[i]
+        if not isinstance(code, int):
+            code = ord(code)
+        if code < 32 or code > 126:
+            code = 63
+        base = (code - 32) * 3
+        glyph[0] = font[base]
+        glyph[1] = font[base + 1]
+        glyph[2] = font[base + 2]
+        if c:
+            fb.blit(gfb, x, y, 0)
+        else:
+            fb.blit(gfb, x, y, 1, _inverse)
+        x += ADVANCE
+    return x
+
+
+def text_width(s):
+    n = len(s)
+    return n * ADVANCE - 1 if n else 0
+
+
+def center(fb, s, y, c=1, width=128):
+    """3x5 text centred horizontally."""
+    return text(fb, s, (width - text_width(s)) // 2, y, c)
+
+
+def center8(fb, s, y, c=1, width=128):
+    """8x8 framebuf text centred horizontally."""
+    fb.text(s, (width - 8 * len(s)) // 2, y, c)
+
+
+def sprite_rows(rows):
+    """Bytes in MONO_VLSB layout from strings of '.'/'X' (any non-'.' is on)."""
+    h = len(rows)
+    w = len(rows[0])
+    out = bytearray(w * ((h + 7) // 8))
+    for y in range(h):
+        for x in range(w):
+            if rows[y][x] not in ". ":
+                out[(y // 8) * w + x] |= 1 << (y % 8)
+    return bytes(out)
+
+
+class Sprite:
+    def __init__(self, data, w, h):
+        self.w = w
+        self.h = h
+        self.buf = bytearray(data)
+        self.fb = framebuf.FrameBuffer(self.buf, w, h, framebuf.MONO_VLSB)
+
+    def draw(self, fb, x, y, key=-1):
+        fb.blit(self.fb, x, y, key)
+
+
+def cell(fb, sprite, col, row, size=8, top=0):
+    """Draw ``sprite`` into board cell (col, row) of ``size`` pixels."""
+    fb.blit(sprite.fb, col * size, top + row * size)
+
+
+def invert_rect(fb, x, y, w, h):
+    for yy in range(y, y + h):
+        for xx in range(x, x + w):
+            fb.pixel(xx, yy, 1 - fb.pixel(xx, yy))
+
+
+def box(fb, x, y, w, h, c=1):
+    """A cleared rectangle with a 1 px border (dialogs, toasts)."""
+    fb.fill_rect(x, y, w, h, 1 - c)
+    fb.rect(x, y, w, h, c)
+
+
+def wipe(fb, step, steps, width=128, height=64):
+    """One step of a left-to-right wipe: clears the first step/steps of the
+    screen.  Call with step = 1..steps on successive frames."""
+    fb.fill_rect(0, 0, width * step // steps, height, 0)

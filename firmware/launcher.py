@@ -1,0 +1,174 @@
+"""The launcher: the game list (from games.py), settings and about screens.
+
+It is a screen like a game (``tick(ctx)`` / ``draw(fb)``) that stays resident;
+picking a game asks the runtime to hand over (``Runtime.start_game``).
+Settings: contrast (4 levels), sound (only when the board has a buzzer) and
+difficulty; they are stored with the saves under "_settings".
+"""
+
+import gfx
+from buttons import A, B, DOWN, LEFT, RIGHT, UP
+
+MENU = 0
+SETTINGS = 1
+ABOUT = 2
+CONTRASTS = (24, 96, 176, 255)
+DIFFICULTIES = ("EASY", "NORMAL", "HARD")
+VISIBLE = 5
+
+
+class Launcher:
+    def __init__(self, runtime):
+        self.rt = runtime
+        self.mode = MENU
+        self.items = [entry[1] for entry in runtime.registry] + ["Settings", "About"]
+        self.sel = 0
+        self.top = 0
+        self.set_sel = 0
+        self.about_lines = ()
+        self._labels = ["", "", "", ""]
+        self._settings_rows = ["contrast", "difficulty", "back"]
+        if runtime.hw.buzzer is not None:
+            self._settings_rows.insert(1, "sound")
+        self._refresh_labels()
+
+    # -- menu ----------------------------------------------------------------------
+    def tick(self, ctx):
+        btn = ctx.buttons
+        if self.mode == SETTINGS:
+            return self._tick_settings(ctx)
+        if self.mode == ABOUT:
+            if btn.just_pressed(A | B):
+                self.mode = MENU
+            return None
+        n = len(self.items)
+        if btn.repeat(DOWN):
+            self.sel = (self.sel + 1) % n
+        elif btn.repeat(UP):
+            self.sel = (self.sel - 1) % n
+        if self.sel < self.top:
+            self.top = self.sel
+        elif self.sel >= self.top + VISIBLE:
+            self.top = self.sel - VISIBLE + 1
+        if btn.just_pressed(A):
+            ctx.beep(1200, 30)
+            ngames = len(self.rt.registry)
+            if self.sel < ngames:
+                self.rt.start_game(self.rt.registry[self.sel])
+            elif self.sel == ngames:
+                self.mode = SETTINGS
+                self.set_sel = 0
+                self._refresh_labels()
+            else:
+                self._enter_about()
+        return None
+
+    def draw(self, fb):
+        fb.fill(0)
+        if self.mode == SETTINGS:
+            self._draw_settings(fb)
+            return
+        if self.mode == ABOUT:
+            self._draw_about(fb)
+            return
+        fb.fill_rect(0, 0, 128, 10, 1)
+        fb.text("POCKET PUZZLES", 8, 1, 0)
+        y = 13
+        for i in range(self.top, min(self.top + VISIBLE, len(self.items))):
+            if i == self.sel:
+                fb.fill_rect(0, y - 1, 128, 10, 1)
+                fb.text(self.items[i], 10, y, 0)
+                fb.text(">", 1, y, 0)
+            else:
+                fb.text(self.items[i], 10, y, 1)
+            y += 10
+        gfx.text(fb, "A:OPEN  UP/DOWN:CHOOSE", 2, 59)
+
+    # -- settings ------------------------------------------------------------------
+    def _refresh_labels(self):
+        s = self.rt.settings
+        rows = self._settings_rows
+        for i in range(len(rows)):
+            row = rows[i]
+            if row == "contrast":
+                level = 0
+                for k in range(len(CONTRASTS)):
+                    if CONTRASTS[k] <= s.get("contrast", 255):
+                        level = k
+                self._labels[i] = "Contrast  " + "#" * (level + 1) + "." * (3 - level)
+            elif row == "sound":
+                self._labels[i] = "Sound     " + ("ON" if s.get("sound") else "OFF")
+            elif row == "difficulty":
+                self._labels[i] = "Level  " + DIFFICULTIES[s.get("difficulty", 1) % 3]
+            else:
+                self._labels[i] = "Back"
+
+    def _tick_settings(self, ctx):
+        btn = ctx.buttons
+        rows = self._settings_rows
+        if btn.repeat(DOWN):
+            self.set_sel = (self.set_sel + 1) % len(rows)
+        elif btn.repeat(UP):
+            self.set_sel = (self.set_sel - 1) % len(rows)
+        row = rows[self.set_sel]
+        step = 0
+        if btn.repeat(RIGHT) or (btn.just_pressed(A) and row != "back"):
+            step = 1
+        elif btn.repeat(LEFT):
+            step = -1
+        s = self.rt.settings
+        if step:
+            if row == "contrast":
+                level = 0
+                for k in range(len(CONTRASTS)):
+                    if CONTRASTS[k] <= s.get("contrast", 255):
+                        level = k
+                s["contrast"] = CONTRASTS[(level + step) % len(CONTRASTS)]
+                self.rt.apply_settings()
+            elif row == "sound":
+                s["sound"] = not s.get("sound")
+            elif row == "difficulty":
+                s["difficulty"] = (s.get("difficulty", 1) + step) % 3
+            self._refresh_labels()
+        if btn.just_pressed(B) or (btn.just_pressed(A) and row == "back"):
+            self.rt.save_settings()
+            self.mode = MENU
+        return None
+
+    def _draw_settings(self, fb):
+        fb.fill_rect(0, 0, 128, 10, 1)
+        fb.text("SETTINGS", 32, 1, 0)
+        y = 14
+        for i in range(len(self._settings_rows)):
+            if i == self.set_sel:
+                fb.fill_rect(0, y - 1, 128, 10, 1)
+                fb.text(self._labels[i], 2, y, 0)
+            else:
+                fb.text(self._labels[i], 2, y, 1)
+            y += 11
+        gfx.text(fb, "LEFT/RIGHT:CHANGE  B:BACK", 2, 59)
+
+    # -- about ---------------------------------------------------------------------
+    def _enter_about(self):
+        import runtime
+
+        rt = self.rt
+        rt.collect()
+        self.about_lines = (
+            "VERSION " + runtime.VERSION,
+            "FREE MEMORY %d B" % rt.hw.mem_free(),
+            "BOARD " + (rt.board_name or "?"),
+            "DISPLAY " + rt.display.controller.upper(),
+            "TICKS %d  OVERRUNS %d" % (rt.ticks, rt.overruns),
+            "%d GAMES INSTALLED" % len(rt.registry),
+        )
+        self.mode = ABOUT
+
+    def _draw_about(self, fb):
+        fb.fill_rect(0, 0, 128, 10, 1)
+        fb.text("ABOUT", 44, 1, 0)
+        y = 14
+        for line in self.about_lines:
+            gfx.text(fb, line, 2, y)
+            y += 7
+        gfx.text(fb, "POCKET PUZZLES - A/B:BACK", 2, 59)

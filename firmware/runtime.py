@@ -1,0 +1,326 @@
+"""The fixed-tick main loop, the game context, and game hand-over.
+
+``Runtime(hw, saves)`` owns the display frame buffer, the Buttons state and the
+``ctx`` handed to games.  ``step()`` is one tick (poll buttons, tick + draw the
+current screen, overlay a toast, send the changed pages); ``run()`` repeats it
+at 30 ticks/s, sampling the buttons every millisecond while it waits (presses
+between ticks are latched) and counting overruns (a tick that ended after the
+next one was due; the loop then restarts its schedule instead of catching up).
+
+Games: ``start_game(entry)`` imports the module named in games.py lazily,
+builds ``Game(ctx)`` on a freshly collected heap; when ``tick`` returns
+"exit" (or raises) the instance is dropped, the module removed from
+sys.modules and the heap collected again.  An exception shows an error screen
+and returns to the launcher; a MemoryError during a tick (an AI that ran out
+of room) shows "not enough memory" and the game goes on.
+"""
+
+import gc
+import sys
+
+import buttons
+import gfx
+
+try:
+    from micropython import const
+except ImportError:
+    def const(value):
+        return value
+
+VERSION = "0.3.0"
+TICKS_PER_SECOND = const(30)
+SETTINGS_ID = "_settings"
+DEFAULT_SETTINGS = {"difficulty": 1, "contrast": 255, "sound": True}
+
+
+class Deadline:
+    """``ctx.deadline(ms)`` returns this (one shared object, no allocation):
+    ``expired()`` / ``remaining()`` against the runtime clock."""
+
+    def __init__(self, clock):
+        self.clock = clock
+        self.at = 0
+
+    def set(self, ms):
+        self.at = self.clock() + ms
+        return self
+
+    def remaining(self):
+        return -buttons.ticks_diff(self.clock(), self.at)
+
+    def expired(self):
+        return buttons.ticks_diff(self.clock(), self.at) >= 0
+
+    def __call__(self):
+        return self.expired()
+
+
+class Context:
+    """What a game sees: ``buttons``, ``settings``, ``load``/``store``,
+    ``ticks_ms``, ``deadline``, ``beep``, ``toast``, ``ai``, ``width``/``height``."""
+
+    def __init__(self, runtime):
+        self._rt = runtime
+        self.buttons = runtime.buttons
+        self.settings = runtime.settings
+        self.ticks_ms = runtime.hw.ticks_ms
+        self.width = runtime.width
+        self.height = runtime.height
+        # the bytearray behind draw()'s fb (MONO_VLSB, 128 bytes per 8-row page):
+        # ``ctx.frame[:] = background`` restores a prerendered screen in one copy
+        self.frame = runtime.display.buffer
+        self.has_sound = runtime.hw.buzzer is not None
+        self.game_id = None
+        self._deadline = Deadline(runtime.hw.ticks_ms)
+
+    def deadline(self, ms=20):
+        """A deadline ``ms`` from now for slicing long work (AI steps)."""
+        return self._deadline.set(ms)
+
+    def load(self, game_id=None):
+        return self._rt.load(game_id or self.game_id)
+
+    def store(self, game_id, data=None):
+        if data is None and isinstance(game_id, dict):
+            game_id, data = self.game_id, game_id
+        self._rt.store(game_id or self.game_id, data)
+
+    def beep(self, freq=880, ms=40):
+        if self.settings.get("sound"):
+            self._rt.hw.beep(freq, ms)
+
+    def toast(self, message, ticks=45):
+        self._rt.toast(message, ticks)
+
+    def ai(self, fn, *args):
+        """Call an AI; on MemoryError show "not enough memory" and return None."""
+        try:
+            return fn(*args)
+        except MemoryError:
+            self._rt.out_of_memory()
+            return None
+
+    def tick_no(self):
+        return self._rt.ticks
+
+
+class ErrorScreen:
+    def __init__(self, title, message):
+        self.title = title
+        self.lines = []
+        words = str(message).split(" ")
+        line = ""
+        for w in words:
+            if len(line) + len(w) + 1 > 31 and line:
+                self.lines.append(line)
+                line = w
+            else:
+                line = (line + " " + w) if line else w
+        if line:
+            self.lines.append(line)
+        self.lines = self.lines[:6]
+
+    def tick(self, ctx):
+        if ctx.buttons.just_pressed(buttons.A | buttons.B):
+            return "exit"
+        return None
+
+    def draw(self, fb):
+        fb.fill(0)
+        fb.fill_rect(0, 0, 128, 10, 1)
+        fb.text(self.title[:16], 1, 1, 0)
+        y = 14
+        for line in self.lines:
+            gfx.text(fb, line, 1, y)
+            y += 7
+        gfx.text(fb, "A/B: BACK", 1, 58)
+
+
+class Runtime:
+    def __init__(self, hw, saves, registry=None, board_name=""):
+        self.hw = hw
+        self.saves = saves
+        self.display = hw.display
+        self.fb = hw.display.fb
+        self.width = hw.display.width
+        self.height = hw.display.height
+        self.board_name = board_name
+        if registry is None:
+            import games
+
+            registry = games.GAMES
+        self.registry = registry
+        self.buttons = buttons.Buttons()
+        self.settings = dict(DEFAULT_SETTINGS)
+        got, status = self._load_raw(SETTINGS_ID)
+        for key in got:
+            if key in self.settings:
+                self.settings[key] = got[key]
+        self.ctx = Context(self)
+        self.collect = gc.collect   # the WASI test VM swaps this out (its GC is unsafe)
+        self.ticks = 0
+        self.overruns = 0
+        self.tick_ms = 0            # duration of the last tick
+        self.max_tick_ms = 0
+        self.game = None
+        self.game_entry = None
+        self.screen = None
+        self.launcher = None
+        self._toast = None
+        self._toast_ticks = 0
+        self._next = 0
+        self._k = 0
+        self._base = 0
+        self.apply_settings()
+
+    # -- saves -------------------------------------------------------------------
+    def _load_raw(self, game_id):
+        try:
+            return self.saves.load(game_id)
+        except Exception as exc:     # an unreadable file system: keep going
+            return {}, "corrupt"
+
+    def load(self, game_id):
+        data, status = self._load_raw(game_id)
+        if status == "corrupt":
+            self.toast("SAVE CORRUPT - RESET", 60)
+            self.store(game_id, {})
+        elif status == "recovered":
+            self.toast("SAVE DAMAGED - RESTORED", 60)
+            self.store(game_id, data)
+        return data
+
+    def store(self, game_id, data):
+        try:
+            self.saves.store(game_id, data)
+        except OSError:
+            self.toast("SAVE FAILED", 60)
+
+    def save_settings(self):
+        self.store(SETTINGS_ID, self.settings)
+
+    def apply_settings(self):
+        self.display.contrast(self.settings.get("contrast", 255))
+
+    # -- overlays ----------------------------------------------------------------
+    def toast(self, message, ticks=45):
+        self._toast = message
+        self._toast_ticks = ticks
+
+    def out_of_memory(self):
+        self.collect()
+        self.toast("NOT ENOUGH MEMORY", 60)
+
+    def _draw_toast(self, fb):
+        msg = self._toast
+        w = gfx.text_width(msg) + 6
+        x = (self.width - w) // 2
+        gfx.box(fb, x, 26, w, 11)
+        gfx.text(fb, msg, x + 3, 29)
+
+    # -- game hand-over ------------------------------------------------------------
+    def start_game(self, entry):
+        game_id, title, module = entry[0], entry[1], entry[2]
+        self.game_entry = entry
+        self.ctx.game_id = game_id
+        self.collect()
+        try:
+            mod = __import__(module)
+            self.game = mod.Game(self.ctx)
+            self.screen = self.game
+        except MemoryError:
+            self._drop_game()
+            self.screen = ErrorScreen("NO MEMORY", "not enough memory to start " + title)
+        except Exception as exc:
+            self._report(exc)
+            self._drop_game()
+            self.screen = ErrorScreen("GAME ERROR", "%s: %s" % (type(exc).__name__, exc))
+        self.buttons.reset(self.buttons.stable, self.hw.ticks_ms())
+
+    def _drop_game(self):
+        self.game = None
+        entry = self.game_entry
+        if entry is not None and entry[2] in sys.modules:
+            del sys.modules[entry[2]]
+        self.ctx.game_id = None
+        self.collect()
+
+    def back_to_launcher(self):
+        self._drop_game()
+        self.game_entry = None
+        self.screen = self.launcher
+        self.buttons.reset(self.buttons.stable, self.hw.ticks_ms())
+
+    def _report(self, exc):
+        pe = getattr(sys, "print_exception", None)
+        if pe:
+            pe(exc)
+        else:
+            import traceback
+
+            traceback.print_exception(type(exc), exc, exc.__traceback__)
+
+    # -- the tick ------------------------------------------------------------------
+    def step(self):
+        hw = self.hw
+        now = hw.ticks_ms()
+        self.buttons.sample(hw.read_buttons(), now)
+        self.buttons.update(now)
+        hw.service(now)
+        screen = self.screen
+        fb = self.fb
+        try:
+            if screen.tick(self.ctx) == "exit":
+                if screen is self.launcher:
+                    pass
+                else:
+                    self.back_to_launcher()
+                screen = self.screen
+            screen.draw(fb)
+        except MemoryError:
+            if screen is self.game:
+                self.out_of_memory()
+            else:
+                raise
+        except Exception as exc:
+            if screen is self.launcher:
+                raise
+            self._report(exc)
+            self._drop_game()
+            self.screen = ErrorScreen("GAME ERROR", "%s: %s" % (type(exc).__name__, exc))
+            self.screen.draw(fb)
+        if self._toast_ticks:
+            self._toast_ticks -= 1
+            self._draw_toast(fb)
+        self.display.show()
+        self.ticks += 1
+        took = buttons.ticks_diff(hw.ticks_ms(), now)
+        self.tick_ms = took
+        if took > self.max_tick_ms:
+            self.max_tick_ms = took
+
+    def _schedule(self):
+        """ms of the next tick: 1000/30 ms apart without drift (33, 33, 34)."""
+        self._k += 1
+        if self._k == TICKS_PER_SECOND:
+            self._k = 0
+            self._base += 1000
+        return self._base + self._k * 1000 // TICKS_PER_SECOND
+
+    def run(self, max_ticks=-1):
+        hw = self.hw
+        self._base = hw.ticks_ms()
+        self._k = 0
+        while max_ticks:
+            max_ticks -= 1
+            self.step()
+            due = self._schedule()
+            now = hw.ticks_ms()
+            if buttons.ticks_diff(now, due) > 0:
+                self.overruns += 1
+                self._base = now
+                self._k = 0
+                continue
+            while buttons.ticks_diff(due, hw.ticks_ms()) > 0:
+                self.buttons.sample(hw.read_buttons(), hw.ticks_ms())
+                hw.sleep_ms(1)

@@ -1,0 +1,180 @@
+"""Atomic per-game saves that survive a power cut at any byte.
+
+A save is ``<root>/<game_id>.sav``: one header line
+``PPS1 <sequence> <length> <checksum>`` and then the JSON body.  Storing
+writes ``<id>.new`` completely (flushed), then drops the old ``.bak``, renames
+``.sav`` to ``.bak`` and ``.new`` to ``.sav``.  Loading reads all three and takes
+the valid one (length and checksum match) with the highest sequence number, so
+a cut anywhere (inside the new file, between the renames, or even a truncated
+``.sav`` on a file system without atomic rename) loads the last complete save.
+
+``load`` returns ``(data, status)``: status "ok", "new" (nothing saved yet),
+"recovered" (the newest file was damaged, an older copy was used) or
+"corrupt" (files exist but none is valid: data is {}).  The runtime reports
+the last two on screen and stores a fresh copy, replacing the damage.
+
+The file system is pluggable: ``OsFs`` (MicroPython ``os`` or CPython) or
+``MemFs`` (a dict, for tests and the VM).
+"""
+
+import json
+
+MAGIC = "PPS1"
+_MOD = 65521
+
+
+def checksum(data):
+    """Fletcher/Adler-style checksum as 8 hex digits (no big ints on the device)."""
+    a = 1
+    b = 0
+    for i in range(len(data)):
+        a = (a + data[i]) % _MOD
+        b = (b + a) % _MOD
+    return "%04x%04x" % (b, a)
+
+
+def encode(data, seq):
+    body = json.dumps(data).encode()
+    return ("%s %d %d %s\n" % (MAGIC, seq, len(body), checksum(body))).encode() + body
+
+
+def decode(raw):
+    """(seq, data) of a complete save file, or None."""
+    if raw is None:
+        return None
+    nl = raw.find(b"\n")
+    if nl < 0 or nl > 64:
+        return None
+    try:
+        parts = raw[:nl].decode().split(" ")
+        if len(parts) != 4 or parts[0] != MAGIC:
+            return None
+        seq = int(parts[1])
+        length = int(parts[2])
+        body = raw[nl + 1:]
+        if len(body) != length or checksum(body) != parts[3]:
+            return None
+        data = json.loads(body)
+    except (ValueError, UnicodeError):
+        return None
+    if not isinstance(data, dict):
+        return None
+    return seq, data
+
+
+class OsFs:
+    def __init__(self, root="saves"):
+        import os
+
+        self.os = os
+        self.root = root
+        try:
+            os.mkdir(root)
+        except OSError:
+            pass
+
+    def path(self, name):
+        return self.root + "/" + name
+
+    def read(self, name):
+        try:
+            with open(self.path(name), "rb") as f:
+                return f.read()
+        except OSError:
+            return None
+
+    def write(self, name, data):
+        with open(self.path(name), "wb") as f:
+            f.write(data)
+            f.flush()
+        sync = getattr(self.os, "sync", None)
+        if sync:
+            sync()
+
+    def rename(self, old, new):
+        self.os.rename(self.path(old), self.path(new))
+
+    def remove(self, name):
+        try:
+            self.os.remove(self.path(name))
+        except OSError:
+            pass
+
+    def exists(self, name):
+        try:
+            self.os.stat(self.path(name))
+            return True
+        except OSError:
+            return False
+
+
+class MemFs:
+    """Files in a dict; ``ops`` logs every step (the tests cut between them)."""
+
+    def __init__(self):
+        self.files = {}
+        self.ops = 0
+
+    def read(self, name):
+        return self.files.get(name)
+
+    def write(self, name, data):
+        self.files[name] = bytes(data)
+        self.ops += 1
+
+    def rename(self, old, new):
+        self.files[new] = self.files.pop(old)
+        self.ops += 1
+
+    def remove(self, name):
+        if name in self.files:
+            del self.files[name]
+            self.ops += 1
+
+    def exists(self, name):
+        return name in self.files
+
+
+class Saves:
+    def __init__(self, fs=None):
+        self.fs = fs if fs is not None else OsFs()
+        self.seq = {}
+
+    def _candidates(self, game_id):
+        best = None
+        present = 0
+        damaged_sav = False
+        for suffix in (".sav", ".new", ".bak"):
+            raw = self.fs.read(game_id + suffix)
+            if raw is None:
+                continue
+            present += 1
+            got = decode(raw)
+            if got is None:
+                if suffix == ".sav":
+                    damaged_sav = True
+                continue
+            if best is None or got[0] > best[0]:
+                best = got
+        return best, present, damaged_sav
+
+    def load(self, game_id):
+        best, present, damaged = self._candidates(game_id)
+        if best is None:
+            self.seq[game_id] = 0
+            return {}, ("corrupt" if present else "new")
+        self.seq[game_id] = best[0]
+        return best[1], ("recovered" if damaged else "ok")
+
+    def store(self, game_id, data):
+        if game_id not in self.seq:
+            best, _, _ = self._candidates(game_id)
+            self.seq[game_id] = best[0] if best else 0
+        seq = self.seq[game_id] + 1
+        fs = self.fs
+        fs.write(game_id + ".new", encode(data, seq))
+        if fs.exists(game_id + ".sav"):
+            fs.remove(game_id + ".bak")
+            fs.rename(game_id + ".sav", game_id + ".bak")
+        fs.rename(game_id + ".new", game_id + ".sav")
+        self.seq[game_id] = seq

@@ -1,0 +1,182 @@
+"""Trap the Cat on the handheld: the scene around trapcat.py / trapcat_ai.py.
+
+The 9x9 hex board sits on the left (7-pixel cells, odd rows shifted 3 px right,
+63 px tall); the right panel shows the move counter, difficulty and record.
+Arrows move the cursor (UP/DOWN keep the column: in offset rows (r+-1, c) is
+always a neighbour, so the cursor zigzags down the hex grid), A blocks the cell
+under the cursor, B puts the cursor on a hint, holding B leaves.  Difficulty
+0/1/2 from ctx.settings picks the easy/normal/hard cat.  Wins, losses and the
+fewest blocks for a win per difficulty are saved.
+"""
+
+from buttons import A, B, DOWN, LEFT, RIGHT, UP
+import gfx
+import trapcat
+import trapcat_ai
+
+try:
+    from micropython import const
+except ImportError:
+    def const(value):
+        return value
+
+PLAY = const(0)
+CAT_TURN = const(1)
+OVER = const(2)
+CELL = const(7)
+SHIFT = const(3)
+AI_DELAY = const(4)
+EXIT_HOLD_MS = const(900)
+GAME_ID = "trapcat"
+
+
+class Game:
+    def __init__(self, ctx):
+        self.ctx = ctx
+        self.board = trapcat.Board(9)
+        self.an = trapcat_ai.Analyzer(self.board)
+        self.hinter = trapcat_ai.StrongBlocker(self.board, self.an)
+        self.saved = ctx.load(GAME_ID) or {}
+        self.seed = (ctx.ticks_ms() * 31 + 7) & 0xFFFF
+        self.rng = trapcat.Rng(self.seed)
+        self.cursor = 0
+        self.state = PLAY
+        self.wait = 0
+        self.banner = ""
+        self.lines = ("", "", "", "")
+        self._new_game()
+
+    def _new_game(self):
+        diff = self.ctx.settings.get("difficulty", 1)
+        if diff not in (0, 1, 2):
+            diff = 1
+        self.diff = diff
+        self.seed = (self.seed * 75 + self.ctx.ticks_ms() + 74) % 65537
+        self.board.reset(trapcat.Rng(self.seed), trapcat.DEFAULT_BLOCKS)
+        if diff == 0:
+            self.cat = trapcat_ai.EasyCat(self.board, self.seed)
+        elif diff == 1:
+            self.cat = trapcat_ai.NormalCat(self.board, self.an)
+        else:
+            self.cat = trapcat_ai.HardCat(self.board, self.an)
+        self.cursor = self.board.cat - 1
+        self.state = PLAY
+        self.banner = ""
+        self._text()
+
+    def _text(self):
+        best = self.saved.get("best%d" % self.diff, 0)
+        self.lines = (
+            ("EASY", "NORMAL", "HARD")[self.diff],
+            "MOVES %d" % self.board.moves,
+            "WON %d LOST %d" % (self.saved.get("won", 0), self.saved.get("lost", 0)),
+            ("BEST %d" % best) if best else "BEST -",
+        )
+
+    def _move_cursor(self, btn):
+        size = self.board.size
+        r = self.cursor // size
+        c = self.cursor % size
+        if btn.repeat(LEFT) and c > 0:
+            c -= 1
+        elif btn.repeat(RIGHT) and c < size - 1:
+            c += 1
+        elif btn.repeat(UP) and r > 0:
+            r -= 1
+        elif btn.repeat(DOWN) and r < size - 1:
+            r += 1
+        self.cursor = r * size + c
+
+    def _finish(self):
+        b = self.board
+        won = b.status == trapcat.PLAYER_WON
+        if won:
+            self.saved["won"] = self.saved.get("won", 0) + 1
+            key = "best%d" % self.diff
+            if not self.saved.get(key) or b.moves < self.saved[key]:
+                self.saved[key] = b.moves
+            self.banner = "TRAPPED!"
+        else:
+            self.saved["lost"] = self.saved.get("lost", 0) + 1
+            self.banner = "ESCAPED!"
+        self.ctx.store(GAME_ID, self.saved)
+        self.ctx.beep(1500 if won else 200, 120)
+        self.state = OVER
+        self._text()
+
+    def tick(self, ctx):
+        btn = ctx.buttons
+        if btn.pressed(B) and btn.held_ms(B) >= EXIT_HOLD_MS:
+            return "exit"
+        b = self.board
+        if self.state == OVER:
+            if btn.just_pressed(A):
+                self._new_game()
+            elif btn.just_released(B):
+                return "exit"
+            return None
+        if self.state == CAT_TURN:
+            self.wait -= 1
+            if self.wait <= 0:
+                cell = ctx.ai(self.cat.choose, b)
+                if cell is None or not b.can_move(cell):
+                    b.free_neighbours(b.cat, self.an.moves)
+                    cell = self.an.moves[0]
+                b.move_cat(cell)
+                if b.status == trapcat.PLAYING:
+                    self.state = PLAY
+                    self._text()
+                else:
+                    self._finish()
+            return None
+        self._move_cursor(btn)
+        if btn.just_released(B):
+            cell = ctx.ai(trapcat_ai.hint, b, self.hinter)
+            if cell is not None and cell != trapcat.NONE:
+                self.cursor = cell
+        elif btn.just_pressed(A):
+            if b.can_block(self.cursor):
+                b.block(self.cursor)
+                self._text()
+                if b.status != trapcat.PLAYING:
+                    self._finish()
+                else:
+                    self.state = CAT_TURN
+                    self.wait = AI_DELAY
+            else:
+                ctx.beep(220, 30)
+        return None
+
+    def draw(self, fb):
+        fb.fill(0)
+        b = self.board
+        size = b.size
+        cells = b.cells
+        for cell in range(b.n):
+            r = cell // size
+            c = cell % size
+            x = c * CELL + (SHIFT if r & 1 else 0)
+            y = r * CELL
+            if cell == b.cat:
+                fb.fill_rect(x + 1, y + 1, 5, 5, 1)
+                fb.pixel(x + 2, y + 2, 0)
+                fb.pixel(x + 4, y + 2, 0)
+                fb.pixel(x + 1, y, 1)
+                fb.pixel(x + 5, y, 1)
+            elif cells[cell]:
+                fb.fill_rect(x + 1, y + 1, 5, 5, 1)
+            else:
+                fb.pixel(x + 3, y + 3, 1)
+            if cell == self.cursor and self.state != OVER:
+                fb.rect(x, y, CELL, CELL, 1)
+        px = 70
+        gfx.text(fb, "TRAP THE CAT", px, 0)
+        y = 10
+        for line in self.lines:
+            gfx.text(fb, line, px, y)
+            y += 8
+        if self.state == OVER:
+            gfx.text(fb, self.banner, px, 44)
+            gfx.text(fb, "A:AGAIN B:MENU", px, 52)
+        else:
+            gfx.text(fb, "A:BLOCK B:HINT", px, 52)

@@ -1,0 +1,5 @@
+import sys
+
+from host_tools.cli import main
+
+sys.exit(main())

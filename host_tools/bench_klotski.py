@@ -1,0 +1,65 @@
+"""Klotski solver figures for `make bench`: CPython solve time, VM fuel ->
+Pico seconds, total allocation (constructor + full table), hint time, beside a
+naive set-based BFS."""
+
+import time
+
+import host_tools.fwpath  # noqa: F401
+import klotski
+from host_tools import mpvm
+
+LAYOUT = "VBBV/VBBV/VHHV/VSSV/S..S"
+
+
+def _naive_bfs(text):
+    import sys
+    sys.path.insert(0, str(mpvm.FIRMWARE_DIR.parent / "tests"))
+    from test_klotski import _pieces, legal_targets, apply_move, is_goal
+    seen = {text}
+    frontier = [text]
+    d = 0
+    while frontier:
+        nxt = []
+        for t in frontier:
+            if is_goal(t):
+                return d
+            for _, cells in _pieces(t)[1]:
+                for to in legal_targets(t, cells[0])[2]:
+                    n = apply_move(t, cells[0], to)
+                    if n not in seen:
+                        seen.add(n)
+                        nxt.append(n)
+        frontier = nxt
+        d += 1
+    return None
+
+
+def collect(report):
+    sec = "klotski"
+    t0 = time.perf_counter()
+    steps, _ = klotski.solve(LAYOUT)
+    report.add(sec, "CPython full solve 横刀立马 (%s steps)" % steps, time.perf_counter() - t0, "s", budget=0.2)
+    t0 = time.perf_counter()
+    nsteps = _naive_bfs(LAYOUT)
+    report.add(sec, "CPython naive set BFS (%s steps)" % nsteps, time.perf_counter() - t0, "s")
+    r = mpvm.run('''
+import klotski
+def full():
+    s, r = klotski.solver_for("%s")
+    s.build()
+    return s, r
+(s, r), fuel, alloc = measure(full)
+worst = 0
+rank = r
+for i in range(81):
+    mv, f, a = measure(s.best_move, rank)
+    if f > worst:
+        worst = f
+    rank = mv[2]
+emit('x', (fuel, alloc, worst))
+''' % LAYOUT)
+    fuel, alloc, hint = r['x']
+    report.add(sec, "VM fuel, full table (MicroPython)", fuel, "fuel")
+    report.add(sec, "est. Pico time, full table", mpvm.pico_ms(fuel) / 1000.0, "s", budget=10.0)
+    report.add(sec, "total allocation, constructor + table", alloc, "bytes", budget=64 * 1024)
+    report.add(sec, "worst hint along the solution (est. Pico)", mpvm.pico_ms(hint), "ms", budget=50.0)

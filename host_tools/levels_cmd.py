@@ -1,0 +1,168 @@
+"""`levels`: pack, check, generate and preview level packs.
+
+    python -m host_tools levels pack DIR -o levels.bin [--game G]
+    python -m host_tools levels check FILE
+    python -m host_tools levels catmouse --count N ... -o DIR
+    python -m host_tools levels preview FILE [--index I] -o out.png
+
+This module owns the ``levels`` command.  Games add their generators as one line
+in LEVEL_GENERATORS: ``"name": "module:function"`` (or a callable), where the
+function receives the ``levels`` sub-subparsers and adds its own parser (with
+``set_defaults(func=...)``).  A module may also add an entry at import time, as
+long as it is imported before the parser is built.
+
+Pack format and the device-side reader: firmware/levelpack.py.
+"""
+
+import importlib
+import json
+from pathlib import Path
+
+import host_tools.fwpath  # noqa: F401
+import levelpack
+from host_tools.cli import UserError
+
+LEVEL_GENERATORS = {
+    "catmouse": "host_tools.levels_catmouse:add_parser",
+}
+
+# Per-game payload parsers: firmware module and the functions tried in order.
+PARSERS = {
+    "catmouse": ("catmouse", ("parse_level", "parse_map")),
+    "klotski": ("klotski", ("parse_level", "parse_layout", "parse")),
+    "trapcat": ("trapcat", ("parse_level", "parse_blocks", "parse")),
+}
+LEVEL_SUFFIX = ".txt"
+PACK_INFO = "pack.json"
+
+
+def game_parser(game):
+    """The game's own level parser taking text, or None when the game module
+    (or a parser in it) does not exist yet: such levels are stored unchecked."""
+    module_name, names = PARSERS.get(game, (None, ()))
+    if module_name is None:
+        return None
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError:
+        return None
+    for name in names:
+        fn = getattr(module, name, None)
+        if callable(fn):
+            def parse(data, fn=fn):
+                if isinstance(data, (bytes, bytearray)):
+                    try:
+                        data = bytes(data).decode("utf-8")
+                    except UnicodeDecodeError as exc:
+                        raise ValueError("not UTF-8 text (byte %d)" % exc.start) from None
+                return fn(data)
+            return parse
+    return None
+
+
+def read_level_dir(directory, game=None):
+    """(game, [(name, bytes)]) from DIR: every *.txt level file, by name."""
+    directory = Path(directory)
+    if not directory.is_dir():
+        raise UserError("%s is not a directory" % directory)
+    info_path = directory / PACK_INFO
+    if game is None and info_path.is_file():
+        try:
+            game = json.loads(info_path.read_text()).get("game")
+        except (ValueError, AttributeError):
+            raise UserError("%s is not a JSON object" % info_path) from None
+    if game is None:
+        raise UserError("which game? give --game (%s) or put %s with {\"game\": ...} in %s"
+                        % (", ".join(sorted(levelpack.GAME_IDS)), PACK_INFO, directory))
+    if game not in levelpack.GAME_IDS:
+        raise UserError("unknown game %r (known: %s)" % (game, ", ".join(sorted(levelpack.GAME_IDS))))
+    paths = sorted(p for p in directory.iterdir() if p.suffix == LEVEL_SUFFIX and p.is_file())
+    if not paths:
+        raise UserError("no level files (*%s) in %s" % (LEVEL_SUFFIX, directory))
+    levels = [(p.name, p.read_bytes().replace(b"\r\n", b"\n")) for p in paths]
+    return game, levels
+
+
+def cmd_pack(args):
+    game, levels = read_level_dir(args.dir, args.game)
+    parse = game_parser(game)
+    for name, data in levels:
+        if parse is not None:
+            try:
+                parse(data)
+            except Exception as exc:
+                raise UserError("%s: %s" % (Path(args.dir) / name, exc)) from None
+    try:
+        blob = levelpack.build_pack(game, [d for _, d in levels])
+    except levelpack.LevelPackError as exc:
+        raise UserError(str(exc)) from None
+    out = Path(args.output)
+    tmp = out.with_name(out.name + ".tmp")
+    tmp.write_bytes(blob)
+    tmp.replace(out)
+    print("packed %d %s level(s) into %s (%d bytes)%s" % (
+        len(levels), game, out, len(blob), "" if parse else " (levels not parsed: no %s parser yet)" % game))
+    return 0
+
+
+def check_pack(path):
+    """Validate a pack file like the device does, then each level with the game's
+    parser.  Returns (game, count); raises UserError with the first problem."""
+    try:
+        f = open(path, "rb")
+    except OSError as exc:
+        raise UserError("cannot open %s: %s" % (path, exc.strerror or exc)) from None
+    with f:
+        try:
+            pack = levelpack.LevelPack(f)
+            parse = game_parser(pack.game)
+            if parse is not None:
+                pack.check_levels(parse)
+        except levelpack.LevelPackError as exc:
+            raise UserError("%s: %s" % (path, exc)) from None
+    return pack.game, pack.count, parse is not None
+
+
+def cmd_check(args):
+    game, count, parsed = check_pack(args.file)
+    print("%s: OK, %d %s level(s)%s" % (args.file, count, game,
+                                         "" if parsed else " (levels not parsed: no %s parser yet)" % game))
+    return 0
+
+
+def cmd_preview(args):
+    try:
+        from host_tools import levels_preview
+    except ImportError as exc:
+        raise UserError("preview needs the simulator renderer (host_tools/sim.py): %s" % exc) from None
+    return levels_preview.preview(args)
+
+
+def _load(spec):
+    if callable(spec):
+        return spec
+    module, _, fn = spec.partition(":")
+    return getattr(importlib.import_module(module), fn)
+
+
+def register(subparsers):
+    p = subparsers.add_parser("levels", help="generate, pack, check and preview level packs")
+    sub = p.add_subparsers(dest="levels_command", metavar="ACTION")
+    sub.required = True
+    pk = sub.add_parser("pack", help="pack DIR/*.txt into one level pack")
+    pk.add_argument("dir")
+    pk.add_argument("-o", "--output", default="levels.bin")
+    pk.add_argument("--game", choices=sorted(levelpack.GAME_IDS),
+                    help="default: from DIR/pack.json")
+    pk.set_defaults(func=cmd_pack)
+    ck = sub.add_parser("check", help="validate a level pack; report the first problem")
+    ck.add_argument("file")
+    ck.set_defaults(func=cmd_check)
+    pv = sub.add_parser("preview", help="render a level as the OLED shows it (PNG)")
+    pv.add_argument("file")
+    pv.add_argument("--index", type=int, default=0)
+    pv.add_argument("--scale", type=int, default=4)
+    pv.add_argument("-o", "--output", default="preview.png")
+    pv.set_defaults(func=cmd_preview)
+    for name, spec in LEVEL_GENERATORS.items():
+        _load(spec)(sub)

@@ -1,0 +1,22 @@
+"""Reading Cat & Mouse map files on the host, with one-line errors."""
+
+import host_tools.fwpath  # noqa: F401
+from catmouse import MapError, parse_map
+
+from host_tools.cli import UserError
+
+
+def read_map(path):
+    try:
+        with open(path, encoding="utf-8") as handle:
+            text = handle.read()
+    except FileNotFoundError:
+        raise UserError("map file %s does not exist" % path)
+    except UnicodeDecodeError:
+        raise UserError("%s is not a text map (not UTF-8)" % path)
+    except OSError as exc:
+        raise UserError("cannot read %s: %s" % (path, exc.strerror))
+    try:
+        return parse_map(text)
+    except MapError as exc:
+        raise UserError("%s: %s" % (path, exc))

@@ -1,0 +1,29 @@
+// Run a Python snippet in the official MicroPython WebAssembly port (GC on),
+// with the firmware files copied into its in-memory filesystem at /fw.
+// usage: node node_runner.mjs FIRMWARE_DIR < code.py
+import { loadMicroPython } from "@micropython/micropython-webassembly-pyscript";
+import fs from "node:fs";
+import path from "node:path";
+
+const fwDir = process.argv[2];
+const code = fs.readFileSync(0, "utf8");
+const mp = await loadMicroPython({ stdout: (s) => process.stdout.write(s + "\n"), stderr: (s) => process.stderr.write(s + "\n") });
+
+function copyTree(src, dst) {
+  mp.FS.mkdir(dst);
+  for (const entry of fs.readdirSync(src, { withFileTypes: true })) {
+    const from = path.join(src, entry.name);
+    if (entry.isDirectory()) {
+      if (entry.name !== "__pycache__") copyTree(from, dst + "/" + entry.name);
+    } else if (entry.name.endsWith(".py")) {
+      mp.FS.writeFile(dst + "/" + entry.name, fs.readFileSync(from));
+    }
+  }
+}
+copyTree(fwDir, "/fw");
+try {
+  mp.runPython("import sys\nsys.path.insert(0, '/fw')\n" + code);
+} catch (err) {
+  process.stderr.write(String(err && err.message ? err.message : err) + "\n");
+  process.exit(1);
+}

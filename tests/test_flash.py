@@ -1,0 +1,340 @@
+"""Flashing against a fake MicroPython device: plan, deploy, errors, and a
+power cut at every step of a deploy (and of the boot step) that must always
+leave the old or the new firmware complete."""
+
+import argparse
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+import boot_switch
+from host_tools import flash
+from host_tools.cli import UserError
+from host_tools.devicefs import DeviceError
+from host_tools.fakedevice import FakeDevice, PowerCut
+
+ROOT = Path(__file__).resolve().parent.parent
+BOARD = json.loads((ROOT / "boards" / "pico-ssd1306.json").read_text())
+
+
+def quiet(*_a):
+    pass
+
+
+@pytest.fixture(scope="module")
+def trees(tmp_path_factory):
+    """Two firmware versions A and B (B: changed, added, removed modules and a
+    changed boot.py / boot_switch.py) plus a boards dir; built once."""
+    base = tmp_path_factory.mktemp("fw")
+    a = base / "A"
+    a.mkdir()
+    for name in ("boot_switch.py", "gridpath.py", "catmouse.py", "rng.py"):
+        shutil.copy(ROOT / "firmware" / name, a / name)
+    (a / "main.py").write_text("import launcher\nlauncher.run()\n")
+    (a / "launcher.py").write_text("def run():\n    print('A')\n")
+    (a / "oldonly.py").write_text("X = 1\n")
+    b = base / "B"
+    shutil.copytree(a, b)
+    (b / "oldonly.py").unlink()
+    (b / "newonly.py").write_text("Y = 2\n" * 300)
+    (b / "launcher.py").write_text("def run():\n    print('B')\n")
+    (b / "boot.py").write_text("import boot_switch\nboot_switch.run()\nprint('boot B')\n")
+    (b / "boot_switch.py").write_text((a / "boot_switch.py").read_text() + "\n# v2\n")
+    boards = base / "boards"
+    boards.mkdir()
+    shutil.copy(ROOT / "boards" / "pico-ssd1306.json", boards / "pico-ssd1306.json")
+    mpy = FakeDevice().mpy
+    files_a = flash.build_files(a, "pico-ssd1306", boards, mpy)
+    files_b = flash.build_files(b, "pico-ssd1306", boards, mpy)
+    return {"A": a, "B": b, "boards": boards, "files_a": files_a, "files_b": files_b}
+
+
+SAVES = {"/saves/catmouse.json": b'{"best": 12}', "/notes.txt": b"user file"}
+
+
+def device_with(files, **kw):
+    content = {"/" + n: d for n, d in files.items()}
+    content.update(SAVES)
+    return FakeDevice(content, **kw)
+
+
+def run_deploy(dev, files):
+    plan = flash.make_plan(dev, files, dev.info())
+    flash.deploy(dev, files, plan, log=quiet)
+    return plan
+
+
+def live_firmware(dev):
+    return {p[1:]: d for p, d in dev.files.items() if p not in SAVES}
+
+
+def test_compiled_tree(trees):
+    files = trees["files_a"]
+    assert files["gridpath.mpy"][:2] == b"M\x06"
+    assert "boot.py" in files and b"boot_switch.run()" in files["boot.py"]  # hook added
+    assert "boot_switch.py" in files and "main.py" in files
+    assert json.loads(files["board.json"]) == BOARD
+    version, board, names = flash.parse_manifest(files["fw_manifest.txt"])
+    assert version.startswith("fw-") and board == "pico-ssd1306"
+    assert set(names) == set(files) - {"fw_manifest.txt"}
+
+
+def test_fresh_deploy_then_only_changed_files(trees):
+    dev = FakeDevice({"/saves/other.json": b"{}"})
+    plan = run_deploy(dev, trees["files_a"])
+    assert live_firmware(dev) == trees["files_a"] | {"saves/other.json": b"{}"}
+    assert dev.resets == 1 and not dev.exists("/.stage") and not dev.exists("/.switch")
+    plan2 = flash.make_plan(dev, trees["files_a"], dev.info())
+    assert plan2.send == [] and plan2.delete == []
+    plan3 = flash.make_plan(dev, trees["files_b"], dev.info())
+    assert set(plan3.send) == {"boot.py", "boot_switch.py", "launcher.mpy", "newonly.mpy",
+                               "fw_manifest.txt"}
+    assert plan3.send[:2] == ["boot_switch.py", "boot.py"] and plan3.send[-1] == "fw_manifest.txt"
+    assert plan3.delete == ["oldonly.mpy"]
+    assert len(plan.send) == len(trees["files_a"])
+
+
+def test_dry_run_writes_nothing(trees, capsys):
+    dev = device_with(trees["files_a"])
+    before = dev.snapshot()
+    lines = []
+    flash.flash_micropython(dev, "pico-ssd1306", trees["B"], trees["boards"], dry_run=True,
+                            log=lines.append)
+    assert dev.snapshot() == before and dev.steps == 0 and dev.resets == 0
+    text = "\n".join(lines)
+    assert "send    newonly.mpy" in text and "delete  oldonly.mpy" in text
+    assert "dry run: nothing was written" in text
+
+
+def test_stale_py_shadowing_mpy_is_deleted(trees):
+    dev = FakeDevice({"/gridpath.py": b"old source", "/saves/x.json": b"1"})
+    run_deploy(dev, trees["files_a"])
+    assert not dev.exists("/gridpath.py") and dev.exists("/gridpath.mpy")
+    assert dev.read("/saves/x.json") == b"1"
+
+
+def boots_with(dev, files_a, files_b):
+    live = live_firmware(dev)
+    assert live in (files_a, files_b), sorted(set(live) ^ set(files_a))
+    assert not dev.exists("/.stage") and not dev.exists("/.switch")
+    assert not dev.exists("/.switch.tmp")
+    for path, data in SAVES.items():
+        assert dev.read(path) == data
+    return "A" if live == files_a else "B"
+
+
+def test_power_cut_at_every_step(trees):
+    fa, fb = trees["files_a"], trees["files_b"]
+    probe = device_with(fa)
+    run_deploy(probe, fb)
+    total = probe.steps
+    assert total > 20
+    outcomes = {"A": 0, "B": 0}
+    boot_cuts = 0
+    for k in range(total + 1):
+        dev = device_with(fa)
+        dev.cut_after = k
+        try:
+            run_deploy(dev, fb)
+        except PowerCut:
+            pass
+        dev.power_on()
+        # the live boot.py always runs the boot step
+        assert b"boot_switch.run()" in dev.files["/boot.py"]
+        # a cut during the boot step itself, at its first few steps, then a clean boot
+        for j in range(3):
+            dev.steps = 0
+            dev.cut_after = j
+            try:
+                boot_switch.run(dev)
+                break
+            except PowerCut:
+                boot_cuts += 1
+                dev.power_on()
+        dev.power_on()
+        boot_switch.run(dev)
+        outcomes[boots_with(dev, fa, fb)] += 1
+    assert outcomes["A"] > 0 and outcomes["B"] > 0
+    assert boot_cuts > 0
+    # a cut before the commit keeps A, after it gives B: exactly one switch-over
+    print("deploy steps", total, outcomes, "boot-step cuts", boot_cuts)
+
+
+def test_interrupted_flash_is_finished_by_next_flash(trees):
+    fa, fb = trees["files_a"], trees["files_b"]
+    probe = device_with(fa)
+    run_deploy(probe, fb)
+    dev = device_with(fa)
+    dev.cut_after = probe.steps - 4  # inside the switch
+    with pytest.raises(PowerCut):
+        run_deploy(dev, fb)
+    dev.power_on()
+    assert dev.exists("/.switch")
+    lines = []
+    flash.finish_pending(dev, log=lines.append)
+    assert "completed" in lines[0]
+    assert boots_with(dev, fa, fb) == "B"
+
+
+def test_full_filesystem_is_refused_and_nothing_written(trees):
+    fa, fb = trees["files_a"], trees["files_b"]
+    dev = device_with(fa)
+    dev.capacity = dev.used() + 8 * 1024
+    before = dev.snapshot()
+    with pytest.raises(UserError, match="not enough room"):
+        run_deploy(dev, fb)
+    assert dev.snapshot() == before
+
+
+def test_enospc_during_upload_rolls_back(trees):
+    fa, fb = trees["files_a"], trees["files_b"]
+    dev = device_with(fa)
+    dev.capacity = dev.used() + 12 * 1024
+    before = dev.snapshot()
+    plan = flash.make_plan(dev, fb, dev.info())
+    plan.free = 10 ** 9  # the estimate is wrong: the device runs out while writing
+    with pytest.raises(UserError, match="filesystem is full"):
+        flash.deploy(dev, fb, plan, log=quiet)
+    assert dev.snapshot() == before
+
+
+def test_mpy_version_mismatch_is_clear(trees):
+    dev = device_with({}, mpy=7)
+    with pytest.raises(UserError, match=r"bytecode v7\.0.*mpy-cross can only emit"):
+        flash.flash_micropython(dev, "pico-ssd1306", trees["A"], trees["boards"], log=quiet)
+    assert dev.steps == 0
+
+
+def test_older_v6_device_uses_matching_mpy_cross(trees):
+    binary = flash.mpy_cross_binary(6, 1)
+    data = flash.compile_module(binary, trees["A"] / "rng.py", 6, 1)
+    assert data[:2] == b"M\x06"
+    binary = flash.mpy_cross_binary(5, 0)  # MicroPython 1.12 .. 1.18
+    assert "v1.12" in binary
+    data = flash.compile_module(binary, trees["A"] / "rng.py", 5, 0)
+    assert data[:2] == b"M\x05"
+
+
+def test_circuitpython_over_serial_and_unknown_firmware(trees):
+    for impl, msg in (("circuitpython", "CIRCUITPY"), ("pyboard-ish", "not MicroPython")):
+        dev = device_with({}, implementation=impl)
+        with pytest.raises(UserError, match=msg):
+            flash.flash_micropython(dev, "pico-ssd1306", trees["A"], trees["boards"], log=quiet)
+        assert dev.steps == 0
+
+
+def test_unknown_board_lists_available(trees):
+    with pytest.raises(UserError, match="available: pico-ssd1306"):
+        flash.load_board("nope", trees["boards"])
+
+
+# ----------------------------------------------------------------- CLI level
+
+def run_cli(argv, capsys):
+    parser = argparse.ArgumentParser()
+    sub = parser.add_subparsers(dest="command")
+    flash.register(sub)
+    args = parser.parse_args(argv)
+    try:
+        code = args.func(args) or 0
+    except UserError as exc:
+        print("error: %s" % exc, file=__import__("sys").stderr)
+        code = 2
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+@pytest.fixture
+def cli_env(monkeypatch, trees):
+    monkeypatch.setattr(flash, "FIRMWARE_DIR", trees["A"])
+    monkeypatch.setattr(flash, "BOARDS_DIR", trees["boards"])
+    monkeypatch.setattr(flash, "find_circuitpy_drives", lambda: [])
+    state = {"ports": [("/dev/ttyACM0", "Raspberry Pi")], "dev": FakeDevice(port="/dev/ttyACM0")}
+    monkeypatch.setattr(flash, "list_ports", lambda: state["ports"])
+
+    def opener(port):
+        if isinstance(state["dev"], Exception):
+            raise state["dev"]
+        return state["dev"]
+    monkeypatch.setattr(flash, "open_transport", opener)
+    return state
+
+
+@pytest.mark.parametrize("ports,dev,msg", [
+    ([], None, "no device found"),
+    ([("/dev/ttyACM0", "a"), ("/dev/ttyACM1", "b")], None, "several devices found"),
+    (None, DeviceError("/dev/ttyACM0 does not answer like a MicroPython REPL"), "does not answer"),
+])
+def test_cli_connection_errors(cli_env, capsys, ports, dev, msg):
+    if ports is not None:
+        cli_env["ports"] = ports
+    if dev is not None:
+        cli_env["dev"] = dev
+    for cmd in (["flash"], ["doctor"]):
+        code, out, err = run_cli(cmd, capsys)
+        assert code == 2 and msg in err and len(err.strip().splitlines()) == 1
+
+
+def test_cli_flash_then_doctor(cli_env, capsys):
+    dev = cli_env["dev"]
+    dev.files["/saves/catmouse.json"] = b"{}"
+    dev.dirs.add("/saves")
+    code, out, err = run_cli(["flash", "--board", "pico-ssd1306"], capsys)
+    assert code == 0, err
+    assert "flashed firmware fw-" in out and dev.resets == 1
+    code, out, err = run_cli(["doctor"], capsys)
+    assert code == 0, out
+    assert "MicroPython 1.27.0" in out and "free heap:    175 KB" in out
+    assert "board file:   board.json (pico-ssd1306)" in out
+    assert "firmware:     fw-" in out and "/saves/catmouse.json" in out and "status:       OK" in out
+    code, out, err = run_cli(["flash", "--dry-run"], capsys)
+    assert code == 0 and "unchanged" in out
+
+
+def test_cli_doctor_on_empty_device(cli_env, capsys):
+    code, out, err = run_cli(["doctor", "--port", "/dev/ttyACM0"], capsys)
+    assert code == 1 and "no firmware" in out and "saves:        none" in out
+
+
+# ----------------------------------------------------------- CircuitPython
+
+def test_circuitpython_drive(tmp_path, trees, monkeypatch, capsys):
+    drive = tmp_path / "CIRCUITPY"
+    drive.mkdir()
+    (drive / "boot_out.txt").write_text("Adafruit CircuitPython 9.2.1 on 2024-11-20; Raspberry Pi Pico\n")
+    (drive / "code.py").write_text("print('old')\n")
+    calls = []
+
+    class Done:
+        returncode = 0
+        stdout = stderr = ""
+    monkeypatch.setattr(flash.shutil, "which", lambda name: "/usr/bin/circup")
+    monkeypatch.setattr(flash.subprocess, "run", lambda cmd, **kw: calls.append(cmd) or Done())
+    monkeypatch.setattr(flash, "FIRMWARE_DIR", trees["A"])
+    monkeypatch.setattr(flash, "BOARDS_DIR", trees["boards"])
+    monkeypatch.setattr(flash, "find_circuitpy_drives", lambda: [str(drive)])
+    monkeypatch.setattr(flash, "list_ports", lambda: [])
+    code, out, err = run_cli(["flash"], capsys)
+    assert code == 0, err
+    assert (drive / "code.py").read_text() == (trees["A"] / "main.py").read_text()
+    assert (drive / "gridpath.py").read_bytes() == (trees["A"] / "gridpath.py").read_bytes()
+    assert json.loads((drive / "board.json").read_text()) == BOARD
+    assert (drive / "fw_manifest.txt").exists() and not (drive / ".stage").exists()
+    assert not (drive / "main.py").exists()
+    assert calls == [["/usr/bin/circup", "--path", str(drive), "install",
+                      "adafruit_ssd1306", "adafruit_framebuf"]]
+    # not a CircuitPython drive
+    other = tmp_path / "USBSTICK"
+    other.mkdir()
+    code, out, err = run_cli(["flash", "--drive", str(other)], capsys)
+    assert code == 2 and "not a mounted CIRCUITPY drive" in err
+
+
+def test_board_file_checked_by_boardcfg(tmp_path):
+    (tmp_path / "bad.json").write_text('{"name": "bad"}')
+    with pytest.raises(UserError, match="board file .*bad.json"):
+        flash.load_board("bad", tmp_path)
+    data, raw = flash.load_board("pico-ssd1306")  # the real boards/ file passes
+    assert data["name"] == "pico-ssd1306"

@@ -1,0 +1,209 @@
+"""Klotski: parsing, move legality, optimal step counts (CPython and the
+MicroPython VM).  One classic-set table serves all three seed openings."""
+
+import pytest
+
+import klotski
+import klotski_levels
+
+SEEDS = [("VBBV/VBBV/VHHV/VSSV/S..S", 81),
+         ("VBBV/VBBV/SHHS/VSSV/V..V", 70),
+         ("SBBS/VBBV/VHHV/VSSV/V..V", 72)]
+
+
+# ------------------------------------------------------------ independent checker
+def _pieces(text):
+    g = text.replace("/", "")
+    seen = [False] * 20
+    out = []
+    for i in range(20):
+        if seen[i] or g[i] == ".":
+            continue
+        t = g[i]
+        cells = {"B": [i, i + 1, i + 4, i + 5], "V": [i, i + 4], "H": [i, i + 1], "S": [i]}[t]
+        for x in cells:
+            seen[x] = True
+        out.append((t, cells))
+    return g, out
+
+
+def legal_targets(text, anchor):
+    """Anchor cells the piece at `anchor` can reach in one step (BFS through empties)."""
+    g, pieces = _pieces(text)
+    t, cells = next(p for p in pieces if p[1][0] == anchor)
+    base = list(g)
+    for x in cells:
+        base[x] = "."
+    w = 2 if t in "BH" else 1
+    h = 2 if t in "BV" else 1
+    seen = {anchor}
+    stack = [anchor]
+    while stack:
+        a = stack.pop()
+        r, c = divmod(a, 4)
+        for dr, dc in ((0, 1), (0, -1), (1, 0), (-1, 0)):
+            nr, nc = r + dr, c + dc
+            if nr < 0 or nc < 0 or nr + h > 5 or nc + w > 4:
+                continue
+            na = nr * 4 + nc
+            if na in seen:
+                continue
+            if all(base[(nr + y) * 4 + nc + x] == "." for y in range(h) for x in range(w)):
+                seen.add(na)
+                stack.append(na)
+    seen.discard(anchor)
+    return t, cells, seen
+
+
+def apply_move(text, frm, to):
+    t, cells, targets = legal_targets(text, frm)
+    assert to in targets, "illegal move %s -> %s in %s" % (frm, to, text)
+    g = list(text.replace("/", ""))
+    for x in cells:
+        g[x] = "."
+    for x in cells:
+        g[x - frm + to] = t
+    s = "".join(g)
+    return "/".join(s[i:i + 4] for i in range(0, 20, 4))
+
+
+def is_goal(text):
+    g = text.replace("/", "")
+    return g[13] == g[14] == g[17] == g[18] == "B"
+
+
+def check_solution(text, moves, steps):
+    assert len(moves) == steps
+    for frm, to in moves:
+        assert not is_goal(text)
+        text = apply_move(text, frm, to)
+    assert is_goal(text)
+
+
+@pytest.fixture(scope="module")
+def classic():
+    s = klotski.Solver(4, 1, 4)
+    s.build()
+    return s
+
+
+@pytest.mark.parametrize("layout,steps", SEEDS)
+def test_seed_openings_cpython(classic, layout, steps):
+    rank = classic.rank_of(klotski.parse(layout))
+    moves = classic.solution(rank)
+    check_solution(layout, moves, steps)
+    assert classic.distance(rank) == steps
+
+
+def test_classic_table_covers_goal_components(classic):
+    assert classic.size == 65880
+    assert classic.expanded == 53954   # layouts from which the block can escape
+
+
+def test_rank_roundtrip_and_hint(classic):
+    text = "VBBV/VBBV/VHHV/VSSV/S..S"
+    r = classic.rank_of(klotski.parse(text))
+    assert klotski.to_text(classic.cells_of(r)) == text
+    frm, to, nxt = classic.best_move(r)
+    after = apply_move(text, frm, to)
+    assert classic.rank_of(klotski.parse(after)) == nxt
+    assert classic.distance(nxt) == 80
+
+
+def test_neighbors_match_checker(classic):
+    # every generated neighbour is one legal step and every legal step is generated
+    import random
+    rng = random.Random(3)
+    for _ in range(150):
+        r = rng.randrange(classic.size)
+        text = klotski.to_text(classic.cells_of(r))
+        n = classic.neighbors(r)
+        got = set()
+        for q in range(n):
+            frm, to = classic.out_from[q], classic.out_to[q]
+            after = apply_move(text, frm, to)
+            assert classic.rank_of(klotski.parse(after)) == classic.out_rank[q]
+            got.add(after)
+        g, pieces = _pieces(text)
+        want = set()
+        for t, cells in pieces:
+            for to in legal_targets(text, cells[0])[2]:
+                want.add(apply_move(text, cells[0], to))
+        assert got == want
+
+
+@pytest.mark.parametrize("layout", [
+    "SBBS/SBBS/HHHH/HHHH/S..S",      # 0V 4H 6S
+    "SBBS/VBBV/VSSV/VHHV/V..V",      # 4V 1H 4S
+    "VBBS/VBBS/HHHH/HHSS/S..S",      # 1V 4H 4S
+    "SBBS/SBBS/SSSS/SSSS/S..S",      # soldiers only
+])
+def test_solvable_other_piece_sets(layout):
+    steps, moves = klotski.solve(layout)
+    assert steps is not None
+    check_solution(layout, moves, steps)
+
+
+def test_unsolvable():
+    steps, moves = klotski.solve("VBBS/VBBS/VVVV/VVVV/.HH.")
+    assert steps is None and moves is None
+
+
+def test_goal_layout_is_zero():
+    assert klotski.solve("VSSV/VSSV/HH../VBBV/VBBV") == (0, [])
+
+
+@pytest.mark.parametrize("bad,msg", [
+    ("VBBV/VBBV/VHHV/VSSV", "5 rows"),
+    ("VBBV/VBBV/VHHV/VSSV/S..SS", "4 cells"),
+    ("VBBV/VBBV/VHHV/VSSV/SS.S", "two empty"),
+    ("VBBV/VBBV/VHHV/VSSV/SSSS", "two empty"),
+    ("VBBV/VBBV/VHHV/VSSV/S.XS", "unknown cell"),
+    ("VSSV/VSSV/VHHV/VSSV/S..S", "2x2 block"),
+    ("VBBV/VBBV/VHHV/VBBV/V..V", "2x2 block"),
+    ("VBBV/VBBV/HVHV/VSSV/S..S", "no H to its right"),
+    ("VBBV/VBBV/VHHV/VSSV/V..S", "no V below"),
+    ("BVBV/BBVV/VHHV/VSSV/S..S", "not a 2x2"),
+])
+def test_parse_errors(bad, msg):
+    with pytest.raises(klotski.LayoutError) as exc:
+        cells = klotski.parse(bad)
+        klotski.anchors(cells)
+    assert msg in str(exc.value)
+
+
+def test_levels_list_well_formed():
+    assert klotski_levels.count() >= 23
+    for i in range(klotski_levels.count()):
+        name, layout, steps = klotski_levels.level(i)
+        klotski.anchors(klotski.parse(layout))
+        assert steps > 0
+    assert [klotski_levels.level(i)[2] for i in range(3)] == [81, 70, 72]
+
+
+@pytest.mark.slow
+def test_levels_steps_verified(classic):
+    """Every listed step count is the solver's (classic-set ones share the table)."""
+    for i in range(klotski_levels.count()):
+        name, layout, steps = klotski_levels.level(i)
+        cells = klotski.parse(layout)
+        if klotski.piece_set(cells) == (4, 1, 4):
+            assert classic.distance(classic.rank_of(cells)) == steps, name
+        else:
+            assert klotski.solve(layout)[0] == steps, name
+
+
+def test_seed_openings_in_vm(vm):
+    r = vm('''
+import klotski
+s = klotski.Solver(4, 1, 4)
+while not s.step(5000):
+    pass
+out = []
+for t in ("VBBV/VBBV/VHHV/VSSV/S..S", "VBBV/VBBV/SHHS/VSSV/V..V", "SBBS/VBBV/VHHV/VSSV/V..V"):
+    rank = s.rank_of(klotski.parse(t))
+    out.append((t, s.solution(rank)))
+emit('sol', out)
+''')
+    for (layout, moves), (_, steps) in zip(r['sol'], SEEDS):
+        check_solution(layout, [tuple(m) for m in moves], steps)

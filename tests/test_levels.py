@@ -1,0 +1,231 @@
+"""Level packs (firmware/levelpack.py), the `levels` command, and the Cat & Mouse
+generator."""
+
+import argparse
+import io
+import json
+import sys
+import tracemalloc
+
+import pytest
+
+import catmouse
+import levelpack
+from gridpath import GridSearch
+from host_tools import levels_catmouse, levels_cmd
+from host_tools.cli import UserError
+from levelpack import LevelPack, LevelPackError, build_pack
+
+MAPS = [b"C..g\n.##.\nw..M\n", b"C.#.\n....\n..#M\n", b"Cwww\n...M\n"]
+
+
+def run_cli(argv, capsys):
+    parser = argparse.ArgumentParser()
+    sub = parser.add_subparsers(dest="command")
+    levels_cmd.register(sub)
+    args = parser.parse_args(argv)
+    try:
+        code = args.func(args) or 0
+    except UserError as exc:
+        print("error: %s" % exc, file=sys.stderr)
+        code = 2
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_round_trip_reads_one_level_at_a_time():
+    blob = build_pack("catmouse", MAPS)
+    pack = LevelPack(io.BytesIO(blob), game="catmouse")
+    assert (pack.game, pack.count) == ("catmouse", 3)
+    assert [pack.level(i) for i in range(3)] == MAPS
+    buf = bytearray(levelpack.MAX_LEVEL_BYTES)
+    n = pack.level_into(1, buf)
+    assert bytes(buf[:n]) == MAPS[1]
+    with pytest.raises(LevelPackError, match="level 3 does not exist"):
+        pack.level(3)
+    with pytest.raises(LevelPackError, match="holds catmouse levels, not klotski"):
+        LevelPack(io.BytesIO(blob), game="klotski")
+
+
+def corrupt(blob, at, value, fix_crc=True):
+    b = bytearray(blob)
+    b[at:at + len(value)] = value
+    if fix_crc:
+        import binascii
+        levelpack._put_u32(b, 12, binascii.crc32(bytes(b[16:])) & 0xFFFFFFFF)
+    return bytes(b)
+
+
+@pytest.mark.parametrize("mutate,message", [
+    (lambda b: b[:10], "shorter than its 16-byte header"),
+    (lambda b: b"ZZZZ" + b[4:], "bad magic b'ZZZZ' at byte 0"),
+    (lambda b: corrupt(b, 4, b"\x07"), "unsupported pack format version 7 at byte 4"),
+    (lambda b: corrupt(b, 5, b"\x09"), "unknown game id 9 at byte 5"),
+    (lambda b: corrupt(b, 6, b"\x00\x00"), "level count 0 at byte 6"),
+    (lambda b: corrupt(b, 8, b"\xff\xff\xff\xff"), "header promises 4294967327"),
+    (lambda b: b[:-1], "truncated"),
+    (lambda b: b + b"x", "trailing bytes"),
+    (lambda b: corrupt(b, 40, b"Q", fix_crc=False), "checksum mismatch: the header (byte 12)"),
+    (lambda b: corrupt(b, 16, b"\x01\x00\x00\x00"), "offset table entry 0 (byte 16) is 1"),
+    (lambda b: corrupt(b, 20, b"\x00\x00\x00\x00"), "level 0 is empty"),
+    (lambda b: corrupt(b, 24, b"\x01\x00\x00\x00"), "offset table entry 2 (byte 24) is 1: outside"),
+    (lambda b: corrupt(b, 28, b"\x24\x00\x00\x00"), "the last offset table entry (byte 28) is 36 but the data is 40"),
+])
+def test_each_problem_has_a_precise_message(mutate, message):
+    blob = mutate(build_pack("catmouse", MAPS))
+    with pytest.raises(LevelPackError) as info:
+        LevelPack(io.BytesIO(blob))
+    assert message in str(info.value)
+
+
+def test_oversized_level_refused_by_writer_and_reader():
+    with pytest.raises(LevelPackError, match="1..4160"):
+        build_pack("klotski", [b"x" * 5000])
+    blob = build_pack("klotski", [b"a" * 4000, b"b" * 4000])
+    # move the boundary so level 0 claims 5000 bytes
+    bad = corrupt(blob, 20, (5000).to_bytes(4, "little"))
+    with pytest.raises(LevelPackError, match="level 0 is 5000 bytes, more than 4160"):
+        LevelPack(io.BytesIO(bad))
+
+
+def test_no_allocation_proportional_to_the_file_or_bogus_fields():
+    big = build_pack("trapcat", [bytes([i % 251]) * 100 for i in range(3000)])  # 312 KB
+    bogus = corrupt(big, 8, b"\xff\xff\xff\x7f")
+    bogus_level = corrupt(big, 16 + 4 * 1500, b"\xff\xff\xff\x7f")
+    for blob in (big, bogus, bogus_level):
+        f = io.BytesIO(blob)
+        tracemalloc.start()
+        try:
+            pack = LevelPack(f)
+            pack.level(2999)
+        except LevelPackError:
+            pass
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        assert peak < 8 * 1024, peak
+
+
+def test_reader_on_micropython(vm):
+    """The device reader in the real MicroPython VM: a valid pack opens with a
+    small constant allocation, level_into allocates nothing, a bad pack raises
+    LevelPackError."""
+    blob = build_pack("catmouse", MAPS * 40)
+    small = build_pack("catmouse", MAPS)
+    bad = blob[:-3]
+    r = vm("""
+import io, levelpack
+f = io.BytesIO(%r)
+small = io.BytesIO(%r)
+levelpack.LevelPack(small)
+_, _, small_alloc = measure(levelpack.LevelPack, small)
+emit('small', small_alloc)
+pack, fuel, alloc = measure(levelpack.LevelPack, f)
+emit('open', (pack.count, fuel, alloc))
+buf = bytearray(levelpack.MAX_LEVEL_BYTES)
+pack.level_into(5, buf)
+n, fuel, alloc = measure(pack.level_into, 7, buf)
+emit('into', (bytes(buf[:n]), fuel, alloc))
+try:
+    levelpack.LevelPack(io.BytesIO(%r))
+    emit('bad', None)
+except levelpack.LevelPackError as e:
+    emit('bad', str(e))
+""" % (blob, small, bad))
+    count, open_fuel, open_alloc = r["open"]
+    # object + buffer + memoryviews, plus one boxed CRC int per 128-byte chunk of the
+    # real file (the size is checked before): nothing near the file's size
+    chunks = (len(blob) - 16 + 127) // 128
+    assert count == 120 and open_alloc - r["small"] <= 32 * chunks, (r["open"], r["small"])
+    assert open_alloc < len(blob) // 2
+    data, fuel, alloc = r["into"]
+    assert data == MAPS[1] and alloc <= 64, r["into"]
+    assert "truncated" in r["bad"]
+    print("open %d-level pack: %d fuel (%.2f ms on a Pico), %d bytes; level_into %d fuel, %d bytes"
+          % (count, open_fuel, open_fuel / 110_000, open_alloc, fuel, alloc))
+
+
+# --------------------------------------------------------------- the command
+
+def test_pack_and_check_cli(tmp_path, capsys):
+    d = tmp_path / "maps"
+    d.mkdir()
+    for i, m in enumerate(MAPS):
+        (d / ("%02d.txt" % i)).write_bytes(m)
+    out = tmp_path / "levels.bin"
+    code, o, e = run_cli(["levels", "pack", str(d), "-o", str(out), "--game", "catmouse"], capsys)
+    assert code == 0, e
+    assert "packed 3 catmouse level(s)" in o
+    code, o, e = run_cli(["levels", "check", str(out)], capsys)
+    assert code == 0 and "OK, 3 catmouse level(s)" in o
+    # a damaged pack: first problem, one line, exit 2
+    out.write_bytes(out.read_bytes()[:-2])
+    code, o, e = run_cli(["levels", "check", str(out)], capsys)
+    assert code == 2 and "truncated" in e and len(e.strip().splitlines()) == 1
+    # a pack whose level the game's parser rejects (CRC valid)
+    bad = tmp_path / "bad.bin"
+    bad.write_bytes(build_pack("catmouse", [MAPS[0], b"C..\n.x.\n..M\n"]))
+    code, o, e = run_cli(["levels", "check", str(bad)], capsys)
+    assert code == 2 and "level 1: line 2, column 2: unknown character 'x'" in e
+    # pack refuses a bad map file, naming it
+    (d / "03.txt").write_text("C..\n...\n")
+    code, o, e = run_cli(["levels", "pack", str(d), "-o", str(out), "--game", "catmouse"], capsys)
+    assert code == 2 and "03.txt" in e and "no mouse" in e
+    code, o, e = run_cli(["levels", "pack", str(d), "-o", str(out)], capsys)
+    assert code == 2 and "which game?" in e
+
+
+def test_opaque_games_are_packed_without_parser(tmp_path, capsys):
+    d = tmp_path / "k"
+    d.mkdir()
+    (d / "a.txt").write_text("VBBV/VBBV/VHHV/VSSV/S..S\n")
+    (d / "pack.json").write_text(json.dumps({"game": "klotski"}))
+    out = tmp_path / "k.bin"
+    code, o, e = run_cli(["levels", "pack", str(d), "-o", str(out)], capsys)
+    assert code == 0, e
+    pack = LevelPack(io.BytesIO(out.read_bytes()))
+    assert pack.game == "klotski" and pack.level(0) == b"VBBV/VBBV/VHHV/VSSV/S..S\n"
+
+
+def test_catmouse_generator(tmp_path, capsys):
+    out = tmp_path / "gen"
+    code, o, e = run_cli(["levels", "catmouse", "--count", "4", "--size", "12x6", "--terrain",
+                          "--difficulty", "easy", "--seed", "5", "-o", str(out), "--quiet"], capsys)
+    assert code == 0, e
+    info = json.loads((out / "pack.json").read_text())
+    assert info["game"] == "catmouse" and len(info["levels"]) == 4
+    texts = set()
+    search = GridSearch(12, 6)
+    for g in info["levels"]:
+        text = (out / g["file"]).read_text()
+        cmap = catmouse.parse_map(text)
+        assert (cmap.cols, cmap.rows) == (12, 6)
+        search.load(cmap.costs)
+        assert search.bfs(cmap.cat, cmap.mouse) == g["bfs_moves"]
+        assert search.astar(cmap.cat, cmap.mouse) == g["astar_stamina"]
+        assert g["difficulty"] == "easy" and g["survival"] < 0.35 and g["caught"]
+        body = "\n".join(l for l in text.splitlines() if not l.startswith(";"))
+        assert not any(v in texts for v in levels_catmouse.variants(body))
+        texts.add(body)
+    # same seed, same maps
+    again = levels_catmouse.generate(4, 12, 6, True, "easy", 5)
+    assert [t for t, _ in again] == [(out / g["file"]).read_text().split("\n", 1)[1]
+                                     for g in info["levels"]]
+    # and they pack
+    code, o, e = run_cli(["levels", "pack", str(out), "-o", str(tmp_path / "g.bin")], capsys)
+    assert code == 0 and "packed 4 catmouse" in o
+
+
+def test_generator_hard_plain_and_bad_size(tmp_path, capsys):
+    maps = levels_catmouse.generate(3, 16, 8, False, "hard", 2)
+    assert all(g["survival"] >= 0.7 for _, g in maps)
+    code, o, e = run_cli(["levels", "catmouse", "--size", "big", "-o", str(tmp_path)], capsys)
+    assert code == 2 and "--size must look like 16x8" in e
+
+
+def test_level_generators_hook_adds_subcommands(capsys, monkeypatch):
+    def add(sub):
+        p = sub.add_parser("dummy")
+        p.set_defaults(func=lambda args: print("dummy ran") or 0)
+    monkeypatch.setitem(levels_cmd.LEVEL_GENERATORS, "dummy", add)
+    code, o, e = run_cli(["levels", "dummy"], capsys)
+    assert code == 0 and "dummy ran" in o

@@ -1,0 +1,455 @@
+"""Handheld runtime on CPython: buttons, saves, boards, drivers through the
+controller model, and the runtime's error handling (issue 3)."""
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+from host_tools import sim as simmod  # noqa: E402
+
+simmod.install_host_modules()
+
+import boardcfg  # noqa: E402
+import buttons  # noqa: E402
+import saves  # noqa: E402
+from buttons import A, B, DOWN, LEFT, RIGHT, UP  # noqa: E402
+from host_tools.oledmodel import OledModel  # noqa: E402
+
+
+# -- buttons -------------------------------------------------------------------------
+def test_bouncing_switch_gives_exactly_one_press():
+    b = buttons.Buttons()
+    b.update(0)
+    t = 100.0
+    presses = releases = 0
+    # press: 12 transitions within 1 ms, then held
+    for k in range(12):
+        b.sample(A if k % 2 == 0 else 0, int(t + k * 0.08))
+    b.sample(A, 101)
+    for tick in range(1, 6):
+        now = 100 + tick * 33
+        b.sample(A, now)
+        b.update(now)
+        presses += b.just_pressed(A)
+        releases += b.just_released(A)
+    # release with bounce too
+    t = 300
+    for k in range(12):
+        b.sample(0 if k % 2 == 0 else A, t + k // 12)
+    b.sample(0, t + 1)
+    for tick in range(1, 6):
+        now = 300 + tick * 33
+        b.sample(0, now)
+        b.update(now)
+        presses += b.just_pressed(A)
+        releases += b.just_released(A)
+    assert (presses, releases) == (1, 1)
+    assert not b.pressed(A)
+
+
+def test_press_between_ticks_is_latched():
+    b = buttons.Buttons()
+    b.update(0)
+    b.sample(B, 40)          # pressed and released again before the next tick
+    b.sample(0, 75)
+    b.update(100)
+    assert b.just_pressed(B) and b.pressed(B) and not b.just_released(B)
+    b.update(133)
+    assert b.just_released(B) and not b.pressed(B) and not b.just_pressed(B)
+    b.update(166)
+    assert not b.just_released(B)
+
+
+def test_held_and_auto_repeat():
+    b = buttons.Buttons()
+    b.update(0)
+    reps = []
+    for tick in range(1, 40):
+        now = tick * 33
+        b.sample(RIGHT, now)
+        b.update(now)
+        if b.repeat(RIGHT):
+            reps.append(now)
+    assert reps[0] == 33                        # the press itself
+    assert reps[1] - reps[0] >= buttons.REPEAT_DELAY_MS
+    assert all(99 <= b2 - b1 <= 132 for b1, b2 in zip(reps[1:], reps[2:]))
+    assert b.held(RIGHT) and b.held_ms(RIGHT) >= 1000
+    assert b.pressed(LEFT | RIGHT) and not b.pressed(LEFT)
+
+
+def test_combos_map_chords_to_virtual_buttons():
+    combos = ((LEFT | RIGHT, B),)
+    assert buttons.combine(LEFT | RIGHT, combos) == B
+    assert buttons.combine(LEFT | RIGHT | UP, combos) == B | UP
+    assert buttons.combine(LEFT, combos) == LEFT
+
+
+def test_ticks_diff_wraps():
+    assert buttons.ticks_diff(5, 0x3FFFFFFF) == 6
+    assert buttons.ticks_diff(0x3FFFFFFF, 5) == -6
+
+
+# -- saves -----------------------------------------------------------------------------
+def _two_saves():
+    fs = saves.MemFs()
+    s = saves.Saves(fs)
+    s.store("g", {"best": 1, "name": "first"})
+    return fs, s
+
+
+def test_save_cut_at_every_offset_of_the_new_file_loads_the_last_complete_save():
+    fs, s = _two_saves()
+    full = saves.encode({"best": 2, "name": "second", "pad": "x" * 40}, 2)
+    base = dict(fs.files)
+    for cut in range(len(full) + 1):
+        fs.files = dict(base)
+        fs.files["g.new"] = full[:cut]          # power lost while writing
+        data, status = saves.Saves(fs).load("g")
+        if cut == len(full):
+            assert data["best"] == 2
+        else:
+            assert data == {"best": 1, "name": "first"}, cut
+            assert status == "ok"
+
+
+def test_save_cut_between_every_step_of_the_switch():
+    for stop_after in range(6):
+        fs, s = _two_saves()
+        s.store("g", {"best": 2})
+        real = dict(fs.files)
+        # replay the third store step by step, stopping after `stop_after` steps
+        fs2 = saves.MemFs()
+        fs2.files = dict(real)
+        steps = []
+
+        class Cut(Exception):
+            pass
+
+        for name in ("write", "rename", "remove"):
+            orig = getattr(fs2, name)
+
+            def wrapped(*a, _orig=orig):
+                if len(steps) >= stop_after:
+                    raise Cut()
+                steps.append(a)
+                return _orig(*a)
+            setattr(fs2, name, wrapped)
+        try:
+            saves.Saves(fs2).store("g", {"best": 3})
+        except Cut:
+            pass
+        data, status = saves.Saves(saves.MemFs()).load("g") if False else saves.Saves(fs2).load("g")
+        assert data["best"] in (2, 3)
+        if stop_after >= 1:          # the new file was complete: it wins
+            assert data["best"] == 3, stop_after
+
+
+def test_truncated_sav_at_every_offset_falls_back_to_the_previous_copy():
+    fs, s = _two_saves()
+    s.store("g", {"best": 2})
+    whole = fs.files["g.sav"]
+    for cut in range(len(whole)):
+        fs2 = saves.MemFs()
+        fs2.files = dict(fs.files)
+        fs2.files["g.sav"] = whole[:cut]
+        data, status = saves.Saves(fs2).load("g")
+        assert data == {"best": 1, "name": "first"} and status == "recovered", cut
+
+
+def test_corrupt_save_is_reported_and_replaced():
+    sim = simmod.Simulator()
+    rt = sim.runtime
+    rt.saves.fs.files["catmouse.sav"] = b"PPS1 7 5 00000000\n{bad}"
+    assert rt.load("catmouse") == {}
+    assert rt._toast == "SAVE CORRUPT - RESET"
+    data, status = rt.saves.load("catmouse")
+    assert (data, status) == ({}, "ok")
+    sim.step()
+    assert "#" in sim.screen_text()
+
+
+def test_os_saves_round_trip(tmp_path):
+    s = saves.Saves(saves.OsFs(str(tmp_path)))
+    s.store("g", {"a": 1})
+    s.store("g", {"a": 2})
+    assert saves.Saves(saves.OsFs(str(tmp_path))).load("g") == ({"a": 2}, "ok")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["g.bak", "g.sav"]
+
+
+# -- boards ------------------------------------------------------------------------------
+def test_every_shipped_board_validates():
+    names = sorted(p.stem for p in (ROOT / "boards").glob("*.json"))
+    for required in ("pico-ssd1306", "pico-w-ssd1306", "pico2-ssd1306", "pico-sh1106", "oled-bonnet"):
+        assert required in names
+    for name in names:
+        cfg = boardcfg.load(name, str(ROOT / "boards"))
+        assert cfg["name"] == name
+        provided = {b["as"] for b in cfg["buttons"].values()} | set(cfg["combos"])
+        assert provided == set(boardcfg.BUTTON_NAMES)
+    assert boardcfg.load("oled-bonnet", str(ROOT / "boards"))["runtime"] == "blinka"
+    assert boardcfg.validate(boardcfg.DEFAULT)["i2c"]["address"] == 0x3C
+
+
+def test_unknown_board_lists_the_known_ones():
+    with pytest.raises(boardcfg.BoardError) as exc:
+        boardcfg.load("pico-oled9000", str(ROOT / "boards"))
+    assert "unknown board" in str(exc.value) and "pico-sh1106" in str(exc.value)
+
+
+def test_invalid_board_lists_every_problem():
+    cfg = json.loads((ROOT / "boards" / "pico-ssd1306.json").read_text())
+    del cfg["runtime"]
+    cfg["display"]["controller"] = "st7735"
+    cfg["i2c"]["sda"] = 3
+    cfg["i2c"]["address"] = "0x50"
+    cfg["buttons"]["a"]["pin"] = 2          # clashes with up
+    del cfg["buttons"]["b"]
+    cfg["colour"] = "blue"
+    with pytest.raises(boardcfg.BoardError) as exc:
+        boardcfg.validate(cfg)
+    msg = str(exc.value)
+    for part in ("missing field 'runtime'", "st7735", "GP3 is not an SDA pin",
+                 "0x3C or 0x3D", "already used by buttons.up", "button(s): b",
+                 "unknown field 'colour'"):
+        assert part in msg, part
+    assert len(exc.value.problems) == 8     # + sda GP3 clashes with the down button
+
+
+def test_pico_w_radio_pins_are_refused():
+    cfg = json.loads((ROOT / "boards" / "pico-w-ssd1306.json").read_text())
+    cfg["buttons"]["up"]["pin"] = 23
+    with pytest.raises(boardcfg.BoardError, match="Pico W radio"):
+        boardcfg.validate(cfg)
+
+
+def test_sim_cli_unknown_board_is_a_user_error(capsys):
+    from host_tools.cli import main
+
+    assert main(["sim", "--board", "nope", "--ticks", "1"]) == 2
+    assert "unknown board" in capsys.readouterr().err
+
+
+# -- drivers through the controller model --------------------------------------------------------
+class _Bus:
+    def __init__(self, oled):
+        self.oled = oled
+        self.sent = 0
+
+    def writeto(self, addr, buf):
+        self.sent += len(buf) + 1
+        self.oled.write(bytes(buf))
+
+    def writevto(self, addr, vector):
+        self.sent += sum(len(v) for v in vector) + 1
+        self.oled.write_parts(vector)
+
+
+def _pattern(fb):
+    fb.fill(0)
+    fb.text("Hi!", 0, 0, 1)
+    fb.rect(10, 10, 40, 30, 1)
+    fb.line(0, 63, 127, 20, 1)
+    fb.fill_rect(100, 40, 20, 20, 1)
+
+
+def _glass(controller, rotate=0):
+    import sh1106
+    import ssd1306
+
+    oled = OledModel(controller)
+    bus = _Bus(oled)
+    cls = sh1106.SH1106_I2C if controller == "sh1106" else ssd1306.SSD1306_I2C
+    d = cls(128, 64, bus, rotate=rotate)
+    _pattern(d.fb)
+    d.show()
+    return d, oled, bus
+
+
+def _expected():
+    import framebuf
+
+    buf = bytearray(1024)
+    fb = framebuf.FrameBuffer(buf, 128, 64, framebuf.MONO_VLSB)
+    _pattern(fb)
+    return "".join("".join("#" if fb.pixel(x, y) else "." for x in range(128)) + "\n"
+                   for y in range(64))
+
+
+@pytest.mark.parametrize("controller", ["ssd1306", "sh1106"])
+def test_driver_frame_decodes_to_the_frame_buffer(controller):
+    d, oled, bus = _glass(controller)
+    assert oled.lit() and not oled.unknown
+    assert oled.to_text() == _expected()
+
+
+@pytest.mark.parametrize("controller", ["ssd1306", "sh1106"])
+def test_rotation_180_turns_the_image(controller):
+    d, oled, bus = _glass(controller, rotate=180)
+    rows = _expected().splitlines()
+    turned = "".join(row[::-1] + "\n" for row in reversed(rows))
+    assert oled.to_text() == turned
+
+
+def test_only_changed_pages_are_sent():
+    d, oled, bus = _glass("ssd1306")
+    before = bus.sent
+    assert d.show() == 0 and bus.sent == before
+    d.fb.pixel(5, 20, 1)                       # page 2
+    assert d.show() == 1
+    assert bus.sent - before == 8 + 130          # window + one page of data
+    before = bus.sent
+    d.fb.pixel(5, 20, 0)
+    d.fb.pixel(5, 30, 1)                         # pages 2 and 3: one run
+    assert d.show() == 2 and bus.sent - before == 8 + 2 + 256
+    assert oled.to_text().splitlines()[30][5] == "#"
+
+
+def test_full_frame_fits_400khz():
+    d, oled, bus = _glass("ssd1306")
+    d.invalidate()
+    before = bus.sent
+    d.show()
+    sent = bus.sent - before
+    assert sent == 8 + 1026
+    assert sent * 9 / 400000 * 1000 < 23.5
+
+
+def test_contrast_invert_power_in_the_model():
+    d, oled, bus = _glass("ssd1306")
+    d.contrast(40)
+    d.invert(1)
+    assert oled.contrast == 40
+    inv = oled.to_text()
+    assert inv == _expected().replace("#", "x").replace(".", "#").replace("x", ".")
+    d.poweroff()
+    assert set(oled.to_text()) <= {".", "\n"}
+    d.poweron()
+    d.invert(0)
+    assert oled.to_text() == _expected()
+
+
+def test_model_catches_a_missing_charge_pump_and_wrong_offset():
+    oled = OledModel("ssd1306")
+    oled.write(bytes([0x00, 0xAF]))             # display on, pump never enabled
+    assert not oled.lit()
+    oled = OledModel("sh1106")
+    oled.write(bytes([0x00, 0xAF, 0xA1, 0xC8, 0xB0, 0x00, 0x10]))  # column 0, not 2
+    oled.write(bytes([0x40, 0xFF]))
+    rows = oled.pixels()
+    assert all(rows[y][x] == 0 for y in range(8) for x in range(128))  # off the glass
+
+
+# -- runtime behaviour ------------------------------------------------------------------------------
+class _Boom:
+    def __init__(self, ctx):
+        self.n = 0
+
+    def tick(self, ctx):
+        self.n += 1
+        if self.n == 3:
+            raise ValueError("kaboom")
+
+    def draw(self, fb):
+        fb.fill(0)
+
+
+class _Hungry:
+    def __init__(self, ctx):
+        self.ctx = ctx
+        self.ticks = 0
+
+    def tick(self, ctx):
+        self.ticks += 1
+        if self.ticks == 2:
+            ctx.ai(self.think)
+        if self.ticks == 4:
+            raise MemoryError()
+        if ctx.buttons.just_pressed(B):
+            return "exit"
+
+    def think(self):
+        raise MemoryError()
+
+    def draw(self, fb):
+        fb.fill(0)
+        fb.text("alive %d" % self.ticks, 0, 0, 1)
+
+
+def _sim_with(module_name, cls):
+    import types
+
+    mod = types.ModuleType(module_name)
+    mod.Game = cls
+    sys.modules[module_name] = mod
+    s = simmod.Simulator()
+    s.runtime.registry = (("t", "Test", module_name),)
+    s.runtime.launcher.items = ["Test", "Settings", "About"]
+    return s
+
+
+def test_game_exception_shows_error_screen_then_launcher():
+    s = _sim_with("boom_game", _Boom)
+    for keys in (["a"], ["a"], [], [], [], []):
+        s.step(keys)
+    assert type(s.runtime.screen).__name__ == "ErrorScreen"
+    assert "kaboom" in " ".join(s.runtime.screen.lines)
+    assert "boom_game" not in sys.modules
+    for keys in (["a"], ["a"], [], []):
+        s.step(keys)
+    assert s.runtime.screen is s.runtime.launcher
+
+
+def test_memory_error_in_ai_keeps_the_game_running():
+    s = _sim_with("hungry_game", _Hungry)
+    for keys in (["a"], ["a"], [], [], [], [], []):
+        s.step(keys)
+    rt = s.runtime
+    assert isinstance(rt.screen, _Hungry) and rt.screen.ticks >= 4
+    assert rt._toast == "NOT ENOUGH MEMORY"
+    for keys in (["b"], ["b"], [], []):
+        s.step(keys)
+    assert rt.screen is rt.launcher and "hungry_game" not in sys.modules
+
+
+def test_safe_mode_skips_the_launcher():
+    s = simmod.Simulator(hold_at_boot=("b",))
+    assert s.runtime is None
+    assert s.oled.lit() and "#" in s.screen_text()
+
+
+def test_settings_change_contrast_and_difficulty():
+    s = simmod.Simulator()
+    n = len(s.runtime.registry)                 # Settings follows the games
+    script = simmod.parse_keys("down*%d a left right wait:2" % n)   # contrast -1, +1
+    for keys in script:
+        s.step(keys)
+    rt = s.runtime
+    assert rt.launcher.mode == 1
+    for keys in simmod.parse_keys("down down right b wait:2"):   # sound, level
+        s.step(keys)
+    assert rt.settings["difficulty"] == 2 and rt.launcher.mode == 0
+    assert rt.saves.load("_settings")[0]["difficulty"] == 2
+    assert s.oled.contrast == rt.settings["contrast"]
+
+
+def test_main_loop_counts_overruns():
+    s = simmod.Simulator()
+    rt = s.runtime
+    clock = [0]
+    rt.hw.ticks_ms = lambda: clock[0]
+
+    def sleep(ms):
+        clock[0] += ms
+    rt.hw.sleep_ms = sleep
+    real_step = rt.step
+
+    def slow_step():
+        real_step()
+        clock[0] += 50 if rt.ticks % 5 == 0 else 2
+    rt.step = slow_step
+    rt.run(max_ticks=30)
+    assert rt.overruns == 6
+    assert 900 <= clock[0] <= 1300

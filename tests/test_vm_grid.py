@@ -1,0 +1,138 @@
+"""The grid solvers and Cat & Mouse inside real MicroPython VMs: the same cases
+as CPython with identical answers, and no allocation per call after the first."""
+
+import random
+
+import catmouse_ai
+from catmouse import CatMouseGame, parse_map
+from catmouse_maps import LEVELS
+from gridpath import GridSearch
+
+
+def random_boards(count, seed):
+    rng = random.Random(seed)
+    boards = []
+    for _ in range(count):
+        cols, rows = rng.randint(1, 16), rng.randint(1, 10)
+        costs = bytes(rng.choice((0, 1, 1, 1, 2, 3)) for _ in range(cols * rows))
+        boards.append((cols, rows, costs, rng.randrange(cols * rows), rng.randrange(cols * rows)))
+    return boards
+
+
+def cpython_answers(boards):
+    answers = []
+    for cols, rows, costs, src, dst in boards:
+        search = GridSearch(cols, rows)
+        search.load(costs)
+        moves = search.bfs(src, dst)
+        bfs_path = search.path_cells()
+        stamina = search.astar(src, dst)
+        answers.append((moves, bfs_path, stamina, search.path_cells()))
+    return answers
+
+
+SOLVE_BATCH = """
+from gridpath import GridSearch
+answers = []
+for cols, rows, costs, src, dst in BOARDS:
+    search = GridSearch(cols, rows)
+    search.load(costs)
+    moves = search.bfs(src, dst)
+    bfs_path = search.path_cells()
+    stamina = search.astar(src, dst)
+    answers.append((moves, bfs_path, stamina, search.path_cells()))
+    del search
+emit('answers', answers)
+"""
+
+
+def test_vm_solves_the_same_boards_identically(vm):
+    boards = random_boards(150, seed=7)
+    result = vm("BOARDS = %r\n%s" % (boards, SOLVE_BATCH))
+    assert result["answers"] == cpython_answers(boards)
+
+
+def test_official_port_with_gc_on_agrees(node_vm):
+    boards = random_boards(400, seed=11)
+    result = node_vm("import gc\nassert gc.isenabled()\nBOARDS = %r\n%s" % (boards, SOLVE_BATCH))
+    assert result["answers"] == cpython_answers(boards)
+
+
+def test_seed_examples_in_the_vm(vm):
+    result = vm("""
+from catmouse import parse_map
+from catmouse_maps import LEVELS
+from gridpath import GridSearch
+for index in (1, 2):
+    m = parse_map(LEVELS[index][1])
+    s = GridSearch(m.cols, m.rows)
+    s.load(m.costs)
+    emit('bfs%d' % index, (s.bfs(m.cat, m.mouse), s.path_len))
+    emit('astar%d' % index, (s.astar(m.cat, m.mouse), s.path_len))
+""")
+    assert result["bfs1"] == (12, 13)
+    assert result["astar2"][0] == 16
+
+
+def test_searches_allocate_nothing_after_the_first_call(vm):
+    result = vm("""
+from array import array
+from catmouse import parse_map
+from catmouse_maps import LEVELS
+from gridpath import GridSearch
+for cols, rows in ((16, 8), (64, 64)):
+    s = GridSearch(cols, rows)
+    if cols == 16:
+        s.load(parse_map(LEVELS[0][1]).costs)
+    last = cols * rows - 1
+    out = array('H', bytes(2 * len(s.cost)))
+    calls = ((s.bfs, 0, last), (s.astar, 0, last), (s.bfs, 5, 3), (s.astar, last, 0),
+             (s.distances, 0, out), (s.arrival_times, last, out))
+    for fn, a, b in calls:
+        fn(a, b)
+    emit('alloc%d' % cols, [measure(fn, a, b)[2] for fn, a, b in calls])
+""")
+    assert result["alloc16"] == [0] * 6
+    assert result["alloc64"] == [0] * 6
+
+
+def test_ai_moves_allocate_nothing_in_steady_state(vm):
+    result = vm("""
+import catmouse_ai
+from catmouse import CatMouseGame, parse_map
+from catmouse_maps import LEVELS
+game = CatMouseGame(parse_map(LEVELS[0][1]))
+cat = catmouse_ai.AstarCat()
+mouse = catmouse_ai.EvasiveMouse()
+game.play_round(cat, mouse)
+allocs = []
+for _ in range(20):
+    allocs.append(measure(game.play_round, cat, mouse)[2])
+emit('allocs', allocs)
+""")
+    assert result["allocs"] == [0] * 20
+
+
+def test_whole_game_in_the_vm_matches_cpython(vm):
+    expected = {}
+    for index in (0, 4):
+        game = CatMouseGame(parse_map(LEVELS[index][1]), round_limit=40)
+        game.play(catmouse_ai.AstarCat(), catmouse_ai.EvasiveMouse())
+        rand = CatMouseGame(parse_map(LEVELS[index][1]), round_limit=40)
+        rand.play(catmouse_ai.BfsCat(), catmouse_ai.RandomMover(5))
+        expected[index] = (game.winner, game.round, game.cat, game.mouse, game.cat_stamina,
+                           rand.winner, rand.round, rand.cat, rand.mouse)
+    result = vm("""
+import catmouse_ai
+from catmouse import CatMouseGame, parse_map
+from catmouse_maps import LEVELS
+for index in (0, 4):
+    game = CatMouseGame(parse_map(LEVELS[index][1]), round_limit=40)
+    game.play(catmouse_ai.AstarCat(), catmouse_ai.EvasiveMouse())
+    rand = CatMouseGame(parse_map(LEVELS[index][1]), round_limit=40)
+    rand.play(catmouse_ai.BfsCat(), catmouse_ai.RandomMover(5))
+    emit('game%d' % index, (game.winner, game.round, game.cat, game.mouse, game.cat_stamina,
+                            rand.winner, rand.round, rand.cat, rand.mouse))
+""")
+    for index in (0, 4):
+        assert result["game%d" % index] == expected[index]
