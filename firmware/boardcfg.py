@@ -55,7 +55,7 @@ class BoardError(ValueError):
     def __init__(self, name, problems):
         self.name = name
         self.problems = problems
-        ValueError.__init__(self, "board %s: %s" % (name, "; ".join(problems)))
+        super().__init__("board %s: %s" % (name, "; ".join(problems)))
 
 
 def _int(value):

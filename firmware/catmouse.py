@@ -39,7 +39,7 @@ class MapError(ValueError):
     def __init__(self, message, line=0, column=0):
         if line:
             message = "line %d, column %d: %s" % (line, column, message)
-        ValueError.__init__(self, message)
+        super().__init__(message)
         self.line = line
         self.column = column
 

@@ -2,7 +2,7 @@
 
 The 16x8 board fills the 128x64 screen, one 8x8 cell each: road (empty),
 grass (tufts), stream (waves), obstacle (solid brick), cat (face with ears),
-mouse (round ears and tail).  A one-line status bar is overlaid on the half of
+mouse (side view: ear, snout, tail).  A one-line status bar is overlaid on the half of
 the screen away from the player's piece.
 
 Flow: a title screen picks the side (LEFT/RIGHT: mouse or cat) and the board
@@ -50,8 +50,8 @@ _CAT = gfx.sprite_rows((
     "X.....X.", "XX...XX.", "XXXXXXX.", "X.XXX.X.",
     "XXXXXXX.", "XX.X.XX.", ".XXXXX..", "........"))
 _MOUSE = gfx.sprite_rows((
-    "........", ".XX.XX..", "XXXXXXX.", ".X.X.X..",
-    ".XXXXX..", "..XXX...", "...X.XX.", "......X."))
+    "........", "..XX....", ".XXXX...", ".XXXXXX.",
+    "X.XXXXXX", "XXXXXXXX", ".X...X..", "......XX"))
 
 
 class _EasyCat:
@@ -90,6 +90,7 @@ class Game:
         self.banner = ""
         self.title_lines = ("", "")
         self.dirs = [0, 0, 0, 0]
+        self.map_text = None
         self.seed = ctx.ticks_ms() & 0xFFFF
         self._title_text()
 
@@ -103,8 +104,14 @@ class Game:
                                         self.saved.get("wins_cat", 0)),
         )
 
+    def show_level(self, text):
+        """Start play on a map given as text (a level from a pack); "A: again"
+        replays it.  ``levels preview`` renders levels through this."""
+        self.map_text = text
+        self._start()
+
     def _start(self):
-        text = catmouse_maps.LEVELS[self.level][1]
+        text = self.map_text or catmouse_maps.LEVELS[self.level][1]
         self.cmap = catmouse.parse_map(text)
         self.game = catmouse.CatMouseGame(self.cmap)
         diff = self.ctx.settings.get("difficulty", 1)
@@ -251,6 +258,7 @@ class Game:
                 self.level = (self.level + 1) % len(catmouse_maps.LEVELS)
                 self._title_text()
             elif btn.just_pressed(A):
+                self.map_text = None      # the board picked on the title screen
                 self._start()
             return None
         if self.state == OVER:
@@ -334,15 +342,35 @@ class Game:
         fb.blit(self.mouse_sprite.fb, (g.mouse % cols) << 3, (g.mouse // cols) << 3)
         if g.winner != "cat" or (self.ctx.tick_no() >> 3) & 1:
             fb.blit(self.cat_sprite.fb, (g.cat % cols) << 3, (g.cat // cols) << 3)
-        # the status bar goes on the top or bottom row, whichever has no piece
-        # (else the one away from the player's piece)
+        # the status bar goes below the board when it leaves room, else on the
+        # top or bottom row, whichever has no piece (else the one away from the
+        # player's piece); a piece under the bar is cut out of it
         mine = g.mouse if self.side == "mouse" else g.cat
         last = g.rows - 1
-        if g.cat // cols != last and g.mouse // cols != last:
+        h = self.ctx.height
+        if g.rows * 8 <= h - 8:
+            y = h - 7
+        elif g.cat // cols != last and g.mouse // cols != last:
             y = g.rows * 8 - 7
         elif g.cat // cols != 0 and g.mouse // cols != 0:
             y = 0
         else:
             y = g.rows * 8 - 7 if mine // cols < g.rows // 2 else 0
         fb.fill_rect(0, y, 128, 7, 1)
-        gfx.text(fb, self.status, 1, y + 1, 0)
+        tx = 1
+        row = y >> 3
+        if y < g.rows * 8 and ((g.cat // cols == row and g.cat % cols < 8)
+                               or (g.mouse // cols == row and g.mouse % cols < 8)):
+            tx = 127 - gfx.text_width(self.status)   # a piece on the left: text right
+        gfx.text(fb, self.status, tx, y + 1, 0)
+        if y < g.rows * 8:
+            if g.mouse // cols == row:
+                self._cut_out(fb, self.mouse_sprite, g.mouse, cols)
+            if g.cat // cols == row and (g.winner != "cat" or (self.ctx.tick_no() >> 3) & 1):
+                self._cut_out(fb, self.cat_sprite, g.cat, cols)
+
+    def _cut_out(self, fb, sprite, cell, cols):
+        x = (cell % cols) << 3
+        y = (cell // cols) << 3
+        fb.fill_rect(x - 1 if x else 0, y, 10 if x else 9, 8, 0)
+        fb.blit(sprite.fb, x, y)

@@ -9,4 +9,6 @@ digits, underscore).  Adding a game = its ``<name>_game.py`` + one line here.
 GAMES = (
     ("catmouse", "Cat & Mouse", "catmouse_game"),
     ("trapcat", "Trap the Cat", "trapcat_game"),
+    ("junqi", "Flip Junqi", "junqi_game"),
+    ("klotski", "Klotski", "klotski_game"),
 )

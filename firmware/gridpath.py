@@ -6,13 +6,15 @@ allocates nothing.  Internally the grid is padded with a ring of blocked cells s
 the inner loops need no bounds checks; public cell numbers are row-major
 ``row * cols + col`` on the unpadded grid.
 
-Deterministic tie-breaking:
+Deterministic tie-breaking.  Both searches run backwards, from the target to
+the source, so the path can be written out forwards in one pass:
 - neighbours are always tried in the order west, east, north, south (the seed
   article's order: left, right, up, down);
-- BFS keeps the first parent that reaches a cell, so of all shortest paths it
-  returns the one found first in that order;
+- BFS links each cell to the first cell, in queue order, that reached it, and
+  the path follows those links from the source (on an open 3x3 grid, 0 -> 8 is
+  0, 3, 6, 7, 8: down first, then along the bottom row);
 - A* pops, among cells of equal f = g + h, the one queued last (LIFO), and a
-  cell's parent changes only on a strictly cheaper g.
+  cell's link changes only on a strictly cheaper g (open 3x3: 0, 1, 2, 5, 8).
 """
 
 from array import array
@@ -53,6 +55,12 @@ class GridSearch:
                 self.walls[(r + 1) * width + c + 1] = 0
         self.parent = array("H", bytes(2 * size))
         self.work = array("H", bytes(2 * size))
+        self.zeros = array("H", bytes(2 * size))
+        # Clearing through a memoryview: an array's own slice assignment
+        # allocates a little on MicroPython, the view's does not.
+        self.work_view = memoryview(self.work)
+        self.public = array("H", bytes(2 * size))  # padded index -> public cell number
+        self.pad = array("H", bytes(2 * cols * rows))  # public cell number -> padded index
         self.g = array("H", bytes(2 * size))
         self.link_next = array("H", bytes(2 * size))
         self.link_prev = array("H", bytes(2 * size))
@@ -61,13 +69,16 @@ class GridSearch:
         for p in range(size):
             self.col_of[p] = p % width
             self.row_of[p] = p // width
+            if 0 < p % width <= cols and 0 < p // width <= rows:
+                cell = (p // width - 1) * cols + p % width - 1
+                self.public[p] = cell
+                self.pad[cell] = p
         self.heads = array("H", bytes(2 * (_RING + 1)))
         self.steps = array("h", (-1, 1, -width, width))
         # back[side] undoes a step entered from that side (1 W, 2 E, 3 N, 4 S).
         self.back = array("h", (0, 1, -1, width, -width, 0))
         self.path = array("H", bytes(2 * cols * rows))
         self.path_len = 0
-        self.expanded = 0
 
 
     # Cell numbering -------------------------------------------------------
@@ -95,117 +106,79 @@ class GridSearch:
         for cell in range(len(costs)):
             self.set_cell(cell, costs[cell])
 
-    def _trace(self, src_p, dst_p):
-        """Write the path src..dst (public numbers) into self.path; return moves."""
-        parent = self.parent
-        path = self.path
-        col_of = self.col_of
-        row_of = self.row_of
-        cols = self.cols
-        n = 0
-        p = dst_p
-        while p != src_p:
-            n += 1
-            p = parent[p]
-        self.path_len = n + 1
-        p = dst_p
-        i = n
-        while i >= 0:
-            path[i] = (row_of[p] - 1) * cols + col_of[p] - 1
-            p = parent[p]
-            i -= 1
-        return n
-
-    def _trivial(self, src_p, dst_p):
-        """None when there is a search to do; else the trivial answer (None for
-        a blocked end, 0 for src == dst) with the path set."""
-        self.path_len = 0
-        if not self.cost[dst_p] or not self.cost[src_p]:
-            return -1
-        if src_p == dst_p:
-            self.path[0] = self.unpadded(src_p)
-            self.path_len = 1
-            return 0
-        return None
-
     # BFS ------------------------------------------------------------------
     def bfs(self, src, dst):
         """Fewest moves from src to dst, or None; the path is left in self.path.
 
-        ``came`` starts each search as a copy of the walls (one C-level copy)
-        and records for every reached cell the side it was entered from, so one
-        byte test both skips walls and visited cells and keeps the parent.  The
-        four neighbours are written out rather than looped over: on the device
-        this loop is the whole cost of a cat's turn."""
-        src_p = self.padded(src)
-        dst_p = self.padded(dst)
-        trivial = self._trivial(src_p, dst_p)
-        if trivial is not None:
-            return trivial if trivial >= 0 else None
+        The search runs backwards, from dst, so that the path can be read
+        forwards from src in one pass.  ``came`` starts each search as a copy of
+        the walls (one C-level copy) and records for every reached cell the
+        side that leads back towards dst, so one byte test both skips walls and
+        visited cells and keeps the parent.  The queue is a chain of links
+        (``link[cell]`` = the next queued cell, 0 = end, cleared by one copy),
+        which saves the head/tail arithmetic.  The four neighbours are written
+        out rather than looped over: on the device this loop is the whole cost
+        of a cat's turn."""
+        pad = self.pad
+        src_p = pad[src]
+        dst_p = pad[dst]
+        width = self.width
         came = self.came
         came[:] = self.walls
-        queue = self.work
-        width = self.width
-        came[src_p] = _FROM_WALL
-        queue[0] = src_p
-        head = 0
-        tail = 1
-        while head < tail:
-            p = queue[head]
-            head += 1
+        if came[src_p] or came[dst_p]:
+            self.path_len = 0
+            return None
+        if src_p == dst_p:
+            self.path[0] = src
+            self.path_len = 1
+            return 0
+        link = self.work
+        self.work_view[:] = self.zeros
+        came[dst_p] = _FROM_WALL
+        p = last = dst_p
+        while p:
             if not came[p - 1]:
                 q = p - 1
                 came[q] = 1
-                queue[tail] = q
-                tail += 1
-                if q == dst_p:
+                link[last] = last = q
+                if q == src_p:
                     break
             if not came[p + 1]:
                 q = p + 1
                 came[q] = 2
-                queue[tail] = q
-                tail += 1
-                if q == dst_p:
+                link[last] = last = q
+                if q == src_p:
                     break
             if not came[p - width]:
                 q = p - width
                 came[q] = 3
-                queue[tail] = q
-                tail += 1
-                if q == dst_p:
+                link[last] = last = q
+                if q == src_p:
                     break
             if not came[p + width]:
                 q = p + width
                 came[q] = 4
-                queue[tail] = q
-                tail += 1
-                if q == dst_p:
+                link[last] = last = q
+                if q == src_p:
                     break
-        self.expanded = head
-        if came[dst_p]:
-            return self._trace_came(src_p, dst_p)
-        return None
-
-    def _trace_came(self, src_p, dst_p):
-        """Like _trace, following the entry sides BFS left in ``came``."""
-        came = self.came
+            p = link[p]
+        if not came[src_p]:
+            self.path_len = 0
+            return None
+        # MicroPython reads the first 16 locals fastest: keep these later ones
+        # out of the loop above.
         back = self.back
         path = self.path
-        col_of = self.col_of
-        row_of = self.row_of
-        cols = self.cols
+        public = self.public
+        p = src_p
         n = 0
-        p = dst_p
-        while p != src_p:
+        while True:
+            path[n] = public[p]
+            if p == dst_p:
+                break
+            p += back[came[p]]
             n += 1
-            p += back[came[p]]
         self.path_len = n + 1
-        p = dst_p
-        i = n
-        while i >= 0:
-            path[i] = (row_of[p] - 1) * cols + col_of[p] - 1
-            p += back[came[p]]
-            i -= 1
         return n
 
     def distances(self, src, out):
@@ -303,44 +276,55 @@ class GridSearch:
     def astar(self, src, dst):
         """Least total entering cost from src to dst, or None; path in self.path.
 
-        h = Manhattan distance is admissible and consistent because every cell
-        costs at least 1, so the first time dst is popped its cost is optimal,
-        and a popped cell is never improved later.  Consistency also bounds an
-        edge's f increase to 0..4, so the open list is a ring of 8 buckets, each a
-        doubly linked list through link_next/link_prev (0 ends a list: padded
-        cell 0 is a wall).  h of a neighbour is h of the cell +-1, from which side
-        of the target the cell lies on, so no distance is recomputed.  ``came``
-        holds each cell's state (0 unseen, 1 open, 2 closed, 5 wall), so closed
-        cells and walls cost one byte test.
+        The search runs backwards from dst: g(q) is the cost still to pay from q,
+        so every neighbour of an expanded cell p gets the same g(p) + cost(p),
+        and the path reads forwards from src in one pass.  h = Manhattan distance
+        to src is admissible and consistent because every cell costs at least 1,
+        so the first time src is popped its cost is optimal, and a popped cell is
+        never improved later.  Consistency also bounds an edge's f increase to
+        0..4, so the open list is a ring of 8 buckets, each a stack linked through
+        link_next (0 ends a list: padded cell 0 is a wall); the rare cell whose
+        g improves is unlinked by walking its bucket, which keeps pushes and
+        pops to two stores each.
+        h of a neighbour is h of the cell +-1, from which side of src the cell
+        lies on, so no distance is recomputed.  ``came`` holds each cell's state
+        (0 unseen, 1 open, 2 closed, 5 wall), so closed cells and walls cost one
+        byte test.
         """
-        src_p = self.padded(src)
-        dst_p = self.padded(dst)
-        trivial = self._trivial(src_p, dst_p)
-        if trivial is not None:
-            return trivial if trivial >= 0 else None
-        cost = self.cost
+        # MicroPython reads the first 16 locals (arguments included) with the
+        # fastest opcodes, so the names the inner loop uses most come first.
+        q = m = ng = hq = b = p = step = hp = 0
         came = self.came
-        came[:] = self.walls
-        parent = self.parent
         g = self.g
-        nxt = self.link_next
-        prv = self.link_prev
         heads = self.heads
+        nxt = self.link_next
+        parent = self.parent
+        pad = self.pad
+        src_p = pad[src]
+        dst_p = pad[dst]
+        width = self.width
+        self.path_len = 0
+        cost = self.cost
+        if not cost[src_p] or not cost[dst_p]:
+            return None
+        if src_p == dst_p:
+            self.path[0] = src
+            self.path_len = 1
+            return 0
+        came[:] = self.walls
         col_of = self.col_of
         row_of = self.row_of
-        width = self.width
-        tc = col_of[dst_p]
-        tr = row_of[dst_p]
+        tc = col_of[src_p]
+        tr = row_of[src_p]
         for b in range(_RING + 1):
             heads[b] = 0
-        dx = col_of[src_p] - tc
-        dy = row_of[src_p] - tr
+        dx = col_of[dst_p] - tc
+        dy = row_of[dst_p] - tr
         f = (dx if dx > 0 else -dx) + (dy if dy > 0 else -dy)
-        came[src_p] = _FROM_WALL
-        g[src_p] = 0
-        heads[f & _RING] = src_p
-        nxt[src_p] = 0
-        prv[src_p] = 0
+        came[dst_p] = _FROM_WALL
+        g[dst_p] = 0
+        heads[f & _RING] = dst_p
+        nxt[dst_p] = 0
         limit = f + _RING
         while True:
             p = heads[f & _RING]
@@ -350,34 +334,31 @@ class GridSearch:
                     return None  # a whole ring of empty buckets: nothing is open
                 p = heads[f & _RING]
             limit = f + _RING
-            first = nxt[p]
-            heads[f & _RING] = first
-            if first:
-                prv[first] = 0
+            heads[f & _RING] = nxt[p]
             came[p] = 2
-            if p == dst_p:
-                self._trace(src_p, dst_p)
-                return g[p]
+            if p == src_p:
+                break
             gp = g[p]
+            step = gp + cost[p]
             hp = f - gp
             cp = col_of[p]
             rp = row_of[p]
             q = p - 1
             m = came[q]
             if m < 2:
-                ng = gp + cost[q]
+                ng = step
                 hq = hp - 1 if cp > tc else hp + 1
                 if m:
                     old = g[q]
                     if ng < old:
-                        before = prv[q]
-                        after = nxt[q]
-                        if before:
-                            nxt[before] = after
+                        b = (old + hq) & _RING
+                        x = heads[b]
+                        if x == q:
+                            heads[b] = nxt[q]
                         else:
-                            heads[(old + hq) & _RING] = after
-                        if after:
-                            prv[after] = before
+                            while nxt[x] != q:
+                                x = nxt[x]
+                            nxt[x] = nxt[q]
                     else:
                         ng = 0
                 else:
@@ -386,28 +367,24 @@ class GridSearch:
                     g[q] = ng
                     parent[q] = p
                     b = (ng + hq) & _RING
-                    first = heads[b]
-                    nxt[q] = first
-                    prv[q] = 0
-                    if first:
-                        prv[first] = q
+                    nxt[q] = heads[b]
                     heads[b] = q
             q = p + 1
             m = came[q]
             if m < 2:
-                ng = gp + cost[q]
+                ng = step
                 hq = hp - 1 if cp < tc else hp + 1
                 if m:
                     old = g[q]
                     if ng < old:
-                        before = prv[q]
-                        after = nxt[q]
-                        if before:
-                            nxt[before] = after
+                        b = (old + hq) & _RING
+                        x = heads[b]
+                        if x == q:
+                            heads[b] = nxt[q]
                         else:
-                            heads[(old + hq) & _RING] = after
-                        if after:
-                            prv[after] = before
+                            while nxt[x] != q:
+                                x = nxt[x]
+                            nxt[x] = nxt[q]
                     else:
                         ng = 0
                 else:
@@ -416,28 +393,24 @@ class GridSearch:
                     g[q] = ng
                     parent[q] = p
                     b = (ng + hq) & _RING
-                    first = heads[b]
-                    nxt[q] = first
-                    prv[q] = 0
-                    if first:
-                        prv[first] = q
+                    nxt[q] = heads[b]
                     heads[b] = q
             q = p - width
             m = came[q]
             if m < 2:
-                ng = gp + cost[q]
+                ng = step
                 hq = hp - 1 if rp > tr else hp + 1
                 if m:
                     old = g[q]
                     if ng < old:
-                        before = prv[q]
-                        after = nxt[q]
-                        if before:
-                            nxt[before] = after
+                        b = (old + hq) & _RING
+                        x = heads[b]
+                        if x == q:
+                            heads[b] = nxt[q]
                         else:
-                            heads[(old + hq) & _RING] = after
-                        if after:
-                            prv[after] = before
+                            while nxt[x] != q:
+                                x = nxt[x]
+                            nxt[x] = nxt[q]
                     else:
                         ng = 0
                 else:
@@ -446,28 +419,24 @@ class GridSearch:
                     g[q] = ng
                     parent[q] = p
                     b = (ng + hq) & _RING
-                    first = heads[b]
-                    nxt[q] = first
-                    prv[q] = 0
-                    if first:
-                        prv[first] = q
+                    nxt[q] = heads[b]
                     heads[b] = q
             q = p + width
             m = came[q]
             if m < 2:
-                ng = gp + cost[q]
+                ng = step
                 hq = hp - 1 if rp < tr else hp + 1
                 if m:
                     old = g[q]
                     if ng < old:
-                        before = prv[q]
-                        after = nxt[q]
-                        if before:
-                            nxt[before] = after
+                        b = (old + hq) & _RING
+                        x = heads[b]
+                        if x == q:
+                            heads[b] = nxt[q]
                         else:
-                            heads[(old + hq) & _RING] = after
-                        if after:
-                            prv[after] = before
+                            while nxt[x] != q:
+                                x = nxt[x]
+                            nxt[x] = nxt[q]
                     else:
                         ng = 0
                 else:
@@ -476,12 +445,20 @@ class GridSearch:
                     g[q] = ng
                     parent[q] = p
                     b = (ng + hq) & _RING
-                    first = heads[b]
-                    nxt[q] = first
-                    prv[q] = 0
-                    if first:
-                        prv[first] = q
+                    nxt[q] = heads[b]
                     heads[b] = q
+        path = self.path
+        public = self.public
+        p = src_p
+        n = 0
+        while True:
+            path[n] = public[p]
+            if p == dst_p:
+                break
+            p = parent[p]
+            n += 1
+        self.path_len = n + 1
+        return g[src_p]
 
     def path_cells(self):
         """The last path as a list (allocates; for host tools and tests)."""

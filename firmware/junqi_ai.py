@@ -7,16 +7,29 @@ each step is at most one piece's routing, then ``best``):
   phase 0  threat map: every face-up enemy piece's legal destinations (its
            strongest attacker per cell, bomb and "can reach" marks), which
            enemy pieces can reach our flag and over which cells;
+           At its end two road-distance fields (small BFS): to the enemy's
+           face-up flag (the race) and to the attackable enemy pieces that
+           reach our face-up flag (the rescue);
   phase 1  every own piece's legal moves, scored: material won/lost by the
            attack, danger at the destination minus danger left behind,
            flag guarding (kill or block a piece that reaches our flag, keep
-           the flag's neighbours), approach towards the nearest enemy it
-           beats (engineers raid mines and the flag along the railway);
+           the flag's neighbours), steps gained on the rescue field (only
+           pieces that beat or trade with that threat) and on the race field,
+           approach towards the nearest enemy it beats (engineers raid mines
+           and the flag along the railway);
   phase 2  every flip, scored by a flip-risk estimate over the hidden pool:
-           the chance the piece is ours and stands threatened, or is the
-           enemy's and hits our adjacent pieces first.
+           the chance the piece is ours and stands threatened (for our flag:
+           its exposure, i.e. enemies reaching the cell and face-down or camp
+           neighbours that may hold enemy pieces, worse where we could never
+           attack them), or is the enemy's and hits our adjacent pieces
+           first; plus the chance of finding the enemy's flag, and of
+           getting one of our movers next to its face-up flag;
+  phase 3  two-ply: the best candidates re-ranked by the enemy pieces that
+           reach our face-up flag after them.
 Scores are small ints (floats allocate on the device).
 """
+
+from array import array
 
 import junqi_board as jb
 import junqi_flip as jf
@@ -39,6 +52,15 @@ GUARD_ENTER = const(30)       # taking one
 GUARD_BLOCK = const(1000)     # taking one an enemy piece could step on next
 FLAG_NEAR = const(400)        # killing a piece that reaches a free flag neighbour
 HQ_STUCK = const(2)           # divisor: entering a headquarters costs value / 2
+TOP_K = const(5)              # candidates re-checked two-ply (our flag reachable after them?)
+FLIP_CHUNK = const(12)        # cells per phase-2 slice
+REPLY_FLAG = const(5000)      # per enemy piece that reaches our face-up flag after the move
+RACE = const(40)              # per road step closer to the enemy's face-up flag
+FLIP_RACE = const(3000)       # flipping next to the enemy's face-up flag (x our movers / hidden)
+FLIP_FIND = const(3000)       # x the chance that a flip finds the enemy's flag
+RESCUE_STEP = const(1000)     # per road step closer to a piece that reaches our flag (if we beat it)
+EXP_OPEN = const(10)          # our flag's exposure per % enemy movers, open face-down neighbour
+EXP_SHELTER = const(30)       # ... neighbour we could never attack (camp, pocket by the HQs)      # per enemy piece that reaches our face-up flag after the move
 
 # DIST[a * 60 + b]: road-graph steps between cells (rail links are roads too).
 DIST = bytearray(jb.CELLS * jb.CELLS)
@@ -78,7 +100,17 @@ class AI:
         self.fthreat = bytearray(jb.CELLS)   # enemy pieces that reach our flag
         self.fpath = bytearray(jb.CELLS)     # cells on those routes
         self.fnear = bytearray(jb.CELLS)     # enemy pieces that reach a free flag neighbour
+        self.efd = bytearray(jb.CELLS)       # road steps to the enemy's face-up flag
+        self.queue = bytearray(jb.CELLS)
+        self.rfd = bytearray(jb.CELLS)       # road steps to an attackable piece that reaches our flag
+        self.rsrc = bytearray(jb.CELLS)      # ... and which one
+        self.eflag = jb.NONE
         self.mine_adj = bytearray(8)         # scratch: our piece types next to a cell
+        self.cand_move = array("H", bytes(2 * TOP_K))   # the best TOP_K moves, best first
+        self.cand_score = array("i", bytes(4 * TOP_K))
+        self.cand_reach = bytearray(TOP_K)   # enemy pieces reaching our flag after the move
+        self.ncand = 0
+        self.ci = 0                          # phase 3: candidate and enemy cell being checked
         self.rng = jf.Rng(seed)
         self.game = None
         self.phase = 3
@@ -111,14 +143,21 @@ class AI:
             self.fpath[c] = 0
             self.fnear[c] = 0
         self.flag_cell = jb.NONE
+        self.eflag = jb.NONE
         if pc != jf.NOBODY:
             occ = game.occ
             kind = game.kind
             for c in range(jb.CELLS):
-                if occ[c] == self.my_side and kind[c] == jf.FLAG:
-                    self.flag_cell = c
+                if kind[c] == jf.FLAG:
+                    if occ[c] == self.my_side:
+                        self.flag_cell = c
+                    elif occ[c] == self.en_side:
+                        self.eflag = c
+        self._race_field()
         self.best = jb.NONE
         self.best_score = -WIN_SCORE * 4
+        self.ncand = 0
+        self.ci = 0
         self.cell = 0
         self.phase = 0 if pc != jf.NOBODY else 2
 
@@ -128,6 +167,7 @@ class AI:
         if phase == 0:
             c = self._next_piece(self.en_side)
             if c == jb.NONE:
+                self._rescue_field()
                 self.phase = 1
                 self.cell = 0
             else:
@@ -142,9 +182,158 @@ class AI:
                 self._score_moves(c)
             return False
         if phase == 2:
-            self._score_flips()
+            c = self.cell
+            end = c + FLIP_CHUNK
+            if end > jb.CELLS:
+                end = jb.CELLS
+            self._score_flips(c, end)
+            self.cell = end
+            if end < jb.CELLS:
+                return False
+            if self.flag_cell == jb.NONE or self.ncand < 2 or self.best_score >= WIN_SCORE * 8:
+                self.phase = 4
+                return True
             self.phase = 3
+            self.ci = 0
+            self.cell = 0
+            for i in range(TOP_K):
+                self.cand_reach[i] = 0
+            return False
+        if phase == 3:
+            if self._reply_step():
+                self._pick()
+                self.phase = 4
+                return True
+            return False
         return True
+
+    def _race_field(self):
+        """efd[c]: road steps from c to the enemy's face-up flag through cells
+        that are not face down and not enemy pieces in camps (255: none)."""
+        efd = self.efd
+        for c in range(jb.CELLS):
+            efd[c] = 255
+        f = self.eflag
+        if f == jb.NONE:
+            return
+        occ = self.game.occ
+        en = self.en_side
+        queue = self.queue
+        efd[f] = 0
+        queue[0] = f
+        head = 0
+        tail = 1
+        while head < tail:
+            p = queue[head]
+            head += 1
+            d = efd[p] + 1
+            base = p * 8
+            for i in range(jb.ROAD_N[p]):
+                q = jb.ROAD[base + i]
+                if efd[q] != 255:
+                    continue
+                o = occ[q]
+                if o == jf.HIDDEN or (o == en and jb.KIND[q] == jb.CAMP):
+                    continue
+                efd[q] = d
+                queue[tail] = q
+                tail += 1
+
+    def _rescue_field(self):
+        """rfd[c]: road steps over empty cells from c to an attackable enemy
+        piece that reaches our face-up flag (rsrc[c]: that piece's cell); our
+        own pieces get a distance but do not pass it on."""
+        rfd = self.rfd
+        rsrc = self.rsrc
+        queue = self.queue
+        tail = 0
+        for c in range(jb.CELLS):
+            rfd[c] = 255
+            if self.fthreat[c] and jb.KIND[c] != jb.CAMP:
+                rfd[c] = 0
+                rsrc[c] = c
+                queue[tail] = c
+                tail += 1
+        if not tail:
+            return
+        occ = self.game.occ
+        me = self.my_side
+        head = 0
+        while head < tail:
+            p = queue[head]
+            head += 1
+            d = rfd[p] + 1
+            base = p * 8
+            for i in range(jb.ROAD_N[p]):
+                q = jb.ROAD[base + i]
+                if rfd[q] != 255:
+                    continue
+                o = occ[q]
+                if o == 0:
+                    rfd[q] = d
+                    rsrc[q] = rsrc[p]
+                    queue[tail] = q
+                    tail += 1
+                elif o == me:
+                    rfd[q] = d
+                    rsrc[q] = rsrc[p]
+
+    # Two-ply flag check ------------------------------------------------------------
+    def _reply_step(self):
+        """One (candidate, enemy piece) pair: after the candidate move, can that
+        enemy piece reach our face-up flag?  True when all pairs are done."""
+        game = self.game
+        occ = game.occ
+        ci = self.ci
+        while ci < self.ncand:
+            move = self.cand_move[ci]
+            src = move >> 6
+            dst = move & 63
+            x = self.cell
+            en = self.en_side
+            while x < jb.CELLS and (occ[x] != en or x == dst):
+                x += 1
+            if x >= jb.CELLS:
+                ci += 1
+                self.ci = ci
+                self.cell = 0
+                continue
+            self.cell = x + 1
+            if src == dst:
+                # a flip opens nothing: the piece's reach is the current one
+                if self.fthreat[x]:
+                    self.cand_reach[ci] += 1
+                return False
+            # play the move on the occupancy only, route, undo
+            os_ = occ[src]
+            od = occ[dst]
+            occ[src] = 0
+            if od != 0:
+                res = jf.combat(game.kind[src], game.kind[dst])
+                if res == jf.ATTACKER_WINS:
+                    occ[dst] = os_
+                elif res == jf.BOTH_DIE:
+                    occ[dst] = 0
+            else:
+                occ[dst] = os_
+            game.destinations(x)
+            if game.router.dist[self.flag_cell] != jb.NONE:
+                self.cand_reach[ci] += 1
+            occ[src] = os_
+            occ[dst] = od
+            return False
+        return True
+
+    def _pick(self):
+        best = 0
+        best_score = -WIN_SCORE * 64
+        for i in range(self.ncand):
+            s = self.cand_score[i] - self.cand_reach[i] * (REPLY_FLAG * 8)
+            if s > best_score:
+                best_score = s
+                best = i
+        self.best = self.cand_move[best]
+        self.best_score = best_score
 
     # Internals ------------------------------------------------------------------
     def _next_piece(self, side):
@@ -163,6 +352,22 @@ class AI:
         if score > self.best_score:
             self.best_score = score
             self.best = move
+        # keep the TOP_K best, sorted (insertion; no allocation)
+        n = self.ncand
+        cs = self.cand_score
+        cm = self.cand_move
+        if n == TOP_K:
+            if score <= cs[n - 1]:
+                return
+            n -= 1
+        i = n
+        while i > 0 and cs[i - 1] < score:
+            cs[i] = cs[i - 1]
+            cm[i] = cm[i - 1]
+            i -= 1
+        cs[i] = score
+        cm[i] = move
+        self.ncand = n + 1
 
     def _threats_from(self, x):
         game = self.game
@@ -233,6 +438,35 @@ class AI:
                 loss = b
         return loss
 
+    def _flag_exposure(self, c, en_mov):
+        """Expected trouble if our flag turns up at face-down cell c: enemy
+        pieces reaching c now, plus face-down neighbours that may turn into
+        enemy pieces (worse where we cannot attack them: camps and the
+        pockets next to the headquarters)."""
+        occ = self.game.occ
+        d = FLAG_THREAT if self.th_any[c] else 0
+        base = c * 8
+        for i in range(jb.ROAD_N[c]):
+            q = jb.ROAD[base + i]
+            o = occ[q]
+            if o == jf.HIDDEN or (o == 0 and jb.KIND[q] == jb.CAMP):
+                w = EXP_OPEN
+                if jb.KIND[q] == jb.CAMP:
+                    w = EXP_SHELTER
+                else:
+                    # a pocket: every other neighbour of q is a headquarters
+                    w = EXP_SHELTER
+                    qb = q * 8
+                    for j in range(jb.ROAD_N[q]):
+                        r = jb.ROAD[qb + j]
+                        if r != c and jb.KIND[r] != jb.HQ:
+                            w = EXP_OPEN
+                if o == jf.HIDDEN:
+                    d += w * en_mov
+                else:
+                    d += w * 10
+        return d
+
     def _target(self, src, t):
         """Nearest (value-weighted) face-up enemy cell that type t beats."""
         game = self.game
@@ -295,6 +529,10 @@ class AI:
             leave = GUARD_BLOCK if self.th_any[src] else GUARD_LEAVE
         dests = router.dests
         base = src * 64
+        efd = self.efd
+        efs = efd[src]
+        rfd = self.rfd
+        rfs = rfd[src]
         for i in range(n):
             q = dests[i]
             s = stay - leave
@@ -325,11 +563,17 @@ class AI:
                     s += GUARD_BLOCK if self.th_any[q] else GUARD_ENTER
                 if target != jb.NONE:
                     s += (tdist - DIST[q * jb.CELLS + target]) * pull
+                if efs != 255 and efd[q] != 255:
+                    s += (efs - efd[q]) * RACE
+                if rfs != 255 and rfd[q] != 255 and \
+                        jf.combat(t, kind[self.rsrc[q]]) != jf.DEFENDER_WINS:
+                    s += (rfs - rfd[q]) * RESCUE_STEP
             if jb.KIND[q] == jb.HQ:
                 s -= v // HQ_STUCK
             self._consider(base + q, s)
 
-    def _score_flips(self):
+    def _score_flips(self, start, end):
+        """Score the flips of cells start..end-1 (a slice of phase 2)."""
         game = self.game
         occ = game.occ
         kind = game.kind
@@ -344,7 +588,18 @@ class AI:
         for c in range(jb.CELLS):
             if self.fthreat[c]:
                 threatened = 1
-        for c in range(jb.CELLS):
+        en_mov = 0
+        if me != jf.NOBODY:
+            for t in range(jf.BOMB, jf.TYPES):
+                en_mov += pool[(1 - me) * jf.TYPES + t]
+            en_mov = en_mov * 100 // hidden      # % of face-down pieces that are enemy movers
+        race_flip = 0
+        if self.eflag != jb.NONE:
+            for t in range(jf.BOMB, jf.TYPES):
+                race_flip += pool[me * jf.TYPES + t]
+            race_flip = race_flip * FLIP_RACE // hidden
+        find = pool[(1 - me) * jf.TYPES + jf.FLAG] * FLIP_FIND // hidden if me != jf.NOBODY else 0
+        for c in range(start, end):
             if occ[c] != jf.HIDDEN:
                 continue
             if me == jf.NOBODY:
@@ -352,7 +607,7 @@ class AI:
                 continue
             # our face-up pieces next to c (targets if c is an enemy piece)
             na = 0
-            bonus = FLIP_BASE
+            bonus = FLIP_BASE + find
             base = c * 8
             for i in range(jb.ROAD_N[c]):
                 q = jb.ROAD[base + i]
@@ -362,11 +617,16 @@ class AI:
                         na += 1
                 elif self.fthreat[q]:
                     bonus += FLAG_NEAR  # opens a way to the piece that reaches our flag
+                if q == self.eflag:
+                    bonus += race_flip
             total = 0
             for t in range(jf.TYPES):
                 k = pool[me * jf.TYPES + t]
                 if k:
-                    total -= k * self._danger(t, c)
+                    if t == jf.FLAG:
+                        total -= k * self._flag_exposure(c, en_mov)
+                    else:
+                        total -= k * self._danger(t, c)
                 k = pool[(1 - me) * jf.TYPES + t]
                 if k and t > jf.MINE:
                     worst = 0

@@ -17,9 +17,21 @@ Solver (one object per piece set; the table serves every layout of the set):
   from those), 0..G-1; rank = geometry * C(m, 2) + pair, m = soldiers + 2.
 - 2 bits per layout in a bytearray: distance to the goal mod 3, 3 = unseen.
 - reverse BFS from every goal layout, layer by layer; the frontier is one
-  bitmap (visited and not yet expanded) scanned in rank order, so the
-  geometry decode is shared by the layouts of one geometry.
-- resumable: ``step(max_states)`` expands at most that many layouts.
+  bitmap (visited and not yet expanded) plus a summary bitmap (1 bit per
+  non-zero frontier byte), scanned in rank order, so the geometry decode is
+  shared by the layouts of one geometry and only re-decodes the rows whose
+  DAG prefix changed.
+- neighbours without re-ranking from scratch: a soldier move keeps the
+  geometry (only the pair changes); a big-piece move changes 1-4 rows, so
+  only those rows are walked in the DAG from the decoded path (the node
+  below the last changed row is unchanged).
+- left-right mirror symmetry (the goal set is symmetric): a new layout is
+  marked together with its mirror image (the mirrored move re-ranked on the
+  mirror geometry's path), and only the copy whose geometry rank is not above
+  its mirror's is expanded: about half the layouts are expanded.
+- resumable: ``step(max_states)`` expands at most that many layouts, and
+  also charges decodes, marked layouts, skipped bits and the bitmap scan, so
+  one call is bounded (step(40) stays under 50 ms on a Pico).
 - after the table is built, the best next move from a layout is a neighbour
   whose stored value is one less (mod 3); neighbours differ by at most 1.
 """
@@ -181,6 +193,14 @@ def _word_info(w):
     return mask_in | (mask_out << 4) | (b << 8) | (v << 9) | (h << 12) | (m << 15)
 
 
+def _zeros(tc, n):
+    """array of n zeros without a bytes temporary (GC-off allocation counts it)."""
+    a = array(tc, range(n)) if n <= 32768 else array(tc, bytes(n * (1 if tc in "bB" else 2 if tc in "hH" else 4)))
+    for i in range(n):
+        a[i] = 0
+    return a
+
+
 class Solver:
     """Distance table for one piece set (nv verticals, nh horizontals, ns
     soldiers; nv + nh + ns/2 == 7)."""
@@ -200,29 +220,37 @@ class Solver:
         self.size = n
         self.table = bytearray((n + 3) >> 2)   # 2 bits: 0 unseen, 1 + distance % 3
         self.front = bytearray((n + 7) >> 3)   # 1 bit: reached, not yet expanded
-        # pair rank: i < j  ->  j*(j-1)/2 + i ;  unrank tables
+        self.fsum = bytearray((len(self.front) + 7) >> 3)  # 1 bit per non-zero front byte
+        # pair rank: i < j  ->  j*(j-1)/2 + i ;  unrank tables; pidx[i*m+j] either order
         self.pi = bytearray(P)
         self.pj = bytearray(P)
+        self.pidx = bytearray(m * m)
         k = 0
         for j in range(m):
             for i in range(j):
                 self.pi[k] = i
                 self.pj[k] = j
+                self.pidx[i * m + j] = k
+                self.pidx[j * m + i] = k
                 k += 1
         self.pop = bytearray(1024)
         for x in range(1, 1024):
             self.pop[x] = self.pop[x >> 1] + (x & 1)
-        # decoded geometry scratch
-        self.rw = array("H", bytes(10))
+        # decoded geometry scratch (rows decoded incrementally from the DAG path)
+        self.rw = _zeros("H", 5)
+        self.pn = _zeros("H", 6)          # DAG node entering row r
+        self.cum = _zeros("H", 6)         # rank offset of rows < r
+        self.mcnt = bytearray(6)          # monominoes in rows < r
+        self.chi = _zeros("H", 6)         # end of the rank range entered at row r (0: none yet)
         self.own = bytearray(CELLS)
         self.kind = bytearray(CELLS)
-        self.midx = bytearray(CELLS)
+        self.midx = bytearray(CELLS + 1)  # monominoes in cells < c (index of a monomino)
+        self.midx[CELLS] = m
         self.mcell = bytearray(CELLS)
-        self.mm = 0
         self.cur_geo = -1
-        self.nw = array("H", bytes(10))
+        self.nw = _zeros("H", 5)
         # neighbour output
-        self.out_rank = array("i", bytes(4 * 48))
+        self.out_rank = _zeros("i", 48)
         self.out_from = bytearray(48)
         self.out_to = bytearray(48)
         # neighbour cell of e in direction k (0 left, 1 right, 2 up, 3 down), EMPTY if off-board
@@ -244,12 +272,91 @@ class Solver:
             while not (x >> b) & 1:
                 b += 1
             self.lsb[x] = b
+        self._build_moves()
+        # left-right mirror: mirrored row words, the mirror geometry's DAG path
+        mword = _zeros("H", 625)
+        for w in range(625):
+            if self.pmask[w] == 255:
+                continue
+            x = w
+            v = 0
+            for c in range(4):
+                t = x % 5
+                x //= 5
+                if t == 1 or t == 2:
+                    v += t * _POW5[3 - c]
+                elif t:
+                    v += t * _POW5[2 - c]
+            mword[w] = v
+        self.mword = mword
+        self.rwm = _zeros("H", 5)
+        self.pnm = _zeros("H", 5)
+        self.cumm = _zeros("H", 6)
+        self.mg = 0
         self.depth = 0
         self.done = False
-        self.expanded = 0
+        self.expanded = 0                 # layouts expanded (mirror images are not)
+        self.reached = 0                  # layouts marked so far (progress: reached / size)
+        self._rbase = 0
         self._scan = 0
-        self._layer_work = 0
+        self._found = 0
         self._seeded = False
+        # resumable goal-seeding walk: row, node / slot / rank offset per row
+        self._sr = 0
+        self._sn = _zeros("H", 6)
+        self._ss = _zeros("H", 6)
+        self._ss[0] = self.base[0]
+        self._so = _zeros("H", 6)
+
+    def _build_moves(self):
+        """Row-word deltas of the big-piece moves, per move type
+        mt = ((t-2)*4 + k)*2 + dist-1 (kind t, direction k, distance): the rows
+        touched start at anchor row + mro[mt] - 2 (mvn[mt] rows) and row q's
+        base-5 word changes by mpat[4*mt + q] * 5**(anchor col + mco[mt] - 2)."""
+        mro = bytearray(24)
+        mco = bytearray(24)
+        mvn = bytearray(24)
+        mpat = _zeros("h", 96)
+        for t in (K_V, K_H, K_B):
+            w = 2 if t != K_V else 1
+            hgt = 2 if t != K_H else 1
+            for k in range(4):
+                dc = (-1, 1, 0, 0)[k]
+                dr = (0, 0, -1, 1)[k]
+                for dist in (1, 2):
+                    if dist == 2 and not ((t == K_V and k >= 2) or (t == K_H and k < 2)):
+                        continue
+                    mt = ((t - 2) * 4 + k) * 2 + dist - 1
+                    nr = dr * dist
+                    nc = dc * dist
+                    r1 = min(0, nr)
+                    r2 = max(0, nr) + hgt - 1
+                    c1 = min(0, nc)
+                    c2 = max(0, nc) + w - 1
+                    mro[mt] = r1 + 2
+                    mco[mt] = c1 + 2
+                    mvn[mt] = r2 - r1 + 1
+                    for rr in range(r1, r2 + 1):
+                        delta = 0
+                        for cc in range(c1, c2 + 1):
+                            old = -1
+                            new = -1
+                            if 0 <= rr < hgt and 0 <= cc < w:
+                                old = t if (rr == 0 and cc == 0) else 0
+                            if nr <= rr < nr + hgt and nc <= cc < nc + w:
+                                new = t if (rr == nr and cc == nc) else 0
+                            if old < 0 and new < 0:
+                                continue
+                            if old < 0:
+                                old = 1
+                            if new < 0:
+                                new = 1
+                            delta += (new - old) * _POW5[cc - c1]
+                        mpat[4 * mt + rr - r1] = delta
+        self.mro = mro
+        self.mco = mco
+        self.mvn = mvn
+        self.mpat = mpat
 
     # ------------------------------------------------------------ DAG build
     def _build_dag(self):
@@ -261,7 +368,7 @@ class Solver:
         lpi = bytearray(b"\xff" * 625)
         pmask = bytearray(b"\xff" * 625)
         kcount = bytearray(16)
-        winfo = array("i", bytes(4 * 625))
+        winfo = _zeros("i", 625)
         for w in range(625):
             inf = _word_info(w)
             winfo[w] = inf
@@ -274,8 +381,8 @@ class Solver:
         self.lpi = lpi
         self.pmask = pmask
         # words grouped per mask in slot order
-        words = array("H", bytes(2 * 625))
-        wstart = array("H", bytes(2 * 17))
+        words = _zeros("H", 625)
+        wstart = _zeros("H", 17)
         acc = 0
         for mi in range(16):
             wstart[mi] = acc
@@ -290,7 +397,7 @@ class Solver:
         self.words = words
         self.wstart = wstart
         # key(mask, b, v, h, m) ; rows follow from the cell count
-        cnt = array("H", bytes(2 * 16 * R))
+        cnt = _zeros("H", 16 * R)
 
         def key(mask, b, v, h, mm):
             return (((mask * 2 + b) * V1 + v) * H1 + h) * M1 + mm
@@ -331,8 +438,8 @@ class Solver:
         root = key(0, 1, nv, nh, m)
         self.geos = cnt[root]
         # node ids by forward walk from the root
-        nid = array("H", bytes(2 * 16 * R))  # 0 = none, else id+1
-        order = array("H", bytes(2 * 1024))
+        nid = _zeros("H", 16 * R)  # 0 = none, else id+1
+        order = _zeros("H", 1024)
         nid[root] = 1
         order[0] = root
         nn = 1
@@ -369,8 +476,8 @@ class Solver:
         if nn > 1022:
             raise MemoryError("too many DAG nodes")
         # entries: (offset << 10) | next node (1023 = terminal / invalid)
-        base = array("H", bytes(2 * (nn + 1)))
-        ent = array("i", bytes(4 * total_slots))
+        base = _zeros("H", nn + 1)
+        ent = _zeros("i", total_slots)
         pos = 0
         for i in range(nn):
             kk = order[i]
@@ -408,6 +515,9 @@ class Solver:
         self.nodemask = bytearray(nn)
         for i in range(nn):
             self.nodemask[i] = order[i] // (M1 * H1 * V1 * 2)
+        self.ncnt = _zeros("H", nn)
+        for i in range(nn):
+            self.ncnt[i] = cnt[order[i]]
 
     # ------------------------------------------------------------ geometry
     def _geo_rank(self, nw):
@@ -426,19 +536,35 @@ class Solver:
         return rk + (e >> 10)
 
     def _decode(self, g):
-        """Geometry g -> self.rw, own/kind (monominoes as soldiers), midx, mcell, mm."""
+        """Geometry g -> rw, DAG path (pn, cum), own/kind (monominoes as soldiers),
+        midx (monominoes before each cell), mcell.  Rows whose DAG prefix still
+        contains g (cum[r] <= g < chi[r]) are kept; only the rows below are
+        re-decoded."""
         ent = self.ent
         base = self.base
         words = self.words
         wstart = self.wstart
         nodemask = self.nodemask
+        ncnt = self.ncnt
         rw = self.rw
+        pn = self.pn
+        cum = self.cum
+        chi = self.chi
+        mcnt = self.mcnt
         own = self.own
         kind = self.kind
-        n = 0
-        x = g
-        for r in range(5):
-            lo = base[n]
+        midx = self.midx
+        mcell = self.mcell
+        r = 1
+        while r < 5 and cum[r] <= g < chi[r]:
+            r += 1
+        r -= 1
+        r0 = r
+        n = pn[r]
+        x = g - cum[r]
+        while r < 5:
+            b0 = base[n]
+            lo = b0
             hi = base[n + 1] - 1
             # largest slot with offset <= x
             while lo < hi:
@@ -448,40 +574,40 @@ class Solver:
                 else:
                     hi = mid - 1
             e = ent[lo]
-            x -= e >> 10
-            rw[r] = words[wstart[nodemask[n]] + lo - base[n]]
+            o = e >> 10
+            x -= o
+            rw[r] = words[wstart[nodemask[n]] + lo - b0]
             n = e & 1023
-        mi = 0
-        mm = 0
-        for r in range(5):
+            o += cum[r]
+            r += 1
+            cum[r] = o
+            pn[r] = n
+            if r < 5:
+                chi[r] = o + ncnt[n]
+        mi = mcnt[r0]
+        c = r0 << 2
+        for r in range(r0, 5):
             w = rw[r]
-            c = r * 4
             for col in range(4):
                 t = w % 5
                 w //= 5
-                if t == 1:
+                midx[c] = mi
+                if t:
                     own[c] = c
-                    kind[c] = K_S
-                    self.midx[c] = mi
-                    self.mcell[mi] = c
-                    mi += 1
-                    mm |= 1 << c
-                elif t == 2:
-                    own[c] = c
-                    own[c + 4] = c
-                    kind[c] = K_V
-                elif t == 3:
-                    own[c] = c
-                    own[c + 1] = c
-                    kind[c] = K_H
-                elif t == 4:
-                    own[c] = c
-                    own[c + 1] = c
-                    own[c + 4] = c
-                    own[c + 5] = c
-                    kind[c] = K_B
+                    kind[c] = t          # token == K_S/K_V/K_H/K_B
+                    if t == 1:
+                        mcell[mi] = c
+                        mi += 1
+                    elif t == 2:
+                        own[c + 4] = c
+                    elif t == 3:
+                        own[c + 1] = c
+                    else:
+                        own[c + 1] = c
+                        own[c + 4] = c
+                        own[c + 5] = c
                 c += 1
-        self.mm = mm
+            mcnt[r + 1] = mi
         self.cur_geo = g
 
     def _idx(self, mm, c):
@@ -515,7 +641,9 @@ class Solver:
         out_from = self.out_from
         out_to = self.out_to
         gP = g * P
-        mm = self.mm
+        mm = 0
+        for q in range(self.m):
+            mm |= 1 << self.mcell[q]
         dirs = self.dirs
         cnt = 0
         for which in range(2):
@@ -678,8 +806,10 @@ class Solver:
         raw = (self.table[rank >> 2] >> ((rank & 3) << 1)) & 3
         return 3 if raw == 0 else raw - 1
 
-    def _seed_goals(self):
-        """Mark every layout with the block on GOAL_CELL at distance 0."""
+    def _seed_goals(self, budget):
+        """Mark every layout with the block on GOAL_CELL at distance 0: a
+        depth-first walk of the DAG, resumable (at most ``budget`` slots per
+        call).  Returns True when every goal geometry is marked."""
         ent = self.ent
         base = self.base
         words = self.words
@@ -687,17 +817,18 @@ class Solver:
         nodemask = self.nodemask
         table = self.table
         front = self.front
+        fsum = self.fsum
         P = self.pairs
-        node = array("H", bytes(12))
-        slot = array("H", bytes(12))
-        off = array("i", bytes(24))
-        r = 0
-        node[0] = 0
-        slot[0] = base[0]
-        off[0] = 0
-        lo = 0x7FFF
-        hi = 0
+        node = self._sn
+        slot = self._ss
+        off = self._so
+        lpi = self.lpi
+        r = self._sr
         while r >= 0:
+            if budget <= 0:
+                self._sr = r
+                return False
+            budget -= 1
             n = node[r]
             s = slot[r]
             if s >= base[n + 1]:
@@ -707,113 +838,374 @@ class Solver:
                 continue
             e = ent[s]
             nxt = e & 1023
-            w = words[wstart[nodemask[n]] + s - base[n]]
             ok = nxt != 1023
-            if ok:
-                if r < 3:
-                    ok = (w % 5 != 4 and w // 5 % 5 != 4 and w // 25 % 5 != 4 and w // 125 != 4)
-                elif r == 3:
-                    ok = w // 5 % 5 == 4
+            if ok and r < 3:
+                w = words[wstart[nodemask[n]] + s - base[n]]
+                ok = (w % 5 != 4 and w // 5 % 5 != 4 and w // 25 % 5 != 4 and w // 125 != 4)
+                if ok and r == 2:
+                    ok = not (nodemask[nxt] & 6)     # the block needs row 3 columns 1-2
             if not ok:
                 slot[r] = s + 1
                 continue
             o = off[r] + (e >> 10)
-            if r == 4:
-                g0 = o * P
-                for q in range(P):
-                    x = g0 + q
-                    table[x >> 2] |= 1 << ((x & 3) << 1)
-                    front[x >> 3] |= 1 << (x & 7)
-                if (g0 >> 3) < lo:
-                    lo = g0 >> 3
-                if ((g0 + P) >> 3) > hi:
-                    hi = (g0 + P) >> 3
-                slot[r] = s + 1
+            if r < 2:
+                r += 1
+                node[r] = nxt
+                slot[r] = base[nxt]
+                off[r] = o
                 continue
-            r += 1
-            node[r] = nxt
-            slot[r] = base[nxt]
-            off[r] = o
-        self._lo = lo
-        self._hi = hi
-        self._nlo = 0x7FFF
-        self._nhi = 0
-        self._scan = lo
-        self._found = 0
+            slot[2] = s + 1
+            # row 3 holds the block on columns 1-2: probe the <= 4 words (columns
+            # 0 and 3 covered from above, or a soldier / V top); row 4: every
+            # valid slot is one goal geometry
+            mk = nodemask[nxt]
+            b3 = base[nxt]
+            for q in range(4):
+                if (mk & 1 and q & 1) or (mk & 8 and q & 2):
+                    continue
+                w = 20
+                if not mk & 1:
+                    w += 1 + (q & 1)
+                if not mk & 8:
+                    w += 125 * (1 + (q >> 1))
+                e = ent[b3 + lpi[w]]
+                n4 = e & 1023
+                if n4 == 1023:
+                    continue
+                o3 = o + (e >> 10)
+                for s4 in range(base[n4], base[n4 + 1]):
+                    e = ent[s4]
+                    if (e & 1023) == 1023:
+                        continue
+                    g0 = (o3 + (e >> 10)) * P
+                    self.reached += P
+                    budget -= P
+                    x = g0
+                    end = g0 + P
+                    while x < end:
+                        if not x & 7 and x + 8 <= end:
+                            # 8 layouts at once: two table bytes, one frontier byte
+                            xb = x >> 2
+                            table[xb] = 0x55
+                            table[xb + 1] = 0x55
+                            front[x >> 3] = 0xFF
+                            fsum[x >> 6] |= 1 << ((x >> 3) & 7)
+                            x += 8
+                            continue
+                        table[x >> 2] |= 1 << ((x & 3) << 1)
+                        front[x >> 3] |= 1 << (x & 7)
+                        fsum[x >> 6] |= 1 << ((x >> 3) & 7)
+                        x += 1
+        self._sr = r
+        return True
+
+    def _mark(self, y, gq, mv, a, c1, c2, u1, u2, code):
+        """Mark the new layout y (geometry gq; empties c1, c2) and its mirror
+        image with ``code``; only the copy whose geometry is not above its
+        mirror's enters the frontier.  The move that led to y from the current
+        geometry: big-piece move type mv (-1 for a soldier) of the piece at a,
+        cells u1/u2 filled (255 = none); c1 (and c2 if u2 is a cell) freed.
+        Returns the number of layouts marked (1 or 2)."""
+        midx = self.midx
+        mcnt = self.mcnt
+        mq = self.mg
+        if mv >= 0:
+            # the mirrored move on the mirror geometry: only its rows are re-ranked
+            am = (a ^ 3) - 1 if mv >= 8 else a ^ 3
+            mt = mv ^ 2 if (mv & 6) < 4 else mv
+            r1 = (am >> 2) + self.mro[mt] - 2
+            nr = self.mvn[mt]
+            mul = _POW5[(am & 3) + self.mco[mt] - 2]
+            q = mt << 2
+            ent = self.ent
+            base = self.base
+            lpi = self.lpi
+            rwm = self.rwm
+            mpat = self.mpat
+            cumm = self.cumm
+            n = self.pnm[r1]
+            mq += cumm[r1] - cumm[r1 + nr]
+            for rr in range(nr):
+                ge = ent[base[n] + lpi[rwm[r1 + rr] + mpat[q + rr] * mul]]
+                mq += ge >> 10
+                n = ge & 1023
+        # monomino index of the mirrored empties in the mirrored geometry
+        z1 = c1 ^ 3
+        z2 = c2 ^ 3
+        r = c1 >> 2
+        i = mcnt[r] + mcnt[r + 1] - midx[c1 + 1]
+        r = c2 >> 2
+        j = mcnt[r] + mcnt[r + 1] - midx[c2 + 1]
+        if u1 != 255:
+            w = u1 ^ 3
+            i -= w < z1
+            j -= w < z2
+            if u2 != 255:
+                w = u2 ^ 3
+                i -= w < z1
+                j -= w < z2
+                i += z2 < z1
+            j += z1 < z2
+        ym = mq * self.pairs + self.pidx[i * self.m + j]
+        table = self.table
+        front = self.front
+        fsum = self.fsum
+        table[y >> 2] |= code << ((y & 3) << 1)
+        if gq <= mq:
+            yw = y >> 3
+            front[yw] |= 1 << (y & 7)
+            fsum[yw >> 3] |= 1 << (yw & 7)
+        if ym == y:
+            return 1
+        sh = (ym & 3) << 1
+        if (table[ym >> 2] >> sh) & 3:
+            return 1
+        table[ym >> 2] |= code << sh
+        if mq <= gq:
+            yw = ym >> 3
+            front[yw] |= 1 << (ym & 7)
+            fsum[yw >> 3] |= 1 << (yw & 7)
+        return 2
 
     def step(self, max_states=2000):
         """Expand up to max_states layouts of the reverse BFS.  Returns True
-        when the table is complete."""
+        when the table is complete.
+
+        The frontier is scanned through a summary bitmap (1 bit per non-zero
+        frontier byte); layouts of one geometry share the decode; a big-piece
+        move re-ranks only the 1-4 rows it touches (DAG walk from the path
+        node of its first row) and soldier moves only change the pair."""
         if self.done:
             return True
         if not self._seeded:
-            self._seeded = True
-            self._seed_goals()
+            # goal seeding, sliced like the search (8 DAG slots or marked goal layouts per layout)
+            self._seeded = self._seed_goals(max_states << 3 if max_states < 1 << 26 else 1 << 29)
+            self._rbase = self.reached
+            self._scan = 0
             return False
         table = self.table
         front = self.front
+        fsum = self.fsum
         lsb = self.lsb
-        out_rank = self.out_rank
+        own = self.own
+        kind = self.kind
+        midx = self.midx
+        mcell = self.mcell
+        pi = self.pi
+        pj = self.pj
+        pidx = self.pidx
+        m = self.m
+        nbr = self.nbr
+        ent = self.ent
+        base = self.base
+        lpi = self.lpi
+        cum = self.cum
+        pn = self.pn
+        rw = self.rw
+        mro = self.mro
+        mco = self.mco
+        mvn = self.mvn
+        mpat = self.mpat
+        dirs = self.dirs
+        p5 = _POW5
+        mword = self.mword
+        rwm = self.rwm
+        pnm = self.pnm
+        cumm = self.cumm
+        P = self.pairs
         d3 = 1 + self.depth % 3          # raw table code of the layer being expanded
         n3 = 1 + (self.depth + 1) % 3    # raw code of the next layer
-        budget = max_states
-        wi = self._scan
-        hi = self._hi
-        nlo = self._nlo
-        nhi = self._nhi
+        # work units: an expansion or a decode 64, a marked layout 32, a skipped bit 1
+        budget = max_states << 6 if max_states < 1 << 24 else 1 << 30
+        nsum = len(fsum)
+        si = self._scan
         found = self._found
+        expanded = self.expanded
+        cg = -1                          # decode (and mirror) afresh: others may decode too
+        gP = 0
+        mg = 0
         while True:
-            while wi <= hi:
-                wv = front[wi]
-                while wv:
-                    b = lsb[wv]
-                    bit = 1 << b
-                    wv ^= bit
-                    x = (wi << 3) | b
-                    if ((table[x >> 2] >> ((x & 3) << 1)) & 3) != d3:
-                        continue
-                    if budget <= 0:
-                        self._scan = wi
-                        self._nlo = nlo
-                        self._nhi = nhi
-                        self._found = found
-                        return False
-                    budget -= 1
-                    front[wi] &= ~bit
-                    self.expanded += 1
-                    cnt = self.neighbors(x)
-                    for q in range(cnt):
-                        y = out_rank[q]
-                        sh = (y & 3) << 1
-                        if not (table[y >> 2] >> sh) & 3:
-                            table[y >> 2] |= n3 << sh
-                            yw = y >> 3
-                            front[yw] |= 1 << (y & 7)
-                            found += 1
-                            if yw < nlo:
-                                nlo = yw
-                            if yw > nhi:
-                                nhi = yw
-                wi += 1
+            while si < nsum:
+                if budget <= 0:
+                    self._scan = si
+                    self._found = found
+                    self.expanded = expanded
+                    self.reached = self._rbase + found
+                    return False
+                budget -= 2                 # one summary byte scanned
+                sv = fsum[si]
+                while sv:
+                    b = lsb[sv]
+                    sv ^= 1 << b
+                    wi = (si << 3) | b
+                    wv = front[wi]
+                    while wv:
+                        b2 = lsb[wv]
+                        bit = 1 << b2
+                        wv ^= bit
+                        x = (wi << 3) | b2
+                        if ((table[x >> 2] >> ((x & 3) << 1)) & 3) != d3:
+                            budget -= 1             # next-layer layout: skipped
+                            continue
+                        if budget <= 0:
+                            self._scan = si
+                            self._found = found
+                            self.expanded = expanded
+                            self.reached = self._rbase + found
+                            return False
+                        budget -= 64
+                        front[wi] ^= bit
+                        g = x // P
+                        if g != cg:
+                            self._decode(g)
+                            budget -= 64        # a decode costs about one expansion
+                            cg = g
+                            gP = g * P
+                            # the mirror geometry's path (its rank mg and rows)
+                            n = 0
+                            mg = 0
+                            for r in range(5):
+                                wm = mword[rw[r]]
+                                rwm[r] = wm
+                                pnm[r] = n
+                                cumm[r] = mg
+                                ge = ent[base[n] + lpi[wm]]
+                                mg += ge >> 10
+                                n = ge & 1023
+                            cumm[5] = mg
+                            self.mg = mg
+                        if mg < cg:
+                            # mirror image of a canonical layout (only goal seeds get here):
+                            # its mirror is expanded instead
+                            continue
+                        expanded += 1
+                        f0 = found
+                        p = x - gP
+                        e = mcell[pi[p]]
+                        o = mcell[pj[p]]
+                        # empties side by side: a soldier can pass through one into the other
+                        eo = o - e == 4 or (o - e == 1 and (e & 3) != 3)
+                        for which in range(2):
+                            if which:
+                                e, o = o, e
+                            e4 = e << 2
+                            for k in range(4):
+                                xx = nbr[e4 + (k ^ 1)]
+                                if xx == 255 or xx == o:
+                                    continue
+                                a = own[xx]
+                                t = kind[a]
+                                if t == 1:
+                                    # soldier xx -> e: empties {xx, o}
+                                    y = gP + pidx[midx[xx] * m + midx[o]]
+                                    sh = (y & 3) << 1
+                                    if not (table[y >> 2] >> sh) & 3:
+                                        found += self._mark(y, cg, -1, 0, xx, o, 255, 255, n3)
+                                    if eo:
+                                        # soldier xx -> e -> o: empties {xx, e}
+                                        y = gP + pidx[midx[xx] * m + midx[e]]
+                                        sh = (y & 3) << 1
+                                        if not (table[y >> 2] >> sh) & 3:
+                                            found += self._mark(y, cg, -1, 0, xx, e, 255, 255, n3)
+                                    continue
+                                d = dirs[k]
+                                mv = ((t - 2) * 4 + k) * 2
+                                if (t == 2 and k >= 2) or (t == 3 and k < 2):
+                                    # along the long axis by one: e filled, vac freed
+                                    vac = e - 2 * d
+                                    r1 = (a >> 2) + mro[mv] - 2
+                                    nr = mvn[mv]
+                                    mul = p5[(a & 3) + mco[mv] - 2]
+                                    q = mv << 2
+                                    n = pn[r1]
+                                    ge = ent[base[n] + lpi[rw[r1] + mpat[q] * mul]]
+                                    gr = cum[r1] - cum[r1 + nr] + (ge >> 10)
+                                    if nr > 1:
+                                        n = ge & 1023
+                                        ge = ent[base[n] + lpi[rw[r1 + 1] + mpat[q + 1] * mul]]
+                                        gr += ge >> 10
+                                        if nr > 2:
+                                            n = ge & 1023
+                                            ge = ent[base[n] + lpi[rw[r1 + 2] + mpat[q + 2] * mul]]
+                                            gr += ge >> 10
+                                    y = (cg + gr) * P + pidx[(midx[vac] - (e < vac)) * m
+                                                             + midx[o] - (e < o) + (vac < o)]
+                                    sh = (y & 3) << 1
+                                    if not (table[y >> 2] >> sh) & 3:
+                                        found += self._mark(y, cg + gr, mv, a, vac, o, e, 255, n3)
+                                    if nbr[e4 + k] == o:
+                                        # by two: both piece cells freed
+                                        v1 = e - d
+                                        mv += 1
+                                        r1 = (a >> 2) + mro[mv] - 2
+                                        nr = mvn[mv]
+                                        mul = p5[(a & 3) + mco[mv] - 2]
+                                        q = mv << 2
+                                        n = pn[r1]
+                                        ge = ent[base[n] + lpi[rw[r1] + mpat[q] * mul]]
+                                        gr = cum[r1] - cum[r1 + nr] + (ge >> 10)
+                                        for rr in range(1, nr):
+                                            n = ge & 1023
+                                            ge = ent[base[n] + lpi[rw[r1 + rr] + mpat[q + rr] * mul]]
+                                            gr += ge >> 10
+                                        y = (cg + gr) * P + pidx[(midx[v1] - (e < v1) - (o < v1) + (vac < v1)) * m
+                                                                 + midx[vac] - (e < vac) - (o < vac) + (v1 < vac)]
+                                        sh = (y & 3) << 1
+                                        if not (table[y >> 2] >> sh) & 3:
+                                            found += self._mark(y, cg + gr, mv, a, v1, vac, e, o, n3)
+                                    continue
+                                # broadside: leading cells e < o, generated from e
+                                if which:
+                                    continue
+                                if k < 2:
+                                    if o != e + 4:
+                                        continue
+                                elif o != e + 1 or (e & 3) == 3:
+                                    continue
+                                if own[o - d] != a:
+                                    continue
+                                if t == 4:
+                                    v1 = e - 2 * d
+                                    v2 = o - 2 * d
+                                else:
+                                    v1 = e - d
+                                    v2 = o - d
+                                r1 = (a >> 2) + mro[mv] - 2
+                                nr = mvn[mv]
+                                mul = p5[(a & 3) + mco[mv] - 2]
+                                q = mv << 2
+                                n = pn[r1]
+                                ge = ent[base[n] + lpi[rw[r1] + mpat[q] * mul]]
+                                gr = cum[r1] - cum[r1 + nr] + (ge >> 10)
+                                for rr in range(1, nr):
+                                    n = ge & 1023
+                                    ge = ent[base[n] + lpi[rw[r1 + rr] + mpat[q + rr] * mul]]
+                                    gr += ge >> 10
+                                y = (cg + gr) * P + pidx[(midx[v1] - (e < v1) - (o < v1)) * m
+                                                         + midx[v2] - (e < v2) - (o < v2) + 1]
+                                sh = (y & 3) << 1
+                                if not (table[y >> 2] >> sh) & 3:
+                                    found += self._mark(y, cg + gr, mv, a, v1, v2, e, o, n3)
+                        budget -= (found - f0) << 5     # marking costs too
+                    if not front[wi]:
+                        fsum[si] &= ~(1 << b)
+                si += 1
             # layer finished
+            self._rbase += found
+            self.reached = self._rbase
             if not found:
                 self.done = True
                 self._scan = 0
+                self.expanded = expanded
                 return True
             self.depth += 1
             d3 = n3
-            n3 = 1 + self.depth % 3 + 1 if self.depth % 3 < 2 else 1
             n3 = 1 + (self.depth + 1) % 3
-            wi = nlo
-            hi = nhi
-            self._lo = nlo
-            self._hi = nhi
-            nlo = 0x7FFF
-            nhi = 0
+            si = 0
             found = 0
 
     def build(self):
-        while not self.step(1 << 29):
+        while not self.step(1 << 26):
             pass
 
     # ------------------------------------------------------------ layouts

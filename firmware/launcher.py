@@ -73,7 +73,7 @@ class Launcher:
             return
         fb.fill_rect(0, 0, 128, 10, 1)
         fb.text("POCKET PUZZLES", 8, 1, 0)
-        y = 13
+        y = 12
         for i in range(self.top, min(self.top + VISIBLE, len(self.items))):
             if i == self.sel:
                 fb.fill_rect(0, y - 1, 128, 10, 1)
@@ -81,8 +81,8 @@ class Launcher:
                 fb.text(">", 1, y, 0)
             else:
                 fb.text(self.items[i], 10, y, 1)
-            y += 10
-        gfx.text(fb, "A:OPEN  UP/DOWN:CHOOSE", 2, 59)
+            y += 9
+        gfx.text(fb, "A:OPEN  UP/DOWN:CHOOSE", 2, 58)
 
     # -- settings ------------------------------------------------------------------
     def _refresh_labels(self):
@@ -154,9 +154,10 @@ class Launcher:
 
         rt = self.rt
         rt.collect()
+        free = rt.hw.mem_free()
         self.about_lines = (
             "VERSION " + runtime.VERSION,
-            "FREE MEMORY %d B" % rt.hw.mem_free(),
+            ("FREE MEMORY %d B" % free) if free >= 0 else "FREE MEMORY N/A (SIMULATOR)",
             "BOARD " + (rt.board_name or "?"),
             "DISPLAY " + rt.display.controller.upper(),
             "TICKS %d  OVERRUNS %d" % (rt.ticks, rt.overruns),

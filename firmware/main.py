@@ -11,8 +11,12 @@ import buttons
 
 
 def make_hardware(cfg):
-    if cfg["runtime"] == "blinka":
-        import hw_blinka as backend
+    runtime = cfg["runtime"]
+    if sys.implementation.name == "circuitpython":
+        runtime = "circuitpython"
+    if runtime in ("circuitpython", "blinka"):
+        # displayio + keypad: CircuitPython on the Pico, Blinka on a Raspberry Pi
+        import hw_circuitpython as backend
     else:
         import hw_machine as backend
     return backend.Hardware(cfg)

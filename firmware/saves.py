@@ -83,10 +83,22 @@ class OsFs:
         except OSError:
             return None
 
-    def write(self, name, data):
-        with open(self.path(name), "wb") as f:
-            f.write(data)
+    def open(self, name, mode):
+        return open(self.path(name), mode)
+
+    def write(self, name, *parts):
+        """Write the file completely (the parts one after the other: no joined
+        copy), flushed and synced."""
+        f = self.open(name, "wb")
+        try:
+            for data in parts:
+                f.write(data)
             f.flush()
+        finally:
+            f.close()
+        self.sync()
+
+    def sync(self):
         sync = getattr(self.os, "sync", None)
         if sync:
             sync()

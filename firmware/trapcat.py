@@ -223,3 +223,69 @@ class Board:
                 row.append("C" if cell == self.cat else ("#" if self.cells[cell] else "."))
             lines.append((" " if r & 1 else "") + " ".join(row))
         return "\n".join(lines)
+
+
+# Level files -----------------------------------------------------------------
+# One line per row: "." free, "#" blocked, "C" the cat (on a free, non-border
+# cell with a free neighbour); spaces are ignored (so render()'s picture, with
+# odd rows indented, parses back), lines starting with ";" are comments.  The
+# board is square, 3..15 cells a side.  Stored as is in level packs
+# (levelpack.py) and read by parse_level.
+
+class LevelError(ValueError):
+    pass
+
+
+def parse_level(text):
+    """(size, cells bytearray, cat) from a level's text; LevelError naming the
+    line otherwise."""
+    if isinstance(text, (bytes, bytearray)):
+        text = bytes(text).decode()
+    rows = []
+    number = 0
+    for line in text.split("\n"):
+        number += 1
+        line = line.strip()
+        if not line or line[0] == ";":
+            continue
+        row = line.replace(" ", "")
+        if len(rows) >= MAX_SIZE:
+            raise LevelError("line %d: more than %d rows" % (number, MAX_SIZE))
+        for ch in row:
+            if ch not in ".#C":
+                raise LevelError("line %d: unexpected %r (use . # C)" % (number, ch))
+        rows.append((number, row))
+    if not rows:
+        raise LevelError("the level is empty")
+    size = len(rows)
+    if size < 3:
+        raise LevelError("the board has %d rows; at least 3 are needed" % size)
+    cells = bytearray(size * size)
+    cat = -1
+    for r in range(size):
+        number, row = rows[r]
+        if len(row) != size:
+            raise LevelError("line %d: %d cells, expected %d (the board is square)"
+                             % (number, len(row), size))
+        for c in range(size):
+            ch = row[c]
+            if ch == "#":
+                cells[r * size + c] = BLOCKED
+            elif ch == "C":
+                if cat >= 0:
+                    raise LevelError("line %d: a second cat" % number)
+                cat = r * size + c
+    if cat < 0:
+        raise LevelError("no cat (C) on the board")
+    b = Board(size)
+    b.load(cells, cat)
+    if b.status == CAT_WON:
+        raise LevelError("the cat starts on the border")
+    if b.status == PLAYER_WON:
+        raise LevelError("the cat starts trapped")
+    return size, cells, cat
+
+
+def level_text(board):
+    """A level file body for the board's position (see parse_level)."""
+    return board.render() + "\n"

@@ -64,16 +64,23 @@ class Analyzer:
         self.cand3 = bytearray(n)
         self.moves = bytearray(6)
         self.witness = NONE          # the capturing block found by capture3
+        self.nbf = bytearray(n)      # 1 on the cat's neighbours (early-exit sweeps)
+        self.c3w = NONE              # resumable capture3: cell, candidates, index
+        self.c3n = 0
+        self.c3i = 0
 
     # Distances -------------------------------------------------------------
-    def distances(self):
-        """dist[x] = fewest steps from free cell x to a free border cell."""
+    def distances(self, stop=False):
+        """dist[x] = fewest steps from free cell x to a free border cell.
+        With ``stop`` the sweep ends at the first cell flagged in ``nbf`` (the
+        nearest of the cat's neighbours); cells not reached stay INF."""
         b = self.board
         cells = b.cells
         border = b.border
         adj = b.adj
         deg = b.deg
         dist = self.dist
+        nbf = self.nbf
         q = self.queue
         tail = 0
         for x in range(b.n):
@@ -93,12 +100,17 @@ class Analyzer:
                 v = adj[k]
                 if dist[v] == INF and not cells[v]:
                     dist[v] = d
+                    if stop and nbf[v]:
+                        return
                     q[tail] = v
                     tail += 1
 
-    def two_distance(self):
+    def two_distance(self, stop=False):
         """td[x] = 0 on free border cells, else 1 + second smallest td among
-        free neighbours (INF when fewer than two are finite)."""
+        free neighbours (INF when fewer than two are finite).  The queue holds
+        non-decreasing values, so with ``stop`` the sweep ends once no cell
+        flagged in ``nbf`` can still get a value <= the smallest one flagged
+        so far (the others stay INF)."""
         b = self.board
         cells = b.cells
         border = b.border
@@ -106,7 +118,9 @@ class Analyzer:
         deg = b.deg
         td = self.td
         cnt = self.cnt
+        nbf = self.nbf
         q = self.queue
+        best = INF
         tail = 0
         for x in range(b.n):
             cnt[x] = 0
@@ -121,6 +135,8 @@ class Analyzer:
             u = q[head]
             head += 1
             d = td[u] + 1
+            if d > best:
+                return
             base = 6 * u
             for k in range(base, base + deg[u]):
                 v = adj[k]
@@ -129,6 +145,8 @@ class Analyzer:
                     cnt[v] = c
                     if c == 2:
                         td[v] = d
+                        if stop and nbf[v] and d < best:
+                            best = d
                         q[tail] = v
                         tail += 1
 
@@ -286,7 +304,15 @@ class Analyzer:
     def capture3(self, w):
         """Cat on non-border w, player to move: can the player capture it
         within 3 blocks?  Sets self.witness to a first block that does it.
-        (Needs counts().)"""
+        (Needs counts().)  The same search in slices: c3_begin / c3_next."""
+        r = self.c3_begin(w)
+        while r < 0:
+            r = self.c3_next()
+        return r == 1
+
+    def c3_begin(self, w):
+        """Start capture3(w): 1 captured (witness set), 0 not, -1 call
+        c3_next() until it is not -1 (one candidate block per call)."""
         b = self.board
         cells = b.cells
         border = b.border
@@ -300,7 +326,7 @@ class Analyzer:
             for k in range(base, end):
                 if not cells[adj[k]]:
                     self.witness = adj[k]
-            return True
+            return 1
         nb = 0
         lastb = NONE
         for k in range(base, end):
@@ -309,7 +335,27 @@ class Analyzer:
                 nb += 1
                 lastb = y
         if nb >= 2:
-            return False
+            return 0
+        cand = self.cand3
+        if nb == 1:
+            cand[0] = lastb     # the open border cell must be closed now
+            nc = 1
+        else:
+            # Free cells within 3 steps of w: the only blocks that can matter.
+            nc = self.near3(w) - 1
+            cand[0] = cand[nc]  # drop w itself (slot 0)
+        self.c3w = w
+        self.c3n = nc
+        self.c3i = 0
+        return -1
+
+    def near3(self, w):
+        """Put w and the free cells within 3 steps of it in cand3 (w in slot 0,
+        then breadth first); returns how many."""
+        b = self.board
+        cells = b.cells
+        adj = b.adj
+        deg = b.deg
         gen = self.gen3 + 1
         if gen > 0xFFFF:
             m = self.mark3
@@ -319,57 +365,135 @@ class Analyzer:
         self.gen3 = gen
         mark = self.mark3
         cand = self.cand3
-        nc = 0
-        if nb == 1:
-            cand[0] = lastb     # the open border cell must be closed now
-            nc = 1
-        else:
-            # Free cells within 3 steps of w: the only blocks that can matter.
-            mark[w] = gen
-            cand[0] = w
-            nc = 1
-            lo = 0
-            for level in range(3):
-                hi = nc
-                for i in range(lo, hi):
-                    u = cand[i]
-                    ub = 6 * u
-                    for j in range(ub, ub + deg[u]):
-                        c = adj[j]
-                        if mark[c] != gen and not cells[c]:
-                            mark[c] = gen
-                            cand[nc] = c
-                            nc += 1
-                lo = hi
-            # drop w itself (slot 0)
-            nc -= 1
-            cand[0] = cand[nc]
-        for i in range(nc):
-            c = cand[i]
-            self._block(c)
-            ok = True
-            for k in range(base, end):
-                x = adj[k]
-                if not cells[x] and (border[x] or not self.capture2(x)):
-                    ok = False
-                    break
-            self._unblock(c)
-            if ok:
-                self.witness = c
-                return True
-        return False
+        mark[w] = gen
+        cand[0] = w
+        nc = 1
+        lo = 0
+        for level in range(3):
+            hi = nc
+            for i in range(lo, hi):
+                u = cand[i]
+                ub = 6 * u
+                for j in range(ub, ub + deg[u]):
+                    c = adj[j]
+                    if mark[c] != gen and not cells[c]:
+                        mark[c] = gen
+                        cand[nc] = c
+                        nc += 1
+            lo = hi
+        return nc
+
+    def c3_next(self):
+        """Try the next candidate block of the running capture3."""
+        i = self.c3i
+        if i >= self.c3n:
+            return 0
+        self.c3i = i + 1
+        b = self.board
+        cells = b.cells
+        border = b.border
+        adj = b.adj
+        w = self.c3w
+        base = 6 * w
+        end = base + b.deg[w]
+        c = self.cand3[i]
+        self._block(c)
+        ok = True
+        for k in range(base, end):
+            x = adj[k]
+            if not cells[x] and (border[x] or not self.capture2(x)):
+                ok = False
+                break
+        self._unblock(c)
+        if ok:
+            self.witness = c
+            return 1
+        return 0 if i + 1 >= self.c3n else -1
 
 
-class EasyCat:
+# Sliced thinking -------------------------------------------------------------
+# Every cat and blocker answers ``choose(board)`` in one call, and the same
+# work in slices: ``start(board)``, then ``step(deadline=None, units=...)``
+# until it returns True; the answer is then ``result``.  Work comes in units
+# whose cost is estimated in "work units" of about 1e5 VM fuel (~1 ms on a
+# Pico), measured per phase in the VM: a full sweep of the board costs n/7,
+# a hint candidate two sweeps, escape2 or one capture3 candidate 5.  A step runs units while the spent
+# total plus the next unit's cost stays within ``units`` (at least one unit),
+# or until ``deadline.expired()``.  ``start``/``step`` allocate nothing; a
+# started task may be dropped at any time (start again before stepping).
+
+SLICE_UNITS = const(50)     # the game's budget per tick (bench: <= 5.5 M fuel)
+_FOREVER = const(1 << 29)
+
+_DONE = const(0)
+_START = const(1)
+_ESCAPE = const(2)
+_SWEEP_TD = const(3)
+_SWEEP_DIST = const(4)
+_CAPTURE = const(5)
+_CAND = const(6)
+_SCORE = const(7)
+
+
+def _costs(board):
+    """Estimated cost of the next unit per phase (see above)."""
+    sweep = board.n // 7 + 1
+    c = bytearray(8)
+    c[_START] = board.n // 5 + 1         # counts() and a capture3 start
+    c[_ESCAPE] = 5                       # escape2 of one move: <= 0.5 M fuel
+    c[_SWEEP_TD] = sweep
+    c[_SWEEP_DIST] = sweep
+    c[_CAPTURE] = 5                      # one capture3 candidate: <= 0.5 M
+    c[_CAND] = board.n // 20 + 1
+    c[_SCORE] = 2 * sweep
+    return c
+
+
+class _Task:
+    """The start/step/result protocol; subclasses define _unit() -> cost."""
+
+    result = NONE
+    phase = _DONE
+    costs = b"\x01\x01\x01\x01\x01\x01\x01\x01"
+
+    def choose(self, board):
+        self.start(board)
+        while self.phase != _DONE:
+            self._unit()
+        return self.result
+
+    def start(self, board):
+        self.result = NONE
+        self.phase = _START
+
+    def step(self, deadline=None, units=_FOREVER):
+        costs = self.costs
+        spent = 0
+        while self.phase != _DONE:
+            c = costs[self.phase]
+            if spent and spent + c > units:
+                break
+            self._unit()
+            spent += c
+            if deadline is not None and deadline.expired():
+                break
+        return self.phase == _DONE
+
+    def _unit(self):
+        self.phase = _DONE
+
+
+class EasyCat(_Task):
     def __init__(self, board, seed=1):
+        self.result = NONE       # attributes made here: start() allocates nothing
+        self.phase = _DONE
         self.rng = Rng(seed)
         self.buf = bytearray(6)
 
-    def choose(self, board):
+    def start(self, board):
         m = board.free_neighbours(board.cat, self.buf)
-        if m == 0:
-            return NONE
-        return self.buf[self.rng.below(m)]
+        self.result = NONE if m == 0 else self.buf[self.rng.below(m)]
+        self.phase = _DONE
 
 
 def _greedy_step(board, dist):
@@ -393,74 +517,143 @@ def _greedy_step(board, dist):
     return best
 
 
-class NormalCat:
+class NormalCat(_Task):
+    """One BFS sweep (~1 M fuel): computed whole in start()."""
+
     def __init__(self, board, analyzer=None):
+        self.result = NONE       # attributes made here: start() allocates nothing
+        self.phase = _DONE
         self.an = analyzer or Analyzer(board)
 
-    def choose(self, board):
+    def start(self, board):
         self.an.distances()
-        return _greedy_step(board, self.an.dist)
+        self.result = _greedy_step(board, self.an.dist)
+        self.phase = _DONE
 
 
-class HardCat:
+class HardCat(_Task):
     def __init__(self, board, analyzer=None):
+        self.result = NONE       # attributes made here: start() allocates nothing
+        self.phase = _DONE
         self.an = analyzer or Analyzer(board)
+        self.board = board
+        self.costs = _costs(board)
         self.reason = 0   # 1 border, 2 escape in 2, 3 escape in 3, 4 eval
+        self.m = 0
+        self.i = 0
+        self.order = bytearray(6)          # move indices, best evaluation first
+        self.vals = array("i", bytes(24))  # evaluation per move (< 2**19)
+        self.inner = False                 # a capture3 is running
 
-    def choose(self, board):
+    def _unit(self):
         an = self.an
-        cells = board.cells
-        border = board.border
-        adj = board.adj
-        cat = board.cat
+        board = self.board
+        phase = self.phase
         moves = an.moves
-        m = 0
-        base = 6 * cat
-        for k in range(base, base + board.deg[cat]):
-            x = adj[k]
-            if not cells[x]:
-                if border[x]:
-                    self.reason = 1
-                    return x
-                moves[m] = x
-                m += 1
-        if m == 0:
-            return NONE
-        an.counts()
-        bc = an.bc
-        for i in range(m):
-            if bc[moves[i]] >= 2:
-                self.reason = 2
-                return moves[i]
-        for i in range(m):
+        if phase == _START:
+            cells = board.cells
+            border = board.border
+            adj = board.adj
+            cat = board.cat
+            m = 0
+            base = 6 * cat
+            for k in range(base, base + board.deg[cat]):
+                x = adj[k]
+                if not cells[x]:
+                    if border[x]:
+                        self.reason = 1
+                        self.result = x
+                        self.phase = _DONE
+                        return
+                    moves[m] = x
+                    m += 1
+            self.m = m
+            if m == 0:
+                self.phase = _DONE
+                return
+            an.counts()
+            bc = an.bc
+            for i in range(m):
+                if bc[moves[i]] >= 2:
+                    self.reason = 2
+                    self.result = moves[i]
+                    self.phase = _DONE
+                    return
+            self.i = 0
+            self.phase = _ESCAPE
+            return
+        if phase == _ESCAPE:
+            i = self.i
             if an.escape2(moves[i]):
                 self.reason = 3
-                return moves[i]
-        self.reason = 4
-        an.two_distance()
-        an.distances()
-        td = an.td
-        dist = an.dist
-        fc = an.fc
-        best = NONE
-        bestv = 0
-        for i in range(m):
-            x = moves[i]
-            v = (td[x] * 256 + dist[x]) * 8 + 7 - fc[x]
-            if an.capture3(x):
-                v += 1 << 20        # only if every move loses by force
-            if best == NONE or v < bestv:
-                best = x
-                bestv = v
-        return best
+                self.result = moves[i]
+                self.phase = _DONE
+            elif i + 1 < self.m:
+                self.i = i + 1
+            else:
+                self.phase = _SWEEP_TD
+            return
+        if phase == _SWEEP_TD:
+            self.reason = 4
+            an.two_distance()
+            self.phase = _SWEEP_DIST
+            return
+        if phase == _SWEEP_DIST:
+            an.distances()
+            # evaluations, then the move order (stable: first move wins ties)
+            td = an.td
+            dist = an.dist
+            fc = an.fc
+            vals = self.vals
+            order = self.order
+            m = self.m
+            for i in range(m):
+                x = moves[i]
+                vals[i] = (td[x] * 256 + dist[x]) * 8 + 7 - fc[x]
+                j = i
+                while j > 0 and vals[order[j - 1]] > vals[i]:
+                    order[j] = order[j - 1]
+                    j -= 1
+                order[j] = i
+            self.i = 0
+            self.inner = False
+            self.phase = _CAPTURE
+            return
+        # _CAPTURE: the best-evaluated move the player cannot capture within
+        # 3 blocks (the same choice as penalising captured moves, with fewer
+        # capture3 searches); when every move loses by force, the best one.
+        x = moves[self.order[self.i]]
+        if self.inner:
+            r = an.c3_next()
+        else:
+            r = an.c3_begin(x)
+            self.inner = r < 0
+        if r < 0:
+            return
+        self.inner = False
+        if r == 0:
+            self.result = x
+            self.phase = _DONE
+        elif self.i + 1 < self.m:
+            self.i += 1
+        else:
+            self.result = moves[self.order[0]]
+            self.phase = _DONE
+        return
 
 
-class RandomBlocker:
+class RandomBlocker(_Task):
     def __init__(self, board, seed=1):
+        self.result = NONE       # attributes made here: start() allocates nothing
+        self.phase = _DONE
         self.rng = Rng(seed)
         self.buf = bytearray(board.n)
 
-    def choose(self, board):
+    def start(self, board):
+        self.result = self._pick(board)
+        self.phase = _DONE
+
+    def _pick(self, board):
         cells = board.cells
         adj = board.adj
         cat = board.cat
@@ -495,27 +688,38 @@ def _any_block(board):
     return NONE
 
 
-class GreedyBlocker:
+class GreedyBlocker(_Task):
     def __init__(self, board, analyzer=None):
+        self.result = NONE       # attributes made here: start() allocates nothing
+        self.phase = _DONE
         self.an = analyzer or Analyzer(board)
 
-    def choose(self, board):
+    def start(self, board):
         self.an.distances()
         x = _greedy_step(board, self.an.dist)
-        return x if x != NONE else _any_block(board)
+        self.result = x if x != NONE else _any_block(board)
+        self.phase = _DONE
 
 
-class StrongBlocker:
+class StrongBlocker(_Task):
     def __init__(self, board, analyzer=None):
+        self.result = NONE       # attributes made here: start() allocates nothing
+        self.phase = _DONE
         self.an = analyzer or Analyzer(board)
+        self.board = board
+        self.costs = _costs(board)
+        self.i = 0
+        self.nc = 0
+        self.bestv = -1
 
     def _score(self, board):
         """How bad the position is for the cat to move (bigger = better for
         the player): its best neighbour's two-distance, how many neighbours
-        share it, BFS distance."""
+        share it, BFS distance.  The sweeps stop early once the cat's
+        neighbours (flagged in an.nbf) are settled."""
         an = self.an
-        an.two_distance()
-        an.distances()
+        an.two_distance(True)
+        an.distances(True)
         td = an.td
         dist = an.dist
         cells = board.cells
@@ -543,63 +747,75 @@ class StrongBlocker:
             return 1 << 22      # captured
         return (best * 8 + 7 - ties) * 256 + bestd
 
-    def choose(self, board):
+    def _unit(self):
         an = self.an
+        board = self.board
+        phase = self.phase
         cells = board.cells
-        border = board.border
         adj = board.adj
         cat = board.cat
-        base = 6 * cat
-        first = NONE
-        for k in range(base, base + board.deg[cat]):
-            x = adj[k]
-            if not cells[x]:
-                if first == NONE:
-                    first = x
-                if border[x]:
-                    return x
-        if first == NONE:
-            return _any_block(board)
-        an.counts()
-        if an.capture3(cat) and an.witness != NONE:
-            return an.witness
-        # candidates: free cells within three steps of the cat
-        gen = an.gen3 + 1
-        if gen > 0xFFFF:
+        if phase == _START:
+            border = board.border
+            base = 6 * cat
+            first = NONE
+            for k in range(base, base + board.deg[cat]):
+                x = adj[k]
+                if not cells[x]:
+                    if first == NONE:
+                        first = x
+                    if border[x]:
+                        self.result = x
+                        self.phase = _DONE
+                        return
+            if first == NONE:
+                self.result = _any_block(board)
+                self.phase = _DONE
+                return
+            self.result = first
+            an.counts()
+            r = an.c3_begin(cat)
+            if r == 1 and an.witness != NONE:
+                self.result = an.witness
+                self.phase = _DONE
+            else:
+                self.phase = _CAPTURE if r < 0 else _CAND
+            return
+        if phase == _CAPTURE:
+            r = an.c3_next()
+            if r == 1 and an.witness != NONE:
+                self.result = an.witness
+                self.phase = _DONE
+            elif r >= 0:
+                self.phase = _CAND
+            return
+        if phase == _CAND:
+            # candidates: free cells within three steps of the cat
+            nc = an.near3(cat)
+            deg = board.deg
+            nbf = an.nbf
             for i in range(board.n):
-                an.mark3[i] = 0
-            gen = 1
-        an.gen3 = gen
-        mark = an.mark3
-        cand = an.cand3
-        deg = board.deg
-        mark[cat] = gen
-        cand[0] = cat
-        nc = 1
-        lo = 0
-        for level in range(3):
-            hi = nc
-            for i in range(lo, hi):
-                u = cand[i]
-                ub = 6 * u
-                for j in range(ub, ub + deg[u]):
-                    c = adj[j]
-                    if mark[c] != gen and not cells[c]:
-                        mark[c] = gen
-                        cand[nc] = c
-                        nc += 1
-            lo = hi
-        best = first
-        bestv = -1
-        for i in range(1, nc):
-            c = cand[i]
-            cells[c] = 1
-            v = self._score(board)
-            cells[c] = 0
-            if v > bestv:
-                bestv = v
-                best = c
-        return best
+                nbf[i] = 0
+            base = 6 * cat
+            for k in range(base, base + deg[cat]):
+                nbf[adj[k]] = 1
+            self.nc = nc
+            self.i = 1
+            self.bestv = -1
+            self.phase = _SCORE if nc > 1 else _DONE
+            return
+        # _SCORE: one candidate block
+        i = self.i
+        c = an.cand3[i]
+        cells[c] = 1
+        v = self._score(board)
+        cells[c] = 0
+        if v > self.bestv:
+            self.bestv = v
+            self.result = c
+        self.i = i + 1
+        if i + 1 >= self.nc:
+            self.phase = _DONE
+        return
 
 
 def hint(board, blocker=None):

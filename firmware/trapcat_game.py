@@ -7,6 +7,11 @@ always a neighbour, so the cursor zigzags down the hex grid), A blocks the cell
 under the cursor, B puts the cursor on a hint, holding B leaves.  Difficulty
 0/1/2 from ctx.settings picks the easy/normal/hard cat.  Wins, losses and the
 fewest blocks for a win per difficulty are saved.
+
+The cat's move and the hint are worked out in slices (trapcat_ai's
+start/step, at most SLICE_MS and SLICE_UNITS per tick, <= ~4 M fuel) with
+"THINKING" on the panel, so input is polled every tick; pressing A or B while
+a hint is being worked out drops it.
 """
 
 from buttons import A, B, DOWN, LEFT, RIGHT, UP
@@ -26,8 +31,10 @@ OVER = const(2)
 CELL = const(7)
 SHIFT = const(3)
 AI_DELAY = const(4)
+SLICE_MS = const(25)     # AI work per tick; input is polled between slices
 EXIT_HOLD_MS = const(900)
 GAME_ID = "trapcat"
+THINKING = ("THINKING.", "THINKING..", "THINKING...", "THINKING....")
 
 
 class Game:
@@ -40,6 +47,8 @@ class Game:
         self.seed = (ctx.ticks_ms() * 31 + 7) & 0xFFFF
         self.rng = trapcat.Rng(self.seed)
         self.cursor = 0
+        self.thinking = None     # the running sliced task (cat move or hint)
+        self.spin = 0
         self.state = PLAY
         self.wait = 0
         self.banner = ""
@@ -60,6 +69,7 @@ class Game:
         else:
             self.cat = trapcat_ai.HardCat(self.board, self.an)
         self.cursor = self.board.cat - 1
+        self.thinking = None
         self.state = PLAY
         self.banner = ""
         self._text()
@@ -116,10 +126,15 @@ class Game:
                 return "exit"
             return None
         if self.state == CAT_TURN:
+            # the cat thinks in slices (SLICE_MS / SLICE_UNITS per tick) and
+            # moves once it is done and AI_DELAY ticks have passed
             self.wait -= 1
+            if self.thinking is not None:
+                if not self._think(ctx):
+                    return None
             if self.wait <= 0:
-                cell = ctx.ai(self.cat.choose, b)
-                if cell is None or not b.can_move(cell):
+                cell = self.cat.result
+                if not b.can_move(cell):
                     b.free_neighbours(b.cat, self.an.moves)
                     cell = self.an.moves[0]
                 b.move_cat(cell)
@@ -130,10 +145,20 @@ class Game:
                     self._finish()
             return None
         self._move_cursor(btn)
+        if self.thinking is not None:       # a hint is being worked out
+            if btn.just_pressed(A) or btn.just_released(B):
+                self.thinking = None        # the player acts first: drop it
+            elif self._think(ctx):
+                cell = self.hinter.result
+                if cell != trapcat.NONE:
+                    self.cursor = cell
+                return None
+            else:
+                return None
         if btn.just_released(B):
-            cell = ctx.ai(trapcat_ai.hint, b, self.hinter)
-            if cell is not None and cell != trapcat.NONE:
-                self.cursor = cell
+            self.hinter.start(b)
+            self.thinking = self.hinter
+            self.spin = 0
         elif btn.just_pressed(A):
             if b.can_block(self.cursor):
                 b.block(self.cursor)
@@ -143,9 +168,25 @@ class Game:
                 else:
                     self.state = CAT_TURN
                     self.wait = AI_DELAY
+                    self.cat.start(b)
+                    self.thinking = self.cat
+                    self.spin = 0
             else:
                 ctx.beep(220, 30)
         return None
+
+    def _think(self, ctx):
+        """One slice of the running task; True (and no task) when done.  A
+        MemoryError inside gives up on it (the cat then takes any move)."""
+        task = self.thinking
+        done = ctx.ai(task.step, ctx.deadline(SLICE_MS), trapcat_ai.SLICE_UNITS)
+        self.spin += 1
+        if done is None:
+            task.result = trapcat.NONE
+            done = True
+        if done:
+            self.thinking = None
+        return done
 
     def draw(self, fb):
         fb.fill(0)
@@ -175,6 +216,8 @@ class Game:
         for line in self.lines:
             gfx.text(fb, line, px, y)
             y += 8
+        if self.thinking is not None:
+            gfx.text(fb, THINKING[(self.spin >> 1) & 3], px, 44)
         if self.state == OVER:
             gfx.text(fb, self.banner, px, 44)
             gfx.text(fb, "A:AGAIN B:MENU", px, 52)

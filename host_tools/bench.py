@@ -17,6 +17,7 @@ BENCH_MODULES = (
     "host_tools.bench_junqi",
     "host_tools.bench_runtime",
     "host_tools.bench_klotski",
+    "host_tools.bench_circuitpython",
 )
 
 BUILD_DIR = Path(__file__).resolve().parent.parent / "build"

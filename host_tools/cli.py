@@ -20,6 +20,7 @@ COMMAND_MODULES = (
     "host_tools.sim",
     "host_tools.junqi_cmd",
     "host_tools.klotski_cmd",
+    "host_tools.run_cmd",
 )
 
 

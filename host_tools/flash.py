@@ -47,6 +47,10 @@ SAVE_DIR = "/saves"
 BOOT_HOOK = "import boot_switch\nboot_switch.run()\n"
 FIRST = ("boot_switch.py", "boot.py")                   # switched in first
 DEFAULT_CIRCUITPY_LIBS = ("adafruit_ssd1306", "adafruit_framebuf")
+# boards with "runtime": "circuitpython" (firmware/hw_circuitpython.py): displayio drivers
+DISPLAYIO_LIBS = {"ssd1306": "adafruit_displayio_ssd1306", "sh1106": "adafruit_displayio_sh1106"}
+CP_BOOT = "boot_cp.py"                                  # deployed as boot.py on CircuitPython
+HOST_FRAMEBUF = ROOT / "host_tools" / "hostfb" / "framebuf.py"  # CircuitPython has no framebuf
 
 # Test seams: tests replace these with fakes.
 list_ports = devicefs.list_device_ports
@@ -157,8 +161,13 @@ def build_files(fw_dir, board_name, boards_dir, mpy, circuitpython=False):
     if not circuitpython:
         major, sub = decode_mpy(mpy)
         binary = mpy_cross_binary(major, sub)
+    cp_runtime = circuitpython and board_runtime(board_name, boards_dir) == "circuitpython"
     for src in sorted(fw_dir.iterdir()):
         if src.is_dir() or src.name.startswith("."):
+            continue
+        if src.name == CP_BOOT:
+            if cp_runtime:
+                files["boot.py"] = src.read_bytes()
             continue
         if src.suffix == ".py":
             if circuitpython:
@@ -170,6 +179,8 @@ def build_files(fw_dir, board_name, boards_dir, mpy, circuitpython=False):
                 files[src.stem + ".mpy"] = compile_module(binary, src, major, sub)
         elif src.suffix in DATA_SUFFIXES:
             files[src.name] = src.read_bytes()
+    if cp_runtime:
+        files["framebuf.py"] = HOST_FRAMEBUF.read_bytes()
     if not circuitpython:
         boot = files.get("boot.py", b"")
         if b"boot_switch" not in boot:
@@ -180,6 +191,15 @@ def build_files(fw_dir, board_name, boards_dir, mpy, circuitpython=False):
     files[BOARD_FILE] = raw
     files[MANIFEST] = make_manifest(files, board_name)
     return files
+
+
+def board_runtime(name, boards_dir=None):
+    """The board file's "runtime", or None when it cannot be read (errors come later)."""
+    try:
+        data = json.loads((Path(boards_dir or BOARDS_DIR) / (name + ".json")).read_bytes())
+        return data.get("runtime") if isinstance(data, dict) else None
+    except (OSError, ValueError):
+        return None
 
 
 def make_manifest(files, board_name):
@@ -361,6 +381,10 @@ def finish_pending(dev, log=print):
 
 
 def flash_micropython(dev, board, fw_dir=None, boards_dir=None, dry_run=False, log=print):
+    runtime = board_runtime(board, boards_dir)
+    if runtime not in (None, "micropython"):
+        raise UserError("board %s targets %s, not MicroPython: see docs/circuitpython.md"
+                        % (board, runtime))
     info = dev.info()
     check_device(info)
     log("device %s: MicroPython %s, .mpy v%d.%d, %d KB flash free"
@@ -473,6 +497,8 @@ def flash_circuitpython(drive, board, fw_dir=None, boards_dir=None, dry_run=Fals
     files = build_files(fw_dir or FIRMWARE_DIR, board, boards_dir, None, circuitpython=True)
     board_data = json.loads(files[BOARD_FILE])
     libs = board_data.get("circuitpython_libs") or list(DEFAULT_CIRCUITPY_LIBS)
+    if board_data.get("runtime") == "circuitpython":
+        libs = [DISPLAYIO_LIBS[board_data["display"]["controller"]]]
     fs = LocalFs(drive)
     if not dry_run:
         finish_pending(fs, log)
@@ -558,6 +584,11 @@ def doctor(dev, log=print):
 # CLI
 
 def cmd_flash(args):
+    runtime = board_runtime(args.board)
+    if runtime == "blinka":
+        raise UserError("board %s runs under Blinka on a Raspberry Pi: nothing to flash; on the Pi "
+                        "run `python -m host_tools run --board %s` (docs/circuitpython.md)"
+                        % (args.board, args.board))
     drive = args.drive
     if drive is None and args.port is None:
         drives = find_circuitpy_drives()
@@ -569,6 +600,9 @@ def cmd_flash(args):
     if drive is not None:
         flash_circuitpython(drive, args.board, dry_run=args.dry_run)
         return 0
+    if runtime == "circuitpython":
+        raise UserError("board %s runs CircuitPython: no CIRCUITPY drive is mounted (plug the "
+                        "Pico in holding B, or give --drive PATH)" % args.board)
     dev = connect(args.port)
     try:
         flash_micropython(dev, args.board, dry_run=args.dry_run)

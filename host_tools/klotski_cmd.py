@@ -1,8 +1,10 @@
-"""`solve klotski LAYOUT [--json]` and `levels klotski ...` (plus a standalone
-`klotski-levels`).  The lead wires the shared `solve` / `levels` groups with
-``add_solve_parser(solve_subparsers)`` and ``add_levels_parser(levels_subparsers)``."""
+"""`solve klotski LAYOUT [--json]` and `levels klotski ...`: the shared `solve` /
+`levels` groups call ``add_solve_parser(solve_subparsers)`` (host_tools/solve_cmd.py:
+SOLVERS) and ``add_levels_parser(levels_subparsers)`` (host_tools/levels_cmd.py:
+LEVEL_GENERATORS)."""
 
 import json
+from pathlib import Path
 import random
 
 import host_tools.fwpath  # noqa: F401  (firmware/ on sys.path)
@@ -121,8 +123,22 @@ def _run_levels(args):
     levels = generate_levels(nv, nh, ns, args.min_steps, args.count, seed=args.seed)
     if not levels:
         raise UserError("no layout of %s needs %d steps or more" % (args.piece_set, args.min_steps))
+    if args.output:
+        # One layout per file, the format `levels pack` and the device read.
+        out = Path(args.output)
+        out.mkdir(parents=True, exist_ok=True)
+        grades = []
+        for i, (d, t) in enumerate(levels, 1):
+            name = "klotski_%03d.txt" % i
+            (out / name).write_text(t + "\n")
+            grades.append({"file": name, "layout": t, "optimal_steps": d})
+        (out / "pack.json").write_text(json.dumps(
+            {"game": "klotski", "piece_set": args.piece_set.upper(), "seed": args.seed,
+             "levels": grades}, indent=1) + "\n")
+        print("wrote %d layout(s) to %s" % (len(levels), out))
+        return 0
     for i, (d, t) in enumerate(levels):
-        # level format read by firmware/klotski_levels.py: name|layout|optimal steps
+        # the line format of firmware/klotski_levels.py: name|layout|optimal steps
         print("Gen %s #%d|%s|%d" % (args.piece_set.upper(), i + 1, t, d))
     return 0
 
@@ -140,6 +156,8 @@ def _levels_args(p):
     p.add_argument("--min-steps", type=int, default=60)
     p.add_argument("--count", type=int, default=5)
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("-o", "--output", help="write DIR/klotski_NNN.txt + pack.json for `levels pack` "
+                                          "(default: print name|layout|steps lines)")
     p.set_defaults(func=_run_levels)
 
 
@@ -150,11 +168,5 @@ def add_levels_parser(levels_subparsers):
 
 
 def register(subparsers):
-    # Standalone names until the lead wires add_solve_parser / add_levels_parser
-    # into the shared `solve` and `levels` groups.
-    p = subparsers.add_parser("klotski-solve", help="optimal Klotski solution for LAYOUT")
-    p.add_argument("layout")
-    p.add_argument("--json", action="store_true")
-    p.set_defaults(func=_run_solve)
-    p = subparsers.add_parser("klotski-levels", help="generate Klotski levels graded by optimal steps")
-    _levels_args(p)
+    """Nothing of its own: `solve klotski` comes through solve_cmd.SOLVERS and
+    `levels klotski` through levels_cmd.LEVEL_GENERATORS."""

@@ -3,6 +3,7 @@
     python -m host_tools levels pack DIR -o levels.bin [--game G]
     python -m host_tools levels check FILE
     python -m host_tools levels catmouse --count N ... -o DIR
+    python -m host_tools levels klotski --piece-set 4V1H4S --min-steps N --count K
     python -m host_tools levels preview FILE [--index I] -o out.png
 
 This module owns the ``levels`` command.  Games add their generators as one line
@@ -24,6 +25,8 @@ from host_tools.cli import UserError
 
 LEVEL_GENERATORS = {
     "catmouse": "host_tools.levels_catmouse:add_parser",
+    "trapcat": "host_tools.levels_trapcat:add_parser",
+    "klotski": "host_tools.klotski_cmd:add_levels_parser",
 }
 
 # Per-game payload parsers: firmware module and the functions tried in order.
@@ -105,21 +108,31 @@ def cmd_pack(args):
     return 0
 
 
-def check_pack(path):
-    """Validate a pack file like the device does, then each level with the game's
-    parser.  Returns (game, count); raises UserError with the first problem."""
+def read_pack(path, use):
+    """Open a pack file like the device does and return ``use(pack)``; a file that
+    cannot be opened, or a LevelPackError from the header or from ``use``, becomes
+    a UserError naming the file."""
     try:
         f = open(path, "rb")
     except OSError as exc:
         raise UserError("cannot open %s: %s" % (path, exc.strerror or exc)) from None
     with f:
         try:
-            pack = levelpack.LevelPack(f)
-            parse = game_parser(pack.game)
-            if parse is not None:
-                pack.check_levels(parse)
+            return use(levelpack.LevelPack(f))
         except levelpack.LevelPackError as exc:
             raise UserError("%s: %s" % (path, exc)) from None
+
+
+def check_pack(path):
+    """Validate a pack file like the device does, then each level with the game's
+    parser.  Returns (game, count, parsed); raises UserError with the first problem."""
+    return read_pack(path, _check_levels)
+
+
+def _check_levels(pack):
+    parse = game_parser(pack.game)
+    if parse is not None:
+        pack.check_levels(parse)
     return pack.game, pack.count, parse is not None
 
 
@@ -160,7 +173,8 @@ def register(subparsers):
     ck.set_defaults(func=cmd_check)
     pv = sub.add_parser("preview", help="render a level as the OLED shows it (PNG)")
     pv.add_argument("file")
-    pv.add_argument("--index", type=int, default=0)
+    pv.add_argument("--index", type=int, default=None,
+                    help="one level (default: all, on one contact sheet)")
     pv.add_argument("--scale", type=int, default=4)
     pv.add_argument("-o", "--output", default="preview.png")
     pv.set_defaults(func=cmd_preview)

@@ -7,7 +7,9 @@ press, and every I2C transaction goes to a controller model
 ``framebuf`` comes from host_tools/hostfb (a pure-Python copy of MicroPython's).
 
 Front ends: a pygame-ce window (arrows, Z/A = A, X/B = B, Esc quits), a
-terminal front end with Unicode half blocks (chosen when there is no display),
+terminal front end (chosen when there is no display): Unicode half blocks when
+the terminal has 128x33 cells, else quadrant blocks (2x2 pixels per cell) or
+Braille (2x4, fits 80x24); q or Esc quits and the terminal is restored,
 and a headless mode for scripts and golden images:
 ``--keys "down a right right" --ticks 200 --screenshot out.png --gif out.gif``.
 Key script tokens: a button name (up down left right a b) taps it (pressed 2
@@ -86,46 +88,29 @@ def _count(text, token):
     return n
 
 
-class Simulator:
-    """One simulated handheld: ``step(keys)`` runs one tick with those keys down."""
+class PinSim:
+    """What the simulators share (this one and host_tools/cpsim.py): buttons as pin
+    levels (``self.levels``: pin -> level, ``self.key_pins``: button name ->
+    [(pin, level when pressed)]), a virtual clock at 30 ticks/s and the boot."""
 
-    def __init__(self, board="pico-ssd1306", saves_dir=None, hold_at_boot=()):
-        from host_tools.cli import UserError
-
-        fake = install_host_modules()
-        import boardcfg
-
-        try:
-            self.cfg = boardcfg.load(board, str(BOARDS_DIR))
-        except boardcfg.BoardError as exc:
-            raise UserError(str(exc)) from None
-        from host_tools.oledmodel import OledModel
-
-        fake.detach_all()
-        disp = self.cfg["display"]
-        self.oled = OledModel(disp["controller"], disp["width"], disp["height"],
-                              self.cfg["i2c"]["address"])
-        fake.attach(self.cfg["i2c"]["address"], self.oled)
-        self.fake = fake
-        self.now = 0
-        # button name -> [(pin, level when pressed)]
+    def _map_buttons(self):
         self.key_pins = {}
         for name, spec in self.cfg["buttons"].items():
             level = 1 if spec["pull"] == "down" else 0
             self.key_pins.setdefault(spec["as"], []).append((spec["pin"], level))
         for name, parts in self.cfg["combos"].items():
             self.key_pins[name] = [self.key_pins[p][0] for p in parts]
-        self.levels = fake.levels
-        self.set_keys(hold_at_boot)
-        import hw_machine
+
+    def _boot(self, hw, fs):
+        """Run the firmware's boot on ``hw`` (its clock replaced by the virtual one)
+        with saves in ``fs``."""
         import main
         import saves
 
-        self.hw = hw_machine.Hardware(self.cfg)
-        self.hw.ticks_ms = self._ticks_ms
-        self.hw.sleep_ms = self._sleep_ms
-        fs = saves.OsFs(str(saves_dir)) if saves_dir else saves.MemFs()
-        self.runtime = main.boot(self.cfg, self.hw, saves.Saves(fs))
+        self.hw = hw
+        hw.ticks_ms = self._ticks_ms
+        hw.sleep_ms = self._sleep_ms
+        self.runtime = main.boot(self.cfg, hw, saves.Saves(fs))
         self.tick_index = 0
 
     def _ticks_ms(self):
@@ -149,6 +134,38 @@ class Simulator:
             self.runtime.step()
         self.tick_index += 1
         self.now = self.tick_index * 1000 // 30
+
+
+class Simulator(PinSim):
+    """One simulated handheld: ``step(keys)`` runs one tick with those keys down."""
+
+    def __init__(self, board="pico-ssd1306", saves_dir=None, hold_at_boot=()):
+        from host_tools.cli import UserError
+
+        fake = install_host_modules()
+        import boardcfg
+
+        try:
+            self.cfg = boardcfg.load(board, str(BOARDS_DIR))
+        except boardcfg.BoardError as exc:
+            raise UserError(str(exc)) from None
+        from host_tools.oledmodel import OledModel
+
+        fake.detach_all()
+        disp = self.cfg["display"]
+        self.oled = OledModel(disp["controller"], disp["width"], disp["height"],
+                              self.cfg["i2c"]["address"])
+        fake.attach(self.cfg["i2c"]["address"], self.oled)
+        self.fake = fake
+        self.now = 0
+        self._map_buttons()
+        self.levels = fake.levels
+        self.set_keys(hold_at_boot)
+        import hw_machine
+        import saves
+
+        self._boot(hw_machine.Hardware(self.cfg),
+                   saves.OsFs(str(saves_dir)) if saves_dir else saves.MemFs())
 
     def screen_text(self):
         return self.oled.to_text()
@@ -182,7 +199,8 @@ def run_headless(sim, script, ticks, screenshot, gif, scale):
 
 
 def halfblocks(oled):
-    """The glass as text, two pixel rows per character (Unicode half blocks)."""
+    """The glass as text, two pixel rows per character (Unicode half blocks):
+    128 columns, 32 lines."""
     rows = oled.pixels()
     chars = {(0, 0): " ", (1, 0): "\u2580", (0, 1): "\u2584", (1, 1): "\u2588"}
     lines = []
@@ -191,6 +209,109 @@ def halfblocks(oled):
         bottom = rows[y + 1] if y + 1 < len(rows) else bytearray(len(top))
         lines.append("".join(chars[(top[x], bottom[x])] for x in range(len(top))))
     return "\n".join(lines)
+
+
+# 2x2 pixels per character; index = top-left 1, top-right 2, bottom-left 4, bottom-right 8
+_QUADRANTS = " \u2598\u259d\u2580\u2596\u258c\u259e\u259b\u2597\u259a\u2590\u259c\u2584\u2599\u259f\u2588"
+
+
+def quadrants(oled):
+    """The glass as text, 2x2 pixels per character (Unicode quadrant blocks):
+    64 columns, 32 lines.  Exact, like halfblocks."""
+    rows = oled.pixels()
+    h = len(rows)
+    w = len(rows[0])
+    blank = bytearray(w)
+    lines = []
+    for y in range(0, h, 2):
+        top = rows[y]
+        bottom = rows[y + 1] if y + 1 < h else blank
+        line = []
+        for x in range(0, w, 2):
+            r = x + 1 < w
+            line.append(_QUADRANTS[top[x] | (top[x + 1] << 1 if r else 0)
+                                   | (bottom[x] << 2) | (bottom[x + 1] << 3 if r else 0)])
+        lines.append("".join(line))
+    return "\n".join(lines)
+
+
+_BRAILLE_BITS = ((0x01, 0x08), (0x02, 0x10), (0x04, 0x20), (0x40, 0x80))
+
+
+def braille(oled):
+    """The glass as text, 2x4 pixels per character (Unicode Braille patterns):
+    64 columns, 16 lines, so it fits an 80x24 terminal.  Exact, like halfblocks."""
+    rows = oled.pixels()
+    h = len(rows)
+    w = len(rows[0])
+    lines = []
+    for y in range(0, h, 4):
+        line = []
+        for x in range(0, w, 2):
+            bits = 0
+            for dy in range(4):
+                if y + dy < h:
+                    row = rows[y + dy]
+                    if row[x]:
+                        bits |= _BRAILLE_BITS[dy][0]
+                    if x + 1 < w and row[x + 1]:
+                        bits |= _BRAILLE_BITS[dy][1]
+            line.append(chr(0x2800 + bits))
+        lines.append("".join(line))
+    return "\n".join(lines)
+
+
+HELP_LINE = " arrows move, z/a = A, x/b = B, q/Esc quits"
+
+
+def terminal_renderer(columns, lines, width=128, height=64):
+    """The text renderer for a terminal of this size (one line kept for help):
+    half blocks (1x2 pixels per character) when the glass fits, else quadrant
+    blocks (2x2), else Braille (2x4: 64x16 for 128x64, fits 80x24)."""
+    lines -= 1
+    if columns >= width and lines >= (height + 1) // 2:
+        return halfblocks
+    if columns >= (width + 1) // 2 and lines >= (height + 1) // 2:
+        return quadrants
+    return braille
+
+
+def _terminal_size(out):
+    try:
+        size = os.get_terminal_size(out.fileno())
+        return size.columns, size.lines
+    except (OSError, ValueError, AttributeError):
+        return 80, 24
+
+
+KEYMAP = {"\x1b[A": "up", "\x1b[B": "down", "\x1b[D": "left", "\x1b[C": "right",
+          "\x1bOA": "up", "\x1bOB": "down", "\x1bOD": "left", "\x1bOC": "right",
+          "z": "a", "a": "a", "x": "b", "b": "b", " ": "a", "\r": "a", "\n": "a", "\x7f": "b"}
+
+
+def parse_terminal_input(text):
+    """Key names in a chunk read from the terminal, and whether to quit
+    (q, or Esc on its own; arrow keys are Esc sequences)."""
+    names = []
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        if ch == "\x1b":
+            if i + 1 >= len(text) or text[i + 1] not in "[O":
+                return names, True          # a lone Esc
+            j = i + 2
+            while j < len(text) and not (text[j].isalpha() or text[j] == "~"):
+                j += 1
+            name = KEYMAP.get(text[i:j + 1])
+            i = j + 1
+        else:
+            if ch in "qQ\x03":
+                return names, True
+            name = KEYMAP.get(ch) or KEYMAP.get(ch.lower())
+            i += 1
+        if name:
+            names.append(name)
+    return names, False
 
 
 def run_terminal(sim, max_ticks=None):
@@ -207,35 +328,38 @@ def run_terminal(sim, max_ticks=None):
     import termios
     import tty
 
-    keymap = {"\x1b[A": "up", "\x1b[B": "down", "\x1b[D": "left", "\x1b[C": "right",
-              "z": "a", "a": "a", "x": "b", "b": "b", " ": "a", "\r": "a", "\x7f": "b"}
     fd = sys.stdin.fileno()
     old = termios.tcgetattr(fd)
     held = {}
     last = None
+    size = None
     out = sys.stdout
     try:
         tty.setcbreak(fd)
-        out.write("\x1b[2J\x1b[?25l")
+        out.write("\x1b[?1049h\x1b[2J\x1b[?25l")     # alternate screen, hide the cursor
         start = time.monotonic()
         tick = 0
         while max_ticks is None or tick < max_ticks:
             while select.select([sys.stdin], [], [], 0)[0]:
-                ch = os.read(fd, 16).decode("latin-1")
-                if ch in ("q", "Q", "\x1b"):
+                chunk = os.read(fd, 64).decode("latin-1")
+                if not chunk:
+                    return 0                           # end of input
+                names, quit_ = parse_terminal_input(chunk)
+                for name in names:
+                    held[name] = tick + 5   # terminals send no key-up: hold ~150 ms
+                if quit_:
                     return 0
-                i = 0
-                while i < len(ch):
-                    seq = ch[i:i + 3] if ch[i] == "\x1b" else ch[i]
-                    name = keymap.get(seq) or keymap.get(seq.lower())
-                    if name:
-                        held[name] = tick + 5   # terminals send no key-up: hold ~150 ms
-                    i += len(seq)
             keys = [k for k, until in held.items() if until > tick]
             sim.step(keys)
-            frame = halfblocks(sim.oled)
+            now_size = _terminal_size(out)
+            if now_size != size:                       # resized: redraw from scratch
+                size = now_size
+                render = terminal_renderer(size[0], size[1], sim.oled.width, sim.oled.height)
+                out.write("\x1b[2J")
+                last = None
+            frame = render(sim.oled)
             if frame != last:
-                out.write("\x1b[H" + frame + "\n arrows move, z/a = A, x/b = B, q quits  \n")
+                out.write("\x1b[H" + frame.replace("\n", "\x1b[K\r\n") + "\r\n" + HELP_LINE[:size[0] - 1] + "\x1b[K")
                 out.flush()
                 last = frame
             tick += 1
@@ -244,35 +368,56 @@ def run_terminal(sim, max_ticks=None):
                 time.sleep(delay)
     finally:
         termios.tcsetattr(fd, termios.TCSADRAIN, old)
-        out.write("\x1b[?25h\n")
+        out.write("\x1b[?25h\x1b[?1049l")                 # cursor back, main screen back
+        out.flush()
     return 0
 
 
-def run_pygame(sim, scale):
+def run_pygame(sim, scale, max_ticks=None, on_frame=None):
+    """A window scaled up ``scale`` times.  A key counts as down while
+    pygame reports it held, and for at least 2 ticks after its key-down event,
+    so a tap shorter than one frame is not lost.  ``on_frame(pygame, tick)`` is
+    a hook for tests (screenshots, scripted events)."""
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     import pygame
 
-    pygame.init()
-    w, h = sim.oled.width, sim.oled.height
-    screen = pygame.display.set_mode((w * scale, h * scale))
-    pygame.display.set_caption("Pocket Puzzles - %s" % sim.cfg["name"])
-    keys = {pygame.K_UP: "up", pygame.K_DOWN: "down", pygame.K_LEFT: "left",
-            pygame.K_RIGHT: "right", pygame.K_z: "a", pygame.K_a: "a",
-            pygame.K_x: "b", pygame.K_b: "b"}
-    clock = pygame.time.Clock()
-    while True:
-        for event in pygame.event.get():
-            if event.type == pygame.QUIT or (event.type == pygame.KEYDOWN
-                                             and event.key == pygame.K_ESCAPE):
-                pygame.quit()
-                return 0
-        pressed = pygame.key.get_pressed()
-        sim.step([name for key, name in keys.items() if pressed[key]])
-        img = sim.image(scale)
-        surface = pygame.image.fromstring(img.tobytes(), img.size, "RGB")
-        screen.blit(surface, (0, 0))
-        pygame.display.flip()
-        clock.tick(30)
+    pygame.display.init()          # no audio: pygame.init() would open ALSA for nothing
+    try:
+        w, h = sim.oled.width, sim.oled.height
+        screen = pygame.display.set_mode((w * scale, h * scale))
+        pygame.display.set_caption("Pocket Puzzles - %s (arrows, Z/X = A/B, Esc quits)"
+                                   % sim.cfg["name"])
+        keys = {pygame.K_UP: "up", pygame.K_DOWN: "down", pygame.K_LEFT: "left",
+                pygame.K_RIGHT: "right", pygame.K_z: "a", pygame.K_a: "a",
+                pygame.K_x: "b", pygame.K_b: "b", pygame.K_RETURN: "a", pygame.K_SPACE: "a",
+                pygame.K_BACKSPACE: "b"}
+        clock = pygame.time.Clock()
+        tapped = {}
+        tick = 0
+        while max_ticks is None or tick < max_ticks:
+            for event in pygame.event.get():
+                if event.type == pygame.QUIT:
+                    return 0
+                if event.type == pygame.KEYDOWN:
+                    if event.key in (pygame.K_ESCAPE, pygame.K_q):
+                        return 0
+                    if event.key in keys:
+                        tapped[keys[event.key]] = tick + 2
+            pressed = pygame.key.get_pressed()
+            down = set(name for key, name in keys.items() if pressed[key])
+            down.update(name for name, until in tapped.items() if until > tick)
+            sim.step(sorted(down))
+            img = sim.image(scale)
+            surface = pygame.image.fromstring(img.tobytes(), img.size, "RGB")
+            screen.blit(surface, (0, 0))
+            pygame.display.flip()
+            if on_frame is not None:
+                on_frame(pygame, tick)
+            tick += 1
+            clock.tick(30)
+        return 0
+    finally:
+        pygame.display.quit()
 
 
 def has_display():
@@ -308,7 +453,7 @@ def run_sim(args):
         return run_headless(sim, script, args.ticks, args.screenshot, args.gif, args.scale)
     if frontend == "pygame":
         try:
-            return run_pygame(sim, args.scale)
+            return run_pygame(sim, args.scale, args.ticks or None)
         except Exception as exc:  # no video device after all
             if args.frontend == "pygame":
                 raise UserError("pygame window failed: %s" % exc) from None

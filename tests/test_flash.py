@@ -2,7 +2,6 @@
 power cut at every step of a deploy (and of the boot step) that must always
 leave the old or the new firmware complete."""
 
-import argparse
 import json
 import shutil
 from pathlib import Path
@@ -10,6 +9,7 @@ from pathlib import Path
 import pytest
 
 import boot_switch
+from clirun import run_cli
 from host_tools import flash
 from host_tools.cli import UserError
 from host_tools.devicefs import DeviceError
@@ -232,18 +232,6 @@ def test_unknown_board_lists_available(trees):
 
 # ----------------------------------------------------------------- CLI level
 
-def run_cli(argv, capsys):
-    parser = argparse.ArgumentParser()
-    sub = parser.add_subparsers(dest="command")
-    flash.register(sub)
-    args = parser.parse_args(argv)
-    try:
-        code = args.func(args) or 0
-    except UserError as exc:
-        print("error: %s" % exc, file=__import__("sys").stderr)
-        code = 2
-    out = capsys.readouterr()
-    return code, out.out, out.err
 
 
 @pytest.fixture

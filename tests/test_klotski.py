@@ -97,7 +97,11 @@ def test_seed_openings_cpython(classic, layout, steps):
 
 def test_classic_table_covers_goal_components(classic):
     assert classic.size == 65880
-    assert classic.expanded == 53954   # layouts from which the block can escape
+    # layouts from which the block can escape
+    assert sum(1 for r in range(classic.size) if classic.value(r) != 3) == 53954
+    assert classic.reached == 53954
+    # mirror symmetry: about one layout of each mirror pair is expanded
+    assert classic.expanded == 27335
 
 
 def test_rank_roundtrip_and_hint(classic):
@@ -191,6 +195,72 @@ def test_levels_steps_verified(classic):
             assert classic.distance(classic.rank_of(cells)) == steps, name
         else:
             assert klotski.solve(layout)[0] == steps, name
+
+
+def _reference_values(nv, nh, ns):
+    """Distance mod 3 (3 = unreachable) of every rank by a plain BFS over
+    Solver.neighbors (the per-layout generator, independent of step's)."""
+    s = klotski.Solver(nv, nh, ns)
+    dist = [-1] * s.size
+    layer = [r for r in range(s.size) if s.is_goal(r)]
+    for r in layer:
+        dist[r] = 0
+    d = 0
+    while layer:
+        nxt = []
+        for r in layer:
+            for q in range(s.neighbors(r)):
+                y = s.out_rank[q]
+                if dist[y] < 0:
+                    dist[y] = d + 1
+                    nxt.append(y)
+        layer = nxt
+        d += 1
+    return [3 if x < 0 else x % 3 for x in dist]
+
+
+def _check_against_reference(piece_set, max_states):
+    want = _reference_values(*piece_set)
+    s = klotski.Solver(*piece_set)
+    while not s.step(max_states):
+        pass
+    got = [s.value(r) for r in range(s.size)]
+    assert got == want
+    assert s.reached == sum(1 for v in want if v != 3)
+    assert s.expanded < s.reached            # mirror images are not expanded
+
+
+@pytest.mark.parametrize("piece_set", [(5, 0, 4), (0, 1, 12), (0, 0, 14)])
+def test_table_matches_reference_bfs(piece_set):
+    # small slices: exercises resuming mid-layer and mid-seeding
+    _check_against_reference(piece_set, 7)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("piece_set", [(4, 1, 4), (0, 4, 6), (1, 4, 4), (2, 3, 4)])
+def test_table_matches_reference_bfs_slow(piece_set):
+    _check_against_reference(piece_set, 5000)
+
+
+def test_step_slices_are_bounded_in_vm(vm):
+    # the UI polls input every 50 ms (~5.5 M fuel): step(40) stays under it
+    r = vm('''
+import klotski
+s = klotski.Solver(5, 0, 4)
+worst = 0
+while True:
+    f0 = _fuel()
+    done = s.step(40)
+    f = f0 - _fuel()
+    if f > worst:
+        worst = f
+    if done:
+        break
+emit('w', (worst, s.reached))
+''')
+    worst, reached = r['w']
+    assert reached == 7462
+    assert worst < 5500000
 
 
 def test_seed_openings_in_vm(vm):

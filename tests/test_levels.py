@@ -1,36 +1,22 @@
 """Level packs (firmware/levelpack.py), the `levels` command, and the Cat & Mouse
 generator."""
 
-import argparse
 import io
 import json
-import sys
 import tracemalloc
 
 import pytest
 
 import catmouse
+from clirun import run_cli
 import levelpack
 from gridpath import GridSearch
 from host_tools import levels_catmouse, levels_cmd
-from host_tools.cli import UserError
 from levelpack import LevelPack, LevelPackError, build_pack
 
 MAPS = [b"C..g\n.##.\nw..M\n", b"C.#.\n....\n..#M\n", b"Cwww\n...M\n"]
 
 
-def run_cli(argv, capsys):
-    parser = argparse.ArgumentParser()
-    sub = parser.add_subparsers(dest="command")
-    levels_cmd.register(sub)
-    args = parser.parse_args(argv)
-    try:
-        code = args.func(args) or 0
-    except UserError as exc:
-        print("error: %s" % exc, file=sys.stderr)
-        code = 2
-    out = capsys.readouterr()
-    return code, out.out, out.err
 
 
 def test_round_trip_reads_one_level_at_a_time():

@@ -159,3 +159,124 @@ emit('buf', bytes(buf))
     ns = {"framebuf": framebuf}
     exec(code.replace("emit('buf', bytes(buf))", ""), ns)
     assert bytes(ns["buf"]) == r["buf"]
+
+
+# -- the interactive terminal front end, under a pseudo-terminal -------------------------
+def _pty_session(cols, rows, keys, tmp_path, ticks=400):
+    """Run `sim --frontend terminal` on a pty of cols x rows, type ``keys`` (a list
+    of (delay_s, bytes)), return (exit code, output text, slave termios after)."""
+    import fcntl
+    import select
+    import struct
+    import termios
+    import time
+
+    master, slave = os.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
+    before = termios.tcgetattr(slave)
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    env.pop("DISPLAY", None)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "host_tools", "sim", "--frontend", "terminal", "--ticks", str(ticks),
+         "--saves", str(tmp_path / "saves")],
+        cwd=ROOT, env=env, stdin=slave, stdout=slave, stderr=slave, close_fds=True)
+    out = bytearray()
+
+    def pump(seconds):
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            if select.select([master], [], [], 0.05)[0]:
+                try:
+                    out.extend(os.read(master, 65536))
+                except OSError:
+                    return
+
+    try:
+        pump(3.0)                        # boot + first frames
+        for delay, data in keys:
+            os.write(master, data)
+            pump(delay)
+        deadline = time.monotonic() + 60
+        while proc.poll() is None and time.monotonic() < deadline:
+            pump(0.1)
+        pump(0.2)
+        after = termios.tcgetattr(slave)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait()
+        os.close(master)
+        os.close(slave)
+    return proc.returncode, out.decode("utf-8", "replace"), before, after
+
+
+def _frame_after(keys, render):
+    s = simmod.Simulator()
+    _run(s, keys)
+    return render(s.oled)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs a pty")
+def test_terminal_front_end_plays_and_restores_the_terminal(tmp_path):
+    import termios
+
+    # 140x45: half blocks; A on the launcher opens Cat & Mouse's title screen
+    code, out, before, after = _pty_session(140, 45, [(1.0, b"z"), (1.0, b"q")], tmp_path)
+    assert code == 0, out[-2000:]
+    launcher = _frame_after("wait:3", simmod.halfblocks).split("\n")
+    title = _frame_after("a wait:5", simmod.halfblocks).split("\n")
+    assert launcher[6] in out          # a row of the game list
+    assert title[6] in out             # a row of the Cat & Mouse title screen
+    assert "\x1b[?1049h" in out and out.rstrip().endswith("\x1b[?1049l")   # screen restored
+    lflag = termios.ICANON | termios.ECHO
+    assert after[3] & lflag == before[3] & lflag == lflag                   # cooked mode again
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs a pty")
+def test_terminal_front_end_fits_80x24_and_stops_at_the_tick_limit(tmp_path):
+    code, out, _, _ = _pty_session(80, 24, [(0.5, b"\x1b[B")], tmp_path, ticks=90)
+    assert code == 0
+    frame = _frame_after("wait:3", simmod.braille).split("\n")
+    assert len(frame) == 16 and max(len(line) for line in frame) == 64
+    assert frame[6] in out and "\u2580" not in out                         # Braille, not half blocks
+
+
+def test_terminal_renderers_are_exact():
+    s = simmod.Simulator()
+    _run(s, "wait:3")
+    pixels = s.oled.pixels()
+    for render, (cw, ch) in ((simmod.halfblocks, (1, 2)), (simmod.quadrants, (2, 2)),
+                             (simmod.braille, (2, 4))):
+        lines = render(s.oled).split("\n")
+        assert len(lines) == 64 // ch and all(len(line) == 128 // cw for line in lines)
+        assert sum(bin(ord(c) - 0x2800).count("1") for line in lines for c in line
+                   if render is simmod.braille) in (0, sum(map(sum, pixels)))
+    assert simmod.terminal_renderer(128, 33) is simmod.halfblocks
+    assert simmod.terminal_renderer(80, 40) is simmod.quadrants
+    assert simmod.terminal_renderer(80, 24) is simmod.braille
+
+
+def test_terminal_key_parsing():
+    p = simmod.parse_terminal_input
+    assert p("\x1b[A\x1b[Bzx") == (["up", "down", "a", "b"], False)
+    assert p("\x1bOC ") == (["right", "a"], False)
+    assert p("\x1b") == ([], True) and p("lq") == ([], True)
+    assert p("\x1b[1;5C\x1b[D") == (["left"], False)     # unknown sequences are skipped
+
+
+def test_pygame_front_end_takes_taps_and_quits(monkeypatch):
+    pytest.importorskip("pygame")
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    s = simmod.Simulator()
+    shots = []
+
+    def on_frame(pygame, tick):
+        if tick == 5:      # a key-down event alone (shorter than a frame) is a tap
+            pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_z))
+        if tick == 15:
+            shots.append(pygame.display.get_surface().get_size())
+            pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE))
+
+    assert simmod.run_pygame(s, 3, 100, on_frame) == 0
+    assert shots == [(384, 192)] and s.tick_index == 16
+    assert type(s.runtime.screen).__name__ == "Game"

@@ -402,3 +402,65 @@ for g in range(2):
 emit('allocs', allocs)
 ''')
     assert r['allocs'] and max(r['allocs']) == 0
+
+
+# --- 9x9 capture avoidance on played positions (issue 5 guarantee) -----------
+# Positions come from whole games strong blocker vs normal cat (neither uses
+# the hard cat, so the positions do not depend on the code under test); the
+# games are ones whose positions include traps an evaluation-only cat walks
+# into.  Every position where the cat is off the border is checked: the hard
+# cat's step is never into a cell from which a capture within 3 blocks is
+# forced (brute force) when another step avoids one.
+
+TRAP_GAMES_9 = (503, 525, 529, 535, 551)
+
+
+def _eval_only_move(board):
+    """The hard cat's step (4) alone - what it would play without the
+    capture avoidance of (3): the mutant this test must catch."""
+    an = trapcat_ai.Analyzer(board)
+    an.counts()
+    an.two_distance()
+    an.distances()
+    best = None
+    for k in range(board.deg[board.cat]):
+        x = board.adj[6 * board.cat + k]
+        if not board.cells[x]:
+            v = (an.td[x] * 256 + an.dist[x]) * 8 + 7 - an.fc[x]
+            if best is None or v < best[0]:
+                best = (v, x)
+    return best[1]
+
+
+def test_hard_cat_avoids_forced_captures_on_played_9x9_positions():
+    brute = Brute(9)
+    b = Board(9)
+    checked = interesting = mutant_caught = 0
+    for seed in TRAP_GAMES_9:
+        b.reset(Rng(seed), 12)
+        blocker = trapcat_ai.StrongBlocker(b)
+        walker = trapcat_ai.NormalCat(b)
+        while b.status == trapcat.PLAYING:
+            b.block(blocker.choose(b))
+            if b.status != trapcat.PLAYING:
+                break
+            blocked = {x for x in range(81) if b.cells[x]}
+            moves = brute.free_nb(blocked, b.cat)
+            if not any(brute.border[w] for w in moves):
+                checked += 1
+                trapped = {w: brute.capture(3, blocked, w) for w in moves}
+                if any(trapped.values()) and not all(trapped.values()):
+                    interesting += 1
+                    m = trapcat_ai.HardCat(b).choose(b)
+                    assert m in moves and not trapped[m], (sorted(blocked), b.cat, m, trapped)
+                    cat = trapcat_ai.HardCat(b)          # the sliced path agrees
+                    cat.start(b)
+                    while not cat.step(None, 1):
+                        pass
+                    assert cat.result == m
+                    if trapped[_eval_only_move(b)]:
+                        mutant_caught += 1
+            b.move_cat(walker.choose(b))
+    assert checked >= 40 and interesting >= 5
+    # the positions are strong enough to catch a cat without step (3)
+    assert mutant_caught >= 5, mutant_caught

@@ -6,52 +6,16 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "host_tools" / "hostfb"))
 
 import framebuf  # noqa: E402  (host copy of MicroPython's framebuf)
+import gamectx  # noqa: E402
 import trapcat  # noqa: E402
+import trapcat_ai  # noqa: E402
 import trapcat_game  # noqa: E402
 from buttons import A, B, DOWN, RIGHT  # noqa: E402
+from gamectx import press, release  # noqa: E402
 
 
-class FakeButtons:
-    def __init__(self):
-        self.down = 0
-        self.up = 0
-
-    def pressed(self, m):
-        return False
-
-    def held_ms(self, m):
-        return 0
-
-    def just_pressed(self, m):
-        return bool(self.down & m)
-
-    def just_released(self, m):
-        return bool(self.up & m)
-
-    def repeat(self, m):
-        return bool(self.down & m)
-
-
-class FakeCtx:
-    def __init__(self, difficulty):
-        self.buttons = FakeButtons()
-        self.settings = {"difficulty": difficulty}
-        self.saved = {}
-
-    def ticks_ms(self):
-        return 1234
-
-    def load(self, gid):
-        return dict(self.saved.get(gid, {}))
-
-    def store(self, gid, data):
-        self.saved[gid] = dict(data)
-
-    def beep(self, f, ms):
-        pass
-
-    def ai(self, fn, *args):
-        return fn(*args)
+class FakeCtx(gamectx.FakeCtx):
+    now = 1234          # seeds the boards these games were checked with
 
 
 class FakeFb:
@@ -62,20 +26,6 @@ class FakeFb:
         def f(*args):
             self.calls += 1
         return f
-
-
-def press(game, ctx, mask):
-    ctx.buttons.down = mask
-    r = game.tick(ctx)
-    ctx.buttons.down = 0
-    return r
-
-
-def release(game, ctx, mask):
-    ctx.buttons.up = mask
-    r = game.tick(ctx)
-    ctx.buttons.up = 0
-    return r
 
 
 def test_scene_plays_whole_games_with_hints():
@@ -97,6 +47,9 @@ def test_scene_plays_whole_games_with_hints():
                 break
             if g.state == trapcat_game.PLAY:
                 release(g, ctx, B)                  # hint moves the cursor
+                while g.thinking is not None:       # worked out over ticks
+                    g.tick(ctx)
+                    g.draw(fb)
                 assert g.board.can_block(g.cursor)
                 press(g, ctx, A)
             else:
@@ -112,3 +65,47 @@ def test_scene_plays_whole_games_with_hints():
         ctx.buttons.up = B
         g.state = trapcat_game.OVER
         assert g.tick(ctx) == "exit"
+
+
+def test_hard_cat_and_hint_are_sliced_over_ticks():
+    """Each tick runs one slice; the answer equals the one-call choose()."""
+    ctx = FakeCtx(2)
+    g = trapcat_game.Game(ctx)
+    b = g.board
+    ref_hint = trapcat_ai.StrongBlocker(b).choose(b)
+    release(g, ctx, B)
+    ticks = 1
+    while g.thinking is not None:
+        g.tick(ctx)
+        ticks += 1
+    assert g.cursor == ref_hint and ticks > 2          # several slices
+    # a hint in progress is dropped when the player blocks
+    release(g, ctx, B)
+    assert g.thinking is g.hinter
+    g.cursor = ref_hint
+    press(g, ctx, A)
+    assert g.state == trapcat_game.CAT_TURN and g.thinking is g.cat
+    ref_cat = trapcat_ai.HardCat(b).choose(b)
+    ticks = 0
+    while g.state == trapcat_game.CAT_TURN:
+        g.tick(ctx)
+        ticks += 1
+        assert ticks < 200
+    assert b.cat == ref_cat or b.status != trapcat.PLAYING
+
+
+def test_slices_stop_at_the_deadline():
+    b = trapcat.Board(9)
+    b.reset(trapcat.Rng(3), 12)
+
+    class Expired:
+        def expired(self):
+            return True
+
+    task = trapcat_ai.StrongBlocker(b)
+    task.start(b)
+    steps = 1
+    while not task.step(Expired()):
+        steps += 1
+    assert task.result == trapcat_ai.StrongBlocker(b).choose(b)
+    assert steps > 20          # one unit per step when the deadline has passed

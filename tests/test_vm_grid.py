@@ -6,7 +6,6 @@ import random
 import catmouse_ai
 from catmouse import CatMouseGame, parse_map
 from catmouse_maps import LEVELS
-from gridpath import GridSearch
 
 
 def random_boards(count, seed):
@@ -17,18 +16,6 @@ def random_boards(count, seed):
         costs = bytes(rng.choice((0, 1, 1, 1, 2, 3)) for _ in range(cols * rows))
         boards.append((cols, rows, costs, rng.randrange(cols * rows), rng.randrange(cols * rows)))
     return boards
-
-
-def cpython_answers(boards):
-    answers = []
-    for cols, rows, costs, src, dst in boards:
-        search = GridSearch(cols, rows)
-        search.load(costs)
-        moves = search.bfs(src, dst)
-        bfs_path = search.path_cells()
-        stamina = search.astar(src, dst)
-        answers.append((moves, bfs_path, stamina, search.path_cells()))
-    return answers
 
 
 SOLVE_BATCH = """
@@ -44,6 +31,13 @@ for cols, rows, costs, src, dst in BOARDS:
     del search
 emit('answers', answers)
 """
+
+
+def cpython_answers(boards):
+    """The same batch run on CPython."""
+    got = {}
+    exec(SOLVE_BATCH, {"BOARDS": boards, "emit": got.__setitem__})
+    return got["answers"]
 
 
 def test_vm_solves_the_same_boards_identically(vm):
@@ -136,3 +130,35 @@ for index in (0, 4):
 """)
     for index in (0, 4):
         assert result["game%d" % index] == expected[index]
+
+
+MALFORMED = ["C..\n..\n..M\n", "C..\n.x.\n..M\n", "C.C\n...\n..M\n", "...\n..M\n", "",
+             "C..\n\n..M\n", "C" + "." * 64 + "\n" + "." * 64 + "M\n"]
+
+
+def cpython_map_errors():
+    from catmouse import MapError
+
+    errors = []
+    for text in MALFORMED:
+        try:
+            parse_map(text)
+            errors.append(None)
+        except MapError as exc:
+            errors.append((str(exc), exc.line, exc.column))
+    return errors
+
+
+def test_map_errors_are_the_same_on_the_device(vm):
+    result = vm("""
+from catmouse import MapError, parse_map
+errors = []
+for text in %r:
+    try:
+        parse_map(text)
+        errors.append(None)
+    except MapError as exc:
+        errors.append((str(exc), exc.line, exc.column))
+emit('errors', errors)
+""" % (MALFORMED,))
+    assert result["errors"] == cpython_map_errors()

@@ -1,0 +1,257 @@
+"""Hardware backend for CircuitPython on the Pico, and for Blinka on a Raspberry Pi.
+
+Same interface as hw_machine.Hardware (``display`` with ``fb``/``buffer``/
+``show()``, ``read_buttons()``, ``ticks_ms``/``sleep_ms``, ``beep``, ``service``,
+``mem_free``), built on CircuitPython's own APIs:
+
+- display: ``displayio`` with ``adafruit_displayio_ssd1306`` /
+  ``adafruit_displayio_sh1106`` on an ``I2CDisplayBus`` (``displayio.I2CDisplay``
+  before CircuitPython 9), ``auto_refresh=False``; one ``refresh()`` per tick;
+- buttons: ``keypad.Keys`` (scanned and debounced in the background); its events
+  are turned into the same raw mask buttons.py samples.  A press and release
+  that both arrive between two reads are reported as pressed once and released
+  on the next read, so buttons.py latches the tap like a pin read would;
+- buzzer: ``pwmio.PWMOut`` when present.
+
+The frame: games draw into the same MONO_VLSB bytearray as on MicroPython
+(``framebuf.FrameBuffer``; CircuitPython has no built-in framebuf, so the
+pure-Python one is deployed as framebuf.py).  Each 8-row page is its own 1-bit
+``displayio.Bitmap`` of 8 x 128 pixels shown through a ``TileGrid`` with
+``transpose_xy``: bitmap row x holds column x of the page, bitmap column b is
+the page's bit b.  That is exactly the MONO_VLSB byte order, so one C call,
+``bitmaptools.readinto(bitmap, stream, 1)`` (1 bit per pixel, element size 1,
+first pixel in the least significant bit), loads a page from the bytes with no
+per-pixel or per-byte Python.  Only pages that differ from a shadow copy are
+loaded, so displayio refreshes only those 128x8 areas.
+"""
+
+import gc
+import io
+import time
+
+import buttons
+
+_MASK = 0x3FFFFFFF
+_WRAP29 = 0x1FFFFFFF
+
+
+class DisplayioOled:
+    """``fb``/``buffer``/``show()``/``contrast()`` over a displayio OLED."""
+
+    def __init__(self, cfg, i2c):
+        import bitmaptools
+        import displayio
+        import framebuf
+
+        disp = cfg["display"]
+        self.controller = disp["controller"]
+        self.width = w = disp["width"]
+        self.height = h = disp["height"]
+        self.pages = h // 8
+        try:
+            from i2cdisplaybus import I2CDisplayBus
+        except ImportError:            # CircuitPython 8
+            from displayio import I2CDisplay as I2CDisplayBus
+        displayio.release_displays()
+        self.bus = I2CDisplayBus(i2c, device_address=cfg["i2c"]["address"])
+        if self.controller == "sh1106":
+            from adafruit_displayio_sh1106 import SH1106
+            # 132-column RAM, the glass shows columns 2..129
+            self.oled = SH1106(self.bus, width=w, height=h, colstart=2,
+                               rotation=disp["rotation"], auto_refresh=False)
+        else:
+            from adafruit_displayio_ssd1306 import SSD1306
+            self.oled = SSD1306(self.bus, width=w, height=h, rotation=disp["rotation"],
+                                auto_refresh=False)
+        self.buffer = bytearray(self.pages * w)
+        self.fb = framebuf.FrameBuffer(self.buffer, w, h, framebuf.MONO_VLSB)
+        self.shadow = bytearray(self.pages * w)
+        mv = memoryview(self.buffer)
+        smv = memoryview(self.shadow)
+        self._pages = [mv[p * w:(p + 1) * w] for p in range(self.pages)]
+        self._spages = [smv[p * w:(p + 1) * w] for p in range(self.pages)]
+        palette = displayio.Palette(2)
+        palette[0] = 0x000000
+        palette[1] = 0xFFFFFF
+        group = displayio.Group()
+        self.bitmaps = []
+        for p in range(self.pages):
+            bmp = displayio.Bitmap(8, w, 2)
+            grid = displayio.TileGrid(bmp, pixel_shader=palette, x=0, y=8 * p)
+            grid.transpose_xy = True
+            group.append(grid)
+            self.bitmaps.append(bmp)
+        self.group = group
+        # the bytes readinto() reads from: written per changed page (a C memcpy)
+        self.stream = io.BytesIO(bytes(self.pages * w))
+        self._readinto = bitmaptools.readinto
+        self.frames = 0
+        self.powered = True
+        self._valid = False
+        self.oled.root_group = group
+        self.show()
+
+    def show(self):
+        """Load the pages that changed into their bitmaps, refresh; return how many."""
+        pages = self._pages
+        spages = self._spages
+        st = self.stream
+        readinto = self._readinto
+        bitmaps = self.bitmaps
+        width = self.width
+        valid = self._valid
+        sent = 0
+        for p in range(self.pages):
+            if not valid or pages[p] != spages[p]:
+                spages[p][:] = pages[p]
+                st.seek(p * width)
+                st.write(pages[p])
+                st.seek(p * width)
+                readinto(bitmaps[p], st, 1, 1, False)
+                sent += 1
+        self._valid = True
+        if sent:
+            self.oled.refresh()
+        self.frames += 1
+        return sent
+
+    def invalidate(self):
+        self._valid = False
+
+    def contrast(self, contrast):
+        self.oled.brightness = (contrast & 0xFF) / 255
+
+    def poweroff(self):
+        self.oled.sleep()
+        self.powered = False
+
+    def poweron(self):
+        self.oled.wake()
+        self.powered = True
+
+
+def pin(board, cfg, number):
+    """board.GPn on a Pico, board.Dn (BCM numbering) on a Raspberry Pi."""
+    prefix = "D" if cfg["mcu"] == "bcm283x" else "GP"
+    return getattr(board, prefix + str(number))
+
+
+def open_i2c(cfg):
+    import board
+    import busio
+
+    bus = cfg["i2c"]
+    return busio.I2C(pin(board, cfg, bus["scl"]), pin(board, cfg, bus["sda"]),
+                     frequency=bus["freq"])
+
+
+class Hardware:
+    def __init__(self, cfg, i2c=None):
+        import board
+        import boardcfg
+        import keypad
+
+        self.cfg = cfg
+        self.i2c = open_i2c(cfg) if i2c is None else i2c
+        self.display = DisplayioOled(cfg, self.i2c)
+        # one keypad.Keys per (pressed level, pull) group of inputs
+        groups = {}
+        order = []
+        for number, pull, mask in boardcfg.button_pins(cfg):
+            key = pull
+            if key not in groups:
+                groups[key] = ([], [])
+                order.append(key)
+            groups[key][0].append(pin(board, cfg, number))
+            groups[key][1].append(mask)
+        self.keys = []
+        self.key_base = []
+        masks = []
+        for pull in order:
+            pins, gmasks = groups[pull]
+            self.key_base.append(len(masks))
+            masks.extend(gmasks)
+            self.keys.append(keypad.Keys(pins, value_when_pressed=(pull == "down"),
+                                         pull=(pull != "none"), interval=0.01))
+        self.masks = bytes(masks)
+        self.combos = boardcfg.combos(cfg)
+        self._event = keypad.Event()
+        self._down = 0          # physical inputs down (bit per input)
+        self._release = 0       # releases held back one read (tap inside one read)
+        self.buzzer = None
+        self._beep_until = 0
+        if cfg.get("buzzer"):
+            try:
+                import pwmio
+
+                self.buzzer = pwmio.PWMOut(pin(board, cfg, cfg["buzzer"]["pin"]), frequency=440,
+                                           duty_cycle=0, variable_frequency=True)
+            except (ImportError, AttributeError, ValueError, RuntimeError):
+                self.buzzer = None
+        try:
+            import supervisor
+
+            self._clock = supervisor.ticks_ms           # wraps at 2**29
+        except (ImportError, AttributeError):
+            self._clock = _cpython_ms
+        self._last = self._clock()
+        self._now = 0
+        # let keypad scan once so a button held at power-on (safe mode) is seen
+        self.sleep_ms(25)
+
+    def ticks_ms(self):
+        """A 30-bit wrapping ms clock (buttons.ticks_diff) from a 29-bit source."""
+        t = self._clock()
+        self._now = (self._now + ((t - self._last) & _WRAP29)) & _MASK
+        self._last = t
+        return self._now
+
+    def sleep_ms(self, ms):
+        time.sleep(ms / 1000)
+
+    def read_buttons(self):
+        down = self._down & ~self._release
+        self._release = 0
+        fresh = 0
+        ev = self._event
+        keys = self.keys
+        for g in range(len(keys)):
+            base = self.key_base[g]
+            queue = keys[g].events
+            while queue.get_into(ev):
+                bit = 1 << (base + ev.key_number)
+                if ev.pressed:
+                    down |= bit
+                    fresh |= bit
+                elif fresh & bit:
+                    self._release |= bit
+                else:
+                    down &= ~bit
+        self._down = down
+        raw = 0
+        masks = self.masks
+        for i in range(len(masks)):
+            if down & (1 << i):
+                raw |= masks[i]
+        if self.combos:
+            raw = buttons.combine(raw, self.combos)
+        return raw
+
+    def beep(self, freq, ms):
+        if self.buzzer is None:
+            return
+        self.buzzer.frequency = freq
+        self.buzzer.duty_cycle = 16384
+        self._beep_until = (self.ticks_ms() + ms) & _MASK
+
+    def service(self, now):
+        if self._beep_until and buttons.ticks_diff(now, self._beep_until) >= 0:
+            self.buzzer.duty_cycle = 0
+            self._beep_until = 0
+
+    def mem_free(self):
+        return gc.mem_free() if hasattr(gc, "mem_free") else -1
+
+
+def _cpython_ms():
+    return (time.monotonic_ns() // 1000000) & _WRAP29

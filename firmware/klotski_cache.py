@@ -1,0 +1,160 @@
+"""Klotski solver tables cached on flash, so the next hint on a piece set is instant.
+
+One file per piece set, ``klotski_<V><H><S>.tbl`` in the save directory:
+a header line ``KTC1 <nv> <nh> <ns> <size> <nbytes> <checksum> <probe rank> <probe layout>``
+and then the solver's table bytes.  Written as ``<name>.new`` (flushed), then
+the old file is removed and ``.new`` renamed over it, so a cut at any byte
+leaves either the old file, no file, or an orphan ``.new`` (overwritten next
+time); a truncated or damaged file fails the length/checksum test and is
+ignored (and removed).  A cache is only a cache: any failure means "build the
+table again".
+
+What this relies on in ``klotski.Solver`` (public attributes, no new method):
+- ``solver.table`` is a bytearray holding the complete 2-bit distance table
+  once ``step()`` has returned True; its bytes are all a finished solver needs
+  (``best_move`` / ``distance`` / ``solution`` read only it and the geometry
+  tables that the constructor rebuilds);
+- ``solver.done = True`` marks a table as finished (``step`` then returns True);
+- ``solver.nv / nh / ns / size``, ``rank_of(cells)``, ``cells_of(rank)``.
+If the solver's rank encoding changes (a new ranking, mirror symmetry), the
+size or the probe (a rank and the layout it decodes to, checked both ways on
+load) no longer match: the file is reported "stale" and rebuilt.
+
+``Dir(root)`` is the file access (MicroPython or CPython ``open``/``os``);
+tests pass a subclass whose writes fail with ENOSPC.
+"""
+
+try:
+    from binascii import crc32
+except ImportError:          # a port built without it: the slower Fletcher sum
+    crc32 = None
+import saves
+
+MAGIC = "KTC1"
+ENOSPC = 28
+_CHUNK = 512
+
+
+def name_for(solver):
+    return "klotski_%d%d%d.tbl" % (solver.nv, solver.nh, solver.ns)
+
+
+class Dir(saves.OsFs):
+    """Files in one directory (created if missing): the saves' file access
+    (``open``, ``write``, ``rename``, ``remove``, ``sync``)."""
+
+
+def dir_for(ctx):
+    """The cache directory of a game context: ``ctx.cache_dir`` if set, else the
+    runtime's save directory (``saves.OsFs.root``); None (no caching) when the
+    saves live in memory (tests, the VM harness)."""
+    root = getattr(ctx, "cache_dir", None)
+    if root is None:
+        rt = getattr(ctx, "_rt", None)
+        fs = getattr(getattr(rt, "saves", None), "fs", None)
+        root = getattr(fs, "root", None)
+    if root is None:
+        return None
+    try:
+        return Dir(root)
+    except Exception:
+        return None
+
+
+def _layout_text(cells):
+    s = bytes(cells).decode()
+    return s[0:4] + "/" + s[4:8] + "/" + s[8:12] + "/" + s[12:16] + "/" + s[16:20]
+
+
+def checksum(buf):
+    """CRC-32 as 8 hex digits (binascii: ~0.6 M fuel for the 16 KB classic table,
+    the pure-Python Fletcher sum of saves.py would take ~35 M)."""
+    if crc32 is None:
+        return saves.checksum(buf)
+    return "%08x" % (crc32(buf) & 0xFFFFFFFF)
+
+
+def _probe(solver):
+    return solver.size // 2
+
+
+def header(solver):
+    """The header line (bytes) for a finished solver."""
+    table = solver.table
+    k = _probe(solver)
+    return ("%s %d %d %d %d %d %s %d %s\n" % (
+        MAGIC, solver.nv, solver.nh, solver.ns, solver.size, len(table),
+        checksum(table), k, _layout_text(solver.cells_of(k)))).encode()
+
+
+def save(d, solver):
+    """Write the finished table of ``solver`` atomically.  Raises OSError (a full
+    flash is errno 28, ENOSPC) after removing the partial temp file."""
+    name = name_for(solver)
+    tmp = name + ".new"
+    try:
+        d.write(tmp, header(solver), solver.table)
+        d.remove(name)
+        d.rename(tmp, name)
+    except OSError:
+        d.remove(tmp)
+        raise
+
+
+def _zero(buf):
+    mv = memoryview(buf)
+    z = bytes(_CHUNK)
+    n = len(buf)
+    i = 0
+    while i + _CHUNK <= n:
+        mv[i:i + _CHUNK] = z
+        i += _CHUNK
+    while i < n:
+        buf[i] = 0
+        i += 1
+
+
+def load(d, solver):
+    """Fill a fresh solver's table from the cache.  Returns "ok" (the solver is
+    finished), "missing", "corrupt" (bad header, length or checksum: the file is
+    removed) or "stale" (written by a different solver encoding: removed).  On
+    anything but "ok" the table is left all zero (as a fresh solver has it)."""
+    name = name_for(solver)
+    table = solver.table
+    try:
+        f = d.open(name, "rb")
+    except OSError:
+        return "missing"
+    status = "corrupt"
+    try:
+        line = f.readline()
+        parts = line.decode().split(" ") if 10 < len(line) < 160 else ()
+        if len(parts) == 9 and parts[0] == MAGIC:
+            nums = (int(parts[1]), int(parts[2]), int(parts[3]), int(parts[4]), int(parts[5]))
+            if nums != (solver.nv, solver.nh, solver.ns, solver.size, len(table)):
+                status = "stale"
+            else:
+                got = f.readinto(table)
+                extra = f.read(1)
+                if got == len(table) and not extra and checksum(table) == parts[6]:
+                    status = "ok"
+                    k = int(parts[7])
+                    text = parts[8].strip()
+                    if k != _probe(solver) or _layout_text(solver.cells_of(k)) != text:
+                        status = "stale"
+                    else:
+                        cells = bytearray(text.replace("/", "").encode())
+                        if solver.rank_of(cells) != k:
+                            status = "stale"
+    except (ValueError, UnicodeError, OSError, IndexError):
+        status = "corrupt"
+    except Exception:           # e.g. klotski.LayoutError from a foreign probe
+        status = "stale"
+    finally:
+        f.close()
+    if status == "ok":
+        solver.done = True
+        return status
+    _zero(table)
+    d.remove(name)
+    return status

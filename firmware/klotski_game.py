@@ -1,0 +1,765 @@
+"""Klotski (华容道) on the handheld: the scene around klotski.py.
+
+Screens: the level list (name, best / optimal, a thumbnail of the layout),
+the board, a pause menu and the win screen.
+
+Board: 4 x 5 cells of 12 px on the left (a frame with the exit gap under the
+middle columns); the block is a double frame with a solid core, verticals and
+horizontals are frames with a bar along their length, soldiers a frame with a
+dot.  The piece under the cursor is drawn inverted (solid); a grabbed piece
+also shows "MOVE" in the panel.
+
+Controls while playing: arrows move the cursor (leaving the piece it is on);
+A grabs / drops the piece; with a piece grabbed the arrows move it one cell.
+Moves of the same piece in a row are one step (the standard count: one piece
+moved any distance along any path); moving it back to where the step started
+cancels the step.  B (tap): drop the piece, or undo a step.  Hold B: menu
+(hint, auto solve, undo, restart, levels).  A hint plays the solver's best next
+move; auto solve plays them all.  A win with a hint or auto solve is not a
+record.
+
+Solver: one klotski.Solver per piece set, built in the background from the
+moment a level opens: each tick runs ``step(CHUNK)`` slices while the tick's
+deadline allows (one slice is <= ~45 ms on a Pico), with a progress bar.  A
+finished table is written to flash (klotski_cache) and read back the next time
+(instant hints).  The solver constructor is one stall ("SOLVER: SETUP");
+seeding the goal layouts and the search itself come in bounded slices.
+"""
+
+import gc
+
+from buttons import A, B, DOWN, LEFT, RIGHT, UP, ticks_diff
+import gfx
+import klotski
+import klotski_cache
+import klotski_levels
+
+try:
+    from micropython import const
+except ImportError:
+    def const(value):
+        return value
+
+GAME_ID = "klotski"
+LIST = const(0)
+PLAY = const(1)
+MENU = const(2)
+WIN = const(3)
+CELL = const(12)
+BX = const(1)            # board origin (inside the frame)
+BY = const(1)
+PX = const(54)           # right panel
+NONE = const(255)
+DOT = const(46)          # '.'
+CH_S = const(83)
+CH_V = const(86)
+CH_H = const(72)
+CH_B = const(66)
+CHUNK = const(16)        # work units per solver slice; tests/test_klotski_game.py measures the ticks
+SLICE_MS = const(25)     # solver time per tick (tick + draw of the board add ~17 ms, a slice varies)
+MAX_SLICES = const(12)   # per tick, whatever the clock says (the simulator's clock stands still)
+UNDO = const(200)        # undo depth (20 bytes per step)
+HOLD_MS = const(500)
+AUTO_TICKS = const(8)
+FLASH_TICKS = const(10)
+ROWS_SHOWN = const(8)
+# solver phases
+S_NONE = const(0)
+S_NEW = const(1)         # constructor runs next tick
+S_BUILD = const(2)
+S_READY = const(3)
+S_FAIL = const(4)
+
+MENU_ITEMS = ("HINT", "AUTO SOLVE", "UNDO", "RESTART", "LEVELS")
+# piece cells relative to the anchor
+_OFFS_S = (0,)
+_OFFS_V = (0, 4)
+_OFFS_H = (0, 1)
+_OFFS_B = (0, 1, 4, 5)
+_PINYIN = {
+    "横刀立马": "HENG DAO LI MA", "指挥若定": "ZHI HUI RUO DING", "兵分三路": "BING FEN SAN LU",
+    "齐头并进": "QI TOU BING JIN", "桃花园中": "TAO HUA YUAN ZHONG", "一路进军": "YI LU JIN JUN",
+    "四路进兵": "SI LU JIN BING", "比翼横空": "BI YI HENG KONG", "层层设防": "CENG CENG SHE FANG",
+    "水泄不通": "SHUI XIE BU TONG", "走投无路": "ZOU TOU WU LU", "过五关": "GUO WU GUAN",
+    "四将连关": "SI JIANG LIAN GUAN",
+}
+
+
+def display_name(name, i):
+    """ASCII title for the 3x5 font: pinyin for the traditional names."""
+    if name in _PINYIN:
+        return _PINYIN[name]
+    for ch in name:
+        if ord(ch) > 126:
+            return "LEVEL %d" % (i + 1)
+    return name.upper()
+
+
+def offsets(ch):
+    if ch == CH_B:
+        return _OFFS_B
+    if ch == CH_V:
+        return _OFFS_V
+    if ch == CH_H:
+        return _OFFS_H
+    return _OFFS_S
+
+
+def owners(cells, own):
+    """own[c] = anchor (top-left cell) of the piece on c, NONE if empty; pieces
+    pair up in reading order (a layout of letters has one tiling)."""
+    for c in range(20):
+        own[c] = NONE
+    for c in range(20):
+        ch = cells[c]
+        if ch == DOT or own[c] != NONE:
+            continue
+        for o in offsets(ch):
+            if c + o < 20:
+                own[c + o] = c
+
+
+def can_shift(cells, own, a, d):
+    """Can the piece anchored at a move one cell by d (-1, 1, -4, 4)?"""
+    for o in offsets(cells[a]):
+        p = a + o
+        q = p + d
+        if q < 0 or q >= 20:
+            return False
+        if (d == 1 or d == -1) and q // 4 != p // 4:
+            return False
+        if cells[q] != DOT and own[q] != a:
+            return False
+    return True
+
+
+def shift(cells, a, d):
+    ch = cells[a]
+    offs = offsets(ch)
+    for o in offs:
+        cells[a + o] = DOT
+    for o in offs:
+        cells[a + o + d] = ch
+
+
+def is_goal(cells):
+    return cells[13] == CH_B and cells[14] == CH_B and cells[17] == CH_B and cells[18] == CH_B
+
+
+def piece_set(cells):
+    own = bytearray(20)
+    owners(cells, own)
+    nv = nh = ns = 0
+    for c in range(20):
+        if own[c] == c:
+            ch = cells[c]
+            if ch == CH_V:
+                nv += 1
+            elif ch == CH_H:
+                nh += 1
+            elif ch == CH_S:
+                ns += 1
+    return nv, nh, ns
+
+
+class Game:
+    def __init__(self, ctx):
+        self.ctx = ctx
+        self.saved = ctx.load(GAME_ID) or {}
+        if not isinstance(self.saved.get("best"), dict):
+            self.saved["best"] = {}
+        self.names = []
+        self.layouts = []
+        self.optimal = []
+        i = 0
+        for line in klotski_levels.LEVELS.split("\n"):
+            name, layout, steps = line.split("|")
+            self.names.append(display_name(name, i))
+            self.layouts.append(layout)
+            self.optimal.append(int(steps))
+            i += 1
+        self.cache = klotski_cache.dir_for(ctx)
+        self.cells = bytearray(20)
+        self.start = bytearray(20)
+        self.own = bytearray(20)
+        self.undo = bytearray(20 * UNDO)
+        self.undo_n = 0          # steps that can be undone (<= UNDO)
+        self.undo_top = 0        # ring index of the next free slot
+        self.steps = 0
+        self.last = NONE         # anchor of the piece moved in the current step
+        self.cursor = 0
+        self.grabbed = False
+        self.helped = False
+        self.auto = False
+        self.auto_wait = 0
+        self.pending = 0         # 1 hint / 2 auto solve waiting for the solver
+        self.flash = NONE
+        self.flash_ticks = 0
+        self.level = 0
+        self.top = 0
+        self.state = LIST
+        self.menu = 0
+        self.b_held = False
+        self.new_best = False
+        self.solver = None
+        self.sset = None         # piece set of self.solver
+        self.sphase = S_NONE
+        self.sms = 0             # last slice duration (ms)
+        self.cache_status = ""
+        self.thumb = bytearray(20)
+        self.thumb_own = bytearray(20)
+        self._thumb_level = -1
+
+    # ------------------------------------------------------------ levels
+    def best(self, i):
+        return self.saved["best"].get(self.layouts[i], 0)
+
+    def open_level(self, i):
+        self.level = i
+        self.start[:] = klotski.parse(self.layouts[i])
+        self.restart()
+        self.state = PLAY
+        want = piece_set(self.start)
+        if want != self.sset:
+            self.solver = None
+            gc.collect()
+            self.sset = want
+            self.sphase = S_NEW
+
+    def restart(self):
+        self.cells[:] = self.start
+        owners(self.cells, self.own)
+        self.steps = 0
+        self.undo_n = 0
+        self.last = NONE
+        self.grabbed = False
+        self.helped = False
+        self.auto = False
+        self.pending = 0
+        self.flash = NONE
+        self.new_best = False
+        c = 0
+        while self.own[c] == NONE or self.cells[c] != CH_B:
+            c += 1
+        self.cursor = c
+
+    # ------------------------------------------------------------ solver work
+    def _solver_work(self, ctx):
+        ph = self.sphase
+        if ph == S_NEW:
+            nv, nh, ns = self.sset
+            try:
+                self.solver = klotski.Solver(nv, nh, ns)
+            except MemoryError:
+                self.solver = None
+                self.sphase = S_FAIL
+                gc.collect()
+                ctx.toast("NO MEMORY FOR SOLVER", 60)
+                return
+            self.sphase = S_BUILD
+            if self.cache is not None:
+                st = klotski_cache.load(self.cache, self.solver)
+                self.cache_status = st
+                if st == "ok":
+                    self._ready(ctx, False)
+                elif st in ("corrupt", "stale"):
+                    ctx.toast("CACHE " + st.upper() + " - REBUILD", 45)
+            return
+        if ph != S_BUILD:
+            return
+        s = self.solver
+        dl = ctx.deadline(SLICE_MS)
+        for _ in range(MAX_SLICES):
+            t0 = ctx.ticks_ms()
+            try:
+                done = s.step(CHUNK)
+            except MemoryError:
+                self.solver = None
+                self.sphase = S_FAIL
+                gc.collect()
+                ctx.toast("NO MEMORY FOR SOLVER", 60)
+                return
+            self.sms = ticks_diff(ctx.ticks_ms(), t0)
+            if done:
+                self._ready(ctx, True)
+                return
+            if dl.remaining() <= self.sms:
+                return
+
+    def _ready(self, ctx, write):
+        self.sphase = S_READY
+        if write and self.cache is not None:
+            try:
+                klotski_cache.save(self.cache, self.solver)
+                self.cache_status = "written"
+            except OSError as exc:
+                full = exc.args and exc.args[0] == klotski_cache.ENOSPC
+                self.cache_status = "full" if full else "failed"
+                ctx.toast("FLASH FULL: NO CACHE" if full else "CACHE WRITE FAILED", 60)
+
+    def progress(self):
+        """0..100: layouts reached so far over the table size (the bar jumps to
+        the end when the search finishes: layouts of other components are never
+        reached)."""
+        if self.sphase == S_READY:
+            return 100
+        s = self.solver
+        if s is None or not s.size:
+            return 0
+        p = s.reached * 100 // s.size
+        return 99 if p > 99 else p
+
+    # ------------------------------------------------------------ moves
+    def _push(self):
+        base = self.undo_top * 20
+        self.undo[base:base + 20] = self.cells
+        self.undo_top = (self.undo_top + 1) % UNDO
+        if self.undo_n < UNDO:
+            self.undo_n += 1
+
+    def _top_equals_cells(self):
+        if not self.undo_n:
+            return False
+        base = ((self.undo_top + UNDO - 1) % UNDO) * 20
+        u = self.undo
+        c = self.cells
+        for i in range(20):
+            if u[base + i] != c[i]:
+                return False
+        return True
+
+    def _drop_top(self):
+        self.undo_top = (self.undo_top + UNDO - 1) % UNDO
+        self.undo_n -= 1
+
+    def move_piece(self, a, d):
+        """Move the piece anchored at a one cell by d; returns the new anchor or
+        NONE if blocked.  Counts steps the standard way."""
+        if not can_shift(self.cells, self.own, a, d):
+            return NONE
+        if a != self.last:
+            self._push()
+            self.steps += 1
+        shift(self.cells, a, d)
+        owners(self.cells, self.own)
+        self.last = a + d
+        if self._top_equals_cells():     # back where the step started
+            self._drop_top()
+            self.steps -= 1
+            self.last = NONE
+        return a + d
+
+    def undo_step(self):
+        if not self.undo_n:
+            return False
+        self._drop_top()
+        base = self.undo_top * 20
+        self.cells[:] = self.undo[base:base + 20]
+        owners(self.cells, self.own)
+        self.steps -= 1
+        self.last = NONE
+        self.grabbed = False
+        if self.own[self.cursor] == NONE:
+            self._cursor_to_piece()
+        return True
+
+    def _cursor_to_piece(self):
+        for c in range(20):
+            if self.own[c] != NONE:
+                self.cursor = c
+                return
+
+    def hint_move(self):
+        """Play the solver's best next move.  Returns True if a move was made."""
+        s = self.solver
+        if self.sphase != S_READY or s is None:
+            return False
+        r = s.rank_of(self.cells)
+        mv = s.best_move(r)
+        if mv is None:
+            return False
+        frm, to = mv[0], mv[1]
+        nxt = s.cells_of(mv[2])
+        if frm != self.last:
+            self._push()
+            self.steps += 1
+        self.cells[:] = nxt
+        owners(self.cells, self.own)
+        self.last = to
+        if self._top_equals_cells():
+            self._drop_top()
+            self.steps -= 1
+            self.last = NONE
+        self.helped = True
+        self.grabbed = False
+        self.cursor = to
+        self.flash = to
+        self.flash_ticks = FLASH_TICKS
+        return True
+
+    def _after_move(self, ctx):
+        if is_goal(self.cells):
+            self._win(ctx)
+
+    def _win(self, ctx):
+        self.state = WIN
+        self.auto = False
+        self.grabbed = False
+        self.new_best = False
+        if not self.helped:
+            key = self.layouts[self.level]
+            old = self.saved["best"].get(key, 0)
+            if not old or self.steps < old:
+                self.saved["best"][key] = self.steps
+                self.new_best = True
+                ctx.store(GAME_ID, self.saved)
+        ctx.beep(1400, 150)
+
+    def _cursor_step(self, d):
+        c = self.cursor
+        a = self.own[c]
+        while True:
+            q = c + d
+            if q < 0 or q >= 20 or ((d == 1 or d == -1) and q // 4 != c // 4):
+                return
+            c = q
+            if a == NONE or self.own[c] != a:
+                self.cursor = c
+                return
+
+    # ------------------------------------------------------------ tick
+    def tick(self, ctx):
+        self._solver_work(ctx)
+        btn = ctx.buttons
+        if self.flash_ticks:
+            self.flash_ticks -= 1
+            if not self.flash_ticks:
+                self.flash = NONE
+        st = self.state
+        if st == LIST:
+            return self._tick_list(ctx, btn)
+        if st == WIN:
+            if btn.just_pressed(A):
+                if self.level + 1 < len(self.layouts):
+                    self.open_level(self.level + 1)
+                else:
+                    self.state = LIST
+            elif btn.just_released(B):
+                self.state = LIST
+            return None
+        if st == MENU:
+            return self._tick_menu(ctx, btn)
+        return self._tick_play(ctx, btn)
+
+    def _tick_list(self, ctx, btn):
+        n = len(self.layouts)
+        i = self.level
+        if btn.repeat(UP):
+            i = (i - 1) % n
+        elif btn.repeat(DOWN):
+            i = (i + 1) % n
+        elif btn.repeat(LEFT):
+            i = max(0, i - ROWS_SHOWN)
+        elif btn.repeat(RIGHT):
+            i = min(n - 1, i + ROWS_SHOWN)
+        self.level = i
+        if i < self.top:
+            self.top = i
+        elif i >= self.top + ROWS_SHOWN:
+            self.top = i - ROWS_SHOWN + 1
+        if btn.just_pressed(A):
+            self.open_level(i)
+        elif btn.just_released(B):
+            return "exit"
+        return None
+
+    def _tick_menu(self, ctx, btn):
+        if btn.repeat(UP):
+            self.menu = (self.menu - 1) % len(MENU_ITEMS)
+        elif btn.repeat(DOWN):
+            self.menu = (self.menu + 1) % len(MENU_ITEMS)
+        elif btn.just_released(B):
+            if self.b_held:          # the release of the hold that opened the menu
+                self.b_held = False
+            else:
+                self.state = PLAY
+        elif btn.just_pressed(A):
+            self.state = PLAY
+            self.choose(ctx, self.menu)
+        return None
+
+    def choose(self, ctx, item):
+        """Run menu item ``item`` (index into MENU_ITEMS)."""
+        if item == 0:
+            self.request(ctx, 1)
+        elif item == 1:
+            self.request(ctx, 2)
+        elif item == 2:
+            self.undo_step()
+        elif item == 3:
+            self.restart()
+        else:
+            self.state = LIST
+
+    def request(self, ctx, what):
+        """Hint (1) or auto solve (2): now if the table is ready, else when it is."""
+        if self.sphase == S_FAIL:
+            ctx.toast("NO SOLVER", 45)
+            return
+        if self.sphase != S_READY:
+            self.pending = what
+            ctx.toast("SOLVING %d%%" % self.progress(), 30)
+            return
+        self.pending = 0
+        if what == 2:
+            self.auto = True
+            self.auto_wait = 0
+            self.helped = True
+        elif not self.hint_move():
+            ctx.toast("NO MOVE", 30)
+        else:
+            self._after_move(ctx)
+
+    def _tick_play(self, ctx, btn):
+        if self.pending and self.sphase == S_READY:
+            self.request(ctx, self.pending)
+        if self.auto:
+            if btn.just_pressed(A | B | UP | DOWN | LEFT | RIGHT):
+                self.auto = False
+                self.b_held = btn.pressed(B)
+                return None
+            self.auto_wait -= 1
+            if self.auto_wait <= 0:
+                self.auto_wait = AUTO_TICKS
+                if not self.hint_move():
+                    self.auto = False
+                    ctx.toast("NO SOLUTION", 45)
+                else:
+                    self._after_move(ctx)
+            return None
+        # B: tap = drop / undo, hold = menu
+        if btn.pressed(B) and not self.b_held and btn.held_ms(B) >= HOLD_MS:
+            self.b_held = True
+            self.grabbed = False
+            self.state = MENU
+            self.menu = 0
+            return None
+        if btn.just_released(B):
+            if self.b_held:
+                self.b_held = False
+            elif self.grabbed:
+                self.grabbed = False
+            elif not self.undo_step():
+                ctx.beep(220, 30)
+            return None
+        d = 0
+        if btn.repeat(LEFT):
+            d = -1
+        elif btn.repeat(RIGHT):
+            d = 1
+        elif btn.repeat(UP):
+            d = -4
+        elif btn.repeat(DOWN):
+            d = 4
+        if d:
+            if self.grabbed:
+                a = self.own[self.cursor]
+                na = self.move_piece(a, d)
+                if na == NONE:
+                    ctx.beep(220, 20)
+                else:
+                    self.cursor += d
+                    self._after_move(ctx)
+            else:
+                self._cursor_step(d)
+        elif btn.just_pressed(A):
+            if self.grabbed:
+                self.grabbed = False
+            elif self.own[self.cursor] != NONE:
+                self.grabbed = True
+        return None
+
+    # ------------------------------------------------------------ drawing
+    def draw(self, fb):
+        fb.fill(0)
+        if self.state == LIST:
+            self._draw_list(fb)
+            return
+        self._draw_board(fb, self.cells, BX, BY, CELL, True)
+        if self.state == WIN:
+            self._draw_win(fb)
+        elif self.state == MENU:
+            self._draw_panel(fb)
+            self._draw_menu(fb)
+        else:
+            self._draw_panel(fb)
+
+    def _draw_board(self, fb, cells, x0, y0, size, live):
+        w = 4 * size
+        h = 5 * size
+        fb.vline(x0 - 1, y0 - 1, h + 2, 1)
+        fb.vline(x0 + w, y0 - 1, h + 2, 1)
+        fb.hline(x0 - 1, y0 - 1, w + 2, 1)
+        fb.hline(x0 - 1, y0 + h, size + 1, 1)            # exit gap under columns 1-2
+        fb.hline(x0 + 3 * size, y0 + h, size + 1, 1)
+        own = self.own if live else self.thumb_own
+        sel = NONE
+        if live and self.state != WIN:
+            sel = self.own[self.cursor]
+        for c in range(20):
+            if own[c] != c:
+                continue
+            ch = cells[c]
+            x = x0 + (c % 4) * size
+            y = y0 + (c // 4) * size
+            inv = live and (c == sel or c == self.flash)
+            if size >= 8:
+                self._draw_piece(fb, ch, x, y, size, inv)
+            else:
+                self._draw_mini(fb, ch, x, y, size)
+        if live and sel == NONE and self.state == PLAY:
+            c = self.cursor
+            x = x0 + (c % 4) * size
+            y = y0 + (c // 4) * size
+            fb.rect(x + 3, y + 3, size - 6, size - 6, 1)
+
+    def _draw_piece(self, fb, ch, x, y, size, inv):
+        pw = 2 if ch == CH_B or ch == CH_H else 1
+        ph = 2 if ch == CH_B or ch == CH_V else 1
+        w = pw * size - 2
+        h = ph * size - 2
+        x += 1
+        y += 1
+        c = 0 if inv else 1
+        if inv:
+            fb.fill_rect(x, y, w, h, 1)
+        else:
+            fb.rect(x, y, w, h, 1)
+        if ch == CH_B:
+            fb.rect(x + 2, y + 2, w - 4, h - 4, c)
+            fb.fill_rect(x + 6, y + 6, w - 12, h - 12, c)
+        elif ch == CH_V:
+            fb.fill_rect(x + w // 2 - 1, y + 3, 2, h - 6, c)
+        elif ch == CH_H:
+            fb.fill_rect(x + 3, y + h // 2 - 1, w - 6, 2, c)
+        else:
+            fb.fill_rect(x + 3, y + 3, w - 6, h - 6, c)
+        if self.grabbed and inv and self.state == PLAY:
+            # grabbed: black corners cut into the solid piece
+            fb.pixel(x, y, 0)
+            fb.pixel(x + w - 1, y, 0)
+            fb.pixel(x, y + h - 1, 0)
+            fb.pixel(x + w - 1, y + h - 1, 0)
+            fb.pixel(x + 1, y, 0)
+            fb.pixel(x, y + 1, 0)
+            fb.pixel(x + w - 2, y, 0)
+            fb.pixel(x + w - 1, y + 1, 0)
+            fb.pixel(x + 1, y + h - 1, 0)
+            fb.pixel(x, y + h - 2, 0)
+            fb.pixel(x + w - 2, y + h - 1, 0)
+            fb.pixel(x + w - 1, y + h - 2, 0)
+
+    def _draw_mini(self, fb, ch, x, y, size):
+        pw = 2 if ch == CH_B or ch == CH_H else 1
+        ph = 2 if ch == CH_B or ch == CH_V else 1
+        w = pw * size - 1
+        h = ph * size - 1
+        if ch == CH_B:
+            fb.fill_rect(x, y, w, h, 1)
+        else:
+            fb.rect(x, y, w, h, 1)
+
+    def _status(self):
+        ph = self.sphase
+        if ph == S_READY:
+            return "HINTS READY"
+        if ph == S_FAIL:
+            return "NO SOLVER"
+        if ph == S_NEW:
+            return "SOLVER: SETUP"
+        return "SOLVING %d%%" % self.progress()
+
+    def _draw_panel(self, fb):
+        i = self.level
+        name = self.names[i]
+        if len(name) > 18:
+            name = name[:18]
+        gfx.text(fb, name, PX, 1)
+        gfx.text(fb, "STEPS %d" % self.steps, PX, 9)
+        gfx.text(fb, "OPTIMAL %d" % self.optimal[i], PX, 16)
+        b = self.best(i)
+        gfx.text(fb, ("BEST %d" % b) if b else "BEST -", PX, 23)
+        gfx.text(fb, self._status(), PX, 32)
+        if self.sphase != S_READY:
+            fb.rect(PX, 38, 72, 4, 1)
+            fb.fill_rect(PX + 1, 39, 70 * self.progress() // 100, 2, 1)
+        if self.auto:
+            gfx.text(fb, "AUTO SOLVING", PX, 46)
+            gfx.text(fb, "ANY KEY: STOP", PX, 53)
+        elif self.grabbed:
+            gfx.text(fb, "MOVE: ARROWS", PX, 46)
+            gfx.text(fb, "A/B: DROP", PX, 53)
+        else:
+            gfx.text(fb, "A:GRAB B:UNDO", PX, 46)
+            gfx.text(fb, "HOLD B: MENU", PX, 53)
+
+    def _draw_menu(self, fb):
+        gfx.box(fb, PX - 2, 0, 76, 64)
+        gfx.text(fb, "MENU", PX + 2, 2)
+        y = 11
+        for k in range(len(MENU_ITEMS)):
+            if k == self.menu:
+                fb.fill_rect(PX, y - 1, 72, 7, 1)
+                gfx.text(fb, MENU_ITEMS[k], PX + 2, y, 0)
+            else:
+                gfx.text(fb, MENU_ITEMS[k], PX + 2, y)
+            y += 8
+        gfx.text(fb, "A:OK B:BACK", PX + 2, 56)
+
+    def _draw_win(self, fb):
+        i = self.level
+        gfx.box(fb, PX - 2, 0, 76, 64)
+        fb.text("SOLVED", PX + 4, 3, 1)
+        gfx.text(fb, "YOUR STEPS %d" % self.steps, PX + 1, 15)
+        gfx.text(fb, "OPTIMAL %d" % self.optimal[i], PX + 1, 22)
+        if self.helped:
+            gfx.text(fb, "WITH HELP:", PX + 1, 31)
+            gfx.text(fb, "NO RECORD", PX + 1, 37)
+        else:
+            b = self.best(i)
+            gfx.text(fb, "BEST %d%s" % (b, " NEW!" if self.new_best else ""), PX + 1, 31)
+            if self.steps == self.optimal[i]:
+                gfx.text(fb, "PERFECT!", PX + 1, 37)
+        gfx.text(fb, "A:NEXT B:LIST", PX + 1, 52)
+
+    def _draw_list(self, fb):
+        n = len(self.layouts)
+        gfx.text(fb, "KLOTSKI", 1, 0)
+        gfx.text(fb, "%d/%d" % (self.level + 1, n), 34, 0)
+        gfx.text(fb, "BEST/OPT", 64, 0)
+        fb.hline(0, 6, 98, 1)
+        y = 8
+        for k in range(ROWS_SHOWN):
+            i = self.top + k
+            if i >= n:
+                break
+            name = self.names[i]
+            if len(name) > 17:
+                name = name[:17]
+            b = self.best(i)
+            right = "%s/%d" % (("%d" % b) if b else "-", self.optimal[i])
+            c = 1
+            if i == self.level:
+                fb.fill_rect(0, y - 1, 98, 7, 1)
+                c = 0
+            gfx.text(fb, name, 1, y, c)
+            gfx.text(fb, right, 97 - gfx.text_width(right), y, c)
+            y += 7
+        # thumbnail of the selected level
+        if self._thumb_level != self.level:
+            self._thumb_level = self.level
+            self.thumb[:] = klotski.parse(self.layouts[self.level])
+            owners(self.thumb, self.thumb_own)
+        self._draw_board(fb, self.thumb, 104, 4, 5, False)
+        gfx.text(fb, "A:PLAY", 101, 40)
+        gfx.text(fb, "B:EXIT", 101, 47)

@@ -1,0 +1,115 @@
+"""A fake game context and scripted buttons for driving a ``Game`` scene on the
+host (``from gamectx import FakeCtx, press, tap, ...``): the runtime contract of
+docs/conventions.md without the runtime.  Subclass ``FakeCtx`` for a different
+clock or deadline (``now``, ``deadline()``)."""
+
+import json
+
+
+class FakeButtons:
+    """Set ``down`` (just pressed) / ``up`` (just released) for one tick, ``held``
+    (pressed) and ``ms`` (how long) for a long press; ``repeat`` is ``down``."""
+
+    def __init__(self):
+        self.down = 0
+        self.up = 0
+        self.held = 0
+        self.ms = 0
+
+    def pressed(self, m):
+        return bool((self.held | self.down) & m)
+
+    def held_ms(self, b):
+        return self.ms if self.held & b else 0
+
+    def just_pressed(self, m):
+        return bool(self.down & m)
+
+    def just_released(self, m):
+        return bool(self.up & m)
+
+    def repeat(self, m):
+        return bool(self.down & m)
+
+
+class NeverExpires:
+    """A deadline that always leaves time (AI work runs one slice per tick)."""
+
+    def remaining(self):
+        return 45
+
+    def expired(self):
+        return False
+
+
+class FakeCtx:
+    """Saves in ``saved`` (through JSON, as on the device; ``stores`` counts them),
+    toasts in ``toasts``, ``ai_calls`` counts ``ctx.ai``, a clock stopped at ``now``."""
+
+    now = 1000
+
+    def __init__(self, difficulty=1, cache_dir=None):
+        self.buttons = FakeButtons()
+        self.settings = {"difficulty": difficulty}
+        self.saved = {}
+        self.stores = 0
+        self.toasts = []
+        self.ai_calls = 0
+        self.cache_dir = cache_dir
+
+    def ticks_ms(self):
+        return self.now
+
+    def deadline(self, ms):
+        return NeverExpires()
+
+    def load(self, gid):
+        return dict(self.saved.get(gid, {}))
+
+    def store(self, gid, data):
+        self.saved[gid] = json.loads(json.dumps(data))
+        self.stores += 1
+
+    def beep(self, f, ms):
+        pass
+
+    def toast(self, text, ticks=45):
+        self.toasts.append(text)
+
+    def ai(self, fn, *args):
+        self.ai_calls += 1
+        return fn(*args)
+
+
+def tick(game, ctx, down=0, up=0):
+    """One tick with ``down`` just pressed and ``up`` just released."""
+    ctx.buttons.down = down
+    ctx.buttons.up = up
+    r = game.tick(ctx)
+    ctx.buttons.down = ctx.buttons.up = 0
+    return r
+
+
+def press(game, ctx, mask):
+    return tick(game, ctx, down=mask)
+
+
+def release(game, ctx, mask):
+    return tick(game, ctx, up=mask)
+
+
+def tap(game, ctx, mask):
+    """Press then release (two ticks); returns the second tick's result."""
+    press(game, ctx, mask)
+    return release(game, ctx, mask)
+
+
+def hold(game, ctx, mask, ms=600):
+    """Press, keep held for ``ms`` (one tick), release: three ticks."""
+    ctx.buttons.held = mask
+    ctx.buttons.ms = 0
+    press(game, ctx, mask)
+    ctx.buttons.ms = ms
+    tick(game, ctx)
+    ctx.buttons.held = 0
+    release(game, ctx, mask)

@@ -1,0 +1,76 @@
+"""`solve grid` and `play catmouse` as a user runs them: real subprocesses."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run(*args, cwd=ROOT):
+    return subprocess.run([sys.executable, "-m", "host_tools", *args], cwd=cwd,
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_solve_grid_json_for_the_seed_examples():
+    bfs = json.loads(run("solve", "grid", "maps/seed-bfs.txt", "--algo", "bfs", "--json").stdout)
+    assert bfs["cost"] == 12 and bfs["moves"] == 12 and len(bfs["path"]) == 13
+    assert bfs["path"][0] == 0 and bfs["path"][-1] == 31
+    astar = json.loads(run("solve", "grid", "maps/seed-astar.txt", "--algo", "astar", "--json").stdout)
+    assert astar["cost"] == 16 and astar["moves"] == len(astar["path"]) - 1
+
+
+def test_solve_grid_text_output_draws_the_path():
+    out = run("solve", "grid", "maps/seed-bfs.txt").stdout
+    assert "moves: 12" in out and out.count("*") == 11
+
+
+def test_unreachable_mouse_is_a_normal_answer(tmp_path):
+    walled = tmp_path / "walled.txt"
+    walled.write_text("C#..\n.#..\n##.M\n")
+    result = run("solve", "grid", str(walled), "--json")
+    assert result.returncode == 0 and json.loads(result.stdout) == {"cost": None}
+
+
+def test_bad_input_is_one_line_and_exit_code_2(tmp_path):
+    bad = tmp_path / "bad.txt"
+    bad.write_text("C..\n.?.\n..M\n")
+    for args in (("solve", "grid", str(bad)), ("solve", "grid", str(tmp_path / "missing.txt")),
+                 ("play", "catmouse", str(bad))):
+        result = run(*args)
+        assert result.returncode == 2
+        assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
+    assert "line 2, column 2" in run("solve", "grid", str(bad)).stderr
+
+
+def test_play_builtin_strategies_json():
+    result = json.loads(run("play", "catmouse", "maps/garden.txt", "--cat", "bfs",
+                            "--mouse", "random", "--seed", "3", "--json").stdout)
+    assert result["winner"] == "cat" and result["illegal_moves"] == []
+    survived = json.loads(run("play", "catmouse", "maps/courtyard.txt", "--rounds", "30", "--json").stdout)
+    assert survived["winner"] == "mouse" and survived["rounds"] == 30
+
+
+def test_user_plugins_and_illegal_answers(tmp_path):
+    plugin = tmp_path / "my_ai.py"
+    plugin.write_text(
+        "def lazy(board, position, legal):\n    return position\n"
+        "def cheat(board, position, legal):\n    return board.mouse\n"
+        "def crash(board, position, legal):\n    raise RuntimeError('oops')\n")
+    lazy = json.loads(run("play", "catmouse", "maps/seed-bfs.txt", "--cat", "%s:lazy" % plugin,
+                          "--rounds", "5", "--json").stdout)
+    assert lazy["winner"] == "mouse"
+    assert len(lazy["illegal_moves"]) == 5 and "cat chose 0" in lazy["illegal_moves"][0]["error"]
+    cheat = run("play", "catmouse", str(ROOT / "maps/seed-bfs.txt"), "--cat", "%s:cheat" % plugin)
+    assert "illegal move ignored" in cheat.stdout
+    crash = run("play", "catmouse", str(ROOT / "maps/seed-bfs.txt"), "--mouse", "%s:crash" % plugin)
+    assert crash.returncode == 2 and "RuntimeError: oops" in crash.stderr
+    missing = run("play", "catmouse", "maps/seed-bfs.txt", "--cat", "no_such_module:f")
+    assert missing.returncode == 2 and "cannot import" in missing.stderr
+
+
+def test_help_everywhere():
+    for args in ((), ("solve",), ("solve", "grid"), ("play", "catmouse")):
+        result = run(*args, "--help")
+        assert result.returncode == 0 and "usage:" in result.stdout

@@ -1,0 +1,342 @@
+"""The flip-Junqi scene (firmware/junqi_game.py): scripted buttons through a fake
+context (whole games vs the AI and pass-and-play, the AI sliced by the
+deadline, saves), the board geometry, and the game started from the launcher
+inside the MicroPython VMs (allocation per tick, resident heap)."""
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "host_tools" / "hostfb"))
+
+import framebuf  # noqa: E402  (host copy of MicroPython's framebuf)
+import junqi_ai as ja  # noqa: E402
+import junqi_board as jb  # noqa: E402
+import junqi_flip as jf  # noqa: E402
+import junqi_game  # noqa: E402
+from buttons import A, B, DOWN, LEFT, RIGHT, UP  # noqa: E402
+
+
+class FakeButtons:
+    def __init__(self):
+        self.down = 0
+        self.up = 0
+
+    def pressed(self, m):
+        return False
+
+    def held_ms(self, m):
+        return 0
+
+    def just_pressed(self, m):
+        return bool(self.down & m)
+
+    def just_released(self, m):
+        return bool(self.up & m)
+
+    def repeat(self, m):
+        return bool(self.down & m)
+
+
+class FakeDeadline:
+    """Expires after ``budget`` checks: counts the AI slices run per tick."""
+
+    def __init__(self):
+        self.checks = 0
+        self.budget = 2
+        self.max_checks = 0
+
+    def expired(self):
+        self.checks += 1
+        self.max_checks = max(self.max_checks, self.checks)
+        return self.checks >= self.budget
+
+
+class FakeCtx:
+    def __init__(self, difficulty=1):
+        self.buttons = FakeButtons()
+        self.settings = {"difficulty": difficulty}
+        self.saved = {}
+        self.dl = FakeDeadline()
+        self.deadlines = 0
+
+    def ticks_ms(self):
+        return 4321
+
+    def deadline(self, ms=20):
+        assert ms <= 20
+        self.deadlines += 1
+        self.dl.checks = 0
+        return self.dl
+
+    def load(self, gid):
+        return dict(self.saved.get(gid, {}))
+
+    def store(self, gid, data):
+        self.saved[gid] = dict(data)
+
+    def beep(self, f, ms):
+        pass
+
+    def ai(self, fn, *args):
+        return fn(*args)
+
+
+def press(game, ctx, mask):
+    ctx.buttons.down = mask
+    r = game.tick(ctx)
+    ctx.buttons.down = 0
+    return r
+
+
+def release(game, ctx, mask):
+    ctx.buttons.up = mask
+    r = game.tick(ctx)
+    ctx.buttons.up = 0
+    return r
+
+
+def goto(game, ctx, fb, cell):
+    """Walk the cursor to ``cell`` with the arrows (rows along x, columns along y)."""
+    for _ in range(40):
+        c = game.cursor
+        if c == cell:
+            return
+        r, k = divmod(c, 5)
+        tr, tk = divmod(cell, 5)
+        btn = RIGHT if tr > r else LEFT if tr < r else DOWN if tk > k else UP
+        press(game, ctx, btn)
+        game.draw(fb)
+    raise AssertionError("cursor stuck")
+
+
+def human_move(game, ctx, fb, move):
+    src, dst = move >> 6, move & 63
+    goto(game, ctx, fb, src)
+    press(game, ctx, A)
+    if src != dst:
+        assert game.sel == src and game.mark[dst]
+        goto(game, ctx, fb, dst)
+        game.draw(fb)
+        assert game.path_len >= 2 and game.path[0] == src and game.path[game.path_len - 1] == dst
+        press(game, ctx, A)
+
+
+def run_until_input(game, ctx, fb, limit=400):
+    for _ in range(limit):
+        if game.state in (junqi_game.PLAY, junqi_game.OVER):
+            return
+        game.tick(ctx)
+        game.draw(fb)
+    raise AssertionError("scene stuck in state %d" % game.state)
+
+
+def real_fb():
+    return framebuf.FrameBuffer(bytearray(1024), 128, 64, framebuf.MONO_VLSB)
+
+
+def start(ctx, mode):
+    g = junqi_game.Game(ctx)
+    fb = real_fb()
+    g.draw(fb)
+    assert g.state == junqi_game.MENU
+    if mode:
+        press(g, ctx, DOWN)
+    press(g, ctx, A)
+    assert g.state == junqi_game.PLAY and g.mode == mode
+    return g, fb
+
+
+def test_geometry_rotated_board_fits_and_cells_do_not_overlap():
+    boxes = set()
+    for c in range(jb.CELLS):
+        x, y = junqi_game.cell_xy(c)
+        assert 0 <= x and x + junqi_game.BOX_W <= 128 and 0 <= y and y + junqi_game.BOX_H <= 64
+        boxes.add((x, y))
+    assert len(boxes) == jb.CELLS
+    # rows A..L left to right, columns 0..4 top to bottom, the front line between F and G
+    assert junqi_game.cell_xy(jb.parse_cell("A0")) < junqi_game.cell_xy(jb.parse_cell("L0"))
+    fx = junqi_game.cell_xy(jb.parse_cell("F0"))[0]
+    gx = junqi_game.cell_xy(jb.parse_cell("G0"))[0]
+    assert gx - fx == junqi_game.CELL_W + junqi_game.GAP
+
+
+def test_glyphs_are_distinct():
+    seen = set()
+    for rows in junqi_game._GLYPH_ROWS:
+        assert len(rows) == 7 and all(len(r) == 5 for r in rows)
+        seen.add(rows)
+    assert len(seen) == jf.TYPES
+
+
+def test_vs_ai_whole_game_with_scripted_buttons():
+    ctx = FakeCtx()
+    g, fb = start(ctx, 0)
+    rng = jf.Rng(99)
+    engineer_routes = 0
+    for _ in range(600):
+        run_until_input(g, ctx, fb)
+        if g.state == junqi_game.OVER:
+            break
+        game = g.game
+        assert game.to_move == 0
+        n = game.legal_moves()
+        # prefer piece moves (they exercise selection, highlight and the route)
+        moves = [game.moves[i] for i in range(n)]
+        walks = [m for m in moves if m >> 6 != m & 63]
+        move = (walks or moves)[rng.next(len(walks or moves))]
+        if walks and game.kind[move >> 6] == jf.ENGINEER:
+            engineer_routes += 1
+        before = game.plies
+        human_move(g, ctx, fb, move)
+        if g.state == junqi_game.ANIM:
+            assert g.path_len >= 2
+        run_until_input(g, ctx, fb)
+        assert game.plies >= before + 1
+    assert g.state == junqi_game.OVER
+    assert ctx.deadlines > 0 and ctx.dl.max_checks <= 2   # sliced: a few AI steps per tick
+    rec = ctx.saved["junqi"]
+    assert rec.get("won", 0) + rec.get("lost", 0) + rec.get("drawn", 0) == 1
+    assert g.banner in ("YOU WIN!", "YOU LOSE", "DRAW")
+    g.draw(fb)
+    press(g, ctx, A)
+    assert g.state == junqi_game.MENU
+    assert release(g, ctx, B) == "exit"
+
+
+def test_ai_turn_is_sliced_and_shows_thinking():
+    ctx = FakeCtx()
+    g, fb = start(ctx, 0)
+    human_move(g, ctx, fb, 27 * 65)      # flip F2
+    assert g.state == junqi_game.THINK
+    ticks = 0
+    while g.state == junqi_game.THINK:
+        g.tick(ctx)
+        g.draw(fb)
+        ticks += 1
+    assert ticks >= junqi_game.THINK_MIN
+    run_until_input(g, ctx, fb)
+    assert g.game.plies == 2 and g.game.to_move == 0
+
+
+def test_pass_and_play_and_cancel_selection():
+    ctx = FakeCtx()
+    g, fb = start(ctx, 1)
+    ai = [ja.AI(seed=5), ja.AI(seed=6)]
+    cancelled = False
+    for _ in range(400):
+        run_until_input(g, ctx, fb)
+        if g.state == junqi_game.OVER:
+            break
+        game = g.game
+        move = ai[game.to_move].choose(game)
+        src = move >> 6
+        if not cancelled and src != move & 63:
+            goto(g, ctx, fb, src)
+            press(g, ctx, A)
+            assert g.sel == src
+            release(g, ctx, B)
+            assert g.sel == jb.NONE and not any(g.mark)
+            cancelled = True
+        human_move(g, ctx, fb, move)
+    assert g.state == junqi_game.OVER and cancelled
+    assert g.banner in ("P1 WINS", "P2 WINS", "DRAW")
+    assert ctx.saved["junqi"] == {"pvp": 1}
+
+
+def test_illegal_presses_change_nothing():
+    ctx = FakeCtx()
+    g, fb = start(ctx, 1)
+    human_move(g, ctx, fb, 27 * 65)
+    run_until_input(g, ctx, fb)
+    game = g.game
+    # player 1 may not pick up a face-up piece of player 0's colour
+    goto(g, ctx, fb, 27)
+    plies = game.plies
+    press(g, ctx, A)
+    assert g.sel == jb.NONE and game.plies == plies
+
+
+VM_SCRIPT = r"""
+import games
+k = [e[0] for e in games.GAMES].index('junqi')
+idle(3)
+tap(buttons.DOWN, k)
+tap(buttons.A)
+idle(3)
+g = rt.screen
+emit('screen', (type(g).__name__, g.state))
+tap(buttons.A)            # vs AI
+idle(2)
+emit('idle_alloc', [measure(step, 0)[2] for _ in range(4)])
+tap(buttons.A)            # flip F2, then the AI thinks over several ticks
+worst = 0
+think = 0
+for i in range(40):
+    st = g.state
+    _, f, a = measure(step, 0)
+    if st == 2:
+        think += 1
+        if f > worst:
+            worst = f
+emit('ai', (think, worst, g.game.plies, g.state))
+tap(buttons.RIGHT)
+emit('cursor', g.cursor)
+"""
+
+
+def test_game_from_the_launcher_in_the_micropython_vm(vm):
+    from host_tools import mpvm, runtime_vm
+
+    with runtime_vm.staged_firmware() as fw:
+        r = mpvm.run(runtime_vm.SETUP + VM_SCRIPT, input_dir=fw)
+    assert r["screen"] == ("Game", junqi_game.MENU)
+    assert r["idle_alloc"] == [0] * 4
+    think, worst, plies, state = r["ai"]
+    assert plies == 2 and state == junqi_game.PLAY and think >= junqi_game.THINK_MIN - 4
+    print('worst AI tick fuel', worst)
+    assert worst < 5_500_000           # one tick (AI slices + draw) <= 50 ms on a Pico
+    assert r["cursor"] == 32
+
+
+HEAP_SCRIPT = r"""
+GC_SAFE = True
+import gc
+gc.collect()
+#@@toplevel
+_a = gc.mem_alloc()
+import machine
+gc.collect()
+#@@toplevel
+FAKE_MACHINE = gc.mem_alloc() - _a
+""" + r"""%s
+del boardcfg
+import games
+idle(5)
+gc.collect()
+#@@toplevel
+base = gc.mem_alloc() - FAKE_MACHINE
+tap(buttons.DOWN, [e[0] for e in games.GAMES].index('junqi'))
+tap(buttons.A)
+idle(2)
+tap(buttons.A)
+idle(2)
+tap(buttons.A)
+for i in range(60):
+    step(0)
+gc.collect()
+#@@toplevel
+emit('heap', (base, gc.mem_alloc() - FAKE_MACHINE, rt.screen.game.plies))
+"""
+
+PICO_FREE_HEAP = 175 * 1024      # MicroPython 1.27 on a Pico after boot (tests/test_flash.py)
+
+
+def test_resident_heap_while_playing_fits_the_pico(node_vm):
+    from host_tools import mpnode, runtime_vm
+
+    with runtime_vm.staged_firmware() as fw:
+        r = mpnode.run(HEAP_SCRIPT % runtime_vm.SETUP, firmware_dir=fw)
+    base, playing, plies = r["heap"]
+    assert plies >= 2
+    # the launcher, the runtime and the running game with its modules' bytecode
+    assert playing < PICO_FREE_HEAP * 2 // 3, playing

@@ -1,0 +1,648 @@
+"""Klotski scene (firmware/klotski_game.py) with scripted buttons, the table cache
+(firmware/klotski_cache.py), the host commands and a run in the MicroPython VM."""
+
+import errno
+import os
+import shutil
+import sys
+from collections import deque
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "host_tools" / "hostfb"))
+
+import framebuf  # noqa: E402  (host copy of MicroPython's framebuf)
+import klotski  # noqa: E402
+import klotski_cache  # noqa: E402
+import klotski_game as kg  # noqa: E402
+import klotski_levels  # noqa: E402
+from buttons import A, B, DOWN, LEFT, RIGHT, UP  # noqa: E402
+from gamectx import FakeCtx, hold, tap, tick  # noqa: E402
+
+CLASSIC = "VBBV/VBBV/VHHV/VSSV/S..S"
+DIRS = {-1: LEFT, 1: RIGHT, -4: UP, 4: DOWN}
+
+
+def menu(g, ctx, item):
+    hold(g, ctx, B)
+    assert g.state == kg.MENU
+    for _ in range(item):
+        tap(g, ctx, DOWN)
+    tap(g, ctx, A)
+
+
+def cursor_path(g, target_anchor):
+    """Arrow presses that bring the cursor onto the piece anchored at target_anchor."""
+    start = g.cursor
+    seen = {start: None}
+    q = deque([start])
+    keep = g.cursor
+    while q:
+        c = q.popleft()
+        if g.own[c] == target_anchor:
+            path = []
+            while seen[c] is not None:
+                c, d = seen[c]
+                path.append(d)
+            g.cursor = keep
+            return path[::-1]
+        for d in (-1, 1, -4, 4):
+            g.cursor = c
+            g._cursor_step(d)
+            n = g.cursor
+            if n not in seen:
+                seen[n] = (c, d)
+                q.append(n)
+    g.cursor = keep
+    raise AssertionError("piece %d unreachable" % target_anchor)
+
+
+def play_move(g, ctx, frm, to):
+    """Play one solver move (piece anchored at frm to anchor to) with the buttons."""
+    for d in cursor_path(g, frm):
+        tap(g, ctx, DIRS[d])
+    assert g.own[g.cursor] == frm
+    tap(g, ctx, A)
+    assert g.grabbed
+    # path for the anchor: one or two cells, maybe around a corner
+    delta = to - frm
+    if delta in DIRS:
+        seq = [delta]
+    elif delta in (-2, 2, -8, 8):
+        seq = [delta // 2] * 2
+    else:
+        dx = (to % 4) - (frm % 4)
+        dy = (to // 4) - (frm // 4)
+        h, v = (1 if dx > 0 else -1), (4 if dy > 0 else -4)
+        seq = [h, v] if kg.can_shift(g.cells, g.own, frm, h) else [v, h]
+    a = frm
+    for d in seq:
+        assert kg.can_shift(g.cells, g.own, a, d)
+        tap(g, ctx, DIRS[d])
+        a += d
+    if g.state == kg.PLAY:
+        tap(g, ctx, A)          # drop
+
+
+@pytest.fixture(scope="module")
+def classic_solver():
+    s = klotski.Solver(4, 1, 4)
+    s.build()
+    return s
+
+
+@pytest.fixture()
+def cache_dir(tmp_path, classic_solver):
+    d = tmp_path / "saves"
+    klotski_cache.save(klotski_cache.Dir(str(d)), classic_solver)
+    return str(d)
+
+
+def open_ready(ctx, level=0):
+    g = kg.Game(ctx)
+    for _ in range(level):
+        tap(g, ctx, DOWN)
+    tap(g, ctx, A)
+    assert g.state == kg.PLAY
+    tick(g, ctx)
+    assert g.sphase == kg.S_READY and g.cache_status == "ok"
+    return g
+
+
+# ------------------------------------------------------------ scene
+
+def test_level_list_names_and_drawing():
+    ctx = FakeCtx()
+    g = kg.Game(ctx)
+    assert len(g.layouts) == klotski_levels.count() >= 23
+    assert g.optimal[:3] == [81, 70, 72]
+    assert g.names[0] == "HENG DAO LI MA"
+    assert all(all(32 <= ord(ch) < 127 for ch in n) for n in g.names)
+    fb = framebuf.FrameBuffer(bytearray(1024), 128, 64, framebuf.MONO_VLSB)
+    g.draw(fb)
+    tap(g, ctx, UP)
+    assert g.level == len(g.layouts) - 1 and g.top > 0
+    g.draw(fb)
+    tap(g, ctx, DOWN)
+    assert g.level == 0 and g.top == 0
+    assert tap(g, ctx, B) == "exit"
+
+
+def test_select_move_continue_undo_restart():
+    ctx = FakeCtx()
+    g = kg.Game(ctx)
+    tap(g, ctx, A)
+    assert g.state == kg.PLAY and bytes(g.cells) == CLASSIC.replace("/", "").encode()
+    assert g.cells[g.cursor] == kg.CH_B
+    tap(g, ctx, DOWN)                       # off the block onto the H piece
+    assert g.own[g.cursor] == 9
+    tap(g, ctx, DOWN)
+    assert g.own[g.cursor] == 13            # soldier
+    tap(g, ctx, A)
+    assert g.grabbed
+    tap(g, ctx, DOWN)                       # soldier 13 -> 17
+    assert g.steps == 1 and g.cells[17] == kg.CH_S and g.cells[13] == kg.DOT
+    tap(g, ctx, RIGHT)                      # same piece on: around the corner, still one step
+    assert g.steps == 1 and g.cells[18] == kg.CH_S
+    tap(g, ctx, RIGHT)                      # blocked by the soldier on 19
+    assert g.steps == 1 and g.cells[18] == kg.CH_S
+    tap(g, ctx, LEFT)
+    tap(g, ctx, UP)                         # back where the step started: cancelled
+    assert g.steps == 0 and bytes(g.cells) == CLASSIC.replace("/", "").encode()
+    tap(g, ctx, DOWN)
+    assert g.steps == 1
+    tap(g, ctx, B)                          # B drops the piece
+    assert not g.grabbed and g.steps == 1
+    # another piece: a new step
+    tap(g, ctx, RIGHT)                      # the cursor may rest on an empty cell
+    assert g.cursor == 18 and g.own[18] == kg.NONE
+    tap(g, ctx, A)
+    assert not g.grabbed
+    tap(g, ctx, UP)
+    assert g.own[g.cursor] == 14
+    tap(g, ctx, A)
+    tap(g, ctx, DOWN)
+    assert g.steps == 2 and g.cells[18] == kg.CH_S
+    tap(g, ctx, A)
+    # the first soldier again: a third step
+    tap(g, ctx, LEFT)
+    assert g.own[g.cursor] == 17
+    tap(g, ctx, A)
+    tap(g, ctx, UP)
+    assert g.steps == 3
+    tap(g, ctx, A)
+    before = bytes(g.cells)
+    tap(g, ctx, B)                          # undo
+    assert g.steps == 2 and bytes(g.cells) != before and g.cells[17] == kg.CH_S
+    tap(g, ctx, B)
+    tap(g, ctx, B)
+    assert g.steps == 0 and bytes(g.cells) == CLASSIC.replace("/", "").encode()
+    tap(g, ctx, B)                          # nothing left to undo
+    assert g.steps == 0 and g.own[g.cursor] != kg.NONE
+    for d in cursor_path(g, 16):
+        tap(g, ctx, DIRS[d])
+    tap(g, ctx, A)
+    tap(g, ctx, RIGHT)
+    assert g.steps == 1
+    menu(g, ctx, 3)                         # restart
+    assert g.steps == 0 and g.undo_n == 0 and bytes(g.cells) == bytes(g.start)
+    menu(g, ctx, 4)                         # levels
+    assert g.state == kg.LIST
+
+
+def test_hint_moves_toward_the_goal(cache_dir, classic_solver):
+    ctx = FakeCtx(cache_dir=cache_dir)
+    g = open_ready(ctx)
+    s = classic_solver
+    d0 = s.distance(s.rank_of(g.cells))
+    assert d0 == 81
+    for k in range(1, 6):
+        menu(g, ctx, 0)
+        assert g.steps == k
+        assert s.distance(s.rank_of(g.cells)) == 81 - k
+    assert g.helped
+    fb = framebuf.FrameBuffer(bytearray(1024), 128, 64, framebuf.MONO_VLSB)
+    g.draw(fb)
+
+
+def test_auto_solve_reaches_the_goal_without_record(cache_dir):
+    ctx = FakeCtx(cache_dir=cache_dir)
+    g = open_ready(ctx, level=1)
+    menu(g, ctx, 1)
+    assert g.auto
+    for _ in range(70 * kg.AUTO_TICKS + 5):
+        tick(g, ctx)
+        if g.state == kg.WIN:
+            break
+    assert g.state == kg.WIN and kg.is_goal(g.cells)
+    assert g.steps == 70 and g.helped and not g.new_best
+    assert "klotski" not in ctx.saved or not ctx.saved["klotski"]["best"]
+    fb = framebuf.FrameBuffer(bytearray(1024), 128, 64, framebuf.MONO_VLSB)
+    g.draw(fb)
+    tap(g, ctx, B)
+    assert g.state == kg.LIST
+
+
+def test_auto_solve_stops_on_a_key(cache_dir):
+    ctx = FakeCtx(cache_dir=cache_dir)
+    g = open_ready(ctx)
+    menu(g, ctx, 1)
+    for _ in range(3 * kg.AUTO_TICKS):
+        tick(g, ctx)
+    n = g.steps
+    assert n >= 2
+    tap(g, ctx, LEFT)
+    assert not g.auto
+    for _ in range(20):
+        tick(g, ctx)
+    assert g.steps == n
+
+
+def test_playing_the_solution_by_buttons_wins_and_saves_the_best(cache_dir, classic_solver):
+    ctx = FakeCtx(cache_dir=cache_dir)
+    g = open_ready(ctx, level=0)
+    s = classic_solver
+    moves = s.solution(s.rank_of(g.cells))
+    assert len(moves) == 81
+    for frm, to in moves:
+        play_move(g, ctx, frm, to)
+    assert g.state == kg.WIN
+    assert g.steps == 81 and not g.helped and g.new_best
+    assert ctx.saved["klotski"]["best"][CLASSIC] == 81
+    fb = framebuf.FrameBuffer(bytearray(1024), 128, 64, framebuf.MONO_VLSB)
+    g.draw(fb)
+    # a worse win does not replace the record; the list shows it
+    tap(g, ctx, B)
+    tap(g, ctx, A)
+    play_move(g, ctx, 16, 17)               # a wasted step first
+    moves = s.solution(s.rank_of(g.cells))
+    for frm, to in moves:
+        play_move(g, ctx, frm, to)
+    assert g.state == kg.WIN and g.steps == len(moves) + 1 >= 81 and not g.new_best
+    assert ctx.saved["klotski"]["best"][CLASSIC] == 81
+    # a new Game reads the saved best
+    g2 = kg.Game(ctx)
+    assert g2.best(0) == 81
+
+
+def test_sliced_build_progress_pending_hint_and_cache_written(tmp_path):
+    ctx = FakeCtx(cache_dir=str(tmp_path / "saves"))
+    g = kg.Game(ctx)
+    level = next(i for i in range(len(g.layouts)) if g.layouts[i].startswith("SS.V/SBBV"))  # 2V2H6S
+    g.level = level
+    tap(g, ctx, A)
+    assert g.sphase == kg.S_BUILD and g.cache_status == "missing"
+    menu(g, ctx, 0)                          # hint asked for before the table exists
+    assert g.pending == 1 and g.steps == 0 and any(t.startswith("SOLVING") for t in ctx.toasts)
+    seen = []
+    fb = framebuf.FrameBuffer(bytearray(1024), 128, 64, framebuf.MONO_VLSB)
+    for n in range(5000):
+        before = g.solver.expanded if g.solver else 0
+        tick(g, ctx)
+        if g.solver:
+            assert g.solver.expanded - before <= kg.CHUNK * kg.MAX_SLICES
+        seen.append(g.progress())
+        if n % 50 == 0:
+            g.draw(fb)
+        if g.sphase == kg.S_READY:
+            break
+    assert g.sphase == kg.S_READY and g.cache_status == "written"
+    assert seen == sorted(seen) and len(set(seen)) > 5
+    tick(g, ctx)                             # the pending hint runs now
+    assert g.steps == 1 and g.pending == 0
+    s = g.solver
+    assert s.distance(s.rank_of(g.cells)) == g.optimal[level] - 1
+    name = "klotski_%d%d%d.tbl" % (s.nv, s.nh, s.ns)
+    assert (tmp_path / "saves" / name).is_file()
+    assert not (tmp_path / "saves" / (name + ".new")).exists()
+    # a new game on the same piece set loads it at once
+    ctx2 = FakeCtx(cache_dir=str(tmp_path / "saves"))
+    g2 = kg.Game(ctx2)
+    g2.level = level
+    tap(g2, ctx2, A)
+    assert g2.sphase == kg.S_READY and g2.cache_status == "ok"
+
+
+def test_same_piece_set_keeps_the_solver(cache_dir):
+    ctx = FakeCtx(cache_dir=cache_dir)
+    g = open_ready(ctx, level=0)
+    s = g.solver
+    menu(g, ctx, 4)
+    tap(g, ctx, DOWN)
+    tap(g, ctx, A)                            # 指挥若定: 4V1H4S too
+    assert g.solver is s and g.sphase == kg.S_READY
+
+
+# ------------------------------------------------------------ cache
+
+def test_cache_roundtrip_corrupt_truncated_stale(tmp_path, classic_solver):
+    d = klotski_cache.Dir(str(tmp_path))
+    s = classic_solver
+    klotski_cache.save(d, s)
+    path = tmp_path / klotski_cache.name_for(s)
+    raw = path.read_bytes()
+    assert raw.startswith(b"KTC1 4 1 4 ") and len(raw) < len(s.table) + 100
+
+    fresh = klotski.Solver(4, 1, 4)
+    assert klotski_cache.load(d, fresh) == "ok" and fresh.done
+    assert fresh.table == s.table
+    r = fresh.rank_of(klotski.parse(CLASSIC))
+    assert fresh.distance(r) == 81 and fresh.step(10) is True
+
+    def bad(data, expect):
+        path.write_bytes(data)
+        f = klotski.Solver(4, 1, 4)
+        assert klotski_cache.load(d, f) == expect
+        assert not any(f.table) and not f.done
+        assert not path.exists()             # removed: it is rebuilt and written again
+
+    body = bytearray(raw)
+    body[len(raw) // 2] ^= 0x10
+    bad(bytes(body), "corrupt")
+    bad(raw[:-100], "corrupt")
+    bad(raw + b"x", "corrupt")
+    bad(b"garbage\n" + raw, "corrupt")
+    bad(b"", "corrupt")
+    hdr, rest = raw.split(b"\n", 1)
+    parts = hdr.split(b" ")
+    bad(b" ".join(parts[:4] + [b"65881"] + parts[5:]) + b"\n" + rest, "stale")
+    # a probe that decodes differently (another rank encoding, same size)
+    other = klotski.to_text(s.cells_of(s.size // 2 + 1)).encode()
+    bad(b" ".join(parts[:8] + [other]) + b"\n" + rest, "stale")
+    f = klotski.Solver(4, 1, 4)
+    assert klotski_cache.load(d, f) == "missing"
+
+
+class FullDir(klotski_cache.Dir):
+    """A flash that fills up after ``room`` bytes."""
+
+    def __init__(self, root, room):
+        super().__init__(root)
+        self.room = room
+
+    def open(self, name, mode):
+        f = super().open(name, mode)
+        if "w" not in mode:
+            return f
+        outer = self
+
+        class Limited:
+            def write(self, data):
+                if len(data) > outer.room:
+                    raise OSError(errno.ENOSPC, "No space left on device")
+                outer.room -= len(data)
+                return f.write(data)
+
+            def flush(self):
+                f.flush()
+
+            def close(self):
+                f.close()
+        return Limited()
+
+
+def test_cache_full_disk_is_reported_and_not_fatal(tmp_path, classic_solver):
+    s = classic_solver
+    d = FullDir(str(tmp_path), 50)
+    with pytest.raises(OSError) as exc:
+        klotski_cache.save(d, s)
+    assert exc.value.args[0] == klotski_cache.ENOSPC
+    assert os.listdir(tmp_path) == []        # no half-written temp file left
+    # an old cache survives a failed rewrite
+    klotski_cache.save(klotski_cache.Dir(str(tmp_path)), s)
+    d.room = 2000
+    with pytest.raises(OSError):
+        klotski_cache.save(d, s)
+    assert sorted(os.listdir(tmp_path)) == [klotski_cache.name_for(s)]
+    assert klotski_cache.load(d, klotski.Solver(4, 1, 4)) == "ok"
+    # in the game: a toast, the table is used anyway
+    ctx = FakeCtx(cache_dir=str(tmp_path / "game"))
+    g = kg.Game(ctx)
+    g.cache = FullDir(str(tmp_path / "game"), 10)
+    g.sset = (4, 1, 4)
+    g.solver = klotski.Solver(4, 1, 4)
+    g.solver.table[:] = s.table
+    g.solver.done = True
+    g.state = kg.PLAY
+    g.sphase = kg.S_BUILD
+    tick(g, ctx)
+    assert g.sphase == kg.S_READY and g.cache_status == "full"
+    assert "FLASH FULL: NO CACHE" in ctx.toasts
+    # other write failures
+    class Broken(klotski_cache.Dir):
+        def open(self, name, mode):
+            if "w" in mode:
+                raise OSError(errno.EIO, "I/O error")
+            return super().open(name, mode)
+    g.cache = Broken(str(tmp_path / "game"))
+    g.sphase = kg.S_BUILD
+    tick(g, ctx)
+    assert g.cache_status == "failed" and "CACHE WRITE FAILED" in ctx.toasts
+
+
+def test_corrupt_cache_in_the_game_is_rebuilt(cache_dir):
+    path = Path(cache_dir) / "klotski_414.tbl"
+    raw = bytearray(path.read_bytes())
+    raw[-1] ^= 1
+    path.write_bytes(bytes(raw))
+    ctx = FakeCtx(cache_dir=cache_dir)
+    g = kg.Game(ctx)
+    tap(g, ctx, A)
+    assert g.sphase == kg.S_BUILD and g.cache_status == "corrupt"
+    assert "CACHE CORRUPT - REBUILD" in ctx.toasts
+
+
+# ------------------------------------------------------------ host commands
+
+def test_solve_and_levels_commands(capsys):
+    from host_tools import cli
+
+    def run(argv):
+        try:
+            code = cli.main(argv)
+        except SystemExit as exc:
+            code = exc.code
+        o = capsys.readouterr()
+        return code, o.out, o.err
+
+    code, out, err = run(["solve", "klotski", "VBBV/VBBV/SHHS/VSSV/V..V", "--json"])
+    assert code in (0, None) and '"steps": 70' in out
+    code, out, err = run(["levels", "klotski", "--piece-set", "2V2H6S", "--min-steps", "45",
+                          "--count", "1"])
+    assert code in (0, None)
+    name, layout, steps = out.strip().split("|")
+    assert name == "Gen 2V2H6S #1" and int(steps) >= 45
+    assert klotski.solve(layout)[0] == int(steps)
+    code, out, err = run(["klotski-solve", CLASSIC])
+    assert code == 2
+    code, out, err = run(["klotski-levels"])
+    assert code == 2
+
+
+# ------------------------------------------------------------ simulator
+
+def test_in_the_simulator_launcher(tmp_path):
+    from host_tools import sim as simmod
+
+    s = simmod.Simulator("pico-ssd1306", tmp_path)
+    rt = s.runtime
+    names = [e[1] for e in rt.registry]
+    k = names.index("Klotski")
+    for key in simmod.parse_keys("wait:3 " + "down wait " * k + "a wait:3"):
+        s.step(key)
+    g = rt.screen
+    assert type(g).__name__ == "Game" and g.state == kg.LIST
+    for key in simmod.parse_keys("a wait:3 down wait down wait a wait down wait:3"):
+        s.step(key)
+    assert g.state == kg.PLAY and g.steps == 1 and g.cells[17] == kg.CH_S
+    for key in simmod.parse_keys("wait:40"):
+        s.step(key)
+    assert g.solver.expanded > 0
+
+
+# ------------------------------------------------------------ MicroPython VM
+
+VM_GAME = r"""
+import gc, framebuf
+gc.collect()
+import buttons
+F0 = _fuel()
+def ticks():
+    return (F0 - _fuel()) // 110000      # emulated Pico milliseconds
+class Dl:
+    def set(self, ms):
+        self.at = ticks() + ms
+        return self
+    def remaining(self):
+        return self.at - ticks()
+    def expired(self):
+        return self.remaining() <= 0
+class Btn:
+    down = 0
+    up = 0
+    def pressed(self, m):
+        return bool(self.down & m)
+    def held_ms(self, b):
+        return 0
+    def just_pressed(self, m):
+        return bool(self.down & m)
+    def just_released(self, m):
+        return bool(self.up & m)
+    def repeat(self, m):
+        return bool(self.down & m)
+class Ctx:
+    def __init__(self):
+        self.buttons = Btn()
+        self.settings = {}
+        self.cache_dir = CACHE
+        self.toasts = []
+        self.dl = Dl()
+        self.saved = {}
+    def ticks_ms(self):
+        return ticks()
+    def deadline(self, ms):
+        return self.dl.set(ms)
+    def load(self, gid):
+        return self.saved.get(gid, {})
+    def store(self, gid, d):
+        self.saved[gid] = d
+    def beep(self, f, ms):
+        pass
+    def toast(self, t, n=45):
+        self.toasts.append(t)
+ctx = Ctx()
+fb = framebuf.FrameBuffer(bytearray(1024), 128, 64, framebuf.MONO_VLSB)
+def tap(g, m):
+    ctx.buttons.down = m
+    g.tick(ctx)
+    ctx.buttons.down = 0
+    ctx.buttons.up = m
+    g.tick(ctx)
+    ctx.buttons.up = 0
+def frame(g):
+    g.tick(ctx)
+    g.draw(fb)
+a0 = gc.mem_alloc()
+import klotski_game
+g, f, al = measure(klotski_game.Game, ctx)
+emit('game', (f, al, gc.mem_alloc() - a0))
+"""
+
+VM_PLAY = VM_GAME + r"""
+measure(g.draw, fb)
+emit('list_draw', measure(frame, g)[1:])
+ctx.buttons.down = buttons.A
+g.tick(ctx)                              # opens the level
+ctx.buttons.down = 0
+r = measure(g.tick, ctx)                 # Solver() + cache load
+emit('open', (r[1], r[2], g.sphase, g.cache_status))
+emit('frame', [measure(frame, g)[1:] for _ in range(3)])
+tap(g, buttons.DOWN); tap(g, buttons.DOWN); tap(g, buttons.A)
+emit('move', measure(tap, g, buttons.DOWN)[1:] + (g.steps,))
+hints = []
+for _ in range(4):
+    hints.append(measure(g.request, ctx, 1)[1])
+emit('hint', (max(hints), g.steps))
+g.request(ctx, 2)
+n = 0
+while g.state != klotski_game.WIN and n < 2000:
+    g.tick(ctx)
+    n += 1
+g.draw(fb)
+emit('auto', (g.state == klotski_game.WIN, g.steps, g.helped))
+emit('heap', gc.mem_alloc() - a0)
+"""
+
+VM_SLICE = VM_GAME + r"""
+g.level = LEVEL
+ctx.buttons.down = buttons.A
+g.tick(ctx)
+ctx.buttons.down = 0
+ctor = measure(g.tick, ctx)[1]
+emit('ctor', (g.sphase, g.cache_status, ctor))
+seed = measure(frame, g)[1]
+t = []
+for _ in range(30):
+    t.append(measure(frame, g)[1])
+emit('ticks', (seed, t, g.solver.reached, g.progress()))
+emit('heap', gc.mem_alloc() - a0)
+"""
+
+
+def _stage(tmp_path, solver=None):
+    from host_tools import runtime_vm
+
+    fw = tmp_path / "fw"
+    fw.mkdir()
+    for p in (runtime_vm.ROOT / "firmware").glob("*.py"):
+        shutil.copy(p, fw / p.name)
+    (fw / "cache").mkdir()
+    if solver is not None:
+        klotski_cache.save(klotski_cache.Dir(str(fw / "cache")), solver)
+    return fw
+
+
+def test_game_in_the_micropython_vm(tmp_path, classic_solver):
+    from host_tools import mpvm
+
+    fw = _stage(tmp_path, classic_solver)
+    r = mpvm.run("CACHE = '/input/cache'\n" + VM_PLAY, input_dir=fw)
+    res = r.results
+    open_fuel, open_alloc, phase, status = res["open"]
+    assert status == "ok" and phase == 3, res
+    assert res["move"][-1] == 1
+    hint_fuel, steps = res["hint"]
+    assert steps == 5
+    assert res["auto"] == (True, 81, True)
+    frames = [f for f, _ in res["frame"]]
+    print("\nVM: Game() %d fuel %d B; open+cache load %d fuel (%.0f ms) %d B; frame %d fuel (%.1f ms) "
+          "alloc %s; worst hint %d fuel (%.1f ms); heap after play %d B"
+          % (res["game"][0], res["game"][1], open_fuel, mpvm.pico_ms(open_fuel), open_alloc,
+             max(frames), mpvm.pico_ms(max(frames)), [a for _, a in res["frame"]],
+             hint_fuel, mpvm.pico_ms(hint_fuel), res["heap"]))
+    assert hint_fuel < 5_500_000
+    assert res["heap"] < 200_000
+
+
+@pytest.mark.parametrize("prefix", ["VBBV/VBBV/VHHV", "SS.V/SBBV"])
+def test_solver_slices_in_the_micropython_vm(tmp_path, prefix):
+    """Per-tick fuel while the table builds, with the deadline on an emulated
+    Pico clock (fuel / 110,000 per ms)."""
+    from host_tools import mpvm
+
+    fw = _stage(tmp_path)
+    level = next(i for i in range(klotski_levels.count())
+                 if klotski_levels.level(i)[1].startswith(prefix))
+    r = mpvm.run("CACHE = '/input/cache'\nLEVEL = %d\n" % level + VM_SLICE, input_dir=fw)
+    res = r.results
+    assert res["ctor"][:2] == (2, "missing")
+    seed, ticks, reached, progress = res["ticks"]
+    print("\nVM slices %s: constructor tick %d fuel (%.0f ms)" % (prefix, res["ctor"][2], mpvm.pico_ms(res["ctor"][2])))
+    print("VM slices: seed tick %d fuel (%.0f ms), build ticks max %d fuel (%.1f ms), "
+          "min %d; %d layouts reached; heap %d B"
+          % (seed, mpvm.pico_ms(seed), max(ticks), mpvm.pico_ms(max(ticks)), min(ticks), reached,
+             res["heap"]))
+    assert reached > 0 and progress >= 0
+    # solver slice + the game's own tick and draw stay near the 50 ms budget
+    assert max(ticks) < 5_500_000, ticks
