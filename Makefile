@@ -6,6 +6,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.setup-done
 BOARD  ?= pico-ssd1306
 PORT   ?=
+LEVELS ?=
 
 .PHONY: setup test test-fast bench sim flash doctor clean
 
@@ -30,7 +31,7 @@ sim: setup
 	$(PY) -m host_tools sim
 
 flash: setup
-	$(PY) -m host_tools flash --board $(BOARD) $(if $(PORT),--port $(PORT))
+	$(PY) -m host_tools flash --board $(BOARD) $(if $(PORT),--port $(PORT)) $(foreach f,$(LEVELS),--levels $(f))
 
 doctor: setup
 	$(PY) -m host_tools doctor $(if $(PORT),--port $(PORT))

@@ -17,6 +17,10 @@ old firmware, which was never touched, stays.  Either way the device ends with
 one complete firmware, old or new.  The host runs this same code over its
 transport to finish a pending switch before flashing again.
 
+A name may hold one folder (``levels/catmouse.bin``, a level pack): it is staged
+flat as ``/.stage/levels%catmouse.bin`` (``staged(name)``), and the flasher makes
+the folder before the commit, so the move is still one atomic rename.
+
 ``fs`` is anything with exists/isdir/listdir/rename/remove/rmdir/read; on the
 device it is the ``os`` adapter below.
 """
@@ -75,10 +79,16 @@ def parse_journal(data):
             continue
         op = line[:1]
         name = line[2:]
-        if op not in ("M", "D") or line[1:2] != " " or not name or "/" in name:
+        if op not in ("M", "D") or line[1:2] != " " or not name or name[0] == "/" \
+                or name[-1] == "/" or ".." in name or "%" in name or name.count("/") > 1:
             raise ValueError("bad journal line %r" % line)
         steps.append((op, name))
     return steps
+
+
+def staged(name):
+    """Where ``name`` waits in the stage (flat: a folder's "/" becomes "%")."""
+    return STAGE + "/" + name.replace("/", "%")
 
 
 def format_journal(steps):
@@ -100,9 +110,9 @@ def finish(fs, steps):
     for op, name in steps:
         live = "/" + name
         if op == "M":
-            staged = STAGE + "/" + name
-            if fs.exists(staged):
-                fs.rename(staged, live)
+            src = staged(name)
+            if fs.exists(src):
+                fs.rename(src, live)
         elif fs.exists(live):
             fs.remove(live)
 

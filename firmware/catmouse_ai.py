@@ -15,6 +15,11 @@ class _Searcher:
         self.search = None
         self.loaded = None
 
+    def prepare(self, board):
+        """Load the board now (a few tens of ms on the device), so the first
+        move does not pay for it."""
+        self._grid(board)
+
     def _grid(self, board):
         search = self.search
         if search is None or search.cols != board.cols or search.rows != board.rows:
@@ -77,6 +82,13 @@ class EvasiveMouse(_Searcher):
         _Searcher.__init__(self)
         self.cat_time = None
         self.own_time = None
+        self.board = None
+        self.position = 0
+        self.legal = None
+        self.best = 0
+        self.far = 0
+        self.most = -1
+        self.next = 0
 
     def _flood(self, search, terrain, src, out):
         if terrain:
@@ -96,6 +108,15 @@ class EvasiveMouse(_Searcher):
         return reach
 
     def __call__(self, board, position, legal):
+        if not self.begin(board, position, legal):
+            while not self.step():
+                pass
+        return self.best
+
+    def begin(self, board, position, legal):
+        """Start a decision (one flood from the cat).  True when it is already
+        made (no tie), else call step() until it returns True; the answer is
+        ``best``.  The handheld spreads the steps over ticks."""
         search = self._grid(board)
         size = len(search.cost)
         if self.cat_time is None or len(self.cat_time) != size:
@@ -103,6 +124,9 @@ class EvasiveMouse(_Searcher):
             self.cat_time = array("H", bytes(2 * size))
             self.own_time = array("H", bytes(2 * size))
         self._flood(search, board.terrain, board.cat, self.cat_time)
+        self.board = board
+        self.position = position
+        self.legal = legal
         far = -1
         ties = 0
         best = legal[0]
@@ -114,17 +138,27 @@ class EvasiveMouse(_Searcher):
                 ties = 1
             elif lead == far:
                 ties += 1
-        if ties == 1 or far <= 1:
-            return best
-        most = -1
-        for i in range(len(legal)):
-            cell = legal[i]
-            if self._lead(search, board, position, cell) == far:
-                territory = self._territory(search, board.terrain, cell, size)
-                if territory > most:
-                    most = territory
-                    best = cell
-        return best
+        self.best = best
+        self.far = far
+        self.most = -1
+        self.next = 0
+        return ties == 1 or far <= 1
+
+    def step(self):
+        """Weigh the next tied candidate's territory (one flood); True when done."""
+        search = self.search
+        board = self.board
+        legal = self.legal
+        while self.next < len(legal):
+            cell = legal[self.next]
+            self.next += 1
+            if self._lead(search, board, self.position, cell) == self.far:
+                territory = self._territory(search, board.terrain, cell, len(search.cost))
+                if territory > self.most:
+                    self.most = territory
+                    self.best = cell
+                return self.next >= len(legal)
+        return True
 
     def _territory(self, search, terrain, cell, size):
         """Cells the mouse, starting at ``cell``, reaches before the cat."""

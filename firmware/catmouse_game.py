@@ -6,7 +6,10 @@ mouse (side view: ear, snout, tail).  A one-line status bar is overlaid on the h
 the screen away from the player's piece.
 
 Flow: a title screen picks the side (LEFT/RIGHT: mouse or cat) and the board
-(UP/DOWN), A starts, B goes back to the launcher.  In play the arrows move the
+(UP/DOWN), A starts, B goes back to the launcher.  A level pack at
+``/levels/catmouse.bin`` (firmware/userlevels.py) adds its maps after the
+built-in boards ("PACK i/N"), each read from the file when it is started; a bad
+pack shows "LEVEL PACK BAD" and the reason first, then the built-in boards.  In play the arrows move the
 player's piece one cell per round (A = stay, for the mouse); the AI answers a
 few ticks later.  The difficulty setting picks the AI: easy = a cat that
 wanders one move in three / a random mouse, normal = BFS cat / evasive mouse,
@@ -21,6 +24,7 @@ import catmouse
 import catmouse_ai
 import catmouse_maps
 from rng import Rng
+import userlevels
 
 try:
     from micropython import const
@@ -31,6 +35,7 @@ except ImportError:
 TITLE = const(0)
 PLAY = const(1)
 OVER = const(2)
+PACK_BAD = const(3)   # the level pack is bad: its error screen, then TITLE
 AI_DELAY = const(4)   # ticks between the player's move and the AI's answer
 _MOVES = const(31)    # UP | DOWN | LEFT | RIGHT | A
 
@@ -67,6 +72,15 @@ class _EasyCat:
         return self.smart(board, position, legal)
 
 
+def check_level(text):
+    """A pack level the game can play: catmouse's parser, and a map that fits
+    the 16 x 8 cells of the screen."""
+    cmap = catmouse.parse_map(text)
+    if cmap.cols > 16 or cmap.rows > 8:
+        raise ValueError("the map is %dx%d; the screen fits 16x8" % (cmap.cols, cmap.rows))
+    return cmap
+
+
 class Game:
     def __init__(self, ctx):
         self.ctx = ctx
@@ -85,6 +99,7 @@ class Game:
         self.bg = None
         self.bg_fb = None
         self.wait = 0
+        self.thinking = False
         self.queued = 0
         self.status = ""
         self.banner = ""
@@ -92,11 +107,41 @@ class Game:
         self.dirs = [0, 0, 0, 0]
         self.map_text = None
         self.seed = ctx.ticks_ms() & 0xFFFF
+        self.pack = None
+        self.pack_error = None
+        self.pack, err = userlevels.open_for(ctx, "catmouse", check_level)
+        if err:
+            self._pack_bad(err)
         self._title_text()
+
+    # -- the level pack -------------------------------------------------------------
+    def _pack_bad(self, reason):
+        """Drop the pack and show why; the built-in boards stay."""
+        self.pack = None
+        self.pack_error = userlevels.wrap(reason)
+        self.state = PACK_BAD
+        if self.level >= len(catmouse_maps.LEVELS):
+            self.level = 0
+
+    def n_levels(self):
+        return len(catmouse_maps.LEVELS) + (self.pack.count if self.pack else 0)
+
+    def level_name(self, i):
+        nb = len(catmouse_maps.LEVELS)
+        if i < nb:
+            return catmouse_maps.LEVELS[i][0]
+        return "pack %d/%d" % (i - nb + 1, self.pack.count)
+
+    def _level_text(self, i):
+        """The map text of level ``i``: a built-in string, or read from the pack."""
+        nb = len(catmouse_maps.LEVELS)
+        if i < nb:
+            return catmouse_maps.LEVELS[i][1]
+        return self.pack.text(i - nb)
 
     # -- title screen ---------------------------------------------------------------
     def _title_text(self):
-        name = catmouse_maps.LEVELS[self.level][0]
+        name = self.level_name(self.level)
         self.title_lines = (
             "PLAY AS: < %s >" % self.side.upper(),
             "BOARD:   %s" % name.upper(),
@@ -125,10 +170,13 @@ class Game:
                 self.ai = catmouse_ai.AstarCat()
         else:
             self.ai = catmouse_ai.RandomMover(self.seed) if diff == 0 else catmouse_ai.EvasiveMouse()
+        if hasattr(self.ai, "prepare"):
+            self.ai.prepare(self.game.board)
         self._render_terrain()
         self.state = PLAY
         self.banner = ""
         self.wait = AI_DELAY if self.side == "mouse" else 0
+        self.thinking = False
         self._round_started = False
         self._update_status()
 
@@ -163,16 +211,39 @@ class Game:
             g.winner = "mouse"
 
     def _ai_move(self, piece):
+        """Let the AI move ``piece``; False while it is still thinking.
+
+        An AI with begin()/step() (the evasive mouse) thinks one flood per
+        tick, so input is still polled every tick while it does."""
         g = self.game
-        legal = g.legal_moves(piece)
-        here = g.cat if piece == "cat" else g.mouse
-        if len(legal) == 1:
-            cell = legal[0]
+        ai = self.ai
+        if self.thinking:
+            done = self.ctx.ai(ai.step)
         else:
-            cell = self.ctx.ai(self.ai, g.board, here, legal)
-            if cell is None:      # out of memory: no AI move this round
-                cell = here if here in legal else legal[0]
-        g.move(piece, cell)
+            legal = g.legal_moves(piece)
+            here = g.cat if piece == "cat" else g.mouse
+            if len(legal) == 1:
+                g.move(piece, legal[0])
+                return True
+            if not hasattr(ai, "begin"):
+                cell = self.ctx.ai(ai, g.board, here, legal)
+                if cell is None:      # out of memory: no AI move this round
+                    cell = here if here in legal else legal[0]
+                g.move(piece, cell)
+                return True
+            done = self.ctx.ai(ai.begin, g.board, here, legal)
+        if done is None:              # out of memory: no AI move this round
+            self.thinking = False
+            here = g.cat if piece == "cat" else g.mouse
+            legal = g.legal_moves(piece)
+            g.move(piece, here if here in legal else legal[0])
+            return True
+        if not done:
+            self.thinking = True
+            return False
+        self.thinking = False
+        g.move(piece, ai.best)
+        return True
 
     def _player_cell(self, piece):
         """The cell the arrows ask for, or -1; A = stay (mouse only)."""
@@ -252,14 +323,28 @@ class Game:
                 self.side = "cat" if self.side == "mouse" else "mouse"
                 self._title_text()
             elif btn.repeat(UP):
-                self.level = (self.level - 1) % len(catmouse_maps.LEVELS)
+                self.level = (self.level - 1) % self.n_levels()
                 self._title_text()
             elif btn.repeat(DOWN):
-                self.level = (self.level + 1) % len(catmouse_maps.LEVELS)
+                self.level = (self.level + 1) % self.n_levels()
                 self._title_text()
             elif btn.just_pressed(A):
-                self.map_text = None      # the board picked on the title screen
+                # the board picked on the title screen (a pack level: read now)
+                if self.level < len(catmouse_maps.LEVELS):
+                    self.map_text = None
+                else:
+                    try:
+                        self.map_text = self._level_text(self.level)
+                        check_level(self.map_text)
+                    except Exception as exc:   # LevelPackError, the parser's error
+                        self._pack_bad(userlevels.short_reason(exc))
+                        self._title_text()
+                        return None
                 self._start()
+            return None
+        if self.state == PACK_BAD:
+            if btn.just_pressed(A | B):
+                self.state = TITLE
             return None
         if self.state == OVER:
             if btn.just_pressed(A):
@@ -311,7 +396,8 @@ class Game:
             self.wait = AI_DELAY
             self._update_status()
             return None
-        self._ai_move("mouse")
+        if not self._ai_move("mouse"):
+            return None
         self._end_round()
         if g.winner:
             self._finish()
@@ -322,6 +408,9 @@ class Game:
     # -- drawing --------------------------------------------------------------------------
     def draw(self, fb):
         fb.fill(0)
+        if self.state == PACK_BAD:
+            userlevels.draw_error(fb, self.pack_error)
+            return
         if self.state == TITLE:
             fb.fill_rect(0, 0, 128, 10, 1)
             fb.text("CAT & MOUSE", 20, 1, 0)

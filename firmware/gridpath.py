@@ -32,6 +32,30 @@ STREAM = const(3)
 MAX_SIDE = const(64)
 UNREACHED = const(0xFFFF)
 _FROM_WALL = const(5)  # ``came`` of walls and of the search's source
+
+
+def _unlink(heads, nxt, bucket, q):
+    """Take q out of a bucket's stack (the rare decrease-key)."""
+    x = heads[bucket]
+    if x == q:
+        heads[bucket] = nxt[q]
+        return
+    while nxt[x] != q:
+        x = nxt[x]
+    nxt[x] = nxt[q]
+
+
+class _SliceMaker:
+    def __getitem__(self, key):
+        return key
+
+
+# The per-search state lives in lists of small ints: on MicroPython a list is
+# read and written faster than a bytearray or array (no typecode dispatch).
+# Lists are reset by one slice copy; MicroPython cannot build a slice object
+# by calling slice(), and `lst[:] = ...` would allocate one per copy, so one
+# prebuilt slice object is kept here.
+_WHOLE = _SliceMaker()[:]
 _RING = const(7)  # A* bucket ring mask: f grows by 0..4 per edge, so 8 buckets suffice
 
 
@@ -47,23 +71,18 @@ class GridSearch:
         size = width * (rows + 2)
         self.width = width
         self.cost = bytearray(size)
-        self.came = bytearray(size)
-        self.walls = bytearray(b"\x05" * size)
+        self.came = [0] * size
+        self.walls = [_FROM_WALL] * size
         for r in range(rows):
             for c in range(cols):
                 self.cost[(r + 1) * width + c + 1] = ROAD
                 self.walls[(r + 1) * width + c + 1] = 0
         self.parent = array("H", bytes(2 * size))
-        self.work = array("H", bytes(2 * size))
-        self.zeros = array("H", bytes(2 * size))
-        # Clearing through a memoryview: an array's own slice assignment
-        # allocates a little on MicroPython, the view's does not.
-        self.work_view = memoryview(self.work)
+        self.work = [0] * size
         self.public = array("H", bytes(2 * size))  # padded index -> public cell number
         self.pad = array("H", bytes(2 * cols * rows))  # public cell number -> padded index
         self.g = array("H", bytes(2 * size))
         self.link_next = array("H", bytes(2 * size))
-        self.link_prev = array("H", bytes(2 * size))
         self.col_of = bytearray(size)
         self.row_of = bytearray(size)
         for p in range(size):
@@ -80,14 +99,13 @@ class GridSearch:
         self.path = array("H", bytes(2 * cols * rows))
         self.path_len = 0
 
-
     # Cell numbering -------------------------------------------------------
     def padded(self, cell):
         """Padded index of public cell number ``cell``."""
-        return (cell // self.cols + 1) * self.width + cell % self.cols + 1
+        return self.pad[cell]
 
     def unpadded(self, p):
-        return (p // self.width - 1) * self.cols + p % self.width - 1
+        return self.public[p]
 
     def set_cell(self, cell, cost):
         if not 0 <= cost <= 3:
@@ -113,7 +131,7 @@ class GridSearch:
         The search runs backwards, from dst, so that the path can be read
         forwards from src in one pass.  ``came`` starts each search as a copy of
         the walls (one C-level copy) and records for every reached cell the
-        side that leads back towards dst, so one byte test both skips walls and
+        side that leads back towards dst, so one test both skips walls and
         visited cells and keeps the parent.  The queue is a chain of links
         (``link[cell]`` = the next queued cell, 0 = end, cleared by one copy),
         which saves the head/tail arithmetic.  The four neighbours are written
@@ -124,7 +142,7 @@ class GridSearch:
         dst_p = pad[dst]
         width = self.width
         came = self.came
-        came[:] = self.walls
+        came[_WHOLE] = self.walls
         if came[src_p] or came[dst_p]:
             self.path_len = 0
             return None
@@ -133,7 +151,7 @@ class GridSearch:
             self.path_len = 1
             return 0
         link = self.work
-        self.work_view[:] = self.zeros
+        link[_WHOLE] = self.walls  # 0 on every free cell: no stale chain ends
         came[dst_p] = _FROM_WALL
         p = last = dst_p
         while p:
@@ -191,7 +209,7 @@ class GridSearch:
         if not self.cost[src_p]:
             return
         came = self.came
-        came[:] = self.walls
+        came[_WHOLE] = self.walls
         queue = self.work
         steps = self.steps
         came[src_p] = _FROM_WALL
@@ -223,7 +241,6 @@ class GridSearch:
         if not cost[src_p]:
             return
         nxt = self.link_next
-        prv = self.link_prev
         heads = self.heads
         steps = self.steps
         for b in range(_RING + 1):
@@ -238,10 +255,7 @@ class GridSearch:
             while not p:
                 d += 1
                 p = heads[d & _RING]
-            first = nxt[p]
-            heads[d & _RING] = first
-            if first:
-                prv[first] = 0
+            heads[d & _RING] = nxt[p]
             queued -= 1
             for k in range(4):
                 q = p + steps[k]
@@ -253,22 +267,11 @@ class GridSearch:
                 if nd >= old:
                     continue
                 if old != UNREACHED:
-                    before = prv[q]
-                    after = nxt[q]
-                    if before:
-                        nxt[before] = after
-                    else:
-                        heads[old & _RING] = after
-                    if after:
-                        prv[after] = before
+                    _unlink(heads, nxt, old & _RING, q)
                     queued -= 1
                 out[q] = nd
                 b = nd & _RING
-                first = heads[b]
-                nxt[q] = first
-                prv[q] = 0
-                if first:
-                    prv[first] = q
+                nxt[q] = heads[b]
                 heads[b] = q
                 queued += 1
 
@@ -311,7 +314,7 @@ class GridSearch:
             self.path[0] = src
             self.path_len = 1
             return 0
-        came[:] = self.walls
+        came[_WHOLE] = self.walls
         col_of = self.col_of
         row_of = self.row_of
         tc = col_of[src_p]
@@ -351,14 +354,7 @@ class GridSearch:
                 if m:
                     old = g[q]
                     if ng < old:
-                        b = (old + hq) & _RING
-                        x = heads[b]
-                        if x == q:
-                            heads[b] = nxt[q]
-                        else:
-                            while nxt[x] != q:
-                                x = nxt[x]
-                            nxt[x] = nxt[q]
+                        _unlink(heads, nxt, (old + hq) & _RING, q)
                     else:
                         ng = 0
                 else:
@@ -377,14 +373,7 @@ class GridSearch:
                 if m:
                     old = g[q]
                     if ng < old:
-                        b = (old + hq) & _RING
-                        x = heads[b]
-                        if x == q:
-                            heads[b] = nxt[q]
-                        else:
-                            while nxt[x] != q:
-                                x = nxt[x]
-                            nxt[x] = nxt[q]
+                        _unlink(heads, nxt, (old + hq) & _RING, q)
                     else:
                         ng = 0
                 else:
@@ -403,14 +392,7 @@ class GridSearch:
                 if m:
                     old = g[q]
                     if ng < old:
-                        b = (old + hq) & _RING
-                        x = heads[b]
-                        if x == q:
-                            heads[b] = nxt[q]
-                        else:
-                            while nxt[x] != q:
-                                x = nxt[x]
-                            nxt[x] = nxt[q]
+                        _unlink(heads, nxt, (old + hq) & _RING, q)
                     else:
                         ng = 0
                 else:
@@ -429,14 +411,7 @@ class GridSearch:
                 if m:
                     old = g[q]
                     if ng < old:
-                        b = (old + hq) & _RING
-                        x = heads[b]
-                        if x == q:
-                            heads[b] = nxt[q]
-                        else:
-                            while nxt[x] != q:
-                                x = nxt[x]
-                            nxt[x] = nxt[q]
+                        _unlink(heads, nxt, (old + hq) & _RING, q)
                     else:
                         ng = 0
                 else:

@@ -18,7 +18,8 @@ Solver (one object per piece set; the table serves every layout of the set):
 - 2 bits per layout in a bytearray: distance to the goal mod 3, 3 = unseen.
 - reverse BFS from every goal layout, layer by layer; the frontier is one
   bitmap (visited and not yet expanded) plus a summary bitmap (1 bit per
-  non-zero frontier byte), scanned in rank order, so the geometry decode is
+  non-zero frontier byte) and a second one (1 bit per non-zero summary byte),
+  scanned in rank order, so the geometry decode is
   shared by the layouts of one geometry and only re-decodes the rows whose
   DAG prefix changed.
 - neighbours without re-ranking from scratch: a soldier move keeps the
@@ -221,6 +222,7 @@ class Solver:
         self.table = bytearray((n + 3) >> 2)   # 2 bits: 0 unseen, 1 + distance % 3
         self.front = bytearray((n + 7) >> 3)   # 1 bit: reached, not yet expanded
         self.fsum = bytearray((len(self.front) + 7) >> 3)  # 1 bit per non-zero front byte
+        self.fs2 = bytearray((len(self.fsum) + 7) >> 3)    # 1 bit per non-zero fsum byte
         # pair rank: i < j  ->  j*(j-1)/2 + i ;  unrank tables; pidx[i*m+j] either order
         self.pi = bytearray(P)
         self.pj = bytearray(P)
@@ -241,6 +243,7 @@ class Solver:
         self.pn = _zeros("H", 6)          # DAG node entering row r
         self.cum = _zeros("H", 6)         # rank offset of rows < r
         self.mcnt = bytearray(6)          # monominoes in rows < r
+        self._mr = 0                      # mirror path (rwm/pnm/cumm) valid for rows < _mr
         self.chi = _zeros("H", 6)         # end of the rank range entered at row r (0: none yet)
         self.own = bytearray(CELLS)
         self.kind = bytearray(CELLS)
@@ -515,6 +518,23 @@ class Solver:
         self.nodemask = bytearray(nn)
         for i in range(nn):
             self.nodemask[i] = order[i] // (M1 * H1 * V1 * 2)
+        # slots with a non-zero width lie in nlo[i]..nhi[i]: the decode's binary search
+        # only needs that range (zero-width slots never hold a geometry)
+        # (as offsets from base[i]; a node has < 256 slots)
+        nlo = bytearray(nn)
+        nhi = bytearray(nn)
+        for i in range(nn):
+            lo = base[i + 1]
+            hi = base[i]
+            for s in range(base[i], base[i + 1]):
+                if (ent[s] & 1023) != 1023:
+                    if s < lo:
+                        lo = s
+                    hi = s
+            nlo[i] = lo - base[i]
+            nhi[i] = hi - base[i]
+        self.nlo = nlo
+        self.nhi = nhi
         self.ncnt = _zeros("H", nn)
         for i in range(nn):
             self.ncnt[i] = cnt[order[i]]
@@ -546,6 +566,8 @@ class Solver:
         wstart = self.wstart
         nodemask = self.nodemask
         ncnt = self.ncnt
+        nlo = self.nlo
+        nhi = self.nhi
         rw = self.rw
         pn = self.pn
         cum = self.cum
@@ -564,8 +586,8 @@ class Solver:
         x = g - cum[r]
         while r < 5:
             b0 = base[n]
-            lo = b0
-            hi = base[n + 1] - 1
+            lo = b0 + nlo[n]
+            hi = b0 + nhi[n]
             # largest slot with offset <= x
             while lo < hi:
                 mid = (lo + hi + 1) >> 1
@@ -608,6 +630,8 @@ class Solver:
                         own[c + 5] = c
                 c += 1
             mcnt[r + 1] = mi
+        if r0 < self._mr:
+            self._mr = r0
         self.cur_geo = g
 
     def _idx(self, mm, c):
@@ -818,6 +842,7 @@ class Solver:
         table = self.table
         front = self.front
         fsum = self.fsum
+        fs2 = self.fs2
         P = self.pairs
         node = self._sn
         slot = self._ss
@@ -890,11 +915,13 @@ class Solver:
                             table[xb + 1] = 0x55
                             front[x >> 3] = 0xFF
                             fsum[x >> 6] |= 1 << ((x >> 3) & 7)
+                            fs2[x >> 9] |= 1 << ((x >> 6) & 7)
                             x += 8
                             continue
                         table[x >> 2] |= 1 << ((x & 3) << 1)
                         front[x >> 3] |= 1 << (x & 7)
                         fsum[x >> 6] |= 1 << ((x >> 3) & 7)
+                        fs2[x >> 9] |= 1 << ((x >> 6) & 7)
                         x += 1
         self._sr = r
         return True
@@ -955,6 +982,7 @@ class Solver:
             yw = y >> 3
             front[yw] |= 1 << (y & 7)
             fsum[yw >> 3] |= 1 << (yw & 7)
+            self.fs2[yw >> 6] |= 1 << ((yw >> 3) & 7)
         if ym == y:
             return 1
         sh = (ym & 3) << 1
@@ -965,6 +993,7 @@ class Solver:
             yw = ym >> 3
             front[yw] |= 1 << (ym & 7)
             fsum[yw >> 3] |= 1 << (yw & 7)
+            self.fs2[yw >> 6] |= 1 << ((yw >> 3) & 7)
         return 2
 
     def step(self, max_states=2000):
@@ -1018,6 +1047,7 @@ class Solver:
         # work units: an expansion or a decode 64, a marked layout 32, a skipped bit 1
         budget = max_states << 6 if max_states < 1 << 24 else 1 << 30
         nsum = len(fsum)
+        fs2 = self.fs2
         si = self._scan
         found = self._found
         expanded = self.expanded
@@ -1033,6 +1063,12 @@ class Solver:
                     self.reached = self._rbase + found
                     return False
                 budget -= 2                 # one summary byte scanned
+                s2 = si >> 3
+                sv = fs2[s2] >> (si & 7)    # non-zero summary bytes from si on
+                if not sv:
+                    si = (s2 + 1) << 3
+                    continue
+                si += lsb[sv]
                 sv = fsum[si]
                 while sv:
                     b = lsb[sv]
@@ -1062,9 +1098,10 @@ class Solver:
                             cg = g
                             gP = g * P
                             # the mirror geometry's path (its rank mg and rows)
-                            n = 0
-                            mg = 0
-                            for r in range(5):
+                            r = self._mr
+                            n = pnm[r] if r < 5 else 0
+                            mg = cumm[r]
+                            for r in range(r, 5):
                                 wm = mword[rw[r]]
                                 rwm[r] = wm
                                 pnm[r] = n
@@ -1074,6 +1111,7 @@ class Solver:
                                 n = ge & 1023
                             cumm[5] = mg
                             self.mg = mg
+                            self._mr = 5
                         if mg < cg:
                             # mirror image of a canonical layout (only goal seeds get here):
                             # its mirror is expanded instead
@@ -1108,9 +1146,9 @@ class Solver:
                                         if not (table[y >> 2] >> sh) & 3:
                                             found += self._mark(y, cg, -1, 0, xx, e, 255, 255, n3)
                                     continue
-                                d = dirs[k]
-                                mv = ((t - 2) * 4 + k) * 2
                                 if (t == 2 and k >= 2) or (t == 3 and k < 2):
+                                    d = dirs[k]
+                                    mv = ((t - 2) * 4 + k) * 2
                                     # along the long axis by one: e filled, vac freed
                                     vac = e - 2 * d
                                     r1 = (a >> 2) + mro[mv] - 2
@@ -1154,16 +1192,18 @@ class Solver:
                                         if not (table[y >> 2] >> sh) & 3:
                                             found += self._mark(y, cg + gr, mv, a, v1, vac, e, o, n3)
                                     continue
-                                # broadside: leading cells e < o, generated from e
-                                if which:
+                                # broadside: leading cells e < o side by side, generated from e
+                                if which or not eo:
                                     continue
                                 if k < 2:
                                     if o != e + 4:
                                         continue
-                                elif o != e + 1 or (e & 3) == 3:
+                                elif o != e + 1:        # eo: same row
                                     continue
+                                d = dirs[k]
                                 if own[o - d] != a:
                                     continue
+                                mv = ((t - 2) * 4 + k) * 2
                                 if t == 4:
                                     v1 = e - 2 * d
                                     v2 = o - 2 * d
@@ -1189,6 +1229,8 @@ class Solver:
                         budget -= (found - f0) << 5     # marking costs too
                     if not front[wi]:
                         fsum[si] &= ~(1 << b)
+                if not fsum[si]:
+                    fs2[s2] &= ~(1 << (si & 7))
                 si += 1
             # layer finished
             self._rbase += found

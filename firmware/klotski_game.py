@@ -24,6 +24,13 @@ deadline allows (one slice is <= ~45 ms on a Pico), with a progress bar.  A
 finished table is written to flash (klotski_cache) and read back the next time
 (instant hints).  The solver constructor is one stall ("SOLVER: SETUP");
 seeding the goal layouts and the search itself come in bounded slices.
+
+Level pack: ``/levels/klotski.bin`` (firmware/userlevels.py) adds its layouts
+after the built-in levels ("PACK i/N"; the optimal step count shows once the
+solver has its table).  Only the layout in play (or under the cursor in the
+list) is read from the file, by seeking to it.  A bad pack shows "LEVEL PACK
+BAD" and the reason, then the built-in list.  ``show_level(text)`` opens a given
+layout (``levels preview`` renders packs through it).
 """
 
 import gc
@@ -33,6 +40,7 @@ import gfx
 import klotski
 import klotski_cache
 import klotski_levels
+import userlevels
 
 try:
     from micropython import const
@@ -45,6 +53,8 @@ LIST = const(0)
 PLAY = const(1)
 MENU = const(2)
 WIN = const(3)
+PACK_BAD = const(4)      # the level pack's error screen, then LIST
+SHOWN = const(-1)        # self.level of a layout given to show_level()
 CELL = const(12)
 BX = const(1)            # board origin (inside the frame)
 BY = const(1)
@@ -162,6 +172,14 @@ def piece_set(cells):
     return nv, nh, ns
 
 
+def check_level(text):
+    """The cells of a layout the game can play: klotski's parser and a tiling
+    where every piece fits (what owners() relies on)."""
+    cells = klotski.parse(text)
+    klotski.anchors(cells)
+    return cells
+
+
 class Game:
     def __init__(self, ctx):
         self.ctx = ctx
@@ -208,15 +226,99 @@ class Game:
         self.cache_status = ""
         self.thumb = bytearray(20)
         self.thumb_own = bytearray(20)
-        self._thumb_level = -1
+        self._thumb_level = -2
+        self.nb = len(self.layouts)      # built-in levels; pack levels follow
+        self.shown = None                # layout text of show_level()
+        self._cached = -2                # the one pack level held in memory
+        self._cached_text = None
+        self._pack_opt = None            # solver distance of a pack level's start
+        self.pack_error = None
+        self.pack, err = userlevels.open_for(ctx, GAME_ID, check_level)
+        if err:
+            self._pack_bad(err)
+
+    # ------------------------------------------------------------ the level pack
+    def _pack_bad(self, reason):
+        """Drop the pack, show why, then the built-in list."""
+        self.pack = None
+        self._cached = -2
+        self._cached_text = None
+        self.pack_error = userlevels.wrap(reason)
+        self.state = PACK_BAD
+        if self.level >= self.nb:
+            self.level = 0
+            self.top = 0
+
+    def n_levels(self):
+        return self.nb + (self.pack.count if self.pack is not None else 0)
+
+    def layout(self, i):
+        """Layout text of level ``i``; a pack level is read from the file (one
+        level kept in memory).  LevelPackError if the pack cannot be read."""
+        if 0 <= i < self.nb:
+            return self.layouts[i]
+        if i == SHOWN:
+            return self.shown
+        if i != self._cached:
+            self._cached_text = None
+            self._cached_text = self.pack.text(i - self.nb)
+            self._cached = i
+        return self._cached_text
+
+    def name(self, i):
+        if 0 <= i < self.nb:
+            return self.names[i]
+        if i == SHOWN:
+            return "LEVEL"
+        return "PACK %d/%d" % (i - self.nb + 1, self.pack.count)
+
+    def optimal_of(self, i):
+        """Optimal steps of level ``i``, None while unknown (a pack level before
+        the solver is ready)."""
+        if 0 <= i < self.nb:
+            return self.optimal[i]
+        if i != self.level:
+            return None
+        if self._pack_opt is None and self.sphase == S_READY and self.solver is not None:
+            self._pack_opt = self.solver.distance(self.solver.rank_of(self.start))
+        return self._pack_opt
+
+    def show_level(self, text):
+        """Open the layout ``text`` (checked like a pack level)."""
+        check_level(text)
+        self.shown = text
+        self.open_level(SHOWN)
+
+    def _to_list(self):
+        self.state = LIST
+        if self.level < 0:
+            self.level = 0
+            self.top = 0
 
     # ------------------------------------------------------------ levels
     def best(self, i):
-        return self.saved["best"].get(self.layouts[i], 0)
+        if 0 <= i < self.nb:
+            key = self.layouts[i]
+        elif i == SHOWN:
+            key = self.shown
+        elif i == self._cached:
+            key = self._cached_text
+        else:
+            return 0
+        return self.saved["best"].get(key, 0)
 
     def open_level(self, i):
+        if i >= self.nb:
+            try:
+                cells = check_level(self.layout(i))
+            except Exception as exc:     # LevelPackError, LayoutError
+                self._pack_bad(userlevels.short_reason(exc))
+                return
+        else:
+            cells = klotski.parse(self.layout(i))
         self.level = i
-        self.start[:] = klotski.parse(self.layouts[i])
+        self._pack_opt = None
+        self.start[:] = cells
         self.restart()
         self.state = PLAY
         want = piece_set(self.start)
@@ -407,7 +509,7 @@ class Game:
         self.grabbed = False
         self.new_best = False
         if not self.helped:
-            key = self.layouts[self.level]
+            key = self.layout(self.level)
             old = self.saved["best"].get(key, 0)
             if not old or self.steps < old:
                 self.saved["best"][key] = self.steps
@@ -440,11 +542,15 @@ class Game:
             return self._tick_list(ctx, btn)
         if st == WIN:
             if btn.just_pressed(A):
-                if self.level + 1 < len(self.layouts):
+                if 0 <= self.level and self.level + 1 < self.n_levels():
                     self.open_level(self.level + 1)
                 else:
-                    self.state = LIST
+                    self._to_list()
             elif btn.just_released(B):
+                self._to_list()
+            return None
+        if st == PACK_BAD:
+            if btn.just_pressed(A) or btn.just_released(B):
                 self.state = LIST
             return None
         if st == MENU:
@@ -452,7 +558,7 @@ class Game:
         return self._tick_play(ctx, btn)
 
     def _tick_list(self, ctx, btn):
-        n = len(self.layouts)
+        n = self.n_levels()
         i = self.level
         if btn.repeat(UP):
             i = (i - 1) % n
@@ -467,6 +573,12 @@ class Game:
             self.top = i
         elif i >= self.top + ROWS_SHOWN:
             self.top = i - ROWS_SHOWN + 1
+        if i >= self.nb and i != self._thumb_level:
+            try:                          # the thumbnail's layout, read here, not in draw
+                self.layout(i)
+            except Exception as exc:
+                self._pack_bad(userlevels.short_reason(exc))
+                return None
         if btn.just_pressed(A):
             self.open_level(i)
         elif btn.just_released(B):
@@ -499,7 +611,7 @@ class Game:
         elif item == 3:
             self.restart()
         else:
-            self.state = LIST
+            self._to_list()
 
     def request(self, ctx, what):
         """Hint (1) or auto solve (2): now if the table is ready, else when it is."""
@@ -582,6 +694,9 @@ class Game:
     # ------------------------------------------------------------ drawing
     def draw(self, fb):
         fb.fill(0)
+        if self.state == PACK_BAD:
+            userlevels.draw_error(fb, self.pack_error)
+            return
         if self.state == LIST:
             self._draw_list(fb)
             return
@@ -681,12 +796,13 @@ class Game:
 
     def _draw_panel(self, fb):
         i = self.level
-        name = self.names[i]
+        name = self.name(i)
         if len(name) > 18:
             name = name[:18]
         gfx.text(fb, name, PX, 1)
         gfx.text(fb, "STEPS %d" % self.steps, PX, 9)
-        gfx.text(fb, "OPTIMAL %d" % self.optimal[i], PX, 16)
+        opt = self.optimal_of(i)
+        gfx.text(fb, ("OPTIMAL %d" % opt) if opt is not None else "OPTIMAL ?", PX, 16)
         b = self.best(i)
         gfx.text(fb, ("BEST %d" % b) if b else "BEST -", PX, 23)
         gfx.text(fb, self._status(), PX, 32)
@@ -721,19 +837,20 @@ class Game:
         gfx.box(fb, PX - 2, 0, 76, 64)
         fb.text("SOLVED", PX + 4, 3, 1)
         gfx.text(fb, "YOUR STEPS %d" % self.steps, PX + 1, 15)
-        gfx.text(fb, "OPTIMAL %d" % self.optimal[i], PX + 1, 22)
+        opt = self.optimal_of(i)
+        gfx.text(fb, ("OPTIMAL %d" % opt) if opt is not None else "OPTIMAL ?", PX + 1, 22)
         if self.helped:
             gfx.text(fb, "WITH HELP:", PX + 1, 31)
             gfx.text(fb, "NO RECORD", PX + 1, 37)
         else:
             b = self.best(i)
             gfx.text(fb, "BEST %d%s" % (b, " NEW!" if self.new_best else ""), PX + 1, 31)
-            if self.steps == self.optimal[i]:
+            if self.steps == opt:
                 gfx.text(fb, "PERFECT!", PX + 1, 37)
         gfx.text(fb, "A:NEXT B:LIST", PX + 1, 52)
 
     def _draw_list(self, fb):
-        n = len(self.layouts)
+        n = self.n_levels()
         gfx.text(fb, "KLOTSKI", 1, 0)
         gfx.text(fb, "%d/%d" % (self.level + 1, n), 34, 0)
         gfx.text(fb, "BEST/OPT", 64, 0)
@@ -743,11 +860,12 @@ class Game:
             i = self.top + k
             if i >= n:
                 break
-            name = self.names[i]
+            name = self.name(i)
             if len(name) > 17:
                 name = name[:17]
             b = self.best(i)
-            right = "%s/%d" % (("%d" % b) if b else "-", self.optimal[i])
+            opt = self.optimal_of(i)
+            right = "%s/%s" % (("%d" % b) if b else "-", ("%d" % opt) if opt is not None else "?")
             c = 1
             if i == self.level:
                 fb.fill_rect(0, y - 1, 98, 7, 1)
@@ -757,9 +875,13 @@ class Game:
             y += 7
         # thumbnail of the selected level
         if self._thumb_level != self.level:
-            self._thumb_level = self.level
-            self.thumb[:] = klotski.parse(self.layouts[self.level])
+            try:      # a pack level was read by the tick; a failure draws no thumbnail
+                self.thumb[:] = klotski.parse(self.layout(self.level))
+            except Exception:
+                for c in range(20):
+                    self.thumb[c] = DOT
             owners(self.thumb, self.thumb_own)
+            self._thumb_level = self.level
         self._draw_board(fb, self.thumb, 104, 4, 5, False)
         gfx.text(fb, "A:PLAY", 101, 40)
         gfx.text(fb, "B:EXIT", 101, 47)

@@ -12,12 +12,20 @@ The cat's move and the hint are worked out in slices (trapcat_ai's
 start/step, at most SLICE_MS and SLICE_UNITS per tick, <= ~4 M fuel) with
 "THINKING" on the panel, so input is polled every tick; pressing A or B while
 a hint is being worked out drops it.
+
+Level pack: with ``/levels/trapcat.bin`` (firmware/userlevels.py) the game
+opens on a level choice: RANDOM BOARD (the built-in game) or one of the pack's
+starting positions (boards of 3x3 .. 9x9), read from the file when it starts;
+B on the game-over screen goes back to the choice.  A bad pack shows "LEVEL
+PACK BAD" and the reason, then the built-in random game.  ``show_level(text)``
+starts a given position (``levels preview`` renders packs through it).
 """
 
 from buttons import A, B, DOWN, LEFT, RIGHT, UP
 import gfx
 import trapcat
 import trapcat_ai
+import userlevels
 
 try:
     from micropython import const
@@ -28,6 +36,9 @@ except ImportError:
 PLAY = const(0)
 CAT_TURN = const(1)
 OVER = const(2)
+LEVELS = const(3)        # the level choice (only with a level pack)
+PACK_BAD = const(4)      # the pack's error screen, then the random game
+MAX_SIDE = const(9)      # 9 rows of 7 px fill the 64-px screen
 CELL = const(7)
 SHIFT = const(3)
 AI_DELAY = const(4)
@@ -37,12 +48,24 @@ GAME_ID = "trapcat"
 THINKING = ("THINKING.", "THINKING..", "THINKING...", "THINKING....")
 
 
+def check_level(text):
+    """(size, cells, cat) of a pack level the game can play: trapcat's parser,
+    and a board that fits the screen."""
+    level = trapcat.parse_level(text)
+    if level[0] > MAX_SIDE:
+        raise ValueError("the board is %dx%d; the screen fits %dx%d at most"
+                         % (level[0], level[0], MAX_SIDE, MAX_SIDE))
+    return level
+
+
 class Game:
     def __init__(self, ctx):
         self.ctx = ctx
-        self.board = trapcat.Board(9)
-        self.an = trapcat_ai.Analyzer(self.board)
-        self.hinter = trapcat_ai.StrongBlocker(self.board, self.an)
+        self.board = None
+        self._set_size(9)
+        self.fixed = None        # (size, cells, cat) of the pack level in play, None: random
+        self.choice = 0          # level choice: 0 random, i > 0 pack level i - 1
+        self.pack_error = None
         self.saved = ctx.load(GAME_ID) or {}
         self.seed = (ctx.ticks_ms() * 31 + 7) & 0xFFFF
         self.rng = trapcat.Rng(self.seed)
@@ -54,6 +77,53 @@ class Game:
         self.banner = ""
         self.lines = ("", "", "", "")
         self._new_game()
+        self.pack, err = userlevels.open_for(ctx, GAME_ID, check_level)
+        if err:
+            self._pack_bad(err)
+        elif self.pack is not None:
+            self.state = LEVELS
+        self.choice_text = "< %s >" % self.level_name()
+
+    def _set_size(self, size):
+        """A board (and analyzer, hinter) of ``size``; kept while the size stays."""
+        if self.board is not None and self.board.size == size:
+            return
+        self.board = None
+        self.an = None
+        self.hinter = None
+        self.board = trapcat.Board(size)
+        self.an = trapcat_ai.Analyzer(self.board)
+        self.hinter = trapcat_ai.StrongBlocker(self.board, self.an)
+
+    def _pack_bad(self, reason):
+        self.pack = None
+        self.pack_error = userlevels.wrap(reason)
+        self.fixed = None
+        self.choice = 0
+        self._new_game()
+        self.state = PACK_BAD
+
+    def show_level(self, text):
+        """Play the position given as level text (``levels preview`` draws it)."""
+        self.fixed = check_level(text)
+        self._new_game()
+
+    def _choose(self):
+        """Start the level picked on the choice screen."""
+        if self.choice == 0:
+            self.fixed = None
+        else:
+            try:
+                self.fixed = check_level(self.pack.text(self.choice - 1))
+            except Exception as exc:   # LevelPackError, the parser's error
+                self._pack_bad(userlevels.short_reason(exc))
+                return
+        self._new_game()
+
+    def level_name(self):
+        if self.choice == 0 or self.pack is None:
+            return "RANDOM BOARD"
+        return "PACK %d/%d" % (self.choice, self.pack.count)
 
     def _new_game(self):
         diff = self.ctx.settings.get("difficulty", 1)
@@ -61,7 +131,12 @@ class Game:
             diff = 1
         self.diff = diff
         self.seed = (self.seed * 75 + self.ctx.ticks_ms() + 74) % 65537
-        self.board.reset(trapcat.Rng(self.seed), trapcat.DEFAULT_BLOCKS)
+        if self.fixed is None:
+            self._set_size(9)
+            self.board.reset(trapcat.Rng(self.seed), trapcat.DEFAULT_BLOCKS)
+        else:
+            self._set_size(self.fixed[0])
+            self.board.load(self.fixed[1], self.fixed[2])
         if diff == 0:
             self.cat = trapcat_ai.EasyCat(self.board, self.seed)
         elif diff == 1:
@@ -103,7 +178,9 @@ class Game:
         if won:
             self.saved["won"] = self.saved.get("won", 0) + 1
             key = "best%d" % self.diff
-            if not self.saved.get(key) or b.moves < self.saved[key]:
+            if self.fixed is not None:
+                pass                         # records are for the random boards
+            elif not self.saved.get(key) or b.moves < self.saved[key]:
                 self.saved[key] = b.moves
             self.banner = "TRAPPED!"
         else:
@@ -118,12 +195,31 @@ class Game:
         btn = ctx.buttons
         if btn.pressed(B) and btn.held_ms(B) >= EXIT_HOLD_MS:
             return "exit"
+        if self.state == PACK_BAD:
+            if btn.just_pressed(A) or btn.just_released(B):
+                self.state = PLAY
+            return None
+        if self.state == LEVELS:
+            n = self.pack.count + 1
+            if btn.repeat(UP):
+                self.choice = (self.choice - 1) % n
+                self.choice_text = "< %s >" % self.level_name()
+            elif btn.repeat(DOWN):
+                self.choice = (self.choice + 1) % n
+                self.choice_text = "< %s >" % self.level_name()
+            elif btn.just_pressed(A):
+                self._choose()
+            elif btn.just_released(B):
+                return "exit"
+            return None
         b = self.board
         if self.state == OVER:
             if btn.just_pressed(A):
                 self._new_game()
             elif btn.just_released(B):
-                return "exit"
+                if self.pack is None:
+                    return "exit"
+                self.state = LEVELS
             return None
         if self.state == CAT_TURN:
             # the cat thinks in slices (SLICE_MS / SLICE_UNITS per tick) and
@@ -190,6 +286,16 @@ class Game:
 
     def draw(self, fb):
         fb.fill(0)
+        if self.state == PACK_BAD:
+            userlevels.draw_error(fb, self.pack_error)
+            return
+        if self.state == LEVELS:
+            fb.fill_rect(0, 0, 128, 10, 1)
+            fb.text("TRAP THE CAT", 16, 1, 0)
+            gfx.text(fb, "LEVEL", 4, 18)
+            gfx.center(fb, self.choice_text, 28)
+            gfx.text(fb, "UP/DOWN:LEVEL A:PLAY B:EXIT", 4, 57)
+            return
         b = self.board
         size = b.size
         cells = b.cells

@@ -10,34 +10,53 @@ here); drawing is the pure-Python framebuf deployed as framebuf.py, measured as
 fuel in the MicroPython VM (a proxy for the Pico: 1.1e8 fuel ~ 1 s).
 CIRCUITPYTHON_RP2040_HEAP is the heap a Pico has under CircuitPython."""
 
+from host_tools import runtime_vm
 from host_tools.bench_runtime import wire_ms
 
 CIRCUITPYTHON_RP2040_HEAP = 179328
 SECTION = "CircuitPython backend (issue 8)"
 
-_VM_DRAW = r"""
-import sys
-sys.path.insert(0, '/input/hostfb')
-import framebuf as builtin
-buf = bytearray(1024)
-def scene(fb):
-    fb.fill(0)
-    fb.fill_rect(0, 0, 128, 10, 1)
-    fb.text('POCKET PUZZLES', 8, 1, 0)
-    for i in range(5):
-        fb.text('GAME %d' % i, 8, 14 + 9 * i, 1)
-    fb.rect(2, 13 + 9 * 2, 124, 10, 1)
-    fb.line(0, 63, 127, 0, 1)
-fb = builtin.FrameBuffer(buf, 128, 64, builtin.MONO_VLSB)
-scene(fb)
-emit('native', measure(scene, fb)[1])
-del sys.modules['framebuf']
-sys.path.pop(0)
-sys.path.insert(0, '/input/hostfb')
-import hostfb_framebuf as pyfb
-fb2 = pyfb.FrameBuffer(buf, 128, 64, pyfb.MONO_VLSB)
-scene(fb2)
-emit('python', measure(scene, fb2)[1])
+# one scene per VM run (GC off): the launcher (INDEX -1) or game INDEX's first screen
+_SCENE = r"""
+def draw_cost():
+    fb = rt.fb
+    scr = rt.screen
+    scr.draw(fb)
+    return min(measure(scr.draw, fb)[1] for _ in range(3))
+idle(3)
+if INDEX >= 0:
+    tap(buttons.DOWN, INDEX); tap(buttons.A); idle(12)
+emit('draw', draw_cost())
+"""
+
+# the Python glue of DisplayioOled.show() (readinto/refresh are C: stubbed by CP_NO_C)
+_SHOW = r"""
+d = rt.display
+emit('show_same', measure(d.show)[1:])
+d.invalidate()
+emit('show_full', measure(d.show)[1:])
+d.fb.pixel(5, 20, 1 - d.fb.pixel(5, 20))
+emit('show_one', measure(d.show)[1:])
+"""
+
+# resident heap at the launcher, CircuitPython backend (Node port, GC on; see
+# bench_runtime._HEAP): the fakes' own modules are measured first and taken off
+_HEAP = r"""
+GC_SAFE = True
+import gc
+gc.collect()
+#@@toplevel
+_a = gc.mem_alloc()
+""" + runtime_vm.CP_FAKES + r"""
+gc.collect()
+#@@toplevel
+FAKES = gc.mem_alloc() - _a
+""" + runtime_vm.cp_cfg_line() + runtime_vm.CP_FRAMEBUF + runtime_vm.CP_SETUP + r"""
+del boardcfg
+idle(10)
+gc.collect()
+#@@toplevel
+emit('heap', (gc.mem_alloc() - _a - FAKES, FAKES))
 """
 
 
@@ -75,25 +94,38 @@ def _i2c_figures(report):
 
 
 def _vm_figures(report):
-    import shutil
-    import tempfile
-    from pathlib import Path
-
     from host_tools import mpvm
 
-    tmp = Path(tempfile.mkdtemp(prefix="cp-bench-"))
-    try:
-        (tmp / "hostfb").mkdir()
-        shutil.copy(Path(__file__).resolve().parent / "hostfb" / "framebuf.py",
-                    tmp / "hostfb" / "hostfb_framebuf.py")
-        r = mpvm.run(_VM_DRAW, input_dir=tmp)
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
-    report.add(SECTION, "launcher-like scene, built-in framebuf (MicroPython)",
-               round(mpvm.pico_ms(r["native"]), 2), "ms (Pico)", note="VM fuel proxy")
-    report.add(SECTION, "same scene, pure-Python framebuf (CircuitPython)",
-               round(mpvm.pico_ms(r["python"]), 2), "ms (Pico)", budget=33.3,
-               note="VM fuel proxy; CircuitPython has no built-in framebuf")
+    cp = runtime_vm.cp_cfg_line() + runtime_vm.CP_FRAMEBUF + runtime_vm.CP_FAKES + runtime_vm.CP_SETUP \
+        + runtime_vm.CP_NO_C
+    import games
+
+    for index, name in [(-1, "launcher")] + [(i, g[0]) for i, g in enumerate(games.GAMES)]:
+        with runtime_vm.staged_cp_firmware() as fw:
+            r = mpvm.run(cp + "INDEX = %d\n" % index + _SCENE + (_SHOW if index < 0 else ""),
+                         input_dir=fw)
+        with runtime_vm.staged_firmware() as fw:
+            r2 = mpvm.run(runtime_vm.SETUP + "INDEX = %d\n" % index + _SCENE, input_dir=fw)
+        report.add(SECTION, "draw %s, pure-Python framebuf (CircuitPython proxy)" % name,
+                   round(mpvm.pico_ms(r["draw"]), 2), "ms (Pico)", budget=33.3,
+                   note="MicroPython VM fuel; built-in framebuf: %.2f ms" % mpvm.pico_ms(r2["draw"]))
+        if index < 0:
+            for tag, what in (("show_same", "no page changed"), ("show_full", "all 8 pages"),
+                              ("show_one", "one page changed")):
+                fuel, alloc = r[tag]
+                report.add(SECTION, "displayio show() Python glue, %s" % what,
+                           round(mpvm.pico_ms(fuel), 2), "ms (Pico)",
+                           note="%d B allocated; readinto/refresh are C, not counted" % alloc)
+
+
+def _heap_figure(report):
+    from host_tools import mpnode
+
+    with runtime_vm.staged_cp_firmware() as fw:
+        heap, fakes = mpnode.run(_HEAP, firmware_dir=fw)["heap"]
+    report.add(SECTION, "resident heap at the launcher, CircuitPython backend", heap, "bytes",
+               budget=CIRCUITPYTHON_RP2040_HEAP,
+               note="Node port, GC on, less the fakes' modules (%d B); fake displayio objects counted" % fakes)
 
 
 def collect(report):
@@ -103,5 +135,9 @@ def collect(report):
     except Exception as exc:   # VM missing: report, do not crash the bench
         report.add(SECTION, "pure-Python framebuf scene (CircuitPython)", None, "ms (Pico)",
                    note="not measured: VM run failed (%s)" % str(exc).splitlines()[0][:50])
-    report.add(SECTION, "CircuitPython RP2040 heap (reference)", CIRCUITPYTHON_RP2040_HEAP, "bytes",
-               note="launcher heap under CircuitPython not measured yet (see docs/circuitpython.md)")
+    try:
+        _heap_figure(report)
+    except Exception as exc:   # node missing
+        report.add(SECTION, "resident heap at the launcher, CircuitPython backend", None, "bytes",
+                   budget=CIRCUITPYTHON_RP2040_HEAP,
+                   note="not measured: %s" % str(exc).splitlines()[0][:60])

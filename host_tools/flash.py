@@ -14,6 +14,11 @@ A cut before the commit leaves the old firmware (the boot step drops /.stage); a
 cut after it is finished by the boot step (firmware/boot_switch.py) at the next
 boot, or by the next ``flash``.
 
+Level packs (``--levels FILE|DIR``): each pack is checked like ``levels check``
+(plus the game's screen limits) and goes to ``/levels/<game>.bin`` through the same
+staged switch.  Packs are data, not firmware: they are not in the manifest, so a
+later flash without ``--levels`` leaves ``/levels`` as it is.
+
 CircuitPython boards: a mounted CIRCUITPY drive gets the same tree as source
 (main.py as code.py), through the same staged switch, and circup installs the
 Adafruit libraries the board file lists.
@@ -44,6 +49,7 @@ DATA_SUFFIXES = (".json", ".bin", ".txt")                # copied as they are
 BOARD_FILE = "board.json"
 MANIFEST = "fw_manifest.txt"
 SAVE_DIR = "/saves"
+LEVELS_DIR = "levels"                                   # /levels/<game>.bin on the device
 BOOT_HOOK = "import boot_switch\nboot_switch.run()\n"
 FIRST = ("boot_switch.py", "boot.py")                   # switched in first
 DEFAULT_CIRCUITPY_LIBS = ("adafruit_ssd1306", "adafruit_framebuf")
@@ -202,6 +208,70 @@ def board_runtime(name, boards_dir=None):
         return None
 
 
+def _level_checker(game):
+    """The device's own check of a pack level (the game module's ``check_level``:
+    parser + screen limits), else the parser ``levels check`` uses."""
+    import importlib
+
+    from host_tools.levels_cmd import game_parser
+    from host_tools.sim import install_host_modules
+
+    install_host_modules()
+    try:
+        fn = getattr(importlib.import_module(game + "_game"), "check_level", None)
+    except ImportError:
+        fn = None
+    if fn is None:
+        return game_parser(game)
+
+    def check(data):
+        try:
+            text = bytes(data).decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise ValueError("not UTF-8 text (byte %d)" % exc.start) from None
+        return fn(text)
+    return check
+
+
+def level_files(paths):
+    """{"levels/<game>.bin": bytes} for the packs given to --levels (files, or
+    folders whose *.bin files are taken); each pack validated as the device does."""
+    import io
+
+    import levelpack
+
+    packs = []
+    for p in paths or ():
+        p = Path(p)
+        if p.is_dir():
+            found = sorted(p.glob("*.bin"))
+            if not found:
+                raise UserError("--levels %s: no level pack (*.bin) in that folder" % p)
+            packs.extend(found)
+        elif p.is_file():
+            packs.append(p)
+        else:
+            raise UserError("--levels %s: no such file or folder" % p)
+    out = {}
+    origin = {}
+    for p in packs:
+        data = p.read_bytes()
+        try:
+            pack = levelpack.LevelPack(io.BytesIO(data))
+            check = _level_checker(pack.game)
+            if check is not None:
+                pack.check_levels(check)
+        except levelpack.LevelPackError as exc:
+            raise UserError("--levels %s: bad level pack: %s" % (p, exc)) from None
+        name = "%s/%s.bin" % (LEVELS_DIR, pack.game)
+        if name in out:
+            raise UserError("--levels: %s and %s both hold %s levels; the device takes one "
+                            "pack per game (/%s)" % (origin[name], p, pack.game, name))
+        out[name] = data
+        origin[name] = p
+    return out
+
+
 def make_manifest(files, board_name):
     hashes = sorted((name, devicefs.sha256_hex(data)) for name, data in files.items())
     version = "fw-" + devicefs.sha256_hex("".join(n + h for n, h in hashes).encode())[:12]
@@ -325,11 +395,14 @@ def deploy(dev, files, plan, log=print):
         dev.mkdir(stage)
         for name in plan.send:
             log("  send %s (%d bytes)" % (name, len(files[name])))
-            dev.write(stage + "/" + name, files[name])
+            dev.write(boot_switch.staged(name), files[name])
         for name in plan.send:
-            if dev.sha256(stage + "/" + name) != devicefs.sha256_hex(files[name]):
+            if dev.sha256(boot_switch.staged(name)) != devicefs.sha256_hex(files[name]):
                 raise UserError("%s arrived damaged on the device (hash differs); nothing "
                                 "was changed, try again" % name)
+        for folder in sorted(set("/" + n.rsplit("/", 1)[0] for n in plan.send if "/" in n)):
+            if not dev.exists(folder):       # an empty folder is harmless to the old firmware
+                dev.mkdir(folder)
         steps = [("M", n) for n in plan.send] + [("D", n) for n in plan.delete]
         dev.write(boot_switch.JOURNAL_TMP, boot_switch.format_journal(steps))
     except OSError as exc:
@@ -380,7 +453,8 @@ def finish_pending(dev, log=print):
     return None
 
 
-def flash_micropython(dev, board, fw_dir=None, boards_dir=None, dry_run=False, log=print):
+def flash_micropython(dev, board, fw_dir=None, boards_dir=None, dry_run=False, log=print,
+                      levels=None):
     runtime = board_runtime(board, boards_dir)
     if runtime not in (None, "micropython"):
         raise UserError("board %s targets %s, not MicroPython: see docs/circuitpython.md"
@@ -389,7 +463,9 @@ def flash_micropython(dev, board, fw_dir=None, boards_dir=None, dry_run=False, l
     check_device(info)
     log("device %s: MicroPython %s, .mpy v%d.%d, %d KB flash free"
         % (dev.port, info["version"], *decode_mpy(info["mpy"]), (info["fs_free"] or 0) // 1024))
+    packs = level_files(levels)
     files = build_files(fw_dir or FIRMWARE_DIR, board, boards_dir, info["mpy"])
+    files.update(packs)            # after the manifest: packs are not firmware
     if not dry_run:
         finish_pending(dev, log)
         info = dev.info()
@@ -490,11 +566,14 @@ def run_circup(drive, libs):
             ", ".join(libs), tail[-1] if tail else "exit %d" % proc.returncode))
 
 
-def flash_circuitpython(drive, board, fw_dir=None, boards_dir=None, dry_run=False, log=print):
+def flash_circuitpython(drive, board, fw_dir=None, boards_dir=None, dry_run=False, log=print,
+                        levels=None):
     if not is_circuitpy_drive(drive):
         raise UserError("%s is not a mounted CIRCUITPY drive (no boot_out.txt naming "
                         "CircuitPython)" % drive)
+    packs = level_files(levels)
     files = build_files(fw_dir or FIRMWARE_DIR, board, boards_dir, None, circuitpython=True)
+    files.update(packs)
     board_data = json.loads(files[BOARD_FILE])
     libs = board_data.get("circuitpython_libs") or list(DEFAULT_CIRCUITPY_LIBS)
     if board_data.get("runtime") == "circuitpython":
@@ -598,14 +677,14 @@ def cmd_flash(args):
         if drives:
             drive = drives[0]
     if drive is not None:
-        flash_circuitpython(drive, args.board, dry_run=args.dry_run)
+        flash_circuitpython(drive, args.board, dry_run=args.dry_run, levels=args.levels)
         return 0
     if runtime == "circuitpython":
         raise UserError("board %s runs CircuitPython: no CIRCUITPY drive is mounted (plug the "
                         "Pico in holding B, or give --drive PATH)" % args.board)
     dev = connect(args.port)
     try:
-        flash_micropython(dev, args.board, dry_run=args.dry_run)
+        flash_micropython(dev, args.board, dry_run=args.dry_run, levels=args.levels)
     finally:
         dev.close()
     return 0
@@ -626,6 +705,9 @@ def register(subparsers):
     p.add_argument("--port", help="serial port (default: the one connected board)")
     p.add_argument("--drive", help="a mounted CIRCUITPY drive (default: found automatically)")
     p.add_argument("--dry-run", action="store_true", help="print the plan, write nothing")
+    p.add_argument("--levels", action="append", metavar="FILE|DIR",
+                   help="a level pack (or a folder of *.bin packs) to put in /levels/<game>.bin; "
+                        "repeatable")
     p.set_defaults(func=cmd_flash)
     d = subparsers.add_parser("doctor", help="check the connected handheld")
     d.add_argument("--port", help="serial port (default: the one connected board)")

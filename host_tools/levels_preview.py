@@ -9,8 +9,8 @@ sends the frame over the fake I2C bus, and the controller model
 Without ``--index`` every level of the pack is drawn on one contact sheet
 (level 0 top left, row by row).
 
-A game can be previewed once its ``Game`` has ``show_level(text)``: Cat & Mouse
-now; Klotski and Trap the Cat when their game modules take a level as data.
+Every game's ``Game`` has ``show_level(text)``: Cat & Mouse, Klotski and Trap the
+Cat.
 """
 
 from pathlib import Path

@@ -68,3 +68,99 @@ def idle(n):
     for _ in range(n):
         step(0)
 """
+
+
+@contextmanager
+def staged_cp_firmware():
+    """firmware/*.py + the fake CircuitPython modules (host_tools/fakecp) + the
+    pure-Python framebuf as ``cpframebuf.py`` (the VMs' built-in framebuf would
+    win over a ``framebuf.py``; CP_FRAMEBUF installs it under that name): what
+    the CircuitPython backend needs inside the VMs."""
+    with staged_firmware() as tmp:
+        (tmp / "machine.py").unlink()
+        for path in (ROOT / "host_tools" / "fakecp").glob("*.py"):
+            shutil.copy(path, tmp / path.name)
+        shutil.copy(ROOT / "host_tools" / "hostfb" / "framebuf.py", tmp / "cpframebuf.py")
+        yield tmp
+
+
+def cp_cfg_line(board="pico-cp-ssd1306"):
+    """Guest line defining CP_CFG (the board file as a dict) for CP_SETUP."""
+    import json
+
+    return "CP_CFG = %r\n" % (json.loads((ROOT / "boards" / (board + ".json")).read_text()),)
+
+
+# The pure-Python framebuf replaces the built-in one (sys.modules is consulted
+# first by import); FAKE_CP_MODULES are the fakes standing in for C modules.
+CP_FRAMEBUF = r"""
+import sys
+import cpframebuf
+sys.modules['framebuf'] = cpframebuf
+"""
+
+CP_FAKES = r"""
+import board, busio, displayio, busdisplay, i2cdisplaybus, bitmaptools, keypad, supervisor
+import adafruit_displayio_ssd1306
+class _Sink:
+    def write(self, data):
+        pass
+busio.attach(0x3C, _Sink())
+"""
+
+CP_SETUP = r"""
+try:
+    GC_SAFE
+except NameError:
+    GC_SAFE = False
+import boardcfg, hw_circuitpython, main, saves, buttons
+cfg = boardcfg.validate(CP_CFG)
+hw = hw_circuitpython.Hardware(cfg)
+CLOCK = [0]
+def _ticks():
+    return CLOCK[0]
+def _sleep(ms):
+    CLOCK[0] += ms
+hw.ticks_ms = _ticks
+hw.sleep_ms = _sleep
+PINS = (2, 3, 6, 7, 8, 9)
+LEVELS = keypad.levels
+def press(mask):
+    for i in range(6):
+        LEVELS[PINS[i]] = 0 if mask & (1 << i) else 1
+press(0)
+rt = main.boot(cfg, hw, saves.Saves(saves.MemFs()))
+def _nocollect():
+    pass
+if not GC_SAFE:
+    rt.collect = _nocollect
+def step(mask=0):
+    press(mask)
+    rt.step()
+    CLOCK[0] += 33
+def tap(mask, n=1):
+    for _ in range(n):
+        step(mask); step(mask); step(0); step(0)
+def idle(n):
+    for _ in range(n):
+        step(0)
+"""
+
+# After CP_SETUP: replace the C work of a frame (bitmaptools.readinto and the
+# displayio refresh, per-pixel Python in the fakes) by no-ops, so that what is
+# counted is the Python that runs on the device, and a long GC-off run does not
+# fill the heap with the fakes' garbage.
+CP_NO_C = r"""
+def _noread(*a):
+    pass
+class _NoOled:
+    brightness = 1.0
+    def refresh(self):
+        pass
+    def sleep(self):
+        pass
+    def wake(self):
+        pass
+hw.display._readinto = _noread
+hw.display.oled = _NoOled()
+"""

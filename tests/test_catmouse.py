@@ -146,3 +146,28 @@ def test_evasive_mouse_outlives_random_mouse(level):
     random_rounds = survival(cmap, "random", 10)
     evasive_rounds = survival(cmap, "evasive", 2)
     assert evasive_rounds >= 2 * random_rounds
+
+
+def test_evasive_mouse_thinks_in_slices_with_the_same_answers():
+    cmap = parse_map(LEVELS[4][1])
+    whole = CatMouseGame(cmap, round_limit=40)
+    sliced = CatMouseGame(cmap, round_limit=40)
+    cat_a, cat_b = catmouse_ai.AstarCat(), catmouse_ai.AstarCat()
+    one_shot, stepped = catmouse_ai.EvasiveMouse(), catmouse_ai.EvasiveMouse()
+    multi_step_moves = 0
+    while not whole.winner:
+        whole.play_round(cat_a, one_shot)
+        sliced.round += 1
+        sliced.move("cat", cat_b(sliced.board, sliced.cat, sliced.legal_moves("cat")))
+        if sliced.winner:
+            break
+        legal = sliced.legal_moves("mouse")
+        steps = 0
+        done = stepped.begin(sliced.board, sliced.mouse, legal)
+        while not done:
+            done = stepped.step()
+            steps += 1
+        multi_step_moves += steps > 1
+        sliced.move("mouse", stepped.best)
+        assert (sliced.cat, sliced.mouse) == (whole.cat, whole.mouse)
+    assert multi_step_moves > 0

@@ -326,3 +326,87 @@ def test_board_file_checked_by_boardcfg(tmp_path):
         flash.load_board("bad", tmp_path)
     data, raw = flash.load_board("pico-ssd1306")  # the real boards/ file passes
     assert data["name"] == "pico-ssd1306"
+
+
+# ----------------------------------------------------------- level packs
+
+def _pack(tmp_path, game="catmouse", name="cm.bin", levels=(b"C..#\n..#.\n...M\n",)):
+    import levelpack
+
+    path = tmp_path / name
+    path.write_bytes(levelpack.build_pack(game, list(levels)))
+    return path
+
+
+def test_level_files_are_checked_and_named_by_game(tmp_path):
+    good = _pack(tmp_path)
+    files = flash.level_files([good])
+    assert list(files) == ["levels/catmouse.bin"] and files["levels/catmouse.bin"] == good.read_bytes()
+    folder = tmp_path / "levels"
+    folder.mkdir()
+    _pack(folder, "trapcat", "tc.bin", (b".....\n.....\n..C..\n.....\n.....\n",))
+    assert list(flash.level_files([folder])) == ["levels/trapcat.bin"]
+    bad = tmp_path / "bad.bin"
+    bad.write_bytes(b"XXXX" + good.read_bytes()[4:])
+    with pytest.raises(UserError, match="bad.bin: bad level pack: bad magic"):
+        flash.level_files([bad])
+    big = _pack(tmp_path, name="big.bin", levels=(b"C" + b"." * 18 + b"M\n",))
+    with pytest.raises(UserError, match="level 0: the map is 20x1; the screen fits 16x8"):
+        flash.level_files([big])
+    with pytest.raises(UserError, match="both hold catmouse levels"):
+        flash.level_files([good, _pack(tmp_path, name="cm2.bin")])
+    with pytest.raises(UserError, match="no such file"):
+        flash.level_files([tmp_path / "nope.bin"])
+
+
+def test_journal_names_with_one_folder():
+    steps = [("M", "levels/catmouse.bin"), ("M", "a.mpy")]
+    assert boot_switch.parse_journal(boot_switch.format_journal(steps)) == steps
+    assert boot_switch.staged("levels/catmouse.bin") == "/.stage/levels%catmouse.bin"
+    for bad in ("/abs", "a/b/c", "../x", "levels/"):
+        with pytest.raises(ValueError):
+            boot_switch.parse_journal(boot_switch.format_journal([("M", bad)]))
+
+
+def test_packs_deploy_to_levels_and_survive_a_flash_without_them(trees, tmp_path):
+    fa, fb = trees["files_a"], trees["files_b"]
+    packs = flash.level_files([_pack(tmp_path)])
+    dev = device_with(fa)
+    run_deploy(dev, fb | packs)
+    assert dev.read("/levels/catmouse.bin") == packs["levels/catmouse.bin"]
+    assert "levels/catmouse.bin" not in flash.parse_manifest(dev.read("/fw_manifest.txt"))[2]
+    plan = run_deploy(dev, fa)                  # a later flash without --levels keeps it
+    assert "levels/catmouse.bin" not in plan.delete and dev.exists("/levels/catmouse.bin")
+
+
+def test_power_cut_at_every_step_with_a_pack(trees, tmp_path):
+    fa = trees["files_a"]
+    fb = trees["files_b"] | flash.level_files([_pack(tmp_path)])
+    probe = device_with(fa)
+    run_deploy(probe, fb)
+    outcomes = {"A": 0, "B": 0}
+    for k in range(probe.steps + 1):
+        dev = device_with(fa)
+        dev.cut_after = k
+        try:
+            run_deploy(dev, fb)
+        except PowerCut:
+            pass
+        dev.power_on()
+        boot_switch.run(dev)
+        outcomes[boots_with(dev, fa, fb)] += 1
+    assert outcomes["A"] > 0 and outcomes["B"] > 0
+
+
+def test_cli_flash_levels(cli_env, capsys, tmp_path):
+    pack = _pack(tmp_path)
+    code, out, err = run_cli(["flash", "--levels", str(pack), "--dry-run"], capsys)
+    assert code == 0, err
+    assert "send    levels/catmouse.bin" in out
+    code, out, err = run_cli(["flash", "--levels", str(pack)], capsys)
+    assert code == 0, err
+    assert cli_env["dev"].read("/levels/catmouse.bin") == pack.read_bytes()
+    bad = tmp_path / "bad.bin"
+    bad.write_bytes(pack.read_bytes()[:-2])
+    code, out, err = run_cli(["flash", "--levels", str(bad)], capsys)
+    assert code == 2 and "truncated" in err and len(err.strip().splitlines()) == 1

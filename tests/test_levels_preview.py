@@ -90,7 +90,77 @@ def test_bad_pack_and_games_without_a_renderer(tmp_path, capsys):
     kl = tmp_path / "kl.bin"
     kl.write_bytes(build_pack("klotski", [b"AAB\n"]))
     code, _, err = run_cli(["levels", "preview", str(kl), "-o", str(tmp_path / "x.png")], capsys)
-    assert code == 2 and "cannot preview klotski levels yet" in err
+    assert code == 2 and "kl.bin: level 0: layout needs 5 rows" in err
+    assert len(err.strip().splitlines()) == 1
+
+
+KLOTSKI = (b"VBBV/VBBV/VHHV/VSSV/S..S\n", b"VBBV/VBBV/SHHS/S..S/SHHS\n")
+TRAPCAT = (b"; a 9x9 start\n" + b".........\n" * 4 + b"....C....\n" + b".........\n" * 4,
+           b"#....\n..#..\n..C..\n.....\n....#\n")
+
+
+def _screen_pixels(img, scale):
+    px = img.load()
+    return [[px[x * scale, y * scale] != (0, 0, 0) for x in range(128)] for y in range(64)]
+
+
+def test_klotski_preview_draws_the_layout(tmp_path, capsys):
+    import klotski
+
+    path = tmp_path / "kl.bin"
+    path.write_bytes(build_pack("klotski", list(KLOTSKI)))
+    out = tmp_path / "k.png"
+    code, stdout, err = run_cli(["levels", "preview", str(path), "--index", "1", "--scale", "1",
+                                 "-o", str(out)], capsys)
+    assert code == 0, err
+    img = Image.open(out).convert("RGB")
+    assert img.size == (128, 64)
+    px = _screen_pixels(img, 1)
+    # the two empty cells (row 3, columns 1-2: 12-px cells from x=1, y=1)
+    # are blank inside; the 2x2 block (row 0, columns 1-2) is drawn
+    cells = klotski.parse(KLOTSKI[1].decode())
+    for c in range(20):
+        x, y = 1 + (c % 4) * 12, 1 + (c // 4) * 12
+        lit = sum(px[yy][xx] for yy in range(y + 2, y + 10) for xx in range(x + 2, x + 10))
+        if cells[c] == ord("."):
+            assert lit == 0, c
+        else:
+            assert lit > 0, c
+    sheet = tmp_path / "sheet.png"
+    code, stdout, err = run_cli(["levels", "preview", str(path), "--scale", "2", "-o", str(sheet)],
+                                capsys)
+    assert code == 0, err
+    assert Image.open(sheet).size == (2 * (2 * 128 + 4), 2 * 64)
+
+
+def test_trapcat_preview_draws_the_position(tmp_path, capsys):
+    import trapcat
+
+    path = tmp_path / "tc.bin"
+    path.write_bytes(build_pack("trapcat", list(TRAPCAT)))
+    for index, level in enumerate(TRAPCAT):
+        out = tmp_path / ("t%d.png" % index)
+        code, stdout, err = run_cli(["levels", "preview", str(path), "--index", str(index),
+                                     "--scale", "2", "-o", str(out)], capsys)
+        assert code == 0, err
+        px = _screen_pixels(Image.open(out).convert("RGB"), 2)
+        size, cells, cat = trapcat.parse_level(level.decode())
+        for cell in range(size * size):
+            r, c = divmod(cell, size)
+            x, y = c * 7 + (3 if r & 1 else 0), r * 7
+            lit = sum(px[yy][xx] for yy in range(y + 1, y + 6) for xx in range(x + 1, x + 6))
+            if cell == cat or cells[cell]:
+                assert lit >= 20, (index, cell, lit)     # solid block / the cat
+            else:
+                assert lit == 1, (index, cell, lit)      # the dot of a free cell
+
+
+def test_trapcat_level_too_big_for_the_screen(tmp_path, capsys):
+    big = (b"." * 11 + b"\n") * 5 + b".....C.....\n" + (b"." * 11 + b"\n") * 5
+    path = tmp_path / "big.bin"
+    path.write_bytes(build_pack("trapcat", [big]))
+    code, _, err = run_cli(["levels", "preview", str(path), "-o", str(tmp_path / "x.png")], capsys)
+    assert code == 2 and "level 0" in err and "fits 9x9" in err
 
 
 def test_a_level_the_game_rejects(tmp_path, capsys):

@@ -53,6 +53,27 @@ FONT8X8 = (
     b"\x00\x41\x41\x77\x3e\x08\x08\x00\x00\x02\x03\x01\x03\x02\x03\x01\xaa\x55\xaa\x55\xaa\x55\xaa\x55"
 )
 
+_CHUNK = 128
+_ONES = b"\xff" * _CHUNK
+_ZEROS = bytes(_CHUNK)
+
+
+def _fill_bytes(buf, start, n, value):
+    """buf[start:start + n] = value, in slice copies from a shared constant (no
+    allocation per call, unlike bytes * n)."""
+    src = _ONES if value else _ZEROS
+    end = start + n
+    while end - start >= _CHUNK:
+        buf[start:start + _CHUNK] = src
+        start += _CHUNK
+    if start < end:
+        if value:
+            for i in range(start, end):
+                buf[i] = 0xFF
+        else:
+            for i in range(start, end):
+                buf[i] = 0
+
 
 class FrameBuffer:
     def __init__(self, buffer, width, height, format, stride=None):
@@ -65,7 +86,13 @@ class FrameBuffer:
         else:
             stride = (stride + 7) & ~7
             need = stride * height // 8
-        self.buf = memoryview(buffer).cast("B") if not isinstance(buffer, bytearray) else buffer
+        if isinstance(buffer, bytearray):
+            self.buf = buffer
+        else:
+            buf = memoryview(buffer)
+            if hasattr(buf, "cast"):        # CPython only; MicroPython views index as bytes already
+                buf = buf.cast("B")
+            self.buf = buf
         if len(self.buf) < need:
             raise ValueError("buffer too small")
         self.width = width
@@ -111,7 +138,7 @@ class FrameBuffer:
             mask = ((1 << bottom) - 1) & ~((1 << top) - 1)
             base = page * stride
             if mask == 0xFF:
-                buf[base + x:base + x + w] = (b"\xff" if on else b"\x00") * w
+                _fill_bytes(buf, base + x, w, 0xFF if on else 0)
             elif on:
                 for i in range(base + x, base + x + w):
                     buf[i] |= mask
@@ -123,8 +150,9 @@ class FrameBuffer:
 
     # -- the framebuf API -----------------------------------------------------
     def fill(self, c):
-        n = len(self.buf)
-        self.buf[0:n] = (b"\xff" if c & 1 else b"\x00") * n
+        # like the C code: the width x height rectangle only (rows past a height
+        # that is not a multiple of 8 and stride padding keep their bits)
+        self._fill_rect(0, 0, self.width, self.height, c)
 
     def pixel(self, x, y, c=None):
         if 0 <= x < self.width and 0 <= y < self.height:
@@ -193,20 +221,83 @@ class FrameBuffer:
     def text(self, s, x0, y0, c=1):
         w = self.width
         h = self.height
+        if self.format != MONO_VLSB:
+            for ch in str(s):
+                code = ord(ch)
+                reps = 1
+                if code > 127:          # one box per UTF-8 byte, like the C code
+                    reps = 2 if code < 0x800 else 3 if code < 0x10000 else 4
+                if code < 32 or code > 127:
+                    code = 127
+                base = (code - 32) * 8
+                for j in range(8 * reps):
+                    j &= 7
+                    if 0 <= x0 < w:
+                        bits = FONT8X8[base + j]
+                        y = y0
+                        while bits:
+                            if bits & 1 and 0 <= y < h:
+                                self._set(x0, y, c)
+                            bits >>= 1
+                            y += 1
+                    x0 += 1
+            return
+        # MONO_VLSB: a font column is one byte in VLSB order, so it lands on at
+        # most two page bytes: OR it in (c = 1) or clear it (c = 0), clipped to
+        # the rows that exist.
+        if y0 >= h or y0 <= -8:
+            return
+        buf = self.buf
+        stride = self.stride
+        font = FONT8X8
+        shift = y0 & 7
+        page = y0 >> 3
+        # page byte offsets and the row masks that are on screen
+        if page >= 0:
+            lo_base = page * stride
+            rows = h - page * 8
+            lo_mask = 0xFF if rows >= 8 else (1 << rows) - 1
+        else:
+            lo_base = -1
+            lo_mask = 0
+        hi_base = -1
+        hi_mask = 0
+        if shift and (page + 1) * 8 < h:
+            hi_base = (page + 1) * stride
+            rows = h - (page + 1) * 8
+            hi_mask = 0xFF if rows >= 8 else (1 << rows) - 1
+        on = c & 1
+        back = 8 - shift
         for ch in str(s):
             code = ord(ch)
-            if code < 32 or code > 127:
+            reps = 1
+            if code < 32:
+                code = 127
+            elif code > 127:
+                # the C code walks UTF-8 bytes: one box per byte of the character
+                reps = 2 if code < 0x800 else 3 if code < 0x10000 else 4
                 code = 127
             base = (code - 32) * 8
-            for j in range(8):
+            if x0 >= w or x0 + 8 * reps <= 0:
+                x0 += 8 * reps
+                continue
+            for j in range(8 * reps):
+                if j & 7 == 0:
+                    base = (code - 32) * 8 - j
                 if 0 <= x0 < w:
-                    bits = FONT8X8[base + j]
-                    y = y0
-                    while bits:
-                        if bits & 1 and 0 <= y < h:
-                            self._set(x0, y, c)
-                        bits >>= 1
-                        y += 1
+                    bits = font[base + j]
+                    if lo_base >= 0:
+                        m = (bits << shift) & lo_mask
+                        if on:
+                            buf[lo_base + x0] |= m
+                        else:
+                            buf[lo_base + x0] &= ~m & 0xFF
+                    if hi_base >= 0:
+                        m = (bits >> back) & hi_mask
+                        if on:
+                            buf[hi_base + x0] |= m
+                        else:
+                            buf[hi_base + x0] &= ~m & 0xFF
                 x0 += 1
 
     def blit(self, source, x, y, key=-1, palette=None):
@@ -221,22 +312,10 @@ class FrameBuffer:
         y1 = max(0, -y)
         x0end = min(self.width, x + source.width)
         y0end = min(self.height, y + source.height)
-        if (palette is None and self.format == MONO_VLSB and source.format == MONO_VLSB
-                and y >= 0 and (y & 7) == 0 and (source.height & 7) == 0 and y0end == y + source.height):
-            dbuf = self.buf
-            sbuf = source.buf
-            for band in range(source.height >> 3):
-                d = ((y >> 3) + band) * self.stride
-                s = band * source.stride + x1
-                n = x0end - x0
-                if key == -1:
-                    dbuf[d + x0:d + x0 + n] = sbuf[s:s + n]
-                elif key == 0:
-                    for k in range(n):
-                        dbuf[d + x0 + k] |= sbuf[s + k]
-                else:
-                    for k in range(n):
-                        dbuf[d + x0 + k] &= sbuf[s + k]
+        if (self.format == MONO_VLSB and source.format == MONO_VLSB and source.buf is not self.buf
+                and (palette is None or (palette.format == MONO_VLSB and palette.width >= 2
+                                         and palette.height >= 1))):
+            self._blit_vlsb(source, x, y, x0, y0, x1, x0end, y0end, key, palette)
             return
         while y0 < y0end:
             cx1 = x1
@@ -249,6 +328,55 @@ class FrameBuffer:
                 cx1 += 1
             y1 += 1
             y0 += 1
+
+    def _blit_vlsb(self, source, x, y, x0, y0, x1, x0end, y0end, key, palette):
+        """MONO_VLSB onto MONO_VLSB, one destination page byte at a time: the
+        source column's 8 rows for that page are gathered from (at most) two
+        source page bytes, then set / cleared under the mask of rows drawn.
+        Same result as the per-pixel loop: pixel value v (after the palette) is
+        written unless it equals key."""
+        if palette is None:
+            m0 = 0
+            m1 = 1
+        else:
+            m0 = palette._get(0, 0)
+            m1 = palette._get(1, 0)
+        # what happens to destination bits whose source bit is 1 / 0
+        s1 = 0xFF if m1 != key and m1 & 1 else 0
+        c1 = 0xFF if m1 != key and not m1 & 1 else 0
+        s0 = 0xFF if m0 != key and m0 & 1 else 0
+        c0 = 0xFF if m0 != key and not m0 & 1 else 0
+        if not (s1 or c1 or s0 or c0):
+            return
+        dbuf = self.buf
+        sbuf = source.buf
+        dstride = self.stride
+        sstride = source.stride
+        spages = (source.height + 7) >> 3
+        n = x0end - x0
+        q = y0 >> 3
+        qend = (y0end - 1) >> 3
+        while q <= qend:
+            top = q * 8
+            lo = y0 - top if y0 > top else 0
+            hi = y0end - top if y0end < top + 8 else 8
+            mask = ((1 << hi) - 1) & ~((1 << lo) - 1)
+            sr = top - y                     # source row shown at this page's bit 0
+            sp = sr >> 3
+            sh = sr & 7
+            a_base = sp * sstride + x1 if 0 <= sp < spages else -1
+            b_base = (sp + 1) * sstride + x1 if sh and 0 <= sp + 1 < spages else -1
+            d = q * dstride + x0
+            for k in range(n):
+                v = 0
+                if a_base >= 0:
+                    v = sbuf[a_base + k] >> sh
+                if b_base >= 0:
+                    v |= (sbuf[b_base + k] << (8 - sh)) & 0xFF
+                setm = ((v & s1) | (~v & s0)) & mask
+                clrm = ((v & c1) | (~v & c0)) & mask
+                dbuf[d + k] = (dbuf[d + k] | setm) & ~clrm & 0xFF
+            q += 1
 
     def scroll(self, xstep, ystep):
         if xstep < 0:

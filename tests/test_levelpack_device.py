@@ -1,0 +1,332 @@
+"""Level packs on the device (firmware/userlevels.py): each game offers the
+levels of ``/levels/<game>.bin`` besides its built-in ones, read one at a time;
+a bad pack of any kind shows "LEVEL PACK BAD" and the game goes on with its
+built-in levels.  One game also runs with a pack inside the MicroPython VM."""
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "host_tools" / "hostfb"))
+
+import framebuf  # noqa: E402  (host copy of MicroPython's framebuf)
+import gamectx  # noqa: E402
+import catmouse_game  # noqa: E402
+import catmouse_maps  # noqa: E402
+import klotski  # noqa: E402
+import klotski_game  # noqa: E402
+import levelpack  # noqa: E402
+import trapcat  # noqa: E402
+import trapcat_game  # noqa: E402
+import userlevels  # noqa: E402
+from buttons import A, B, DOWN, UP  # noqa: E402
+from gamectx import tap, tick  # noqa: E402
+
+CM_LEVELS = (b"; small\nC..#....\n..#..#..\n..#.....\n....#..M\n",
+             b"C.....g.........\n.##.#...##.ww.#.\n.#..#.g..#....#.\n...gg...........\n"
+             b".#....##.#..#g#.\n.#.ww.#..#..#...\n...##...g...##..\n..........#....M\n")
+TC_LEVELS = (b"; 9x9\n" + b".........\n" * 4 + b"...#C....\n" + b".........\n" * 4,
+             b"#....\n..#..\n..C..\n.....\n....#\n")
+KL_ONE_MOVE = b"VHHV/VSSV/VBBV/VBBV/S..S\n"     # the block one step from the exit
+KL_LEVELS = (KL_ONE_MOVE, b"VBBV/VBBV/SHHS/S..S/SHHS\n")
+BAD_LEVEL = {"catmouse": b"C..\n.Z.\n..M\n", "trapcat": b"...\n.C.\n..X\n",
+             "klotski": b"VBBV/VBBV/VHHV/VSSV\n"}
+GOOD = {"catmouse": CM_LEVELS, "trapcat": TC_LEVELS, "klotski": KL_LEVELS}
+
+
+class Ctx(gamectx.FakeCtx):
+    now = 1234
+    width = 128
+    height = 64
+
+    def __init__(self, levels_dir, difficulty=1):
+        gamectx.FakeCtx.__init__(self, difficulty)
+        self.levels_dir = str(levels_dir)
+        self.frame = bytearray(1024)
+        self.fb = framebuf.FrameBuffer(self.frame, 128, 64, framebuf.MONO_VLSB)
+
+    def tick_no(self):
+        return 0
+
+
+def write_pack(tmp_path, game, data):
+    d = tmp_path / "levels"
+    d.mkdir(exist_ok=True)
+    (d / (game + ".bin")).write_bytes(data)
+    return d
+
+
+def corrupt_packs(game):
+    """(kind, pack bytes, words the on-screen reason must hold) for every kind of
+    bad pack."""
+    good = levelpack.build_pack(game, list(GOOD[game]))
+    wrong = "klotski" if game != "klotski" else "trapcat"
+    return [
+        ("magic", b"XXXX" + good[4:], "bad magic"),
+        ("checksum", good[:-1] + bytes([good[-1] ^ 0x20]), "checksum mismatch"),
+        ("truncated", good[:-3], "truncated"),
+        ("short", good[:10], "shorter than its 16-byte header"),
+        ("level", levelpack.build_pack(game, [GOOD[game][0], BAD_LEVEL[game]]), "level 1:"),
+        ("game", levelpack.build_pack(wrong, list(GOOD[wrong])), "not " + game),
+    ]
+
+
+def shown(fb):
+    return sum(fb.pixel(x, y) for x in range(128) for y in range(64))
+
+
+def reason(game):
+    return " ".join(game.pack_error)
+
+
+# ------------------------------------------------------------------ the helper
+
+def test_no_pack_is_silent(tmp_path):
+    ctx = Ctx(tmp_path / "nowhere")
+    assert userlevels.open_for(ctx, "catmouse") == (None, None)
+    assert userlevels.pack_path(object(), "klotski") == "/levels/klotski.bin"
+    g = catmouse_game.Game(ctx)
+    assert g.state == catmouse_game.TITLE and g.n_levels() == len(catmouse_maps.LEVELS)
+
+
+def test_pack_reads_one_level_per_open_and_keeps_no_handle(tmp_path, monkeypatch):
+    d = write_pack(tmp_path, "catmouse", levelpack.build_pack("catmouse", list(CM_LEVELS)))
+    pack, err = userlevels.open_for(Ctx(d), "catmouse", catmouse_game.check_level)
+    assert err is None and pack.count == 2 and pack._lp.f is None
+    reads = []
+    real_open = open
+
+    def spy(path, mode="r", *a):
+        f = real_open(path, mode, *a)
+        real_read = f.read
+        f.read = lambda n=-1: reads.append(n) or real_read(n)
+        return f
+    monkeypatch.setattr("builtins.open", spy)
+    assert pack.text(1) == CM_LEVELS[1].decode()
+    assert reads == [len(CM_LEVELS[1])]          # one read of that level alone
+    assert pack._lp.f is None
+
+
+def test_wrap_fits_the_screen():
+    lines = userlevels.wrap("checksum mismatch: the header (byte 12) says 0x12345678, the "
+                            "contents give 0x9abcdef0: the pack is corrupted " + "x" * 80)
+    assert len(lines) == 5 and all(len(line) <= 31 for line in lines)
+    assert lines[-1].endswith("...")
+
+
+# ------------------------------------------------------------------ Cat & Mouse
+
+def test_catmouse_plays_a_pack_level(tmp_path):
+    d = write_pack(tmp_path, "catmouse", levelpack.build_pack("catmouse", list(CM_LEVELS)))
+    ctx = Ctx(d)
+    g = catmouse_game.Game(ctx)
+    nb = len(catmouse_maps.LEVELS)
+    assert g.state == catmouse_game.TITLE and g.n_levels() == nb + 2
+    tap(g, ctx, UP)                               # wraps to the last level: pack 2/2
+    tap(g, ctx, UP)                               # pack 1/2
+    assert g.level == nb and "PACK 1/2" in g.title_lines[1]
+    tap(g, ctx, A)
+    assert g.state == catmouse_game.PLAY and (g.game.cols, g.game.rows) == (8, 4)
+    assert g.map_text == CM_LEVELS[0].decode()
+    for _ in range(40):                           # the cat answers, the mouse stays
+        tick(g, ctx, down=A)
+        tick(g, ctx)
+        if g.state != catmouse_game.PLAY:
+            break
+    assert g.game.round >= 2
+    g.draw(ctx.fb)
+    assert shown(ctx.fb) > 100
+
+
+@pytest.mark.parametrize("kind,data,words", corrupt_packs("catmouse"))
+def test_catmouse_bad_pack_shows_the_error_then_builtins(tmp_path, kind, data, words):
+    ctx = Ctx(write_pack(tmp_path, "catmouse", data))
+    g = catmouse_game.Game(ctx)
+    assert g.state == catmouse_game.PACK_BAD and g.pack is None
+    assert words in reason(g), reason(g)
+    g.draw(ctx.fb)
+    assert shown(ctx.fb) > 200                   # the title bar and the reason
+    tap(g, ctx, A)
+    assert g.state == catmouse_game.TITLE and g.n_levels() == len(catmouse_maps.LEVELS)
+    tap(g, ctx, A)
+    assert g.state == catmouse_game.PLAY and g.map_text is None
+
+
+def test_catmouse_pack_replaced_after_open(tmp_path):
+    d = write_pack(tmp_path, "catmouse", levelpack.build_pack("catmouse", list(CM_LEVELS)))
+    ctx = Ctx(d)
+    g = catmouse_game.Game(ctx)
+    (d / "catmouse.bin").write_bytes(b"PZLV")      # gone bad underneath
+    tap(g, ctx, UP)
+    tap(g, ctx, A)
+    assert g.state == catmouse_game.PACK_BAD and "short read" in reason(g)
+    tap(g, ctx, A)
+    assert g.state == catmouse_game.TITLE and g.level == 0
+
+
+def test_catmouse_map_too_big_for_the_screen(tmp_path):
+    big = (b"C" + b"." * 19 + b"\n") + (b"." * 20 + b"\n") * 3 + (b"." * 19 + b"M\n")
+    ctx = Ctx(write_pack(tmp_path, "catmouse", levelpack.build_pack("catmouse", [big])))
+    g = catmouse_game.Game(ctx)
+    assert g.state == catmouse_game.PACK_BAD and "fits 16x8" in reason(g)
+
+
+# ------------------------------------------------------------------ Trap the Cat
+
+def test_trapcat_plays_pack_levels(tmp_path):
+    ctx = Ctx(write_pack(tmp_path, "trapcat", levelpack.build_pack("trapcat", list(TC_LEVELS))))
+    g = trapcat_game.Game(ctx)
+    assert g.state == trapcat_game.LEVELS and g.pack.count == 2
+    g.draw(ctx.fb)
+    assert shown(ctx.fb) > 100
+    tap(g, ctx, DOWN)
+    assert g.choice == 1 and "PACK 1/2" in g.choice_text
+    tick(g, ctx, down=A)
+    size, cells, cat = trapcat.parse_level(TC_LEVELS[0].decode())
+    assert g.state == trapcat_game.PLAY and g.board.size == 9 and g.board.cat == cat
+    assert bytes(g.board.cells) == bytes(cells)
+    g.cursor = 0
+    tick(g, ctx, down=A)                           # block a corner; the cat answers
+    assert g.state == trapcat_game.CAT_TURN
+    for _ in range(40):
+        if g.state != trapcat_game.CAT_TURN:
+            break
+        tick(g, ctx)
+    assert g.state in (trapcat_game.PLAY, trapcat_game.OVER) and g.board.cat != cat
+    # back to the choice, then the 5x5 position
+    g.state = trapcat_game.OVER
+    tick(g, ctx, up=B)
+    assert g.state == trapcat_game.LEVELS
+    tap(g, ctx, DOWN)
+    tick(g, ctx, down=A)
+    assert g.state == trapcat_game.PLAY and g.board.size == 5
+    g.draw(ctx.fb)
+    # the random board is still there
+    g.state = trapcat_game.LEVELS
+    g.choice = 0
+    tick(g, ctx, down=A)
+    assert g.board.size == 9 and g.fixed is None and g.board.moves == 0
+
+
+@pytest.mark.parametrize("kind,data,words", corrupt_packs("trapcat"))
+def test_trapcat_bad_pack_shows_the_error_then_the_random_game(tmp_path, kind, data, words):
+    ctx = Ctx(write_pack(tmp_path, "trapcat", data))
+    g = trapcat_game.Game(ctx)
+    assert g.state == trapcat_game.PACK_BAD and g.pack is None
+    assert words in reason(g), reason(g)
+    g.draw(ctx.fb)
+    assert shown(ctx.fb) > 200
+    tick(g, ctx, down=A)
+    assert g.state == trapcat_game.PLAY and g.board.size == 9 and g.fixed is None
+    g.state = trapcat_game.OVER
+    assert tick(g, ctx, up=B) == "exit"           # no pack: B leaves as before
+
+
+def test_trapcat_board_too_big(tmp_path):
+    big = (b"." * 11 + b"\n") * 5 + b".....C.....\n" + (b"." * 11 + b"\n") * 5
+    ctx = Ctx(write_pack(tmp_path, "trapcat", levelpack.build_pack("trapcat", [big])))
+    g = trapcat_game.Game(ctx)
+    assert g.state == trapcat_game.PACK_BAD and "fits 9x9" in reason(g)
+
+
+# ------------------------------------------------------------------ Klotski
+
+def test_klotski_lists_and_plays_pack_levels(tmp_path):
+    ctx = Ctx(write_pack(tmp_path, "klotski", levelpack.build_pack("klotski", list(KL_LEVELS))))
+    g = klotski_game.Game(ctx)
+    nb = g.nb
+    assert g.state == klotski_game.LIST and g.n_levels() == nb + 2
+    tap(g, ctx, UP)                                # wraps to the last: pack 2/2
+    assert g.level == nb + 1 and g.name(g.level) == "PACK 2/2"
+    g.draw(ctx.fb)                                 # the list with the pack level's thumbnail
+    assert bytes(g.thumb) == bytes(klotski.parse(KL_LEVELS[1].decode()))
+    tap(g, ctx, UP)
+    assert g.level == nb
+    tick(g, ctx, down=A)
+    assert g.state == klotski_game.PLAY
+    assert bytes(g.start) == bytes(klotski.parse(KL_ONE_MOVE.decode()))
+    g.draw(ctx.fb)
+    # the cursor starts on the block: grab it, move it down: solved
+    tick(g, ctx, down=A)
+    tick(g, ctx, down=DOWN)
+    assert g.state == klotski_game.WIN and g.steps == 1
+    assert ctx.saved["klotski"]["best"][KL_ONE_MOVE.decode()] == 1
+    g.draw(ctx.fb)
+    tick(g, ctx, down=A)                           # next: pack level 2
+    assert g.state == klotski_game.PLAY and g.level == nb + 1
+
+
+@pytest.mark.parametrize("kind,data,words", corrupt_packs("klotski"))
+def test_klotski_bad_pack_shows_the_error_then_builtins(tmp_path, kind, data, words):
+    ctx = Ctx(write_pack(tmp_path, "klotski", data))
+    g = klotski_game.Game(ctx)
+    assert g.state == klotski_game.PACK_BAD and g.pack is None
+    assert words in reason(g), reason(g)
+    g.draw(ctx.fb)
+    assert shown(ctx.fb) > 200
+    tick(g, ctx, down=A)
+    assert g.state == klotski_game.LIST and g.n_levels() == g.nb
+    tick(g, ctx, down=A)
+    assert g.state == klotski_game.PLAY and g.level == 0
+
+
+def test_klotski_pack_with_a_piece_that_does_not_fit(tmp_path):
+    bad = b"VBBV/VBBV/HVVH/SSSS/S..S\n"              # parse() passes, the tiling does not
+    ctx = Ctx(write_pack(tmp_path, "klotski", levelpack.build_pack("klotski", [bad])))
+    g = klotski_game.Game(ctx)
+    assert g.state == klotski_game.PACK_BAD and "level 0" in reason(g)
+
+
+# ------------------------------------------------------------------ in the MicroPython VM
+
+VM_SCRIPT = r"""
+rt.ctx.levels_dir = '/input/levels'
+idle(3)
+tap(buttons.A)                 # the launcher's first game: Cat & Mouse
+idle(3)
+g = rt.screen
+emit('open', (type(g).__name__, g.state, g.n_levels(), g.pack is not None,
+              g.pack_error and ' '.join(g.pack_error)))
+if g.state == 3:
+    tap(buttons.A)
+    idle(2)
+    emit('after_error', (g.state, g.n_levels()))
+else:
+    tap(buttons.UP)
+    idle(1)
+    tap(buttons.UP)
+    idle(1)
+    emit('title', g.title_lines[1])
+    tap(buttons.A)
+    idle(6)
+    emit('play', (g.state, g.game.cols, g.game.rows))
+    for k in range(8):
+        tap(buttons.A)
+        idle(5)
+    emit('rounds', g.game.round)
+"""
+
+
+@pytest.mark.parametrize("pack", ["good", "bad"])
+def test_catmouse_pack_in_the_micropython_vm(pack):
+    from host_tools import mpvm, runtime_vm
+
+    with runtime_vm.staged_firmware() as fw:
+        (fw / "levels").mkdir()
+        data = levelpack.build_pack("catmouse", list(CM_LEVELS))
+        if pack == "bad":
+            data = data[:-1] + bytes([data[-1] ^ 1])
+        (fw / "levels" / "catmouse.bin").write_bytes(data)
+        r = mpvm.run(runtime_vm.SETUP + VM_SCRIPT, input_dir=fw)
+    name, state, n, has_pack, err = r["open"]
+    nb = len(catmouse_maps.LEVELS)
+    assert name == "Game"
+    if pack == "good":
+        assert (state, n, has_pack, err) == (catmouse_game.TITLE, nb + 2, True, None)
+        assert "PACK 1/2" in r["title"]
+        assert r["play"] == (catmouse_game.PLAY, 8, 4)
+        assert r["rounds"] >= 2
+    else:
+        assert state == catmouse_game.PACK_BAD and not has_pack and "checksum mismatch" in err
+        assert r["after_error"] == (catmouse_game.TITLE, nb)
