@@ -12,10 +12,10 @@ LEVELS ?=
 
 setup: $(STAMP)
 
-$(STAMP): requirements.txt package.json
+$(STAMP): requirements.txt package.json package-lock.json
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt
-	npm install --no-audit --no-fund --loglevel=error
+	npm ci --no-audit --no-fund --loglevel=error
 	touch $(STAMP)
 
 test: setup

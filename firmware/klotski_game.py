@@ -227,6 +227,9 @@ class Game:
         self.thumb = bytearray(20)
         self.thumb_own = bytearray(20)
         self._thumb_level = -2
+        self._list_key = -1              # what the list cache below shows
+        self._list_cache = None          # the drawn list screen (one frame's bytes)
+        self._stores = 0                 # bests saved: the list shows them
         self.nb = len(self.layouts)      # built-in levels; pack levels follow
         self.shown = None                # layout text of show_level()
         self._cached = -2                # the one pack level held in memory
@@ -515,6 +518,7 @@ class Game:
                 self.saved["best"][key] = self.steps
                 self.new_best = True
                 ctx.store(GAME_ID, self.saved)
+                self._stores += 1
         ctx.beep(1400, 150)
 
     def _cursor_step(self, d):
@@ -850,7 +854,22 @@ class Game:
         gfx.text(fb, "A:NEXT B:LIST", PX + 1, 52)
 
     def _draw_list(self, fb):
+        """The level list: about 200 characters of text, so the drawn screen
+        is kept and copied back while nothing on it changes."""
         n = self.n_levels()
+        frame = getattr(self.ctx, "frame", None)
+        key = (((self.level + 1) * 256 + self.top) * 16 + self.sphase) * 256 + (n + self._stores) % 256
+        if frame is not None and key == self._list_key and len(frame) == len(self._list_cache):
+            frame[:] = self._list_cache
+            return
+        self._draw_list_fresh(fb, n)
+        if frame is not None:
+            if self._list_cache is None or len(self._list_cache) != len(frame):
+                self._list_cache = bytearray(len(frame))
+            self._list_cache[:] = frame
+            self._list_key = key
+
+    def _draw_list_fresh(self, fb, n):
         gfx.text(fb, "KLOTSKI", 1, 0)
         gfx.text(fb, "%d/%d" % (self.level + 1, n), 34, 0)
         gfx.text(fb, "BEST/OPT", 64, 0)

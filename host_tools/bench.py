@@ -11,6 +11,8 @@ import json
 import time
 from pathlib import Path
 
+from host_tools.cli import UserError
+
 BENCH_MODULES = (
     "host_tools.bench_grid",
     "host_tools.bench_trapcat",
@@ -68,6 +70,9 @@ def print_report(report):
 
 def run_bench(args):
     names = BENCH_MODULES if not args.only else [m for m in BENCH_MODULES if args.only in m]
+    if not names:
+        raise UserError("--only %s matches no bench module (have: %s)" % (
+            args.only, ", ".join(m.rsplit(".", 1)[-1].replace("bench_", "") for m in BENCH_MODULES)))
     report = Report()
     started = time.time()
     for name in names:

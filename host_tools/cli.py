@@ -28,8 +28,68 @@ class UserError(Exception):
     """A mistake in the user's input: printed as one line, exit code 2."""
 
 
+def write_atomic(path, data):
+    """Write ``data`` (bytes or str) to ``path`` through ``path.tmp`` + rename, so
+    a failure or Ctrl-C never leaves a half-written file; OS errors -> UserError."""
+    import os
+    path = os.fspath(path)
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    tmp = path + ".tmp"
+    try:
+        if os.path.isdir(path):
+            raise IsADirectoryError(21, "Is a directory")
+        with open(tmp, "wb") as handle:
+            handle.write(data)
+        os.replace(tmp, path)
+    except OSError as exc:
+        try:
+            os.remove(tmp)
+        except OSError:
+            pass
+        raise UserError("cannot write %s: %s" % (path, exc.strerror or exc)) from None
+    except BaseException:
+        try:
+            os.remove(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def make_output_dir(path):
+    """Create an output directory (and parents); OS errors -> UserError.
+    Returns True when it made ``path`` (for drop_output_dir)."""
+    import os
+    path = os.fspath(path)
+    created = not os.path.isdir(path)
+    try:
+        os.makedirs(path, exist_ok=True)
+    except OSError as exc:
+        raise UserError("cannot create output directory %s: %s" % (path, exc.strerror or exc)) from None
+    return created
+
+
+def drop_output_dir(path, created):
+    """Undo make_output_dir after a failed or interrupted run: remove ``path`` if
+    this run made it and it is still empty."""
+    import os
+    if created:
+        try:
+            os.rmdir(path)
+        except OSError:
+            pass
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse whose usage errors are one line too (exit code 2, as before);
+    sub-parsers inherit the class through add_subparsers."""
+
+    def error(self, message):
+        self.exit(2, "error: %s (see %s --help)\n" % (message, self.prog))
+
+
 def build_parser():
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="python -m host_tools",
         description="Laptop-side tools for the pocket puzzle handheld.",
     )

@@ -663,11 +663,14 @@ def doctor(dev, log=print):
 # CLI
 
 def cmd_flash(args):
+    # Check what needs no device first, so a typo is named before "no device found".
+    load_board(args.board)
     runtime = board_runtime(args.board)
     if runtime == "blinka":
         raise UserError("board %s runs under Blinka on a Raspberry Pi: nothing to flash; on the Pi "
                         "run `python -m host_tools run --board %s` (docs/circuitpython.md)"
                         % (args.board, args.board))
+    level_files(args.levels)
     drive = args.drive
     if drive is None and args.port is None:
         drives = find_circuitpy_drives()

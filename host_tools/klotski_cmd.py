@@ -9,7 +9,7 @@ import random
 
 import host_tools.fwpath  # noqa: F401  (firmware/ on sys.path)
 import klotski
-from host_tools.cli import UserError
+from host_tools.cli import UserError, drop_output_dir, make_output_dir, write_atomic
 
 DIR_NAMES = {-1: "left", 1: "right", -4: "up", 4: "down"}
 
@@ -120,19 +120,26 @@ def generate_levels(nv, nh, ns, min_steps, count, seed=1, tries=4000):
 
 def _run_levels(args):
     nv, nh, ns = parse_piece_set(args.piece_set)
-    levels = generate_levels(nv, nh, ns, args.min_steps, args.count, seed=args.seed)
-    if not levels:
-        raise UserError("no layout of %s needs %d steps or more" % (args.piece_set, args.min_steps))
+    if args.count < 1:
+        raise UserError("--count must be at least 1")
+    created = make_output_dir(args.output) if args.output else False
+    try:
+        levels = generate_levels(nv, nh, ns, args.min_steps, args.count, seed=args.seed)
+        if not levels:
+            raise UserError("no layout of %s needs %d steps or more" % (args.piece_set, args.min_steps))
+    except BaseException:          # nothing found, Ctrl-C: leave no empty folder
+        if args.output:
+            drop_output_dir(args.output, created)
+        raise
     if args.output:
         # One layout per file, the format `levels pack` and the device read.
         out = Path(args.output)
-        out.mkdir(parents=True, exist_ok=True)
         grades = []
         for i, (d, t) in enumerate(levels, 1):
             name = "klotski_%03d.txt" % i
-            (out / name).write_text(t + "\n")
+            write_atomic(out / name, t + "\n")
             grades.append({"file": name, "layout": t, "optimal_steps": d})
-        (out / "pack.json").write_text(json.dumps(
+        write_atomic(out / "pack.json", json.dumps(
             {"game": "klotski", "piece_set": args.piece_set.upper(), "seed": args.seed,
              "levels": grades}, indent=1) + "\n")
         print("wrote %d layout(s) to %s" % (len(levels), out))

@@ -23,7 +23,7 @@ import host_tools.fwpath  # noqa: F401
 import catmouse
 import catmouse_ai
 from gridpath import GridSearch
-from host_tools.cli import UserError
+from host_tools.cli import UserError, drop_output_dir, make_output_dir, write_atomic
 
 BANDS = {"easy": (0.0, 0.35), "medium": (0.35, 0.7), "hard": (0.7, 1.01)}
 OBSTACLES = {"easy": 0.08, "medium": 0.14, "hard": 0.2}
@@ -129,10 +129,14 @@ def cmd_catmouse(args):
         raise UserError("--count must be at least 1")
     from tqdm import tqdm
     out = Path(args.output)
-    out.mkdir(parents=True, exist_ok=True)
-    with tqdm(total=args.count, desc="catmouse %s" % args.difficulty, unit="map",
-              disable=args.quiet) as bar:
-        maps = generate(args.count, cols, rows, args.terrain, args.difficulty, args.seed, bar)
+    created = make_output_dir(out)
+    try:
+        with tqdm(total=args.count, desc="catmouse %s" % args.difficulty, unit="map",
+                  disable=args.quiet) as bar:
+            maps = generate(args.count, cols, rows, args.terrain, args.difficulty, args.seed, bar)
+    except BaseException:          # nothing found, Ctrl-C: leave no empty folder
+        drop_output_dir(out, created)
+        raise
     grades = []
     for i, (text, g) in enumerate(maps, 1):
         name = "catmouse_%03d.txt" % i
@@ -140,9 +144,9 @@ def cmd_catmouse(args):
                 "the built-in mouse survives %d of %d rounds\n" % (
                     cols, rows, " terrain" if args.terrain else "", g["difficulty"], g["bfs_moves"],
                     g["astar_stamina"], g["rounds_survived"], g["round_limit"]))
-        (out / name).write_text(head + text)
+        write_atomic(out / name, head + text)
         grades.append(dict(g, file=name))
-    (out / "pack.json").write_text(json.dumps(
+    write_atomic(out / "pack.json", json.dumps(
         {"game": "catmouse", "size": "%dx%d" % (cols, rows), "terrain": args.terrain,
          "seed": args.seed, "levels": grades}, indent=1) + "\n")
     print("wrote %d map(s) to %s" % (len(maps), out))

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import host_tools.fwpath  # noqa: F401
 import levelpack
-from host_tools.cli import UserError
+from host_tools.cli import UserError, write_atomic
 
 LEVEL_GENERATORS = {
     "catmouse": "host_tools.levels_catmouse:add_parser",
@@ -100,9 +100,7 @@ def cmd_pack(args):
     except levelpack.LevelPackError as exc:
         raise UserError(str(exc)) from None
     out = Path(args.output)
-    tmp = out.with_name(out.name + ".tmp")
-    tmp.write_bytes(blob)
-    tmp.replace(out)
+    write_atomic(out, blob)
     print("packed %d %s level(s) into %s (%d bytes)%s" % (
         len(levels), game, out, len(blob), "" if parse else " (levels not parsed: no %s parser yet)" % game))
     return 0

@@ -59,6 +59,10 @@ def render_level(game, data, scale=4, board="pico-ssd1306"):
         text = bytes(data).decode("utf-8")
     except UnicodeDecodeError as exc:
         raise ValueError("not UTF-8 text (byte %d)" % exc.start) from None
+    import sys
+    check = getattr(sys.modules[cls.__module__], "check_level", None)
+    if check is not None:
+        check(text)                     # what the device and `flash` refuse (e.g. too big)
     screen.show_level(text)
     rt.game = rt.screen = screen
     screen.draw(rt.fb)                  # the game's draw code, no tick: no AI move yet
@@ -100,10 +104,8 @@ def preview(args):
             raise UserError("%s: level %d: %s" % (args.file, i, exc)) from None
     out = Path(args.output)
     image = images[0] if len(images) == 1 else contact_sheet(images, args.scale)
-    try:
-        image.save(out)
-    except (OSError, ValueError) as exc:
-        raise UserError("cannot write %s: %s" % (out, exc)) from None
+    from host_tools.sim import save_image
+    save_image(image, out)
     print("%s: %s level%s %s -> %s (%dx%d)" % (
         args.file, game, "" if len(indices) == 1 else "s",
         indices[0] if len(indices) == 1 else "0..%d" % (len(levels) - 1),

@@ -27,7 +27,7 @@ from pathlib import Path
 import host_tools.fwpath  # noqa: F401
 import trapcat
 import trapcat_ai
-from host_tools.cli import UserError
+from host_tools.cli import UserError, drop_output_dir, make_output_dir, write_atomic
 from host_tools.trapcat_cmd import MAX_TURNS
 
 DIFFICULTIES = ("easy", "medium", "hard")
@@ -114,10 +114,14 @@ def cmd_trapcat(args):
         raise UserError("--blocks must be 0..%d" % (args.size * args.size // 2))
     from tqdm import tqdm
     out = Path(args.output)
-    out.mkdir(parents=True, exist_ok=True)
-    with tqdm(total=args.count, desc="trapcat %s" % args.difficulty, unit="level",
-              disable=args.quiet) as bar:
-        levels = generate(args.count, args.size, args.blocks, args.difficulty, args.seed, bar)
+    created = make_output_dir(out)
+    try:
+        with tqdm(total=args.count, desc="trapcat %s" % args.difficulty, unit="level",
+                  disable=args.quiet) as bar:
+            levels = generate(args.count, args.size, args.blocks, args.difficulty, args.seed, bar)
+    except BaseException:          # nothing found, Ctrl-C: leave no empty folder
+        drop_output_dir(out, created)
+        raise
     grades = []
     for i, (text, g) in enumerate(levels, 1):
         name = "trapcat_%03d.txt" % i
@@ -128,9 +132,9 @@ def cmd_trapcat(args):
                     else "escapes",
                     ("trapped in %d blocks" % g["strong_blocks_vs_normal"])
                     if g["strong_traps_normal"] else "escapes"))
-        (out / name).write_text(head + text)
+        write_atomic(out / name, head + text)
         grades.append(dict(g, file=name))
-    (out / "pack.json").write_text(json.dumps(
+    write_atomic(out / "pack.json", json.dumps(
         {"game": "trapcat", "size": args.size, "blocks": args.blocks, "seed": args.seed,
          "levels": grades}, indent=1) + "\n")
     print("wrote %d layout(s) to %s" % (len(levels), out))

@@ -8,7 +8,7 @@ from host_tools.cli import UserError
 
 def read_map(path):
     try:
-        with open(path, encoding="utf-8") as handle:
+        with open(path, encoding="utf-8-sig") as handle:
             text = handle.read()
     except FileNotFoundError:
         raise UserError("map file %s does not exist" % path)

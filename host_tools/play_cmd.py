@@ -17,6 +17,9 @@ BUILTIN = ("bfs", "astar", "evasive", "random")
 def strategy(spec, seed):
     if spec in BUILTIN:
         return catmouse_ai.make(spec, seed)
+    if ":" not in spec:
+        raise UserError("unknown strategy %r: use one of %s or module:function"
+                        % (spec, ", ".join(BUILTIN)))
     return load_callable(spec)
 
 

@@ -12,6 +12,8 @@ def load_callable(spec):
     if ":" not in spec:
         raise UserError("strategy %r must look like module:function" % spec)
     module_name, _, attr = spec.rpartition(":")
+    if not module_name or not attr:
+        raise UserError("strategy %r must look like module:function" % spec)
     try:
         if module_name.endswith(".py"):
             if not os.path.isfile(module_name):
@@ -23,7 +25,7 @@ def load_callable(spec):
             module = importlib.import_module(module_name)
     except UserError:
         raise
-    except ImportError as exc:
+    except (ImportError, ValueError) as exc:
         raise UserError("cannot import strategy module %r: %s" % (module_name, exc))
     except SyntaxError as exc:
         raise UserError("strategy module %r has a syntax error on line %s" % (module_name, exc.lineno))

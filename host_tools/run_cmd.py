@@ -51,9 +51,12 @@ def _probe(cfg):
 
 
 def run_board(args):
-    from host_tools.cli import UserError
+    from host_tools.cli import UserError, make_output_dir
     from host_tools.sim import BOARDS_DIR, HOSTFB_DIR
     import sys
+
+    if args.ticks is not None and args.ticks < 0:
+        raise UserError("--ticks must be 0 or more (0 or none: run until Ctrl-C)")
 
     import host_tools.fwpath  # noqa: F401
     import boardcfg
@@ -79,7 +82,7 @@ def run_board(args):
     except ValueError as exc:     # I2CDisplayBus: "Unable to find I2C Display at 3c"
         raise UserError("display at 0x%02X: %s" % (cfg["i2c"]["address"], exc)) from None
     save_dir = Path(args.saves) if args.saves else Path.home() / ".pocket-puzzles" / "saves"
-    save_dir.mkdir(parents=True, exist_ok=True)
+    make_output_dir(save_dir)
     rt = main.boot(cfg, hw, saves.Saves(saves.OsFs(str(save_dir))))
     if rt is None:
         return 0

@@ -28,17 +28,9 @@ def staged_firmware():
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-SETUP = r"""
-try:
-    GC_SAFE
-except NameError:
-    GC_SAFE = False
-import machine
-dev = machine.Counter()
-machine.attach(0x3C, dev)
-import boardcfg, hw_machine, main, saves, buttons
-cfg = boardcfg.validate(boardcfg.DEFAULT)
-hw = hw_machine.Hardware(cfg)
+# Guest code shared by both backends once ``hw`` exists: a virtual clock, the
+# button pins driven through LEVELS, boot, and step/tap/idle helpers.
+_DRIVE = r"""
 CLOCK = [0]
 def _ticks():
     return CLOCK[0]
@@ -47,7 +39,7 @@ def _sleep(ms):
 hw.ticks_ms = _ticks
 hw.sleep_ms = _sleep
 PINS = (2, 3, 6, 7, 8, 9)
-LEVELS = machine.levels
+LEVELS = PIN_LEVELS
 def press(mask):
     for i in range(6):
         LEVELS[PINS[i]] = 0 if mask & (1 << i) else 1
@@ -68,6 +60,20 @@ def idle(n):
     for _ in range(n):
         step(0)
 """
+
+SETUP = r"""
+try:
+    GC_SAFE
+except NameError:
+    GC_SAFE = False
+import machine
+dev = machine.Counter()
+machine.attach(0x3C, dev)
+import boardcfg, hw_machine, main, saves, buttons
+cfg = boardcfg.validate(boardcfg.DEFAULT)
+hw = hw_machine.Hardware(cfg)
+PIN_LEVELS = machine.levels
+""" + _DRIVE
 
 
 @contextmanager
@@ -116,35 +122,8 @@ except NameError:
 import boardcfg, hw_circuitpython, main, saves, buttons
 cfg = boardcfg.validate(CP_CFG)
 hw = hw_circuitpython.Hardware(cfg)
-CLOCK = [0]
-def _ticks():
-    return CLOCK[0]
-def _sleep(ms):
-    CLOCK[0] += ms
-hw.ticks_ms = _ticks
-hw.sleep_ms = _sleep
-PINS = (2, 3, 6, 7, 8, 9)
-LEVELS = keypad.levels
-def press(mask):
-    for i in range(6):
-        LEVELS[PINS[i]] = 0 if mask & (1 << i) else 1
-press(0)
-rt = main.boot(cfg, hw, saves.Saves(saves.MemFs()))
-def _nocollect():
-    pass
-if not GC_SAFE:
-    rt.collect = _nocollect
-def step(mask=0):
-    press(mask)
-    rt.step()
-    CLOCK[0] += 33
-def tap(mask, n=1):
-    for _ in range(n):
-        step(mask); step(mask); step(0); step(0)
-def idle(n):
-    for _ in range(n):
-        step(0)
-"""
+PIN_LEVELS = keypad.levels
+""" + _DRIVE
 
 # After CP_SETUP: replace the C work of a frame (bitmaptools.readinto and the
 # displayio refresh, per-pixel Python in the fakes) by no-ops, so that what is

@@ -40,6 +40,9 @@ def install_host_modules():
     return fakemachine
 
 
+MAX_KEY_COUNT = 1000000  # ticks in one key token (a script is one list entry per tick)
+
+
 def parse_keys(text):
     """Key script -> list of per-tick sets of pressed button names."""
     from host_tools.cli import UserError
@@ -85,6 +88,8 @@ def _count(text, token):
         raise UserError("bad count in key token %r" % token) from None
     if n < 0:
         raise UserError("bad count in key token %r" % token)
+    if n > MAX_KEY_COUNT:
+        raise UserError("count in key token %r is over %d" % (token, MAX_KEY_COUNT))
     return n
 
 
@@ -175,6 +180,30 @@ class Simulator(PinSim):
 
 
 # -- front ends -----------------------------------------------------------------------
+def image_format(path):
+    """The Pillow format for an output file name, or UserError (checked before a run)."""
+    from PIL import Image
+
+    from host_tools.cli import UserError
+    fmt = Image.registered_extensions().get(os.path.splitext(str(path))[1].lower())
+    if fmt is None:
+        raise UserError("cannot write %s: unknown image file extension (use .png or .gif)" % path)
+    return fmt
+
+
+def save_image(image, path, **params):
+    """Save a Pillow image atomically (whole file or nothing); errors -> UserError."""
+    import io
+
+    from host_tools.cli import UserError, write_atomic
+    buf = io.BytesIO()
+    try:
+        image.save(buf, format=image_format(path), **params)
+    except (OSError, ValueError, KeyError) as exc:
+        raise UserError("cannot write %s: %s" % (path, exc)) from None
+    write_atomic(path, buf.getvalue())
+
+
 def run_headless(sim, script, ticks, screenshot, gif, scale):
     frames = []
     total = max(ticks or 0, len(script) + (0 if ticks else 10))
@@ -183,11 +212,11 @@ def run_headless(sim, script, ticks, screenshot, gif, scale):
         if gif and i % 2 == 0:
             frames.append(sim.image(scale))
     if screenshot:
-        sim.image(scale).save(screenshot)
+        save_image(sim.image(scale), screenshot)
         print("screenshot: %s" % screenshot)
     if gif:
         frames.append(sim.image(scale))
-        frames[0].save(gif, save_all=True, append_images=frames[1:], duration=66, loop=0)
+        save_image(frames[0], gif, save_all=True, append_images=frames[1:], duration=66, loop=0)
         print("gif: %s (%d frames)" % (gif, len(frames)))
     if not screenshot and not gif:
         print(halfblocks(sim.oled))
@@ -427,12 +456,21 @@ def has_display():
 
 
 def run_sim(args):
-    from host_tools.cli import UserError
+    from host_tools.cli import UserError, make_output_dir
 
+    if args.ticks is not None and args.ticks < 0:
+        raise UserError("--ticks must be 0 or more")
+    if not 1 <= args.scale <= 32:
+        raise UserError("--scale must be 1..32, got %d" % args.scale)
+    for path in (args.screenshot, args.gif):
+        if path:
+            image_format(path)
     script = []
     if args.keys_file:
         try:
-            script += parse_keys(Path(args.keys_file).read_text())
+            script += parse_keys(Path(args.keys_file).read_text(encoding="utf-8"))
+        except UnicodeDecodeError:
+            raise UserError("cannot read --keys-file %s: not a text file (not UTF-8)" % args.keys_file) from None
         except OSError as exc:
             raise UserError("cannot read --keys-file: %s" % exc) from None
     if args.keys:
@@ -442,7 +480,7 @@ def run_sim(args):
     if frontend == "auto":
         frontend = "headless" if headless else ("pygame" if has_display() else "terminal")
     saves_dir = Path(args.saves) if args.saves else ROOT / "build" / "sim-saves"
-    saves_dir.mkdir(parents=True, exist_ok=True)
+    make_output_dir(saves_dir)
     hold = ("b",) if args.safe_mode else ()
     sim = Simulator(args.board, saves_dir, hold_at_boot=hold)
     if sim.runtime is None:

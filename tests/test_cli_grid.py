@@ -74,3 +74,42 @@ def test_help_everywhere():
     for args in ((), ("solve",), ("solve", "grid"), ("play", "catmouse")):
         result = run(*args, "--help")
         assert result.returncode == 0 and "usage:" in result.stdout
+
+
+def test_bad_strategy_specs_and_bom_maps_are_one_line_errors(tmp_path, capsys):
+    # Regression: "--cat :" crashed with a ValueError traceback (empty module name);
+    # a map saved with a UTF-8 BOM (Windows Notepad) was refused as "unknown character".
+    from clirun import run_cli
+    for spec in (":", ":chase", "os:"):
+        code, out, err = run_cli(["play", "catmouse", str(ROOT / "maps/seed-bfs.txt"),
+                                  "--cat", spec], capsys)
+        assert code == 2 and err.count("\n") == 1 and "module:function" in err, (spec, err)
+    code, out, err = run_cli(["play", "catmouse", str(ROOT / "maps/seed-bfs.txt"),
+                              "--cat", "dijkstra"], capsys)
+    assert code == 2 and "unknown strategy 'dijkstra': use one of bfs, astar" in err
+    bom = tmp_path / "bom.txt"
+    bom.write_bytes(b"\xef\xbb\xbfC..\n..M\n")
+    code, out, err = run_cli(["solve", "grid", str(bom), "--json"], capsys)
+    assert code == 0 and json.loads(out)["moves"] == 3, err
+
+
+def test_bench_only_typo_is_an_error_not_an_empty_report(capsys):
+    # Regression: "bench --only nosuch" exited 0 with 0 figures and overwrote build/bench.json.
+    from clirun import run_cli
+    bench_json = ROOT / "build" / "bench.json"
+    before = bench_json.read_bytes() if bench_json.exists() else None
+    code, out, err = run_cli(["bench", "--only", "nosuch"], capsys)
+    assert code == 2 and "matches no bench module" in err and err.count("\n") == 1
+    assert (bench_json.read_bytes() if bench_json.exists() else None) == before
+
+
+def test_argparse_mistakes_are_one_line_too(capsys):
+    # Regression: bad numbers/choices printed argparse's multi-line usage block.
+    import pytest
+    from host_tools import cli
+    for argv in (["play", "catmouse", "m.txt", "--rounds", "abc"], ["solve", "grid", "m", "--algo", "dfs"],
+                 ["nosuch"], ["levels", "catmouse"], ["bench", "--only"]):
+        with pytest.raises(SystemExit) as exc:
+            cli.main(argv)
+        err = capsys.readouterr().err
+        assert exc.value.code == 2 and err.startswith("error: ") and err.count("\n") == 1, (argv, err)

@@ -410,3 +410,16 @@ def test_cli_flash_levels(cli_env, capsys, tmp_path):
     bad.write_bytes(pack.read_bytes()[:-2])
     code, out, err = run_cli(["flash", "--levels", str(bad)], capsys)
     assert code == 2 and "truncated" in err and len(err.strip().splitlines()) == 1
+
+
+def test_cli_board_and_levels_checked_before_looking_for_a_device(cli_env, capsys, tmp_path):
+    # Regression: with no device plugged in, a typo in --board or a bad --levels pack
+    # was reported as "no device found" instead of naming the mistake.
+    cli_env["ports"] = []
+    garbage = tmp_path / "garbage.bin"
+    garbage.write_bytes(b"\xbe\x0f\xf7\x03" * 8)
+    for argv, msg in ((["flash", "--board", "nosuch"], "no board file"),
+                      (["flash", "--levels", str(tmp_path / "missing.bin")], "no such file or folder"),
+                      (["flash", "--levels", str(garbage)], "bad level pack")):
+        code, out, err = run_cli(argv, capsys)
+        assert code == 2 and msg in err and len(err.strip().splitlines()) == 1, (argv, err)

@@ -215,3 +215,45 @@ def test_level_generators_hook_adds_subcommands(capsys, monkeypatch):
     monkeypatch.setitem(levels_cmd.LEVEL_GENERATORS, "dummy", add)
     code, o, e = run_cli(["levels", "dummy"], capsys)
     assert code == 0 and "dummy ran" in o
+
+
+def test_unwritable_outputs_are_one_line_errors(tmp_path, capsys):
+    # Regression: -o under a file or in /proc ended in a mkdir/write traceback; --count 0
+    # for klotski claimed no layout needs 60 steps.
+    afile = tmp_path / "afile"
+    afile.write_text("x")
+    cases = [
+        ["levels", "catmouse", "--count", "1", "--quiet", "-o", str(afile)],
+        ["levels", "catmouse", "--count", "1", "--quiet", "-o", str(afile / "sub")],
+        ["levels", "trapcat", "--count", "1", "--quiet", "-o", str(afile / "sub")],
+        ["levels", "klotski", "--count", "1", "-o", str(afile / "sub")],
+    ]
+    for argv in cases:
+        code, out, err = run_cli(argv, capsys)
+        assert code == 2 and err.startswith("error: cannot create output directory"), (argv, err)
+        assert err.count("\n") == 1
+    code, out, err = run_cli(["levels", "klotski", "--count", "0"], capsys)
+    assert (code, err) == (2, "error: --count must be at least 1\n")
+    lv = tmp_path / "lv"
+    code, out, err = run_cli(["levels", "catmouse", "--count", "1", "--quiet", "--seed", "3",
+                              "-o", str(lv)], capsys)
+    assert code == 0, err
+    for bad in (tmp_path, afile / "x.bin"):       # a directory; a path under a file
+        code, out, err = run_cli(["levels", "pack", str(lv), "-o", str(bad)], capsys)
+        assert code == 2 and err.startswith("error: cannot write ") and err.count("\n") == 1, err
+    assert sorted(p.name for p in lv.iterdir()) == ["catmouse_001.txt", "pack.json"]
+    assert not list(tmp_path.glob("*.tmp"))
+
+
+def test_failed_generation_leaves_no_empty_output_folder(tmp_path, capsys, monkeypatch):
+    from host_tools.cli import UserError
+
+    def fail(*args, **kwargs):
+        raise UserError("found only 0 maps")
+    monkeypatch.setattr(levels_catmouse, "generate", fail)
+    out = tmp_path / "new"
+    code, o, e = run_cli(["levels", "catmouse", "--quiet", "-o", str(out)], capsys)
+    assert code == 2 and e == "error: found only 0 maps\n" and not out.exists()
+    out.mkdir()                                 # a folder the user made is kept
+    code, o, e = run_cli(["levels", "catmouse", "--quiet", "-o", str(out)], capsys)
+    assert code == 2 and out.is_dir()

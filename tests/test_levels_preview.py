@@ -169,3 +169,15 @@ def test_a_level_the_game_rejects(tmp_path, capsys):
     code, _, err = run_cli(["levels", "preview", str(path), "--index", "1",
                             "-o", str(tmp_path / "x.png")], capsys)
     assert code == 2 and "level 1" in err
+
+
+def test_catmouse_level_too_big_for_the_screen(tmp_path, capsys):
+    # Regression: a 20x10 map (accepted by `levels check`, refused by `flash` and the
+    # device) was rendered as if it were fine; now preview refuses it like flash does.
+    big = b"C" + b"." * 19 + b"\n" + (b"." * 20 + b"\n") * 8 + b"." * 19 + b"M\n"
+    path = tmp_path / "big.bin"
+    path.write_bytes(build_pack("catmouse", [big]))
+    out = tmp_path / "x.png"
+    code, _, err = run_cli(["levels", "preview", str(path), "-o", str(out)], capsys)
+    assert code == 2 and "level 0" in err and "fits 16x8" in err and err.count("\n") == 1
+    assert not out.exists()

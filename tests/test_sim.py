@@ -280,3 +280,31 @@ def test_pygame_front_end_takes_taps_and_quits(monkeypatch):
     assert simmod.run_pygame(s, 3, 100, on_frame) == 0
     assert shots == [(384, 192)] and s.tick_index == 16
     assert type(s.runtime.screen).__name__ == "Game"
+
+
+def test_sim_output_mistakes_are_one_line_errors(tmp_path, capsys):
+    # Regression: bad --screenshot/--gif paths, --scale 0, a binary --keys-file and a
+    # --saves path that is a file all ended in tracebacks; --ticks -5 ran silently.
+    from clirun import run_cli
+    afile = tmp_path / "afile"
+    afile.write_bytes(b"\xbe\xff\x00")
+    cases = [
+        (["--ticks", "2", "--screenshot", str(tmp_path / "out.xyz")], "unknown image file extension"),
+        (["--ticks", "2", "--gif", str(tmp_path)], "unknown image file extension"),
+        (["--ticks", "2", "--screenshot", str(afile / "x.png")], "cannot write"),
+        (["--ticks", "2", "--scale", "0", "--screenshot", str(tmp_path / "s.png")], "--scale"),
+        (["--ticks", "-5"], "--ticks"),
+        (["--keys-file", str(afile)], "not a text file"),
+        (["--ticks", "2", "--saves", str(afile)], "cannot create output directory"),
+        (["--keys", "wait:99999999999"], "is over"),      # was a MemoryError
+    ]
+    for extra, words in cases:
+        code, out, err = run_cli(["sim", "--frontend", "headless"] + extra, capsys)
+        assert code == 2 and words in err and err.count("\n") == 1, (extra, err)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["afile"]
+
+
+def test_run_negative_ticks_is_a_one_line_error(capsys):
+    from clirun import run_cli
+    code, out, err = run_cli(["run", "--ticks", "-1"], capsys)
+    assert code == 2 and "--ticks must be 0 or more" in err and err.count("\n") == 1
