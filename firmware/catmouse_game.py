@@ -104,6 +104,7 @@ class Game:
         self.status = ""
         self.banner = ""
         self.title_lines = ("", "")
+        self._title_gen = 0
         self.dirs = [0, 0, 0, 0]
         self.map_text = None
         self.seed = ctx.ticks_ms() & 0xFFFF
@@ -140,7 +141,16 @@ class Game:
         return self.pack.text(i - nb)
 
     # -- title screen ---------------------------------------------------------------
+    def frame_key(self):
+        """Runtime frame cache: the title and pack-error screens are static."""
+        if self.state == TITLE:
+            return 1 | (self._title_gen & 0xFFFFF) << 2
+        if self.state == PACK_BAD:
+            return 2
+        return None   # play / over (the winning cat blinks): drawn every tick
+
     def _title_text(self):
+        self._title_gen += 1
         name = self.level_name(self.level)
         self.title_lines = (
             "PLAY AS: < %s >" % self.side.upper(),

@@ -135,6 +135,7 @@ class Game:
         self.seed = (ctx.ticks_ms() * 31 + 7) & 0xFFFF
         self.mode = 0                       # 0: vs AI, 1: two players
         self.menu_sel = 0
+        self._rec_gen = 0
         self.state = MENU
         self.cursor = 27                    # F2
         self.sel = jb.NONE
@@ -194,6 +195,7 @@ class Game:
         fb.fill_rect(MID_X + 1, TOP + 3 * CELL_H, GAP - 2, 9, 0)
 
     def _record_text(self):
+        self._rec_gen += 1
         s = self.saved
         self.record = "VS AI  W%d L%d D%d" % (s.get("won", 0), s.get("lost", 0), s.get("drawn", 0))
 
@@ -359,6 +361,12 @@ class Game:
             self._clear_marks()
         else:
             self.ctx.beep(220, 30)
+
+    def frame_key(self):
+        """Runtime frame cache: only the menu is static (the board blinks)."""
+        if self.state == MENU:
+            return 1 | self.menu_sel << 1 | (self._rec_gen & 0xFFFFF) << 2
+        return None
 
     def tick(self, ctx):
         btn = ctx.buttons

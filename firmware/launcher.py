@@ -27,12 +27,19 @@ class Launcher:
         self.set_sel = 0
         self.about_lines = ()
         self._labels = ["", "", "", ""]
+        self._gen = 0               # bumped when the settings labels / about text change
         self._settings_rows = ["contrast", "difficulty", "back"]
         if runtime.hw.buzzer is not None:
             self._settings_rows.insert(1, "sound")
         self._refresh_labels()
 
     # -- menu ----------------------------------------------------------------------
+    def frame_key(self):
+        """Changes whenever draw() would draw something else (runtime frame cache):
+        mode 2 bits, selection, scroll, settings row, label generation; < 2**30."""
+        return (self.mode | (self.sel & 0xFF) << 2 | (self.top & 0xFF) << 10
+                | (self.set_sel & 0xF) << 18 | (self._gen & 0xFF) << 22)
+
     def tick(self, ctx):
         btn = ctx.buttons
         if self.mode == SETTINGS:
@@ -86,6 +93,7 @@ class Launcher:
 
     # -- settings ------------------------------------------------------------------
     def _refresh_labels(self):
+        self._gen += 1
         s = self.rt.settings
         rows = self._settings_rows
         for i in range(len(rows)):
@@ -163,6 +171,7 @@ class Launcher:
             "TICKS %d  OVERRUNS %d" % (rt.ticks, rt.overruns),
             "%d GAMES INSTALLED" % len(rt.registry),
         )
+        self._gen += 1
         self.mode = ABOUT
 
     def _draw_about(self, fb):

@@ -2,7 +2,8 @@
 
 ``Runtime(hw, saves)`` owns the display frame buffer, the Buttons state and the
 ``ctx`` handed to games.  ``step()`` is one tick (poll buttons, tick + draw the
-current screen, overlay a toast, send the changed pages); ``run()`` repeats it
+current screen, overlay a toast, send the changed pages; a screen whose
+``frame_key()`` did not change since it was drawn is not redrawn); ``run()`` repeats it
 at 30 ticks/s, sampling the buttons every millisecond while it waits (presses
 between ticks are latched) and counting overruns (a tick that ended after the
 next one was due; the loop then restarts its schedule instead of catching up).
@@ -168,6 +169,15 @@ class Runtime:
         self.launcher = None
         self._toast = None
         self._toast_ticks = 0
+        # frame cache: a screen with ``frame_key()`` is not redrawn while its key
+        # stays the same and nothing (a toast) was drawn over or taken off it
+        self.frame_cache = True
+        self._key_screen = None     # the screen whose frame_key support was looked up
+        self._keyed = False
+        self._key = None
+        self._drawn_screen = None   # screen, key and toast of the clean frame in fb
+        self._drawn_key = None      # (_drawn_screen None: fb is not a cached frame)
+        self._drawn_toast = None
         self._next = 0
         self._k = 0
         self._base = 0
@@ -239,6 +249,8 @@ class Runtime:
 
     def _drop_game(self):
         self.game = None
+        self._key_screen = None     # no reference may keep the game alive
+        self._drawn_screen = None
         entry = self.game_entry
         if entry is not None and entry[2] in sys.modules:
             del sys.modules[entry[2]]
@@ -261,6 +273,25 @@ class Runtime:
             traceback.print_exception(type(exc), exc, exc.__traceback__)
 
     # -- the tick ------------------------------------------------------------------
+    def _clean(self, screen):
+        """True when fb already holds what ``screen.draw`` would draw now (same
+        screen, same ``frame_key()``, same toast over it)."""
+        if screen is not self._key_screen:
+            self._key_screen = screen
+            self._keyed = hasattr(screen, "frame_key")
+        if not (self._keyed and self.frame_cache):
+            return False
+        key = screen.frame_key()
+        self._key = key
+        if key is None or screen is not self._drawn_screen or key != self._drawn_key:
+            return False
+        toast = self._toast if self._toast_ticks else None
+        return toast == self._drawn_toast
+
+    def invalidate_frame(self):
+        """Redraw the current screen on the next tick (fb was drawn over)."""
+        self._drawn_screen = None
+
     def step(self):
         hw = self.hw
         now = hw.ticks_ms()
@@ -269,6 +300,7 @@ class Runtime:
         hw.service(now)
         screen = self.screen
         fb = self.fb
+        drawn = True
         try:
             if screen.tick(self.ctx) == "exit":
                 if screen is self.launcher:
@@ -276,22 +308,36 @@ class Runtime:
                 else:
                     self.back_to_launcher()
                 screen = self.screen
-            screen.draw(fb)
+            if self._clean(screen):
+                drawn = False
+            else:
+                self._drawn_screen = None
+                screen.draw(fb)
+                if self._keyed and self.frame_cache:
+                    self._drawn_screen = screen
+                    self._drawn_key = self._key
         except MemoryError:
+            self._drawn_screen = None
             if screen is self.game:
                 self.out_of_memory()
             else:
                 raise
         except Exception as exc:
+            self._drawn_screen = None
             if screen is self.launcher:
                 raise
             self._report(exc)
             self._drop_game()
             self.screen = ErrorScreen("GAME ERROR", "%s: %s" % (type(exc).__name__, exc))
             self.screen.draw(fb)
+        toast = None
         if self._toast_ticks:
             self._toast_ticks -= 1
-            self._draw_toast(fb)
+            toast = self._toast
+        if drawn:
+            if toast is not None:
+                self._draw_toast(fb)
+            self._drawn_toast = toast
         self.display.show()
         self.ticks += 1
         took = buttons.ticks_diff(hw.ticks_ms(), now)

@@ -191,6 +191,17 @@ class Game:
         self.state = OVER
         self._text()
 
+    def frame_key(self):
+        """Runtime frame cache: level choice, pack error and the end screen
+        (no cursor, no spinner; nothing changes until A/B) are static."""
+        if self.state == LEVELS:
+            return 1 | (self.choice & 0xFFFFF) << 2
+        if self.state == PACK_BAD:
+            return 2
+        if self.state == OVER and self.thinking is None:
+            return 3
+        return None
+
     def tick(self, ctx):
         btn = ctx.buttons
         if btn.pressed(B) and btn.held_ms(B) >= EXIT_HOLD_MS:

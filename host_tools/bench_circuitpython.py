@@ -29,6 +29,18 @@ if INDEX >= 0:
 emit('draw', draw_cost())
 """
 
+# one idle launcher tick through Runtime.step (buttons, tick, frame cache, show glue),
+# with the frame cache (draw skipped: the frame_key did not change) and without
+_IDLE = r"""
+idle(3)
+emit('idle_cached', min(measure(step, 0)[1:] for _ in range(3)))
+rt.frame_cache = False
+idle(1)
+emit('idle_uncached', min(measure(step, 0)[1:] for _ in range(3)))
+rt.frame_cache = True
+idle(1)
+"""
+
 # the Python glue of DisplayioOled.show() (readinto/refresh are C: stubbed by CP_NO_C)
 _SHOW = r"""
 d = rt.display
@@ -102,7 +114,7 @@ def _vm_figures(report):
 
     for index, name in [(-1, "launcher")] + [(i, g[0]) for i, g in enumerate(games.GAMES)]:
         with runtime_vm.staged_cp_firmware() as fw:
-            r = mpvm.run(cp + "INDEX = %d\n" % index + _SCENE + (_SHOW if index < 0 else ""),
+            r = mpvm.run(cp + "INDEX = %d\n" % index + _SCENE + (_IDLE + _SHOW if index < 0 else ""),
                          input_dir=fw)
         with runtime_vm.staged_firmware() as fw:
             r2 = mpvm.run(runtime_vm.SETUP + "INDEX = %d\n" % index + _SCENE, input_dir=fw)
@@ -110,6 +122,11 @@ def _vm_figures(report):
                    round(mpvm.pico_ms(r["draw"]), 2), "ms (Pico)", budget=33.3,
                    note="MicroPython VM fuel; built-in framebuf: %.2f ms" % mpvm.pico_ms(r2["draw"]))
         if index < 0:
+            (fuel, alloc), (fuel2, alloc2) = r["idle_cached"], r["idle_uncached"]
+            report.add(SECTION, "idle launcher tick through Runtime.step, frame cache (CircuitPython proxy)",
+                       round(mpvm.pico_ms(fuel), 2), "ms (Pico)", budget=33.3,
+                       note="%d B allocated; frame cache off: %.2f ms, %d B" % (
+                           alloc, mpvm.pico_ms(fuel2), alloc2))
             for tag, what in (("show_same", "no page changed"), ("show_full", "all 8 pages"),
                               ("show_one", "one page changed")):
                 fuel, alloc = r[tag]

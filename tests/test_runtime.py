@@ -453,3 +453,88 @@ def test_main_loop_counts_overruns():
     rt.run(max_ticks=30)
     assert rt.overruns == 6
     assert 900 <= clock[0] <= 1300
+
+
+# -- frame cache (frame_key) -------------------------------------------------------------------------
+def _count_draws(screen):
+    calls = [0]
+    real = screen.draw
+
+    def draw(fb):
+        calls[0] += 1
+        real(fb)
+    screen.draw = draw
+    return calls
+
+
+def test_unchanged_launcher_is_not_redrawn():
+    s = simmod.Simulator()
+    rt = s.runtime
+    calls = _count_draws(rt.launcher)
+    for keys in simmod.parse_keys("wait:10"):
+        s.step(keys)
+    assert calls[0] == 1                       # the first frame only
+    shown = bytes(rt.display.buffer)
+    for keys in simmod.parse_keys("down wait:5"):
+        s.step(keys)
+    assert calls[0] == 2 and bytes(rt.display.buffer) != shown   # a change is drawn once
+    rt.toast("HELLO", 3)                        # a toast appears, stays, goes
+    for keys in simmod.parse_keys("wait:6"):
+        s.step(keys)
+    assert calls[0] == 4                       # under the toast, then without it
+    rt.frame_cache = False
+    for keys in simmod.parse_keys("wait:3"):
+        s.step(keys)
+    assert calls[0] == 7
+
+
+def _frames(script, toasts, cache, hooks=None):
+    """The frame buffer after every tick of ``script``; ``toasts``: tick -> message,
+    ``hooks``: tick -> function(runtime) called before that tick."""
+    s = simmod.Simulator()
+    rt = s.runtime
+    rt.frame_cache = cache
+    out = []
+    for i, keys in enumerate(simmod.parse_keys(script)):
+        if i in toasts:
+            rt.toast(toasts[i], 4)
+        if hooks and i in hooks:
+            hooks[i](rt)
+        s.step(keys)
+        out.append(bytes(rt.display.buffer))
+    return out
+
+
+_TOASTS = {3: "ONE", 5: "TWO", 12: "THREE", 30: "FOUR", 31: "FOUR", 60: "FIVE"}
+
+
+def _game_scripts():
+    import games
+
+    n = len(games.GAMES)
+    yield "launcher", ("wait down wait up up wait:2 down*%d a wait:2 down right left wait:3 down right "
+                       "b wait:3 down a wait:3 a wait:2 b wait:4 up*3 wait:2" % n)
+    for i, g in enumerate(games.GAMES):
+        yield g[0], ("down*%d a wait:5 down wait:2 up wait:2 left right wait a wait:10 right a wait:6 "
+                     "b wait:4 b wait:3 hold:b:40 wait:4 b wait:3" % i)
+
+
+@pytest.mark.parametrize("name,script", list(_game_scripts()))
+def test_frame_cache_gives_the_same_pixels(name, script):
+    with_cache = _frames(script, _TOASTS, True)
+    without = _frames(script, _TOASTS, False)
+    assert len(with_cache) > 40
+    for i, (a, b) in enumerate(zip(with_cache, without)):
+        assert a == b, "tick %d differs" % i
+
+
+def test_frame_cache_trapcat_end_screen():
+    import games
+
+    i = [g[0] for g in games.GAMES].index("trapcat")
+    script = "down*%d a wait:10 wait:40 a wait:10 wait:5" % i
+    hooks = {4 * i + 12: lambda rt: rt.screen._finish()}   # end the game: the end screen
+    toasts = {4 * i + 20: "SAVED", 4 * i + 30: "AGAIN"}
+    with_cache = _frames(script, toasts, True, hooks)
+    assert with_cache == _frames(script, toasts, False, hooks)
+    assert with_cache[4 * i + 18] != with_cache[4 * i + 8]     # the end screen was shown
