@@ -224,35 +224,34 @@ class Game:
         """Let the AI move ``piece``; False while it is still thinking.
 
         An AI with begin()/step() (the evasive mouse) thinks one flood per
-        tick, so input is still polled every tick while it does."""
+        tick, so input is still polled every tick while it does.  ``answer`` is
+        True/False from begin()/step() (decided / still thinking), a cell from a
+        plain strategy, or None when the AI ran out of memory."""
         g = self.game
         ai = self.ai
+        here = g.cat if piece == "cat" else g.mouse
         if self.thinking:
-            done = self.ctx.ai(ai.step)
+            answer = self.ctx.ai(ai.step)
         else:
             legal = g.legal_moves(piece)
-            here = g.cat if piece == "cat" else g.mouse
             if len(legal) == 1:
-                g.move(piece, legal[0])
-                return True
-            if not hasattr(ai, "begin"):
-                cell = self.ctx.ai(ai, g.board, here, legal)
-                if cell is None:      # out of memory: no AI move this round
-                    cell = here if here in legal else legal[0]
-                g.move(piece, cell)
-                return True
-            done = self.ctx.ai(ai.begin, g.board, here, legal)
-        if done is None:              # out of memory: no AI move this round
-            self.thinking = False
-            here = g.cat if piece == "cat" else g.mouse
-            legal = g.legal_moves(piece)
-            g.move(piece, here if here in legal else legal[0])
-            return True
-        if not done:
+                answer = legal[0]
+            elif hasattr(ai, "begin"):
+                answer = self.ctx.ai(ai.begin, g.board, here, legal)
+            else:
+                answer = self.ctx.ai(ai, g.board, here, legal)
+        if answer is False:
             self.thinking = True
             return False
+        if answer is True:
+            cell = ai.best
+        elif answer is None:            # out of memory: no AI move this round
+            legal = g.legal_moves(piece)
+            cell = here if here in legal else legal[0]
+        else:
+            cell = answer               # a plain strategy answered with a cell
         self.thinking = False
-        g.move(piece, ai.best)
+        g.move(piece, cell)
         return True
 
     def _player_cell(self, piece):

@@ -156,22 +156,6 @@ def is_goal(cells):
     return cells[13] == CH_B and cells[14] == CH_B and cells[17] == CH_B and cells[18] == CH_B
 
 
-def piece_set(cells):
-    own = bytearray(20)
-    owners(cells, own)
-    nv = nh = ns = 0
-    for c in range(20):
-        if own[c] == c:
-            ch = cells[c]
-            if ch == CH_V:
-                nv += 1
-            elif ch == CH_H:
-                nh += 1
-            elif ch == CH_S:
-                ns += 1
-    return nv, nh, ns
-
-
 def check_level(text):
     """The cells of a layout the game can play: klotski's parser and a tiling
     where every piece fits (what owners() relies on)."""
@@ -324,7 +308,7 @@ class Game:
         self.start[:] = cells
         self.restart()
         self.state = PLAY
-        want = piece_set(self.start)
+        want = klotski.piece_set(self.start)
         if want != self.sset:
             self.solver = None
             gc.collect()
@@ -356,10 +340,7 @@ class Game:
             try:
                 self.solver = klotski.Solver(nv, nh, ns)
             except MemoryError:
-                self.solver = None
-                self.sphase = S_FAIL
-                gc.collect()
-                ctx.toast("NO MEMORY FOR SOLVER", 60)
+                self._no_memory(ctx)
                 return
             self.sphase = S_BUILD
             if self.cache is not None:
@@ -379,10 +360,7 @@ class Game:
             try:
                 done = s.step(CHUNK)
             except MemoryError:
-                self.solver = None
-                self.sphase = S_FAIL
-                gc.collect()
-                ctx.toast("NO MEMORY FOR SOLVER", 60)
+                self._no_memory(ctx)
                 return
             self.sms = ticks_diff(ctx.ticks_ms(), t0)
             if done:
@@ -390,6 +368,13 @@ class Game:
                 return
             if dl.remaining() <= self.sms:
                 return
+
+    def _no_memory(self, ctx):
+        """The solver did not fit: drop it and play on without hints."""
+        self.solver = None
+        self.sphase = S_FAIL
+        gc.collect()
+        ctx.toast("NO MEMORY FOR SOLVER", 60)
 
     def _ready(self, ctx, write):
         self.sphase = S_READY

@@ -42,18 +42,33 @@ def write_atomic(path, data):
         with open(tmp, "wb") as handle:
             handle.write(data)
         os.replace(tmp, path)
-    except OSError as exc:
+    except BaseException as exc:
         try:
             os.remove(tmp)
         except OSError:
             pass
-        raise UserError("cannot write %s: %s" % (path, exc.strerror or exc)) from None
-    except BaseException:
-        try:
-            os.remove(tmp)
-        except OSError:
-            pass
+        if isinstance(exc, OSError):
+            raise UserError("cannot write %s: %s" % (path, exc.strerror or exc)) from None
         raise
+
+
+def write_level_dir(out, game, levels, **info):
+    """Write generated levels as ``out/<game>_NNN.txt`` plus ``pack.json`` (the
+    game, ``info`` and each level's grade with its file name): the folder
+    `levels pack` reads.  ``levels`` holds (file text, grade dict) pairs."""
+    import json
+    from pathlib import Path
+
+    out = Path(out)
+    grades = []
+    for i, (text, grade) in enumerate(levels, 1):
+        name = "%s_%03d.txt" % (game, i)
+        write_atomic(out / name, text)
+        grades.append(dict(grade, file=name))
+    pack = {"game": game}
+    pack.update(info)
+    pack["levels"] = grades
+    write_atomic(out / "pack.json", json.dumps(pack, indent=1) + "\n")
 
 
 def make_output_dir(path):

@@ -4,12 +4,11 @@ SOLVERS) and ``add_levels_parser(levels_subparsers)`` (host_tools/levels_cmd.py:
 LEVEL_GENERATORS)."""
 
 import json
-from pathlib import Path
 import random
 
 import host_tools.fwpath  # noqa: F401  (firmware/ on sys.path)
 import klotski
-from host_tools.cli import UserError, drop_output_dir, make_output_dir, write_atomic
+from host_tools.cli import UserError, drop_output_dir, make_output_dir, write_level_dir
 
 DIR_NAMES = {-1: "left", 1: "right", -4: "up", 4: "down"}
 
@@ -133,16 +132,10 @@ def _run_levels(args):
         raise
     if args.output:
         # One layout per file, the format `levels pack` and the device read.
-        out = Path(args.output)
-        grades = []
-        for i, (d, t) in enumerate(levels, 1):
-            name = "klotski_%03d.txt" % i
-            write_atomic(out / name, t + "\n")
-            grades.append({"file": name, "layout": t, "optimal_steps": d})
-        write_atomic(out / "pack.json", json.dumps(
-            {"game": "klotski", "piece_set": args.piece_set.upper(), "seed": args.seed,
-             "levels": grades}, indent=1) + "\n")
-        print("wrote %d layout(s) to %s" % (len(levels), out))
+        write_level_dir(args.output, "klotski",
+                        [(t + "\n", {"layout": t, "optimal_steps": d}) for d, t in levels],
+                        piece_set=args.piece_set.upper(), seed=args.seed)
+        print("wrote %d layout(s) to %s" % (len(levels), args.output))
         return 0
     for i, (d, t) in enumerate(levels):
         # the line format of firmware/klotski_levels.py: name|layout|optimal steps

@@ -15,7 +15,6 @@ Output: DIR/catmouse_NNN.txt (the grade in ``;`` comment lines, which
 parse_map ignores) and DIR/pack.json (game and grades) for ``levels pack DIR``.
 """
 
-import json
 import random
 from pathlib import Path
 
@@ -23,7 +22,7 @@ import host_tools.fwpath  # noqa: F401
 import catmouse
 import catmouse_ai
 from gridpath import GridSearch
-from host_tools.cli import UserError, drop_output_dir, make_output_dir, write_atomic
+from host_tools.cli import UserError, drop_output_dir, make_output_dir, write_level_dir
 
 BANDS = {"easy": (0.0, 0.35), "medium": (0.35, 0.7), "hard": (0.7, 1.01)}
 OBSTACLES = {"easy": 0.08, "medium": 0.14, "hard": 0.2}
@@ -137,18 +136,15 @@ def cmd_catmouse(args):
     except BaseException:          # nothing found, Ctrl-C: leave no empty folder
         drop_output_dir(out, created)
         raise
-    grades = []
-    for i, (text, g) in enumerate(maps, 1):
-        name = "catmouse_%03d.txt" % i
+    files = []
+    for text, g in maps:
         head = ("; Cat & Mouse %dx%d%s, %s: cat reaches mouse in %d moves (A* stamina %d); "
                 "the built-in mouse survives %d of %d rounds\n" % (
                     cols, rows, " terrain" if args.terrain else "", g["difficulty"], g["bfs_moves"],
                     g["astar_stamina"], g["rounds_survived"], g["round_limit"]))
-        write_atomic(out / name, head + text)
-        grades.append(dict(g, file=name))
-    write_atomic(out / "pack.json", json.dumps(
-        {"game": "catmouse", "size": "%dx%d" % (cols, rows), "terrain": args.terrain,
-         "seed": args.seed, "levels": grades}, indent=1) + "\n")
+        files.append((head + text, g))
+    write_level_dir(out, "catmouse", files, size="%dx%d" % (cols, rows), terrain=args.terrain,
+                    seed=args.seed)
     print("wrote %d map(s) to %s" % (len(maps), out))
     return 0
 

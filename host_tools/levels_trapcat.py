@@ -20,14 +20,13 @@ Output: DIR/trapcat_NNN.txt (grade in ``;`` comment lines, then the board as
 trapcat.parse_level reads it) and DIR/pack.json for ``levels pack DIR``.
 """
 
-import json
 import random
 from pathlib import Path
 
 import host_tools.fwpath  # noqa: F401
 import trapcat
 import trapcat_ai
-from host_tools.cli import UserError, drop_output_dir, make_output_dir, write_atomic
+from host_tools.cli import UserError, drop_output_dir, make_output_dir, write_level_dir
 from host_tools.trapcat_cmd import MAX_TURNS
 
 DIFFICULTIES = ("easy", "medium", "hard")
@@ -122,9 +121,8 @@ def cmd_trapcat(args):
     except BaseException:          # nothing found, Ctrl-C: leave no empty folder
         drop_output_dir(out, created)
         raise
-    grades = []
-    for i, (text, g) in enumerate(levels, 1):
-        name = "trapcat_%03d.txt" % i
+    files = []
+    for text, g in levels:
         head = ("; Trap the Cat %dx%d, %d start blocks, %s: strong blocker vs hard cat: %s; "
                 "vs normal cat: %s\n" % (
                     args.size, args.size, args.blocks, g["difficulty"],
@@ -132,11 +130,8 @@ def cmd_trapcat(args):
                     else "escapes",
                     ("trapped in %d blocks" % g["strong_blocks_vs_normal"])
                     if g["strong_traps_normal"] else "escapes"))
-        write_atomic(out / name, head + text)
-        grades.append(dict(g, file=name))
-    write_atomic(out / "pack.json", json.dumps(
-        {"game": "trapcat", "size": args.size, "blocks": args.blocks, "seed": args.seed,
-         "levels": grades}, indent=1) + "\n")
+        files.append((head + text, g))
+    write_level_dir(out, "trapcat", files, size=args.size, blocks=args.blocks, seed=args.seed)
     print("wrote %d layout(s) to %s" % (len(levels), out))
     return 0
 

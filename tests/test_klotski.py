@@ -244,21 +244,9 @@ def test_table_matches_reference_bfs_slow(piece_set):
 
 def test_step_slices_are_bounded_in_vm(vm):
     # the UI polls input every 50 ms (~5.5 M fuel): step(40) stays under it
-    r = vm('''
-import klotski
-s = klotski.Solver(5, 0, 4)
-worst = 0
-while True:
-    f0 = _fuel()
-    done = s.step(40)
-    f = f0 - _fuel()
-    if f > worst:
-        worst = f
-    if done:
-        break
-emit('w', (worst, s.reached))
-''')
-    worst, reached = r['w']
+    from host_tools.bench_klotski import WORST_STEP
+
+    worst, reached = vm(WORST_STEP % (5, 0, 4))['w']
     assert reached == 7462
     assert worst < 5500000
 
