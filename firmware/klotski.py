@@ -195,11 +195,50 @@ def _word_info(w):
 
 
 def _zeros(tc, n):
-    """array of n zeros without a bytes temporary (GC-off allocation counts it)."""
-    a = array(tc, range(n)) if n <= 32768 else array(tc, bytes(n * (1 if tc in "bB" else 2 if tc in "hH" else 4)))
-    for i in range(n):
+    """array of n zeros without a temporary as large as the array (GC-off
+    allocation counts it): made from a range, then cleared 8 at a time."""
+    if n <= (32767 if tc in "hb" else 255 if tc == "B" else 65535 if tc == "H" else 1 << 30):
+        a = array(tc, range(n))
+    else:
+        a = array(tc, bytes(n * (1 if tc in "bB" else 2 if tc in "hH" else 4)))
+    i = 0
+    while i + 8 <= n:
         a[i] = 0
+        a[i + 1] = 0
+        a[i + 2] = 0
+        a[i + 3] = 0
+        a[i + 4] = 0
+        a[i + 5] = 0
+        a[i + 6] = 0
+        a[i + 7] = 0
+        i += 8
+    while i < n:
+        a[i] = 0
+        i += 1
     return a
+
+
+# search tables: per move direction k (0 left, 1 right, 2 up, 3 down) of a
+# piece sliding along its long axis into an empty cell x: anchor - x, vacated
+# cell - x (half of it: the second vacated cell of a two-cell slide), move
+# type (``_build_moves``), the cell step, and the column a two-cell slide may
+# not start from (it would leave the row)
+_S_AOF = (1, -2, 4, -8)
+_S_VOF = (2, -2, 8, -8)
+_S_MT = (8, 10, 4, 6)
+_S_DK = (-1, 1, -4, 4)
+_S_NOCOL = (0, 3, 9, 9)
+# broadside moves into a pair of side-by-side empties e < o: q 0-3 for o == e+1
+# (H above/below, B above/below), 4-7 for o == e+4 (V left/right, B
+# left/right): move type, anchor - e, vacated cells - e
+_B_MT = (14, 12, 22, 20, 2, 0, 18, 16)
+_B_AOF = (-4, 4, -8, 4, -1, 1, -2, 1)
+_B_V1 = (-4, 4, -8, 8, -1, 1, -2, 2)
+_B_V2 = (-3, 5, -7, 9, 3, 5, 2, 6)
+_POP4 = (0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4)
+_FULL20 = const(0xFFFFF)
+_COL01 = const(0x33333)
+_COL23 = const(0xCCCCC)
 
 
 class Solver:
@@ -214,15 +253,11 @@ class Solver:
         self.ns = ns
         m = ns + 2
         self.m = m
-        self.pairs = m * (m - 1) // 2
+        P = m * (m - 1) // 2
+        self.pairs = P
         self._build_dag()
-        P = self.pairs
-        n = self.geos * P
-        self.size = n
-        self.table = bytearray((n + 3) >> 2)   # 2 bits: 0 unseen, 1 + distance % 3
-        self.front = bytearray((n + 7) >> 3)   # 1 bit: reached, not yet expanded
-        self.fsum = bytearray((len(self.front) + 7) >> 3)  # 1 bit per non-zero front byte
-        self.fs2 = bytearray((len(self.fsum) + 7) >> 3)    # 1 bit per non-zero fsum byte
+        G = self.geos
+        self.size = G * P
         # pair rank: i < j  ->  j*(j-1)/2 + i ;  unrank tables; pidx[i*m+j] either order
         self.pi = bytearray(P)
         self.pj = bytearray(P)
@@ -235,15 +270,96 @@ class Solver:
                 self.pidx[i * m + j] = k
                 self.pidx[j * m + i] = k
                 k += 1
+        # the table: per geometry, its pairs in W words of B bits; two planes
+        # (table[u], table[U + u]) hold 1 + distance % 3 (0: not reached)
+        B = 16 if P <= 16 else 30
+        W = (P + B - 1) // B
+        U = G * W
+        tc = "H" if B == 16 else "I"
+        self.wbits = B
+        self.wper = W
+        self.units = U
+        self.table = _zeros(tc, 2 * U)
+        self.table_nbytes = 2 * U * (2 if B == 16 else 4)
+        self.fr = _zeros(tc, U)                    # reached, not yet expanded
+        self.act = bytearray((U + 7) >> 3)         # 1 bit per unit with a frontier
+        self.asum = bytearray((len(self.act) + 7) >> 3)  # 1 bit per non-zero act byte
+        self.mir = _zeros("H", G)                  # geometry -> its mirror image
+        self.pw = bytearray(P)
+        self.pb = _zeros(tc, P)
+        self.fullw = _zeros(tc, W)
+        for k in range(P):
+            self.pw[k] = k // B
+            self.pb[k] = 1 << (k % B)
+            self.fullw[k // B] |= 1 << (k % B)
         self.pop = bytearray(1024)
         for x in range(1, 1024):
             self.pop[x] = self.pop[x >> 1] + (x & 1)
-        # decoded geometry scratch (rows decoded incrementally from the DAG path)
+        self.lsb = bytearray(256)
+        for x in range(1, 256):
+            self.lsb[x] = self.lsb[x >> 1] + 1 if not x & 1 else 0
+        # cells counted before cell c: in rank order (low) and in the mirror
+        # image's order (mlow: rows above, then the columns to the right)
+        self.low = _zeros("i", CELLS)
+        self.mlow = _zeros("i", CELLS)
+        self.nbm = _zeros("i", CELLS)              # the neighbour cells of c
+        for c in range(CELLS):
+            r = c >> 2
+            col = c & 3
+            self.low[c] = (1 << c) - 1
+            v = (1 << (4 * r)) - 1
+            for cc in range(col + 1, 4):
+                v |= 1 << (4 * r + cc)
+            self.mlow[c] = v
+            v = 0
+            if col > 0:
+                v |= 1 << (c - 1)
+            if col < 3:
+                v |= 1 << (c + 1)
+            if r > 0:
+                v |= 1 << (c - 4)
+            if r < 4:
+                v |= 1 << (c + 4)
+            self.nbm[c] = v
+        # per valid word (global index gi, words[gi]): its monomino, V-top and
+        # H-left nibbles and the block column + 1 (pk); its mirror image (mwg)
+        nwords = len(self.words)
+        pk = _zeros("H", nwords)
+        mwg = _zeros("H", nwords)
+        for gi in range(nwords):
+            w = self.words[gi]
+            x = w
+            v = 0
+            for col in range(4):
+                t = x % 5
+                x //= 5
+                if t == 1:
+                    v |= 1 << col
+                elif t == 2:
+                    v |= 16 << col
+                elif t == 3:
+                    v |= 256 << col
+                elif t == 4:
+                    v |= (col + 1) << 12
+            pk[gi] = v
+            x = w
+            v = 0
+            for c in range(4):
+                t = x % 5
+                x //= 5
+                if t == 1 or t == 2:
+                    v += t * _POW5[3 - c]
+                elif t:
+                    v += t * _POW5[2 - c]
+            mwg[gi] = v
+        self.pk = pk
+        self.mwg = mwg
+        # per-layout decode (neighbors, cells_of, hints): rows decoded
+        # incrementally from the DAG path
         self.rw = _zeros("H", 5)
         self.pn = _zeros("H", 6)          # DAG node entering row r
         self.cum = _zeros("H", 6)         # rank offset of rows < r
         self.mcnt = bytearray(6)          # monominoes in rows < r
-        self._mr = 0                      # mirror path (rwm/pnm/cumm) valid for rows < _mr
         self.chi = _zeros("H", 6)         # end of the rank range entered at row r (0: none yet)
         self.own = bytearray(CELLS)
         self.kind = bytearray(CELLS)
@@ -252,6 +368,13 @@ class Solver:
         self.mcell = bytearray(CELLS)
         self.cur_geo = -1
         self.nw = _zeros("H", 5)
+        # the search's own decode (rows, path, monomino cells)
+        self.brw = _zeros("H", 5)
+        self.bpn = _zeros("H", 6)
+        self.bcum = _zeros("H", 6)
+        self.bchi = _zeros("H", 6)
+        self.bmc = bytearray(CELLS)
+        self.nbw = _zeros(tc, W)          # soldier moves found in one geometry visit
         # neighbour output
         self.out_rank = _zeros("i", 48)
         self.out_from = bytearray(48)
@@ -269,47 +392,28 @@ class Solver:
             if c < CELLS - COLS:
                 self.nbr[c * 4 + 3] = c + 4
         self.dirs = array("b", (-1, 1, -4, 4))
-        self.lsb = bytearray(256)
-        for x in range(1, 256):
-            b = 0
-            while not (x >> b) & 1:
-                b += 1
-            self.lsb[x] = b
         self._build_moves()
-        # left-right mirror: mirrored row words, the mirror geometry's DAG path
-        mword = _zeros("H", 625)
-        for w in range(625):
-            if self.pmask[w] == 255:
-                continue
-            x = w
-            v = 0
-            for c in range(4):
-                t = x % 5
-                x //= 5
-                if t == 1 or t == 2:
-                    v += t * _POW5[3 - c]
-                elif t:
-                    v += t * _POW5[2 - c]
-            mword[w] = v
-        self.mword = mword
-        self.rwm = _zeros("H", 5)
-        self.pnm = _zeros("H", 5)
-        self.cumm = _zeros("H", 6)
-        self.mg = 0
         self.depth = 0
         self.done = False
         self.expanded = 0                 # layouts expanded (mirror images are not)
-        self.reached = 0                  # layouts marked so far (progress: reached / size)
-        self._rbase = 0
+        self.reached = 0                  # layouts with a distance so far (progress: reached / size)
+        self._found = 0                   # layouts marked in the layer being expanded
         self._scan = 0
-        self._found = 0
-        self._seeded = False
-        # resumable goal-seeding walk: row, node / slot / rank offset per row
-        self._sr = 0
-        self._sn = _zeros("H", 6)
-        self._ss = _zeros("H", 6)
-        self._ss[0] = self.base[0]
-        self._so = _zeros("H", 6)
+        # resumable walk over all geometries (mirror ranks, goal seeds)
+        self._walked = self.geos == 0
+        self._wr = 0
+        self._wn = _zeros("H", 5)
+        self._ws = _zeros("H", 5)
+        self._wo = _zeros("H", 5)
+        self._wmn = _zeros("H", 5)
+        root = self.root
+        self.pn[0] = root
+        self.bpn[0] = root
+        self._wn[0] = root
+        self._wmn[0] = root
+        self._ws[0] = self.base[root] + self.nlo[root]
+        self._wmo = _zeros("H", 5)
+        self._wrw = _zeros("H", 5)
 
     def _build_moves(self):
         """Row-word deltas of the big-piece moves, per move type
@@ -363,18 +467,20 @@ class Solver:
 
     # ------------------------------------------------------------ DAG build
     def _build_dag(self):
+        """Geometry ranking: a DAG whose node is (cells of the row already
+        covered from above, pieces left); a row word leads to the next row's
+        node.  States are found top-down, then counted bottom-up (deepest
+        first) while their entries are written: (offset << 10) | next node
+        (1022: the geometry ends here, 1023: none through this slot).  A node
+        keeps only its span of used slots: ent[base[n] + lpi[word]]."""
         nv, nh, m = self.nv, self.nh, self.m
         V1, H1, M1 = nv + 1, nh + 1, m + 1
         R = 2 * V1 * H1 * M1
-        self._R = (V1, H1, M1)
-        # word tables
         lpi = bytearray(b"\xff" * 625)
         pmask = bytearray(b"\xff" * 625)
         kcount = bytearray(16)
-        winfo = _zeros("i", 625)
         for w in range(625):
             inf = _word_info(w)
-            winfo[w] = inf
             if inf < 0:
                 continue
             mi = inf & 15
@@ -383,168 +489,179 @@ class Solver:
             kcount[mi] += 1
         self.lpi = lpi
         self.pmask = pmask
-        # words grouped per mask in slot order
-        words = _zeros("H", 625)
+        # valid words grouped per mask in slot order (global word index gi)
         wstart = _zeros("H", 17)
         acc = 0
         for mi in range(16):
             wstart[mi] = acc
             acc += kcount[mi]
         wstart[16] = acc
-        fill = bytearray(16)
+        words = _zeros("H", acc)
+        # per word: the pieces it places as 6-bit fields (block, V, H,
+        # monominoes: a fit test without borrows) and the change of state key
+        X2 = H1 * M1
+        X1 = V1 * X2
+        wu = _zeros("i", acc)
+        ko = _zeros("i", acc)
         for w in range(625):
             mi = pmask[w]
             if mi != 255:
-                words[wstart[mi] + fill[mi]] = w
-                fill[mi] += 1
+                gi = wstart[mi] + lpi[w]
+                words[gi] = w
+                inf = _word_info(w)
+                ub = (inf >> 8) & 1
+                uv = (inf >> 9) & 7
+                uh = (inf >> 12) & 7
+                um = inf >> 15
+                wu[gi] = (ub << 18) | (uv << 12) | (uh << 6) | um
+                ko[gi] = ((inf >> 4) & 15) * 2 * X1 - (ub * X1 + uv * X2 + uh * M1 + um)
         self.words = words
         self.wstart = wstart
-        # key(mask, b, v, h, m) ; rows follow from the cell count
-        cnt = _zeros("H", 16 * R)
-
-        def key(mask, b, v, h, mm):
-            return (((mask * 2 + b) * V1 + v) * H1 + h) * M1 + mm
-
-        # process keys by remaining cell count ascending
-        cnt[key(0, 0, 0, 0, 0)] = 1
-        for cells_left in range(21):
-            for mask in range(16):
-                pc = (mask & 1) + (mask >> 1 & 1) + (mask >> 2 & 1) + (mask >> 3 & 1)
-                # rows left: cells of the pieces still to place plus the covered ones
-                if (cells_left + pc) % 4 != 0:
-                    continue
-                rows_left = (cells_left + pc) // 4
-                if rows_left < 1 or rows_left > 5:
-                    continue
-                for b in range(2):
-                    for v in range(V1):
-                        for h in range(H1):
-                            mm = cells_left - 4 * b - 2 * v - 2 * h
-                            if mm < 0 or mm > m:
-                                continue
-                            tot = 0
-                            for s in range(wstart[mask], wstart[mask + 1]):
-                                inf = winfo[words[s]]
-                                ub = (inf >> 8) & 1
-                                uv = (inf >> 9) & 7
-                                uh = (inf >> 12) & 7
-                                um = inf >> 15
-                                if ub > b or uv > v or uh > h or um > mm:
-                                    continue
-                                om = (inf >> 4) & 15
-                                if rows_left == 1 and om:
-                                    continue
-                                tot += cnt[key(om, b - ub, v - uv, h - uh, mm - um)]
-                            if tot > 65535:
-                                raise MemoryError("piece set too large")
-                            cnt[key(mask, b, v, h, mm)] = tot
-        root = key(0, 1, nv, nh, m)
-        self.geos = cnt[root]
-        # node ids by forward walk from the root
-        nid = _zeros("H", 16 * R)  # 0 = none, else id+1
-        order = _zeros("H", 1024)
-        nid[root] = 1
-        order[0] = root
+        # state key ((mask*2 + b)*V1 + v)*H1 + h)*M1 + monominoes left: its row
+        # follows from the cells left.  Key 0: everything placed.  States are
+        # found row by row (the largest piece set finds 640).
+        nid = _zeros("H", 16 * R)         # key -> discovery index + 1, later node id + 1
+        order = _zeros("H", 656)          # discovery index -> key
+        order[0] = ((1 * V1 + nv) * H1 + nh) * M1 + m
+        nid[order[0]] = 1
         nn = 1
         qi = 0
-        total_slots = 0
+        G = 0x820820                      # the fields' guard bits
         while qi < nn:
             kk = order[qi]
             qi += 1
-            rest = kk
-            mm = rest % M1
-            rest //= M1
+            mm = kk % M1
+            rest = kk // M1
             h = rest % H1
             rest //= H1
             v = rest % V1
             rest //= V1
-            b = rest % 2
-            mask = rest // 2
-            total_slots += wstart[mask + 1] - wstart[mask]
+            b = rest & 1
+            mask = rest >> 1
+            if 4 * b + 2 * (v + h) + mm + _POP4[mask] <= 4:
+                continue                  # the last row: its slots end geometries
+            av = (b << 18) | (v << 12) | (h << 6) | mm | G
+            kb = kk - mask * 2 * X1
             for s in range(wstart[mask], wstart[mask + 1]):
-                inf = winfo[words[s]]
-                ub = (inf >> 8) & 1
-                uv = (inf >> 9) & 7
-                uh = (inf >> 12) & 7
-                um = inf >> 15
-                if ub > b or uv > v or uh > h or um > mm:
+                if (av - wu[s]) & G != G:
                     continue
-                k2 = key((inf >> 4) & 15, b - ub, v - uv, h - uh, mm - um)
-                if cnt[k2] and not nid[k2] and k2 != 0:
-                    if nn >= 1022:
+                k2 = kb + ko[s]
+                if not nid[k2]:
+                    if nn >= 656:
                         raise MemoryError("too many DAG nodes")
+                    order[nn] = k2
                     nn += 1
                     nid[k2] = nn
-                    order[nn - 1] = k2
-        if nn > 1022:
-            raise MemoryError("too many DAG nodes")
-        # entries: (offset << 10) | next node (1023 = terminal / invalid)
-        base = _zeros("H", nn + 1)
-        ent = _zeros("i", total_slots)
-        pos = 0
-        for i in range(nn):
-            kk = order[i]
-            rest = kk
-            mm = rest % M1
-            rest //= M1
+        # count bottom-up (children first): live states (geometries below)
+        # get node ids in that order, the root last; nid[key] = id + 1 or 0
+        ncnt = _zeros("H", nn)
+        nlo = bytearray(nn)
+        nhi = bytearray(nn)
+        live = 0
+        size = 0
+        for qi in range(nn - 1, -1, -1):
+            kk = order[qi]
+            mm = kk % M1
+            rest = kk // M1
             h = rest % H1
             rest //= H1
             v = rest % V1
             rest //= V1
-            b = rest % 2
-            mask = rest // 2
-            base[i] = pos
+            b = rest & 1
+            mask = rest >> 1
+            last = 4 * b + 2 * (v + h) + mm + _POP4[mask] <= 4
+            av = (b << 18) | (v << 12) | (h << 6) | mm | G
+            kb = kk - mask * 2 * X1
+            w0 = wstart[mask]
+            tot = 0
+            lo = 255
+            hi = 0
+            for s in range(w0, wstart[mask + 1]):
+                if (av - wu[s]) & G != G:
+                    continue
+                k2 = kb + ko[s]
+                if last:
+                    width = 1 if k2 == 0 else 0
+                else:
+                    width = nid[k2]
+                    if width:
+                        width = ncnt[width - 1]
+                if width:
+                    if lo == 255:
+                        lo = s - w0
+                    hi = s - w0
+                    tot += width
+            if tot > 65535:
+                raise MemoryError("piece set too large")
+            nid[kk] = 0
+            if tot:
+                if live >= 1022:
+                    raise MemoryError("too many DAG nodes")
+                ncnt[live] = tot
+                nlo[live] = lo
+                nhi[live] = hi
+                size += hi - lo + 1
+                live += 1
+                nid[kk] = live
+        root = nid[order[0]] - 1
+        self.geos = ncnt[root] if live else 0
+        # entries of each node's used slot span
+        ent = _zeros("i", size)
+        base = _zeros("i", live + 1)
+        nodemask = bytearray(live)
+        pos = 0
+        for qi in range(nn - 1, -1, -1):
+            kk = order[qi]
+            n = nid[kk] - 1
+            if n < 0:
+                continue
+            mm = kk % M1
+            rest = kk // M1
+            h = rest % H1
+            rest //= H1
+            v = rest % V1
+            rest //= V1
+            b = rest & 1
+            mask = rest >> 1
+            nodemask[n] = mask
+            last = 4 * b + 2 * (v + h) + mm + _POP4[mask] <= 4
+            av = (b << 18) | (v << 12) | (h << 6) | mm | G
+            kb = kk - mask * 2 * X1
+            base[n] = pos - nlo[n]
             off = 0
-            for s in range(wstart[mask], wstart[mask + 1]):
-                inf = winfo[words[s]]
-                ub = (inf >> 8) & 1
-                uv = (inf >> 9) & 7
-                uh = (inf >> 12) & 7
-                um = inf >> 15
+            for s in range(wstart[mask] + nlo[n], wstart[mask] + nhi[n] + 1):
                 nxt = 1023
                 width = 0
-                if not (ub > b or uv > v or uh > h or um > mm):
-                    k2 = key((inf >> 4) & 15, b - ub, v - uv, h - uh, mm - um)
-                    width = cnt[k2]
-                    if width:
-                        nxt = 1022 if k2 == 0 else nid[k2] - 1
+                if (av - wu[s]) & G == G:
+                    k2 = kb + ko[s]
+                    if last:
+                        if k2 == 0:
+                            nxt = 1022
+                            width = 1
+                    else:
+                        c2 = nid[k2]
+                        if c2:
+                            nxt = c2 - 1
+                            width = ncnt[nxt]
                 ent[pos] = (off << 10) | nxt
                 off += width
                 pos += 1
-        base[nn] = pos
+        base[live] = pos
         self.base = base
         self.ent = ent
-        self.nodes = nn
-        self.nodemask = bytearray(nn)
-        for i in range(nn):
-            self.nodemask[i] = order[i] // (M1 * H1 * V1 * 2)
-        # slots with a non-zero width lie in nlo[i]..nhi[i]: the decode's binary search
-        # only needs that range (zero-width slots never hold a geometry)
-        # (as offsets from base[i]; a node has < 256 slots)
-        nlo = bytearray(nn)
-        nhi = bytearray(nn)
-        for i in range(nn):
-            lo = base[i + 1]
-            hi = base[i]
-            for s in range(base[i], base[i + 1]):
-                if (ent[s] & 1023) != 1023:
-                    if s < lo:
-                        lo = s
-                    hi = s
-            nlo[i] = lo - base[i]
-            nhi[i] = hi - base[i]
+        self.nodes = live
+        self.root = root if live else 0
+        self.nodemask = nodemask
+        self.ncnt = ncnt
         self.nlo = nlo
         self.nhi = nhi
-        self.ncnt = _zeros("H", nn)
-        for i in range(nn):
-            self.ncnt[i] = cnt[order[i]]
 
     # ------------------------------------------------------------ geometry
     def _geo_rank(self, nw):
         lpi = self.lpi
         ent = self.ent
         base = self.base
-        e = ent[base[0] + lpi[nw[0]]]
+        e = ent[base[self.root] + lpi[nw[0]]]
         rk = e >> 10
         e = ent[base[e & 1023] + lpi[nw[1]]]
         rk += e >> 10
@@ -630,8 +747,6 @@ class Solver:
                         own[c + 5] = c
                 c += 1
             mcnt[r + 1] = mi
-        if r0 < self._mr:
-            self._mr = r0
         self.cur_geo = g
 
     def _idx(self, mm, c):
@@ -826,423 +941,495 @@ class Solver:
 
     # ------------------------------------------------------------ table access
     def value(self, rank):
-        """Stored distance mod 3 (3 = not reached)."""
-        raw = (self.table[rank >> 2] >> ((rank & 3) << 1)) & 3
-        return 3 if raw == 0 else raw - 1
+        """Stored distance mod 3 (3 = not reached).  Only one of a layout and
+        its mirror image is stored: the one whose geometry rank is not above
+        its mirror's."""
+        P = self.pairs
+        g = rank // P
+        p = rank - g * P
+        if g != self.cur_geo:
+            self._decode(g)
+        nw = self.nw
+        mwg = self.mwg
+        rw = self.rw
+        for r in range(5):
+            w = rw[r]
+            nw[r] = mwg[self.wstart[self.pmask[w]] + self.lpi[w]]
+        gm = self._geo_rank(nw)
+        if gm < g:
+            mcell = self.mcell
+            mm = 0
+            for q in range(self.m):
+                mm |= 1 << mcell[q]
+            z = mm & self.mlow[mcell[self.pi[p]]]
+            i = self.pop[z & 1023] + self.pop[z >> 10]
+            z = mm & self.mlow[mcell[self.pj[p]]]
+            j = self.pop[z & 1023] + self.pop[z >> 10]
+            p = self.pidx[i * self.m + j]
+            g = gm
+        u = g * self.wper + self.pw[p]
+        bit = self.pb[p]
+        t = self.table
+        code = (1 if t[u] & bit else 0) | (2 if t[self.units + u] & bit else 0)
+        return 3 if code == 0 else code - 1
 
-    def _seed_goals(self, budget):
-        """Mark every layout with the block on GOAL_CELL at distance 0: a
-        depth-first walk of the DAG, resumable (at most ``budget`` slots per
-        call).  Returns True when every goal geometry is marked."""
+    def _walk(self, budget):
+        """Depth-first walk over every geometry in rank order (resumable):
+        the rank of its mirror image, and the search's seeds: every layout of
+        a goal geometry (the block on GOAL_CELL) whose copy is the stored one.
+        Returns the budget left; sets _walked when finished."""
         ent = self.ent
         base = self.base
         words = self.words
         wstart = self.wstart
         nodemask = self.nodemask
-        table = self.table
-        front = self.front
-        fsum = self.fsum
-        fs2 = self.fs2
-        P = self.pairs
-        node = self._sn
-        slot = self._ss
-        off = self._so
         lpi = self.lpi
-        r = self._sr
+        nlo = self.nlo
+        nhi = self.nhi
+        mwg = self.mwg
+        mir = self.mir
+        wn = self._wn
+        ws = self._ws
+        wo = self._wo
+        wmn = self._wmn
+        wmo = self._wmo
+        wrw = self._wrw
+        T = self.table
+        FR = self.fr
+        ACT = self.act
+        ASUM = self.asum
+        fullw = self.fullw
+        W = self.wper
+        U = self.units
+        P = self.pairs
+        reached = self.reached
+        r = self._wr
         while r >= 0:
             if budget <= 0:
-                self._sr = r
-                return False
-            budget -= 1
-            n = node[r]
-            s = slot[r]
-            if s >= base[n + 1]:
+                break
+            budget -= 2
+            n = wn[r]
+            s = ws[r]
+            if s > base[n] + nhi[n]:
                 r -= 1
-                if r >= 0:
-                    slot[r] += 1
                 continue
+            ws[r] = s + 1
             e = ent[s]
             nxt = e & 1023
-            ok = nxt != 1023
-            if ok and r < 3:
-                w = words[wstart[nodemask[n]] + s - base[n]]
-                ok = (w % 5 != 4 and w // 5 % 5 != 4 and w // 25 % 5 != 4 and w // 125 != 4)
-                if ok and r == 2:
-                    ok = not (nodemask[nxt] & 6)     # the block needs row 3 columns 1-2
-            if not ok:
-                slot[r] = s + 1
+            if nxt == 1023:
                 continue
-            o = off[r] + (e >> 10)
-            if r < 2:
+            budget -= 10
+            gi = wstart[nodemask[n]] + s - base[n]
+            w = words[gi]
+            me = ent[base[wmn[r]] + lpi[mwg[gi]]]
+            o = wo[r] + (e >> 10)
+            mo = wmo[r] + (me >> 10)
+            if nxt != 1022:
+                wrw[r] = w
                 r += 1
-                node[r] = nxt
-                slot[r] = base[nxt]
-                off[r] = o
+                wn[r] = nxt
+                ws[r] = base[nxt] + nlo[nxt]
+                wo[r] = o
+                wmn[r] = me & 1023
+                wmo[r] = mo
                 continue
-            slot[2] = s + 1
-            # row 3 holds the block on columns 1-2: probe the <= 4 words (columns
-            # 0 and 3 covered from above, or a soldier / V top); row 4: every
-            # valid slot is one goal geometry
-            mk = nodemask[nxt]
-            b3 = base[nxt]
-            for q in range(4):
-                if (mk & 1 and q & 1) or (mk & 8 and q & 2):
-                    continue
-                w = 20
-                if not mk & 1:
-                    w += 1 + (q & 1)
-                if not mk & 8:
-                    w += 125 * (1 + (q >> 1))
-                e = ent[b3 + lpi[w]]
-                n4 = e & 1023
-                if n4 == 1023:
-                    continue
-                o3 = o + (e >> 10)
-                for s4 in range(base[n4], base[n4 + 1]):
-                    e = ent[s4]
-                    if (e & 1023) == 1023:
-                        continue
-                    g0 = (o3 + (e >> 10)) * P
-                    self.reached += P
-                    budget -= P
-                    x = g0
-                    end = g0 + P
-                    while x < end:
-                        if not x & 7 and x + 8 <= end:
-                            # 8 layouts at once: two table bytes, one frontier byte
-                            xb = x >> 2
-                            table[xb] = 0x55
-                            table[xb + 1] = 0x55
-                            front[x >> 3] = 0xFF
-                            fsum[x >> 6] |= 1 << ((x >> 3) & 7)
-                            fs2[x >> 9] |= 1 << ((x >> 6) & 7)
-                            x += 8
-                            continue
-                        table[x >> 2] |= 1 << ((x & 3) << 1)
-                        front[x >> 3] |= 1 << (x & 7)
-                        fsum[x >> 6] |= 1 << ((x >> 3) & 7)
-                        fs2[x >> 9] |= 1 << ((x >> 6) & 7)
-                        x += 1
-        self._sr = r
-        return True
-
-    def _mark(self, y, gq, mv, a, c1, c2, u1, u2, code):
-        """Mark the new layout y (geometry gq; empties c1, c2) and its mirror
-        image with ``code``; only the copy whose geometry is not above its
-        mirror's enters the frontier.  The move that led to y from the current
-        geometry: big-piece move type mv (-1 for a soldier) of the piece at a,
-        cells u1/u2 filled (255 = none); c1 (and c2 if u2 is a cell) freed.
-        Returns the number of layouts marked (1 or 2)."""
-        midx = self.midx
-        mcnt = self.mcnt
-        mq = self.mg
-        if mv >= 0:
-            # the mirrored move on the mirror geometry: only its rows are re-ranked
-            am = (a ^ 3) - 1 if mv >= 8 else a ^ 3
-            mt = mv ^ 2 if (mv & 6) < 4 else mv
-            r1 = (am >> 2) + self.mro[mt] - 2
-            nr = self.mvn[mt]
-            mul = _POW5[(am & 3) + self.mco[mt] - 2]
-            q = mt << 2
-            ent = self.ent
-            base = self.base
-            lpi = self.lpi
-            rwm = self.rwm
-            mpat = self.mpat
-            cumm = self.cumm
-            n = self.pnm[r1]
-            mq += cumm[r1] - cumm[r1 + nr]
-            for rr in range(nr):
-                ge = ent[base[n] + lpi[rwm[r1 + rr] + mpat[q + rr] * mul]]
-                mq += ge >> 10
-                n = ge & 1023
-        # monomino index of the mirrored empties in the mirrored geometry
-        z1 = c1 ^ 3
-        z2 = c2 ^ 3
-        r = c1 >> 2
-        i = mcnt[r] + mcnt[r + 1] - midx[c1 + 1]
-        r = c2 >> 2
-        j = mcnt[r] + mcnt[r + 1] - midx[c2 + 1]
-        if u1 != 255:
-            w = u1 ^ 3
-            i -= w < z1
-            j -= w < z2
-            if u2 != 255:
-                w = u2 ^ 3
-                i -= w < z1
-                j -= w < z2
-                i += z2 < z1
-            j += z1 < z2
-        ym = mq * self.pairs + self.pidx[i * self.m + j]
-        table = self.table
-        front = self.front
-        fsum = self.fsum
-        table[y >> 2] |= code << ((y & 3) << 1)
-        if gq <= mq:
-            yw = y >> 3
-            front[yw] |= 1 << (y & 7)
-            fsum[yw >> 3] |= 1 << (yw & 7)
-            self.fs2[yw >> 6] |= 1 << ((yw >> 3) & 7)
-        if ym == y:
-            return 1
-        sh = (ym & 3) << 1
-        if (table[ym >> 2] >> sh) & 3:
-            return 1
-        table[ym >> 2] |= code << sh
-        if mq <= gq:
-            yw = ym >> 3
-            front[yw] |= 1 << (ym & 7)
-            fsum[yw >> 3] |= 1 << (yw & 7)
-            self.fs2[yw >> 6] |= 1 << ((yw >> 3) & 7)
-        return 2
+            mir[o] = mo
+            if o <= mo and wrw[3] // 5 % 5 == 4:
+                u = o * W
+                for q in range(W):
+                    T[u] = fullw[q]
+                    FR[u] = fullw[q]
+                    ACT[u >> 3] |= 1 << (u & 7)
+                    ASUM[u >> 6] |= 1 << ((u >> 3) & 7)
+                    u += 1
+                reached += P if o == mo else P + P
+                budget -= P
+        self.reached = reached
+        self._wr = r
+        if r < 0:
+            self._walked = True
+        return budget
 
     def step(self, max_states=2000):
-        """Expand up to max_states layouts of the reverse BFS.  Returns True
-        when the table is complete.
+        """Expand up to about max_states layouts of the reverse BFS.  Returns
+        True when the table is complete.
 
-        The frontier is scanned through a summary bitmap (1 bit per non-zero
-        frontier byte); layouts of one geometry share the decode; a big-piece
-        move re-ranks only the 1-4 rows it touches (DAG walk from the path
-        node of its first row) and soldier moves only change the pair."""
+        Layer by layer, the geometries with a frontier are visited in rank
+        order (a bitmap with a summary) and decoded once per visit (only the
+        rows below the shared DAG prefix).  Soldier moves keep the geometry:
+        their targets are collected as one bit mask and marked together.  A
+        big-piece move re-ranks only the 1-3 rows it touches; its target is
+        stored at its mirror image when that one's geometry rank is lower.
+        Work is charged in units (a layout 64, a decode 64, a marked layout
+        16) so one call stays bounded."""
         if self.done:
             return True
-        if not self._seeded:
-            # goal seeding, sliced like the search (8 DAG slots or marked goal layouts per layout)
-            self._seeded = self._seed_goals(max_states << 3 if max_states < 1 << 26 else 1 << 29)
-            self._rbase = self.reached
-            self._scan = 0
-            return False
-        table = self.table
-        front = self.front
-        fsum = self.fsum
+        budget = max_states << 6 if max_states < 1 << 24 else 1 << 30
+        if not self._walked:
+            budget = self._walk(budget)
+            if not self._walked:
+                return False
+        T = self.table
+        FR = self.fr
+        ACT = self.act
+        ASUM = self.asum
+        U = self.units
+        W = self.wper
+        W1 = W == 1
+        B = self.wbits
+        fullword = (1 << B) - 1
+        nbw = self.nbw
+        pw = self.pw
+        pb = self.pb
+        mir = self.mir
         lsb = self.lsb
-        own = self.own
-        kind = self.kind
-        midx = self.midx
-        mcell = self.mcell
+        pop = self.pop
+        low = self.low
+        mlow = self.mlow
+        nbm = self.nbm
         pi = self.pi
         pj = self.pj
         pidx = self.pidx
         m = self.m
-        nbr = self.nbr
         ent = self.ent
         base = self.base
         lpi = self.lpi
-        cum = self.cum
-        pn = self.pn
-        rw = self.rw
+        words = self.words
+        wstart = self.wstart
+        nodemask = self.nodemask
+        ncnt = self.ncnt
+        nlo = self.nlo
+        nhi = self.nhi
+        pk = self.pk
         mro = self.mro
         mco = self.mco
         mvn = self.mvn
         mpat = self.mpat
-        dirs = self.dirs
         p5 = _POW5
-        mword = self.mword
-        rwm = self.rwm
-        pnm = self.pnm
-        cumm = self.cumm
-        P = self.pairs
-        d3 = 1 + self.depth % 3          # raw table code of the layer being expanded
-        n3 = 1 + (self.depth + 1) % 3    # raw code of the next layer
-        # work units: an expansion or a decode 64, a marked layout 32, a skipped bit 1
-        budget = max_states << 6 if max_states < 1 << 24 else 1 << 30
-        nsum = len(fsum)
-        fs2 = self.fs2
+        brw = self.brw
+        bpn = self.bpn
+        bcum = self.bcum
+        bchi = self.bchi
+        bmc = self.bmc
+        s_aof = _S_AOF
+        s_vof = _S_VOF
+        s_mt = _S_MT
+        s_dk = _S_DK
+        s_nocol = _S_NOCOL
+        b_mt = _B_MT
+        b_aof = _B_AOF
+        b_v1 = _B_V1
+        b_v2 = _B_V2
+        d3 = 1 + self.depth % 3
+        n3 = 1 + (self.depth + 1) % 3
+        k0 = fullword if d3 & 1 else 0
+        k1 = fullword if d3 & 2 else 0
+        lo3 = n3 & 1
+        hi3 = n3 & 2
+        nact = len(ACT)
         si = self._scan
         found = self._found
+        reached = self.reached
         expanded = self.expanded
-        cg = -1                          # decode (and mirror) afresh: others may decode too
-        gP = 0
-        mg = 0
+        # decoded geometry (rebuilt from row 0 on the first visit of this call)
+        for r in range(1, 6):
+            bchi[r] = 0
+        cg = -1
+        MM = VT = HL = 0
+        ba = 99
+        S0 = S1 = S2 = S3 = SL = 0
+        gsym = False
         while True:
-            while si < nsum:
+            while si < nact:
                 if budget <= 0:
                     self._scan = si
                     self._found = found
+                    self.reached = reached
                     self.expanded = expanded
-                    self.reached = self._rbase + found
                     return False
-                budget -= 2                 # one summary byte scanned
+                budget -= 2
                 s2 = si >> 3
-                sv = fs2[s2] >> (si & 7)    # non-zero summary bytes from si on
+                sv = ASUM[s2] >> (si & 7)
                 if not sv:
                     si = (s2 + 1) << 3
                     continue
                 si += lsb[sv]
-                sv = fsum[si]
-                while sv:
-                    b = lsb[sv]
-                    sv ^= 1 << b
-                    wi = (si << 3) | b
-                    wv = front[wi]
-                    while wv:
-                        b2 = lsb[wv]
-                        bit = 1 << b2
-                        wv ^= bit
-                        x = (wi << 3) | b2
-                        if ((table[x >> 2] >> ((x & 3) << 1)) & 3) != d3:
-                            budget -= 1             # next-layer layout: skipped
-                            continue
-                        if budget <= 0:
-                            self._scan = si
-                            self._found = found
-                            self.expanded = expanded
-                            self.reached = self._rbase + found
-                            return False
+                av = ACT[si]
+                while av:
+                    if budget <= 0:
+                        self._scan = si
+                        self._found = found
+                        self.reached = reached
+                        self.expanded = expanded
+                        return False
+                    b = lsb[av]
+                    av &= av - 1
+                    u = (si << 3) | b
+                    F = FR[u]
+                    Ld = F & ~((T[u] ^ k0) | (T[U + u] ^ k1))
+                    if not Ld:
+                        budget -= 1               # only next-layer layouts here
+                        continue
+                    FR[u] = F ^ Ld
+                    if W1:
+                        g = u
+                        pr = 0
+                    else:
+                        g = u // W
+                        pr = (u - g * W) * B
+                    if g != cg:
+                        # ---- decode g: rows below the DAG prefix shared with cg
                         budget -= 64
-                        front[wi] ^= bit
-                        g = x // P
-                        if g != cg:
-                            self._decode(g)
-                            budget -= 64        # a decode costs about one expansion
-                            cg = g
-                            gP = g * P
-                            # the mirror geometry's path (its rank mg and rows)
-                            r = self._mr
-                            n = pnm[r] if r < 5 else 0
-                            mg = cumm[r]
-                            for r in range(r, 5):
-                                wm = mword[rw[r]]
-                                rwm[r] = wm
-                                pnm[r] = n
-                                cumm[r] = mg
-                                ge = ent[base[n] + lpi[wm]]
-                                mg += ge >> 10
-                                n = ge & 1023
-                            cumm[5] = mg
-                            self.mg = mg
-                            self._mr = 5
-                        if mg < cg:
-                            # mirror image of a canonical layout (only goal seeds get here):
-                            # its mirror is expanded instead
-                            continue
-                        expanded += 1
-                        f0 = found
-                        p = x - gP
-                        e = mcell[pi[p]]
-                        o = mcell[pj[p]]
-                        # empties side by side: a soldier can pass through one into the other
-                        eo = o - e == 4 or (o - e == 1 and (e & 3) != 3)
-                        for which in range(2):
-                            if which:
-                                e, o = o, e
-                            e4 = e << 2
-                            for k in range(4):
-                                xx = nbr[e4 + (k ^ 1)]
-                                if xx == 255 or xx == o:
-                                    continue
-                                a = own[xx]
-                                t = kind[a]
-                                if t == 1:
-                                    # soldier xx -> e: empties {xx, o}
-                                    y = gP + pidx[midx[xx] * m + midx[o]]
-                                    sh = (y & 3) << 1
-                                    if not (table[y >> 2] >> sh) & 3:
-                                        found += self._mark(y, cg, -1, 0, xx, o, 255, 255, n3)
-                                    if eo:
-                                        # soldier xx -> e -> o: empties {xx, e}
-                                        y = gP + pidx[midx[xx] * m + midx[e]]
-                                        sh = (y & 3) << 1
-                                        if not (table[y >> 2] >> sh) & 3:
-                                            found += self._mark(y, cg, -1, 0, xx, e, 255, 255, n3)
-                                    continue
-                                if (t == 2 and k >= 2) or (t == 3 and k < 2):
-                                    d = dirs[k]
-                                    mv = ((t - 2) * 4 + k) * 2
-                                    # along the long axis by one: e filled, vac freed
-                                    vac = e - 2 * d
-                                    r1 = (a >> 2) + mro[mv] - 2
-                                    nr = mvn[mv]
-                                    mul = p5[(a & 3) + mco[mv] - 2]
-                                    q = mv << 2
-                                    n = pn[r1]
-                                    ge = ent[base[n] + lpi[rw[r1] + mpat[q] * mul]]
-                                    gr = cum[r1] - cum[r1 + nr] + (ge >> 10)
-                                    if nr > 1:
-                                        n = ge & 1023
-                                        ge = ent[base[n] + lpi[rw[r1 + 1] + mpat[q + 1] * mul]]
-                                        gr += ge >> 10
-                                        if nr > 2:
-                                            n = ge & 1023
-                                            ge = ent[base[n] + lpi[rw[r1 + 2] + mpat[q + 2] * mul]]
-                                            gr += ge >> 10
-                                    y = (cg + gr) * P + pidx[(midx[vac] - (e < vac)) * m
-                                                             + midx[o] - (e < o) + (vac < o)]
-                                    sh = (y & 3) << 1
-                                    if not (table[y >> 2] >> sh) & 3:
-                                        found += self._mark(y, cg + gr, mv, a, vac, o, e, 255, n3)
-                                    if nbr[e4 + k] == o:
-                                        # by two: both piece cells freed
-                                        v1 = e - d
-                                        mv += 1
-                                        r1 = (a >> 2) + mro[mv] - 2
-                                        nr = mvn[mv]
-                                        mul = p5[(a & 3) + mco[mv] - 2]
-                                        q = mv << 2
-                                        n = pn[r1]
-                                        ge = ent[base[n] + lpi[rw[r1] + mpat[q] * mul]]
-                                        gr = cum[r1] - cum[r1 + nr] + (ge >> 10)
-                                        for rr in range(1, nr):
-                                            n = ge & 1023
-                                            ge = ent[base[n] + lpi[rw[r1 + rr] + mpat[q + rr] * mul]]
-                                            gr += ge >> 10
-                                        y = (cg + gr) * P + pidx[(midx[v1] - (e < v1) - (o < v1) + (vac < v1)) * m
-                                                                 + midx[vac] - (e < vac) - (o < vac) + (v1 < vac)]
-                                        sh = (y & 3) << 1
-                                        if not (table[y >> 2] >> sh) & 3:
-                                            found += self._mark(y, cg + gr, mv, a, v1, vac, e, o, n3)
-                                    continue
-                                # broadside: leading cells e < o side by side, generated from e
-                                if which or not eo:
-                                    continue
-                                if k < 2:
-                                    if o != e + 4:
-                                        continue
-                                elif o != e + 1:        # eo: same row
-                                    continue
-                                d = dirs[k]
-                                if own[o - d] != a:
-                                    continue
-                                mv = ((t - 2) * 4 + k) * 2
-                                if t == 4:
-                                    v1 = e - 2 * d
-                                    v2 = o - 2 * d
+                        r = 1
+                        while r < 5 and bcum[r] <= g < bchi[r]:
+                            r += 1
+                        r -= 1
+                        z = (1 << (r << 2)) - 1
+                        MM &= z
+                        VT &= z
+                        HL &= z
+                        if ba >= r << 2:
+                            ba = 99
+                        z = MM
+                        k = pop[z & 1023] + pop[z >> 10]
+                        n = bpn[r]
+                        x = g - bcum[r]
+                        while r < 5:
+                            b0 = base[n]
+                            lo = b0 + nlo[n]
+                            hi = b0 + nhi[n]
+                            while lo < hi:
+                                mid = (lo + hi + 1) >> 1
+                                if (ent[mid] >> 10) <= x:
+                                    lo = mid
                                 else:
-                                    v1 = e - d
-                                    v2 = o - d
-                                r1 = (a >> 2) + mro[mv] - 2
-                                nr = mvn[mv]
-                                mul = p5[(a & 3) + mco[mv] - 2]
-                                q = mv << 2
-                                n = pn[r1]
-                                ge = ent[base[n] + lpi[rw[r1] + mpat[q] * mul]]
-                                gr = cum[r1] - cum[r1 + nr] + (ge >> 10)
-                                for rr in range(1, nr):
-                                    n = ge & 1023
-                                    ge = ent[base[n] + lpi[rw[r1 + rr] + mpat[q + rr] * mul]]
-                                    gr += ge >> 10
-                                y = (cg + gr) * P + pidx[(midx[v1] - (e < v1) - (o < v1)) * m
-                                                         + midx[v2] - (e < v2) - (o < v2) + 1]
-                                sh = (y & 3) << 1
-                                if not (table[y >> 2] >> sh) & 3:
-                                    found += self._mark(y, cg + gr, mv, a, v1, v2, e, o, n3)
-                        budget -= (found - f0) << 5     # marking costs too
-                    if not front[wi]:
-                        fsum[si] &= ~(1 << b)
-                if not fsum[si]:
-                    fs2[s2] &= ~(1 << (si & 7))
+                                    hi = mid - 1
+                            z = ent[lo]
+                            o = z >> 10
+                            x -= o
+                            w = wstart[nodemask[n]] + lo - b0
+                            brw[r] = words[w]
+                            v = pk[w]
+                            sh = r << 2
+                            nb = v & 15
+                            MM |= nb << sh
+                            VT |= ((v >> 4) & 15) << sh
+                            HL |= ((v >> 8) & 15) << sh
+                            if v >> 12:
+                                ba = sh + (v >> 12) - 1
+                            while nb:
+                                bmc[k] = sh + lsb[nb]
+                                k += 1
+                                nb &= nb - 1
+                            n = z & 1023
+                            o += bcum[r]
+                            r += 1
+                            bcum[r] = o
+                            bpn[r] = n
+                            if r < 5:
+                                bchi[r] = o + ncnt[n]
+                        cg = g
+                        gsym = mir[g] == g
+                        # cells a V or H can slide into along its length, by direction
+                        S0 = (HL >> 1) & _COL01
+                        S1 = (HL << 2) & _COL23
+                        S2 = VT >> 4
+                        S3 = (VT << 8) & _FULL20
+                        SL = S0 | S1 | S2 | S3
+                    NB = 0
+                    L = Ld
+                    while L:
+                        if not L & 255:
+                            L >>= 8
+                            pr += 8
+                            continue
+                        t = lsb[L & 255]
+                        L >>= t + 1
+                        pr += t
+                        budget -= 64
+                        expanded += 1
+                        i = pi[pr]
+                        j = pj[pr]
+                        e = bmc[i]
+                        o = bmc[j]
+                        eo = o - e == 4 or (o - e == 1 and e & 3 != 3)
+                        # soldier moves: a monomino next to one empty cell moves
+                        # into it (and on into the other one when they touch)
+                        xs = nbm[e] & MM & ~(1 << o)
+                        while xs:
+                            z = xs & -xs
+                            xs ^= z
+                            z = MM & (z - 1)
+                            q = pidx[(pop[z & 1023] + pop[z >> 10]) * m + j]
+                            if W1:
+                                NB |= 1 << q
+                            else:
+                                nbw[pw[q]] |= pb[q]
+                            if eo:
+                                q = pidx[(pop[z & 1023] + pop[z >> 10]) * m + i]
+                                if W1:
+                                    NB |= 1 << q
+                                else:
+                                    nbw[pw[q]] |= pb[q]
+                        xs = nbm[o] & MM & ~(1 << e)
+                        while xs:
+                            z = xs & -xs
+                            xs ^= z
+                            z = MM & (z - 1)
+                            q = pidx[(pop[z & 1023] + pop[z >> 10]) * m + i]
+                            if W1:
+                                NB |= 1 << q
+                            else:
+                                nbw[pw[q]] |= pb[q]
+                            if eo:
+                                q = pidx[(pop[z & 1023] + pop[z >> 10]) * m + j]
+                                if W1:
+                                    NB |= 1 << q
+                                else:
+                                    nbw[pw[q]] |= pb[q]
+                        # big-piece moves: slides into e (bits 0-3) or o (4-7) by
+                        # direction, broadside moves into both (8-15), slides on
+                        # through the other empty cell (16-23, added as found)
+                        srcs = 0
+                        if SL >> e & 1:
+                            srcs = (S0 >> e & 1) | (S1 >> e & 1) << 1 | (S2 >> e & 1) << 2 | (S3 >> e & 1) << 3
+                        if SL >> o & 1:
+                            srcs |= (S0 >> o & 1) << 4 | (S1 >> o & 1) << 5 | (S2 >> o & 1) << 6 | (S3 >> o & 1) << 7
+                        if eo:
+                            c = e & 3
+                            if o == e + 1:
+                                if e >= 4:
+                                    srcs |= (HL >> (e - 4) & 1) << 8
+                                srcs |= (HL >> (e + 4) & 1) << 9 | (ba == e - 8) << 10 | (ba == e + 4) << 11
+                            else:
+                                if c:
+                                    srcs |= (VT >> (e - 1) & 1) << 12
+                                if c < 3:
+                                    srcs |= (VT >> (e + 1) & 1) << 13
+                                srcs |= (c >= 2 and ba == e - 2) << 14 | (c <= 1 and ba == e + 1) << 15
+                        while srcs:
+                            if srcs & 255:
+                                q = lsb[srcs & 255]
+                            elif srcs & 0xFF00:
+                                q = 8 + lsb[(srcs >> 8) & 255]
+                            else:
+                                q = 16 + lsb[srcs >> 16]
+                            srcs &= srcs - 1
+                            if q < 8 or q >= 16:
+                                k = q & 3
+                                if q & 4:
+                                    x = o
+                                    y = e
+                                else:
+                                    x = e
+                                    y = o
+                                a = x + s_aof[k]
+                                v1 = x + s_vof[k]
+                                mt = s_mt[k]
+                                if q >= 16:
+                                    # on through the other empty cell: both piece cells freed
+                                    mt += 1
+                                    v2 = x + (s_vof[k] >> 1)
+                                    z = MM ^ (1 << v1) ^ (1 << v2) ^ (1 << x) ^ (1 << y)
+                                else:
+                                    v2 = y
+                                    z = MM ^ (1 << v1) ^ (1 << x)
+                                    if y == x + s_dk[k] and (x & 3) != s_nocol[k]:
+                                        srcs |= 1 << (q + 16)
+                            else:
+                                q -= 8
+                                mt = b_mt[q]
+                                a = e + b_aof[q]
+                                v1 = e + b_v1[q]
+                                v2 = e + b_v2[q]
+                                z = MM ^ (1 << v1) ^ (1 << v2) ^ (1 << e) ^ (1 << o)
+                            # re-rank the rows the move touches
+                            r = (a >> 2) + mro[mt] - 2
+                            nr = mvn[mt]
+                            c = p5[(a & 3) + mco[mt] - 2]
+                            q = mt << 2
+                            n = bpn[r]
+                            x = ent[base[n] + lpi[brw[r] + mpat[q] * c]]
+                            g2 = cg + bcum[r] - bcum[r + nr] + (x >> 10)
+                            if nr > 1:
+                                x = ent[base[x & 1023] + lpi[brw[r + 1] + mpat[q + 1] * c]]
+                                g2 += x >> 10
+                                if nr > 2:
+                                    x = ent[base[x & 1023] + lpi[brw[r + 2] + mpat[q + 2] * c]]
+                                    g2 += x >> 10
+                                    if nr > 3:
+                                        x = ent[base[x & 1023] + lpi[brw[r + 3] + mpat[q + 3] * c]]
+                                        g2 += x >> 10
+                            # the stored copy: this geometry or its mirror image; a
+                            # geometry that is its own mirror image gets both layouts
+                            # (the mirror one's own predecessor is never expanded)
+                            gm = mir[g2]
+                            if g2 <= gm:
+                                gt = g2
+                                y = low
+                            else:
+                                gt = gm
+                                y = mlow
+                            while True:
+                                x = z & y[v1]
+                                c = z & y[v2]
+                                q = pidx[(pop[x & 1023] + pop[x >> 10]) * m + pop[c & 1023] + pop[c >> 10]]
+                                x = gt * W + pw[q]
+                                c = pb[q]
+                                if not (T[x] | T[U + x]) & c:
+                                    if lo3:
+                                        T[x] |= c
+                                    if hi3:
+                                        T[U + x] |= c
+                                    FR[x] |= c
+                                    ACT[x >> 3] |= 1 << (x & 7)
+                                    ASUM[x >> 6] |= 1 << ((x >> 3) & 7)
+                                    found += 1
+                                    reached += 1 if g2 == gm else 2
+                                    budget -= 16
+                                if g2 != gm or y is mlow:
+                                    break
+                                y = mlow
+                        pr += 1
+                    # the soldier moves' targets in this geometry, all at once
+                    if W1:
+                        nbw[0] = NB
+                    x = cg * W
+                    for q in range(W):
+                        NB = nbw[q] & ~(T[x] | T[U + x])
+                        nbw[q] = 0
+                        if NB:
+                            if lo3:
+                                T[x] |= NB
+                            if hi3:
+                                T[U + x] |= NB
+                            FR[x] |= NB
+                            ACT[x >> 3] |= 1 << (x & 7)
+                            ASUM[x >> 6] |= 1 << ((x >> 3) & 7)
+                            c = pop[NB & 1023] + pop[(NB >> 10) & 1023] + pop[NB >> 20]
+                            found += c
+                            reached += c if gsym else c + c
+                            budget -= c << 4
+                        x += 1
+                    if not FR[u]:
+                        ACT[si] &= ~(1 << b)
+                if not ACT[si]:
+                    ASUM[s2] &= ~(1 << (si & 7))
                 si += 1
             # layer finished
-            self._rbase += found
-            self.reached = self._rbase
             if not found:
                 self.done = True
                 self._scan = 0
+                self.reached = reached
                 self.expanded = expanded
                 return True
             self.depth += 1
             d3 = n3
             n3 = 1 + (self.depth + 1) % 3
+            k0 = fullword if d3 & 1 else 0
+            k1 = fullword if d3 & 2 else 0
+            lo3 = n3 & 1
+            hi3 = n3 & 2
             si = 0
             found = 0
 

@@ -1,8 +1,8 @@
 """Klotski solver tables cached on flash, so the next hint on a piece set is instant.
 
 One file per piece set, ``klotski_<V><H><S>.tbl`` in the save directory:
-a header line ``KTC1 <nv> <nh> <ns> <size> <nbytes> <checksum> <probe rank> <probe layout>``
-and then the solver's table bytes.  Written as ``<name>.new`` (flushed), then
+a header line ``KTC2 <nv> <nh> <ns> <size> <nbytes> <checksum> <probe rank> <probe layout>``
+and then the solver's table bytes (its array's memory, little-endian).  Written as ``<name>.new`` (flushed), then
 the old file is removed and ``.new`` renamed over it, so a cut at any byte
 leaves either the old file, no file, or an orphan ``.new`` (overwritten next
 time); a truncated or damaged file fails the length/checksum test and is
@@ -10,10 +10,10 @@ ignored (and removed).  A cache is only a cache: any failure means "build the
 table again".
 
 What this relies on in ``klotski.Solver`` (public attributes, no new method):
-- ``solver.table`` is a bytearray holding the complete 2-bit distance table
-  once ``step()`` has returned True; its bytes are all a finished solver needs
-  (``best_move`` / ``distance`` / ``solution`` read only it and the geometry
-  tables that the constructor rebuilds);
+- ``solver.table`` is an array (``solver.table_nbytes`` bytes) holding the
+  complete distance table once ``step()`` has returned True; its bytes are all
+  a finished solver needs (``best_move`` / ``distance`` / ``solution`` read
+  only it and the geometry tables that the constructor rebuilds);
 - ``solver.done = True`` marks a table as finished (``step`` then returns True);
 - ``solver.nv / nh / ns / size``, ``rank_of(cells)``, ``cells_of(rank)``.
 If the solver's rank encoding changes (a new ranking, mirror symmetry), the
@@ -30,9 +30,8 @@ except ImportError:          # a port built without it: the slower Fletcher sum
     crc32 = None
 import saves
 
-MAGIC = "KTC1"
+MAGIC = "KTC2"
 ENOSPC = 28
-_CHUNK = 512
 
 
 def name_for(solver):
@@ -67,8 +66,9 @@ def _layout_text(cells):
 
 
 def checksum(buf):
-    """CRC-32 as 8 hex digits (binascii: ~0.6 M fuel for the 16 KB classic table,
-    the pure-Python Fletcher sum of saves.py would take ~35 M)."""
+    """CRC-32 of a buffer's bytes as 8 hex digits (binascii: ~0.6 M fuel for the
+    17 KB classic table; the pure-Python Fletcher sum of saves.py, over the
+    array's items, would take ~35 M)."""
     if crc32 is None:
         return saves.checksum(buf)
     return "%08x" % (crc32(buf) & 0xFFFFFFFF)
@@ -83,7 +83,7 @@ def header(solver):
     table = solver.table
     k = _probe(solver)
     return ("%s %d %d %d %d %d %s %d %s\n" % (
-        MAGIC, solver.nv, solver.nh, solver.ns, solver.size, len(table),
+        MAGIC, solver.nv, solver.nh, solver.ns, solver.size, solver.table_nbytes,
         checksum(table), k, _layout_text(solver.cells_of(k)))).encode()
 
 
@@ -101,17 +101,9 @@ def save(d, solver):
         raise
 
 
-def _zero(buf):
-    mv = memoryview(buf)
-    z = bytes(_CHUNK)
-    n = len(buf)
-    i = 0
-    while i + _CHUNK <= n:
-        mv[i:i + _CHUNK] = z
-        i += _CHUNK
-    while i < n:
-        buf[i] = 0
-        i += 1
+def _zero(table):
+    for i in range(len(table)):
+        table[i] = 0
 
 
 def load(d, solver):
@@ -131,12 +123,12 @@ def load(d, solver):
         parts = line.decode().split(" ") if 10 < len(line) < 160 else ()
         if len(parts) == 9 and parts[0] == MAGIC:
             nums = (int(parts[1]), int(parts[2]), int(parts[3]), int(parts[4]), int(parts[5]))
-            if nums != (solver.nv, solver.nh, solver.ns, solver.size, len(table)):
+            if nums != (solver.nv, solver.nh, solver.ns, solver.size, solver.table_nbytes):
                 status = "stale"
             else:
                 got = f.readinto(table)
                 extra = f.read(1)
-                if got == len(table) and not extra and checksum(table) == parts[6]:
+                if got == solver.table_nbytes and not extra and checksum(table) == parts[6]:
                     status = "ok"
                     k = int(parts[7])
                     text = parts[8].strip()
