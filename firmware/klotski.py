@@ -15,24 +15,27 @@ Solver (one object per piece set; the table serves every layout of the set):
   that are empty.  Geometries are ranked through a row-by-row DAG (node = cells
   of the row already covered from above + pieces left; the row index follows
   from those), 0..G-1; rank = geometry * C(m, 2) + pair, m = soldiers + 2.
-- 2 bits per layout in a bytearray: distance to the goal mod 3, 3 = unseen.
-- reverse BFS from every goal layout, layer by layer; the frontier is one
-  bitmap (visited and not yet expanded) plus a summary bitmap (1 bit per
-  non-zero frontier byte) and a second one (1 bit per non-zero summary byte),
-  scanned in rank order, so the geometry decode is
-  shared by the layouts of one geometry and only re-decodes the rows whose
-  DAG prefix changed.
-- neighbours without re-ranking from scratch: a soldier move keeps the
-  geometry (only the pair changes); a big-piece move changes 1-4 rows, so
-  only those rows are walked in the DAG from the decoded path (the node
-  below the last changed row is unchanged).
-- left-right mirror symmetry (the goal set is symmetric): a new layout is
-  marked together with its mirror image (the mirrored move re-ranked on the
-  mirror geometry's path), and only the copy whose geometry rank is not above
-  its mirror's is expanded: about half the layouts are expanded.
-- resumable: ``step(max_states)`` expands at most that many layouts, and
-  also charges decodes, marked layouts, skipped bits and the bitmap scan, so
-  one call is bounded (step(40) stays under 50 ms on a Pico).
+- the table: per geometry, its pairs as bits of one 16-bit word (30-bit words,
+  several per geometry, for piece sets with more soldiers) in two planes that
+  hold 1 + distance % 3 (0: not reached).
+- left-right mirror symmetry (the goal set is symmetric): only the copy whose
+  geometry rank is not above its mirror's is stored and expanded; a geometry
+  that is its own mirror image keeps both layouts.  ``value()`` maps a layout
+  to its stored copy.
+- reverse BFS from every goal layout, layer by layer: the geometries with a
+  frontier are visited in rank order (a bitmap with a summary), each decoded
+  once per visit from the rows below the DAG prefix it shares with the last
+  one (a direct offset -> slot table for the lower rows).  Soldier moves keep
+  the geometry: their targets are collected as one bit mask and marked
+  together.  Big-piece moves are found from per-geometry bit masks (cells a V
+  or H can slide into, by direction; broadside moves into side-by-side
+  empties) and re-rank only the 1-4 rows they touch.
+- a first resumable walk over the DAG gives every geometry's mirror rank and
+  seeds the goal layouts.
+- resumable: ``step(max_states)`` expands about that many layouts (a geometry
+  visit is not split; decodes, marked layouts and the walk are charged too),
+  so one call is bounded (step(40) stays under 50 ms on a Pico).  The
+  search's own arrays exist only while it runs.
 - after the table is built, the best next move from a layout is a neighbour
   whose stored value is one less (mod 3); neighbours differ by at most 1.
 """
@@ -194,14 +197,9 @@ def _word_info(w):
     return mask_in | (mask_out << 4) | (b << 8) | (v << 9) | (h << 12) | (m << 15)
 
 
-def _zeros(tc, n):
-    """array of n zeros without a temporary as large as the array (GC-off
-    allocation counts it): made from a range, then cleared 8 at a time."""
-    if n <= (32767 if tc in "hb" else 255 if tc == "B" else 65535 if tc == "H" else 1 << 30):
-        a = array(tc, range(n))
-    else:
-        a = array(tc, bytes(n * (1 if tc in "bB" else 2 if tc in "hH" else 4)))
-    i = 0
+def _clear(a, i, n):
+    """a[i:n] = 0, eight items per loop turn (no slice objects: GC-off
+    allocation counts them)."""
     while i + 8 <= n:
         a[i] = 0
         a[i + 1] = 0
@@ -215,6 +213,16 @@ def _zeros(tc, n):
     while i < n:
         a[i] = 0
         i += 1
+
+
+def _zeros(tc, n):
+    """array of n zeros without a temporary as large as the array (GC-off
+    allocation counts it): made from a range, then cleared."""
+    if n <= (32767 if tc in "hb" else 255 if tc == "B" else 65535 if tc == "H" else 1 << 30):
+        a = array(tc, range(n))
+    else:
+        a = array(tc, bytes(n * (1 if tc in "bB" else 2 if tc in "hH" else 4)))
+    _clear(a, 0, n)
     return a
 
 
@@ -281,10 +289,11 @@ class Solver:
         self.units = U
         self.table = _zeros(tc, 2 * U)
         self.table_nbytes = 2 * U * (2 if B == 16 else 4)
-        self.fr = _zeros(tc, U)                    # reached, not yet expanded
-        self.act = bytearray((U + 7) >> 3)         # 1 bit per unit with a frontier
-        self.asum = bytearray((len(self.act) + 7) >> 3)  # 1 bit per non-zero act byte
-        self.mir = _zeros("H", G)                  # geometry -> its mirror image
+        # the search's own arrays (_begin): reached and not yet expanded (fr),
+        # 1 bit per unit with a frontier (act) and per non-zero act byte (asum),
+        # geometry -> its mirror image (mir)
+        self.fr = self.act = self.asum = self.mir = None
+        self._zi = 0
         self.pw = bytearray(P)
         self.pb = _zeros(tc, P)
         self.fullw = _zeros(tc, W)
@@ -413,7 +422,6 @@ class Solver:
         self._wmn[0] = root
         self._ws[0] = self.base[root] + self.nlo[root]
         self._wmo = _zeros("H", 5)
-        self._wrw = _zeros("H", 5)
 
     def _build_moves(self):
         """Row-word deltas of the big-piece moves, per move type
@@ -609,6 +617,8 @@ class Solver:
         ent = _zeros("i", size)
         base = _zeros("i", live + 1)
         nodemask = bytearray(live)
+        obase = _zeros("H", live)         # the node's start in o2s (rows 2-4), else 65535
+        osize = 0
         pos = 0
         for qi in range(nn - 1, -1, -1):
             kk = order[qi]
@@ -624,7 +634,13 @@ class Solver:
             b = rest & 1
             mask = rest >> 1
             nodemask[n] = mask
-            last = 4 * b + 2 * (v + h) + mm + _POP4[mask] <= 4
+            cells = 4 * b + 2 * (v + h) + mm + _POP4[mask]
+            last = cells <= 4
+            if cells <= 12:               # rows 2-4
+                obase[n] = osize
+                osize += ncnt[n]
+            else:
+                obase[n] = 65535
             av = (b << 18) | (v << 12) | (h << 6) | mm | G
             kb = kk - mask * 2 * X1
             base[n] = pos - nlo[n]
@@ -647,6 +663,23 @@ class Solver:
                 off += width
                 pos += 1
         base[live] = pos
+        # offset in a node of rows 2-4 -> its slot (the decode's lookup instead
+        # of a binary search); the key table is free now and usually large enough
+        o2s = nid if osize <= len(nid) else _zeros("H", osize)
+        for n in range(live):
+            ob = obase[n]
+            if ob == 65535:
+                continue
+            b0 = base[n]
+            end = b0 + nhi[n]
+            for s in range(b0 + nlo[n], end + 1):
+                off = ent[s] >> 10
+                top = (ent[s + 1] >> 10) if s < end else ncnt[n]
+                while off < top:
+                    o2s[ob + off] = s - b0
+                    off += 1
+        self.o2s = o2s
+        self.obase = obase
         self.base = base
         self.ent = ent
         self.nodes = live
@@ -973,6 +1006,26 @@ class Solver:
         code = (1 if t[u] & bit else 0) | (2 if t[self.units + u] & bit else 0)
         return 3 if code == 0 else code - 1
 
+    def _begin(self):
+        """Allocate the search's arrays when it starts, in calls of ~2 M fuel
+        at most (fr is cleared 2048 items per call); they are dropped when it
+        ends (a table loaded from the cache never needs them)."""
+        U = self.units
+        if self.mir is None:
+            self.mir = array("H", range(self.geos))  # every entry is set by the walk
+        elif self.fr is None:
+            self.fr = array("H" if self.wbits == 16 else "I", range(U))
+            self._zi = 0
+        else:
+            n = self._zi + 2048
+            if n > U:
+                n = U
+            _clear(self.fr, self._zi, n)
+            self._zi = n
+            if n == U:
+                self.act = bytearray((U + 7) >> 3)
+                self.asum = bytearray((len(self.act) + 7) >> 3)
+
     def _walk(self, budget):
         """Depth-first walk over every geometry in rank order (resumable):
         the rank of its mirror image, and the search's seeds: every layout of
@@ -993,7 +1046,6 @@ class Solver:
         wo = self._wo
         wmn = self._wmn
         wmo = self._wmo
-        wrw = self._wrw
         T = self.table
         FR = self.fr
         ACT = self.act
@@ -1024,8 +1076,7 @@ class Solver:
             me = ent[base[wmn[r]] + lpi[mwg[gi]]]
             o = wo[r] + (e >> 10)
             mo = wmo[r] + (me >> 10)
-            if nxt != 1022:
-                wrw[r] = w
+            if r < 3:
                 r += 1
                 wn[r] = nxt
                 ws[r] = base[nxt] + nlo[nxt]
@@ -1033,17 +1084,29 @@ class Solver:
                 wmn[r] = me & 1023
                 wmo[r] = mo
                 continue
-            mir[o] = mo
-            if o <= mo and wrw[3] // 5 % 5 == 4:
-                u = o * W
-                for q in range(W):
-                    T[u] = fullw[q]
-                    FR[u] = fullw[q]
-                    ACT[u >> 3] |= 1 << (u & 7)
-                    ASUM[u >> 6] |= 1 << ((u >> 3) & 7)
-                    u += 1
-                reached += P if o == mo else P + P
-                budget -= P
+            # row 4: each used slot of the next node ends one geometry
+            goal = w // 5 % 5 == 4        # the block's top-left cell is GOAL_CELL
+            b4 = base[nxt]
+            bm = base[me & 1023]
+            w0 = wstart[nodemask[nxt]] - b4
+            for s in range(b4 + nlo[nxt], b4 + nhi[nxt] + 1):
+                e = ent[s]
+                if e & 1023 == 1023:
+                    continue
+                g = o + (e >> 10)
+                gm = mo + (ent[bm + lpi[mwg[w0 + s]]] >> 10)
+                mir[g] = gm
+                budget -= 4
+                if goal and g <= gm:
+                    u = g * W
+                    for q in range(W):
+                        T[u] = fullw[q]
+                        FR[u] = fullw[q]
+                        ACT[u >> 3] |= 1 << (u & 7)
+                        ASUM[u >> 6] |= 1 << ((u >> 3) & 7)
+                        u += 1
+                    reached += P if g == gm else P + P
+                    budget -= P
         self.reached = reached
         self._wr = r
         if r < 0:
@@ -1054,17 +1117,17 @@ class Solver:
         """Expand up to about max_states layouts of the reverse BFS.  Returns
         True when the table is complete.
 
-        Layer by layer, the geometries with a frontier are visited in rank
-        order (a bitmap with a summary) and decoded once per visit (only the
-        rows below the shared DAG prefix).  Soldier moves keep the geometry:
-        their targets are collected as one bit mask and marked together.  A
-        big-piece move re-ranks only the 1-3 rows it touches; its target is
-        stored at its mirror image when that one's geometry rank is lower.
-        Work is charged in units (a layout 64, a decode 64, a marked layout
-        16) so one call stays bounded."""
+        The first calls run the walk (mirror ranks, goal seeds).  Then layer
+        by layer (see the module notes) a geometry visit expands the
+        frontier pairs of one table word.  Work is charged in units (a layout
+        64, a decode 64, a marked layout 16, a walk slot 2-12) so one call
+        stays bounded."""
         if self.done:
             return True
         budget = max_states << 6 if max_states < 1 << 24 else 1 << 30
+        if self.act is None:
+            self._begin()                 # calls of their own
+            return False
         if not self._walked:
             budget = self._walk(budget)
             if not self._walked:
@@ -1076,6 +1139,7 @@ class Solver:
         U = self.units
         W = self.wper
         W1 = W == 1
+        fw0 = self.fullw[0]
         B = self.wbits
         fullword = (1 << B) - 1
         nbw = self.nbw
@@ -1100,6 +1164,8 @@ class Solver:
         ncnt = self.ncnt
         nlo = self.nlo
         nhi = self.nhi
+        o2s = self.o2s
+        obase = self.obase
         pk = self.pk
         mro = self.mro
         mco = self.mco
@@ -1196,14 +1262,18 @@ class Solver:
                         x = g - bcum[r]
                         while r < 5:
                             b0 = base[n]
-                            lo = b0 + nlo[n]
-                            hi = b0 + nhi[n]
-                            while lo < hi:
-                                mid = (lo + hi + 1) >> 1
-                                if (ent[mid] >> 10) <= x:
-                                    lo = mid
-                                else:
-                                    hi = mid - 1
+                            lo = obase[n]
+                            if lo != 65535:
+                                lo = b0 + o2s[lo + x]
+                            else:
+                                lo = b0 + nlo[n]
+                                hi = b0 + nhi[n]
+                                while lo < hi:
+                                    mid = (lo + hi + 1) >> 1
+                                    if (ent[mid] >> 10) <= x:
+                                        lo = mid
+                                    else:
+                                        hi = mid - 1
                             z = ent[lo]
                             o = z >> 10
                             x -= o
@@ -1255,37 +1325,38 @@ class Solver:
                         eo = o - e == 4 or (o - e == 1 and e & 3 != 3)
                         # soldier moves: a monomino next to one empty cell moves
                         # into it (and on into the other one when they touch)
+                        # (the soldier's index k: monominoes before its cell)
                         xs = nbm[e] & MM & ~(1 << o)
                         while xs:
                             z = xs & -xs
                             xs ^= z
                             z = MM & (z - 1)
-                            q = pidx[(pop[z & 1023] + pop[z >> 10]) * m + j]
+                            k = (pop[z & 1023] + pop[z >> 10]) * m
                             if W1:
-                                NB |= 1 << q
+                                NB |= 1 << pidx[k + j]
+                                if eo:
+                                    NB |= 1 << pidx[k + i]
                             else:
+                                q = pidx[k + j]
                                 nbw[pw[q]] |= pb[q]
-                            if eo:
-                                q = pidx[(pop[z & 1023] + pop[z >> 10]) * m + i]
-                                if W1:
-                                    NB |= 1 << q
-                                else:
+                                if eo:
+                                    q = pidx[k + i]
                                     nbw[pw[q]] |= pb[q]
                         xs = nbm[o] & MM & ~(1 << e)
                         while xs:
                             z = xs & -xs
                             xs ^= z
                             z = MM & (z - 1)
-                            q = pidx[(pop[z & 1023] + pop[z >> 10]) * m + i]
+                            k = (pop[z & 1023] + pop[z >> 10]) * m
                             if W1:
-                                NB |= 1 << q
+                                NB |= 1 << pidx[k + i]
+                                if eo:
+                                    NB |= 1 << pidx[k + j]
                             else:
+                                q = pidx[k + i]
                                 nbw[pw[q]] |= pb[q]
-                            if eo:
-                                q = pidx[(pop[z & 1023] + pop[z >> 10]) * m + j]
-                                if W1:
-                                    NB |= 1 << q
-                                else:
+                                if eo:
+                                    q = pidx[k + j]
                                     nbw[pw[q]] |= pb[q]
                         # big-piece moves: slides into e (bits 0-3) or o (4-7) by
                         # direction, broadside moves into both (8-15), slides on
@@ -1370,6 +1441,8 @@ class Solver:
                             else:
                                 gt = gm
                                 y = mlow
+                            if W1 and (T[gt] | T[U + gt]) == fw0:
+                                continue                  # all its layouts are reached
                             while True:
                                 x = z & y[v1]
                                 c = z & y[v2]
@@ -1420,6 +1493,7 @@ class Solver:
             if not found:
                 self.done = True
                 self._scan = 0
+                self.fr = self.act = self.asum = self.mir = self.o2s = self.obase = None
                 self.reached = reached
                 self.expanded = expanded
                 return True
