@@ -1324,40 +1324,33 @@ class Solver:
                         o = bmc[j]
                         eo = o - e == 4 or (o - e == 1 and e & 3 != 3)
                         # soldier moves: a monomino next to one empty cell moves
-                        # into it (and on into the other one when they touch)
-                        # (the soldier's index k: monominoes before its cell)
+                        # into it (and on into the other one when they touch);
+                        # k: the soldier's index (monominoes before its cell);
+                        # ya / yb: the other / this empty cell's index
                         xs = nbm[e] & MM & ~(1 << o)
-                        while xs:
-                            z = xs & -xs
-                            xs ^= z
-                            z = MM & (z - 1)
-                            k = (pop[z & 1023] + pop[z >> 10]) * m
-                            if W1:
-                                NB |= 1 << pidx[k + j]
-                                if eo:
-                                    NB |= 1 << pidx[k + i]
-                            else:
-                                q = pidx[k + j]
-                                nbw[pw[q]] |= pb[q]
-                                if eo:
-                                    q = pidx[k + i]
+                        ya = j
+                        yb = i
+                        while True:
+                            while xs:
+                                z = xs & -xs
+                                xs ^= z
+                                z = MM & (z - 1)
+                                k = (pop[z & 1023] + pop[z >> 10]) * m
+                                if W1:
+                                    NB |= 1 << pidx[k + ya]
+                                    if eo:
+                                        NB |= 1 << pidx[k + yb]
+                                else:
+                                    q = pidx[k + ya]
                                     nbw[pw[q]] |= pb[q]
-                        xs = nbm[o] & MM & ~(1 << e)
-                        while xs:
-                            z = xs & -xs
-                            xs ^= z
-                            z = MM & (z - 1)
-                            k = (pop[z & 1023] + pop[z >> 10]) * m
-                            if W1:
-                                NB |= 1 << pidx[k + i]
-                                if eo:
-                                    NB |= 1 << pidx[k + j]
-                            else:
-                                q = pidx[k + i]
-                                nbw[pw[q]] |= pb[q]
-                                if eo:
-                                    q = pidx[k + j]
-                                    nbw[pw[q]] |= pb[q]
+                                    if eo:
+                                        q = pidx[k + yb]
+                                        nbw[pw[q]] |= pb[q]
+                            if ya == i:
+                                break
+                            xs = nbm[o] & MM & ~(1 << e)
+                            ya = i
+                            yb = j
                         # big-piece moves: slides into e (bits 0-3) or o (4-7) by
                         # direction, broadside moves into both (8-15), slides on
                         # through the other empty cell (16-23, added as found)

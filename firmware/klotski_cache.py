@@ -121,7 +121,9 @@ def load(d, solver):
     try:
         line = f.readline()
         parts = line.decode().split(" ") if 10 < len(line) < 160 else ()
-        if len(parts) == 9 and parts[0] == MAGIC:
+        if len(parts) == 9 and parts[0] != MAGIC and parts[0].startswith("KTC"):
+            status = "stale"                 # another version of this format
+        elif len(parts) == 9 and parts[0] == MAGIC:
             nums = (int(parts[1]), int(parts[2]), int(parts[3]), int(parts[4]), int(parts[5]))
             if nums != (solver.nv, solver.nh, solver.ns, solver.size, solver.table_nbytes):
                 status = "stale"

@@ -197,6 +197,23 @@ def test_levels_steps_verified(classic):
             assert klotski.solve(layout)[0] == steps, name
 
 
+def test_search_arrays_exist_only_while_it_runs():
+    s = klotski.Solver(5, 0, 4)
+    assert s.fr is None and s.act is None and s.mir is None
+    calls = 0
+    while not s.step(40):
+        calls += 1
+        if calls == 5:
+            assert s.fr is not None and s.mir is not None
+    assert s.fr is None and s.act is None and s.asum is None and s.mir is None
+    # the finished table alone answers: a layout and its mirror image agree
+    text = "SVVV/SVVV/VBBV/VBBV/S..S"
+    mirror = "/".join(row[::-1] for row in text.split("/"))
+    r = s.rank_of(klotski.parse(text))
+    assert s.value(r) != 3
+    assert s.distance(r) == s.distance(s.rank_of(klotski.parse(mirror)))
+
+
 def _reference_values(nv, nh, ns):
     """Distance mod 3 (3 = unreachable) of every rank by a plain BFS over
     Solver.neighbors (the per-layout generator, independent of step's)."""

@@ -328,6 +328,7 @@ def test_cache_roundtrip_corrupt_truncated_stale(tmp_path, classic_solver):
 
     fresh = klotski.Solver(4, 1, 4)
     assert klotski_cache.load(d, fresh) == "ok" and fresh.done
+    assert fresh.fr is None and fresh.mir is None     # no search arrays for a loaded table
     assert fresh.table == s.table
     r = fresh.rank_of(klotski.parse(CLASSIC))
     assert fresh.distance(r) == 81 and fresh.step(10) is True
@@ -349,6 +350,7 @@ def test_cache_roundtrip_corrupt_truncated_stale(tmp_path, classic_solver):
     hdr, rest = raw.split(b"\n", 1)
     parts = hdr.split(b" ")
     bad(b" ".join(parts[:4] + [b"65881"] + parts[5:]) + b"\n" + rest, "stale")
+    bad(b"KTC1" + raw[4:], "stale")          # the previous format (a bytearray table)
     # a probe that decodes differently (another rank encoding, same size)
     other = klotski.to_text(s.cells_of(s.size // 2 + 1)).encode()
     bad(b" ".join(parts[:8] + [other]) + b"\n" + rest, "stale")
