@@ -31,7 +31,7 @@ sim: setup
 	$(PY) -m host_tools sim
 
 flash: setup
-	$(PY) -m host_tools flash --board $(BOARD) $(if $(PORT),--port $(PORT)) $(foreach f,$(LEVELS),--levels $(f))
+	$(PY) -m host_tools flash --board $(BOARD) $(if $(PORT),--port $(PORT)) $(foreach f,$(LEVELS),--levels $(f)) $(if $(KLOTSKI_TABLES),--klotski-tables)
 
 doctor: setup
 	$(PY) -m host_tools doctor $(if $(PORT),--port $(PORT))

@@ -19,6 +19,11 @@ Level packs (``--levels FILE|DIR``): each pack is checked like ``levels check``
 staged switch.  Packs are data, not firmware: they are not in the manifest, so a
 later flash without ``--levels`` leaves ``/levels`` as it is.
 
+Klotski tables (``--klotski-tables``): the solver tables of the piece sets of the
+built-in Klotski levels (and of a ``--levels`` Klotski pack) are solved on the host
+and go to ``/saves/klotski_<V><H><S>.tbl``, the game's own table cache, through the
+same staged switch; data too, kept by later flashes.
+
 CircuitPython boards: a mounted CIRCUITPY drive gets the same tree as source
 (main.py as code.py), through the same staged switch, and circup installs the
 Adafruit libraries the board file lists.
@@ -272,6 +277,28 @@ def level_files(paths):
     return out
 
 
+def klotski_layouts(packs):
+    """The built-in Klotski layouts and those of a Klotski pack among ``packs``."""
+    import io
+
+    import klotski_levels
+    import levelpack
+
+    out = [klotski_levels.level(i)[1] for i in range(klotski_levels.count())]
+    data = packs.get(LEVELS_DIR + "/klotski.bin")
+    if data:
+        pack = levelpack.LevelPack(io.BytesIO(data), "klotski")
+        out += [pack.level(i).decode() for i in range(pack.count)]
+    return out
+
+
+def table_files(packs, log=print):
+    from host_tools import klotski_cmd
+
+    log("solving the Klotski tables")
+    return klotski_cmd.table_files(klotski_layouts(packs), log)
+
+
 def make_manifest(files, board_name):
     hashes = sorted((name, devicefs.sha256_hex(data)) for name, data in files.items())
     version = "fw-" + devicefs.sha256_hex("".join(n + h for n, h in hashes).encode())[:12]
@@ -454,7 +481,7 @@ def finish_pending(dev, log=print):
 
 
 def flash_micropython(dev, board, fw_dir=None, boards_dir=None, dry_run=False, log=print,
-                      levels=None):
+                      levels=None, klotski_tables=False):
     runtime = board_runtime(board, boards_dir)
     if runtime not in (None, "micropython"):
         raise UserError("board %s targets %s, not MicroPython: see docs/circuitpython.md"
@@ -466,6 +493,8 @@ def flash_micropython(dev, board, fw_dir=None, boards_dir=None, dry_run=False, l
     packs = level_files(levels)
     files = build_files(fw_dir or FIRMWARE_DIR, board, boards_dir, info["mpy"])
     files.update(packs)            # after the manifest: packs are not firmware
+    if klotski_tables:
+        files.update(table_files(packs, log))
     if not dry_run:
         finish_pending(dev, log)
         info = dev.info()
@@ -567,13 +596,15 @@ def run_circup(drive, libs):
 
 
 def flash_circuitpython(drive, board, fw_dir=None, boards_dir=None, dry_run=False, log=print,
-                        levels=None):
+                        levels=None, klotski_tables=False):
     if not is_circuitpy_drive(drive):
         raise UserError("%s is not a mounted CIRCUITPY drive (no boot_out.txt naming "
                         "CircuitPython)" % drive)
     packs = level_files(levels)
     files = build_files(fw_dir or FIRMWARE_DIR, board, boards_dir, None, circuitpython=True)
     files.update(packs)
+    if klotski_tables:
+        files.update(table_files(packs, log))
     board_data = json.loads(files[BOARD_FILE])
     libs = board_data.get("circuitpython_libs") or list(DEFAULT_CIRCUITPY_LIBS)
     if board_data.get("runtime") == "circuitpython":
@@ -680,14 +711,16 @@ def cmd_flash(args):
         if drives:
             drive = drives[0]
     if drive is not None:
-        flash_circuitpython(drive, args.board, dry_run=args.dry_run, levels=args.levels)
+        flash_circuitpython(drive, args.board, dry_run=args.dry_run, levels=args.levels,
+                            klotski_tables=args.klotski_tables)
         return 0
     if runtime == "circuitpython":
         raise UserError("board %s runs CircuitPython: no CIRCUITPY drive is mounted (plug the "
                         "Pico in holding B, or give --drive PATH)" % args.board)
     dev = connect(args.port)
     try:
-        flash_micropython(dev, args.board, dry_run=args.dry_run, levels=args.levels)
+        flash_micropython(dev, args.board, dry_run=args.dry_run, levels=args.levels,
+                          klotski_tables=args.klotski_tables)
     finally:
         dev.close()
     return 0
@@ -711,6 +744,10 @@ def register(subparsers):
     p.add_argument("--levels", action="append", metavar="FILE|DIR",
                    help="a level pack (or a folder of *.bin packs) to put in /levels/<game>.bin; "
                         "repeatable")
+    p.add_argument("--klotski-tables", action="store_true",
+                   help="also solve the Klotski tables of the built-in levels (and of a --levels "
+                        "Klotski pack) here and put them in /saves: hints at once on the device "
+                        "(~195 KB of flash)")
     p.set_defaults(func=cmd_flash)
     d = subparsers.add_parser("doctor", help="check the connected handheld")
     d.add_argument("--port", help="serial port (default: the one connected board)")

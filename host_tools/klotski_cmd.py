@@ -52,6 +52,38 @@ def _run_solve(args):
     return 0
 
 
+def table_files(layouts, log=print):
+    """{"saves/klotski_<V><H><S>.tbl": bytes}: the finished solver table of every
+    piece set among ``layouts``, written by the device's own cache code
+    (firmware/klotski_cache.py) and solved here with the same module.  Flashed
+    with the firmware, the handheld has its hints at once instead of solving on
+    the device first (about 29 s for the classic set)."""
+    import tempfile
+    from pathlib import Path
+
+    import klotski_cache
+
+    sets = {}
+    for text in layouts:
+        try:
+            ps = klotski.piece_set(klotski.parse(text))
+        except klotski.LayoutError as exc:
+            raise UserError("klotski layout %s: %s" % (text, exc))
+        sets[ps] = sets.get(ps, 0) + 1
+    files = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        cache = klotski_cache.Dir(tmp)
+        for (nv, nh, ns), count in sorted(sets.items()):
+            solver = klotski.Solver(nv, nh, ns)
+            solver.build()
+            klotski_cache.save(cache, solver)
+            name = klotski_cache.name_for(solver)
+            files["saves/" + name] = (Path(tmp) / name).read_bytes()
+            log("  klotski table %dV%dH%dS for %d level(s): %d bytes"
+                % (nv, nh, ns, count, len(files["saves/" + name])))
+    return files
+
+
 def parse_piece_set(text):
     """'4V1H4S' / '4,1,4' -> (nv, nh, ns)."""
     t = text.upper().replace(" ", "")

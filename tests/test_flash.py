@@ -423,3 +423,35 @@ def test_cli_board_and_levels_checked_before_looking_for_a_device(cli_env, capsy
                       (["flash", "--levels", str(garbage)], "bad level pack")):
         code, out, err = run_cli(argv, capsys)
         assert code == 2 and msg in err and len(err.strip().splitlines()) == 1, (argv, err)
+
+
+def test_cli_flash_klotski_tables_are_the_devices_cache(cli_env, capsys, tmp_path, monkeypatch):
+    import klotski
+    import klotski_cache
+
+    # one built-in layout of the classic set and a pack adding another piece set
+    monkeypatch.setattr(flash, "klotski_layouts", lambda packs: [
+        "VBBV/VBBV/VHHV/VSSV/S..S", "VBBV/VBBV/VSSV/VSSV/S..S"])
+    code, out, err = run_cli(["flash", "--klotski-tables"], capsys)
+    assert code == 0, err
+    assert "klotski table 4V1H4S for 1 level(s)" in out and "5V0H4S" not in out
+    dev = cli_env["dev"]
+    for ps in ((4, 1, 4), (4, 0, 6)):
+        name = "klotski_%d%d%d.tbl" % ps
+        (tmp_path / name).write_bytes(dev.read("/saves/" + name))
+        solver = klotski.Solver(*ps)
+        assert klotski_cache.load(klotski_cache.Dir(str(tmp_path)), solver) == "ok"
+    assert solver.distance(solver.rank_of(klotski.parse("VBBV/VBBV/VSSV/VSSV/S..S"))) is not None
+    # data, not firmware: a later flash without the flag keeps the tables
+    code, out, err = run_cli(["flash"], capsys)
+    assert code == 0, err
+    assert dev.exists("/saves/klotski_414.tbl")
+
+
+def test_klotski_layouts_include_a_klotski_pack(tmp_path):
+    import klotski_levels
+    import levelpack
+
+    data = levelpack.build_pack("klotski", [b"SBBS/SBBS/SSSS/SSSS/S..S"])
+    layouts = flash.klotski_layouts({"levels/klotski.bin": data})
+    assert len(layouts) == klotski_levels.count() + 1 and layouts[-1] == "SBBS/SBBS/SSSS/SSSS/S..S"
