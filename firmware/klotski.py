@@ -35,7 +35,8 @@ Solver (one object per piece set; the table serves every layout of the set):
 - resumable: ``step(max_states)`` expands about that many layouts (a geometry
   visit is not split; decodes, marked layouts and the walk are charged too),
   so one call is bounded (step(40) stays under 50 ms on a Pico).  The
-  search's own arrays exist only while it runs.
+  search's own arrays exist only while it runs; its row offset table (made
+  in the constructor from the DAG build's key table) is dropped when it ends.
 - after the table is built, the best next move from a layout is a neighbour
   whose stored value is one less (mod 3); neighbours differ by at most 1.
 """
@@ -226,15 +227,15 @@ def _zeros(tc, n):
     return a
 
 
-# search tables: per move direction k (0 left, 1 right, 2 up, 3 down) of a
-# piece sliding along its long axis into an empty cell x: anchor - x, vacated
-# cell - x (half of it: the second vacated cell of a two-cell slide), move
-# type (``_build_moves``), the cell step, and the column a two-cell slide may
-# not start from (it would leave the row)
+# the cell step of direction k (0 left, 1 right, 2 up, 3 down)
+_DIRS = (-1, 1, -4, 4)
+# search tables: per move direction k of a piece sliding along its long axis
+# into an empty cell x: anchor - x, vacated cell - x (half of it: the second
+# vacated cell of a two-cell slide), move type (``_build_moves``), and the
+# column a two-cell slide may not start from (it would leave the row)
 _S_AOF = (1, -2, 4, -8)
 _S_VOF = (2, -2, 8, -8)
 _S_MT = (8, 10, 4, 6)
-_S_DK = (-1, 1, -4, 4)
 _S_NOCOL = (0, 3, 9, 9)
 # broadside moves into a pair of side-by-side empties e < o: q 0-3 for o == e+1
 # (H above/below, B above/below), 4-7 for o == e+4 (V left/right, B
@@ -400,7 +401,6 @@ class Solver:
                 self.nbr[c * 4 + 2] = c - 4
             if c < CELLS - COLS:
                 self.nbr[c * 4 + 3] = c + 4
-        self.dirs = array("b", (-1, 1, -4, 4))
         self._build_moves()
         self.depth = 0
         self.done = False
@@ -535,9 +535,12 @@ class Solver:
         nn = 1
         qi = 0
         G = 0x820820                      # the fields' guard bits
-        while qi < nn:
-            kk = order[qi]
-            qi += 1
+        st = _zeros("i", 4)
+
+        def state(kk, st=st, M1=M1, H1=H1, V1=V1, X1=X1, G=G):
+            """A state key -> st: its row's covered mask, the cells of its rows
+            left (4 per row), the pieces left as guarded 6-bit fields (a fit
+            test is one subtraction) and the key without the mask."""
             mm = kk % M1
             rest = kk // M1
             h = rest % H1
@@ -546,10 +549,20 @@ class Solver:
             rest //= V1
             b = rest & 1
             mask = rest >> 1
-            if 4 * b + 2 * (v + h) + mm + _POP4[mask] <= 4:
+            st[0] = mask
+            st[1] = 4 * b + 2 * (v + h) + mm + _POP4[mask]
+            st[2] = (b << 18) | (v << 12) | (h << 6) | mm | G
+            st[3] = kk - mask * 2 * X1
+
+        while qi < nn:
+            kk = order[qi]
+            qi += 1
+            state(kk)
+            if st[1] <= 4:
                 continue                  # the last row: its slots end geometries
-            av = (b << 18) | (v << 12) | (h << 6) | mm | G
-            kb = kk - mask * 2 * X1
+            mask = st[0]
+            av = st[2]
+            kb = st[3]
             for s in range(wstart[mask], wstart[mask + 1]):
                 if (av - wu[s]) & G != G:
                     continue
@@ -569,17 +582,11 @@ class Solver:
         size = 0
         for qi in range(nn - 1, -1, -1):
             kk = order[qi]
-            mm = kk % M1
-            rest = kk // M1
-            h = rest % H1
-            rest //= H1
-            v = rest % V1
-            rest //= V1
-            b = rest & 1
-            mask = rest >> 1
-            last = 4 * b + 2 * (v + h) + mm + _POP4[mask] <= 4
-            av = (b << 18) | (v << 12) | (h << 6) | mm | G
-            kb = kk - mask * 2 * X1
+            state(kk)
+            mask = st[0]
+            last = st[1] <= 4
+            av = st[2]
+            kb = st[3]
             w0 = wstart[mask]
             tot = 0
             lo = 255
@@ -625,24 +632,17 @@ class Solver:
             n = nid[kk] - 1
             if n < 0:
                 continue
-            mm = kk % M1
-            rest = kk // M1
-            h = rest % H1
-            rest //= H1
-            v = rest % V1
-            rest //= V1
-            b = rest & 1
-            mask = rest >> 1
+            state(kk)
+            mask = st[0]
             nodemask[n] = mask
-            cells = 4 * b + 2 * (v + h) + mm + _POP4[mask]
-            last = cells <= 4
-            if cells <= 12:               # rows 2-4
+            last = st[1] <= 4
+            if st[1] <= 12:               # rows 2-4
                 obase[n] = osize
                 osize += ncnt[n]
             else:
                 obase[n] = 65535
-            av = (b << 18) | (v << 12) | (h << 6) | mm | G
-            kb = kk - mask * 2 * X1
+            av = st[2]
+            kb = st[3]
             base[n] = pos - nlo[n]
             off = 0
             for s in range(wstart[mask] + nlo[n], wstart[mask] + nhi[n] + 1):
@@ -816,7 +816,7 @@ class Solver:
         mm = 0
         for q in range(self.m):
             mm |= 1 << self.mcell[q]
-        dirs = self.dirs
+        dirs = _DIRS
         cnt = 0
         for which in range(2):
             if which == 0:
@@ -1052,7 +1052,6 @@ class Solver:
         ASUM = self.asum
         fullw = self.fullw
         W = self.wper
-        U = self.units
         P = self.pairs
         reached = self.reached
         r = self._wr
@@ -1180,7 +1179,7 @@ class Solver:
         s_aof = _S_AOF
         s_vof = _S_VOF
         s_mt = _S_MT
-        s_dk = _S_DK
+        s_dk = _DIRS
         s_nocol = _S_NOCOL
         b_mt = _B_MT
         b_aof = _B_AOF
@@ -1208,11 +1207,7 @@ class Solver:
         while True:
             while si < nact:
                 if budget <= 0:
-                    self._scan = si
-                    self._found = found
-                    self.reached = reached
-                    self.expanded = expanded
-                    return False
+                    return self._pause(si, found, reached, expanded)
                 budget -= 2
                 s2 = si >> 3
                 sv = ASUM[s2] >> (si & 7)
@@ -1223,11 +1218,7 @@ class Solver:
                 av = ACT[si]
                 while av:
                     if budget <= 0:
-                        self._scan = si
-                        self._found = found
-                        self.reached = reached
-                        self.expanded = expanded
-                        return False
+                        return self._pause(si, found, reached, expanded)
                     b = lsb[av]
                     av &= av - 1
                     u = (si << 3) | b
@@ -1499,6 +1490,15 @@ class Solver:
             hi3 = n3 & 2
             si = 0
             found = 0
+
+    def _pause(self, si, found, reached, expanded):
+        """Keep a call's progress for the next one (a byte of the scan is
+        re-read: its visited geometries have no layer-d layouts left)."""
+        self._scan = si
+        self._found = found
+        self.reached = reached
+        self.expanded = expanded
+        return False
 
     def build(self):
         while not self.step(1 << 26):
