@@ -26,7 +26,8 @@ each step is at most one piece's routing, then ``best``):
            getting one of our movers next to its face-up flag;
   phase 3  two-ply: the best candidates re-ranked by the enemy pieces that
            reach our face-up flag after them.
-Scores are small ints (floats allocate on the device).
+Scores are small ints (floats allocate on the device).  The easy AI (EASY
+difficulty) blurs every score by up to EASY_NOISE and skips phase 3.
 """
 
 from array import array
@@ -60,7 +61,13 @@ FLIP_RACE = const(3000)       # flipping next to the enemy's face-up flag (x our
 FLIP_FIND = const(3000)       # x the chance that a flip finds the enemy's flag
 RESCUE_STEP = const(1000)     # per road step closer to a piece that reaches our flag (if we beat it)
 EXP_OPEN = const(10)          # our flag's exposure per % enemy movers, open face-down neighbour
-EXP_SHELTER = const(30)       # ... neighbour we could never attack (camp, pocket by the HQs)      # per enemy piece that reaches our face-up flag after the move
+EXP_SHELTER = const(30)       # ... neighbour we could never attack (camp, pocket by the HQs)
+EASY_NOISE = const(10000)      # random score added per candidate at EASY (guarding is ~1000)
+
+# the launcher's difficulty setting
+EASY = const(0)
+NORMAL = const(1)
+HARD = const(2)
 
 # DIST[a * 60 + b]: road-graph steps between cells (rail links are roads too).
 DIST = bytearray(jb.CELLS * jb.CELLS)
@@ -92,7 +99,11 @@ _fill_dist()
 
 
 class AI:
-    def __init__(self, seed=1):
+    def __init__(self, seed=1, easy=False):
+        # easy: every score blurred by up to EASY_NOISE and no two-ply check,
+        # so it leaves pieces and its flag open more often
+        self.top_k = 0 if easy else TOP_K
+        self.noise = 8 * EASY_NOISE if easy else 8
         self.th_rank = bytearray(jb.CELLS)   # strongest enemy rank reaching the cell
         self.th_bomb = bytearray(jb.CELLS)   # an enemy bomb reaches it
         self.th_any = bytearray(jb.CELLS)    # any enemy piece reaches it (flag danger)
@@ -106,7 +117,7 @@ class AI:
         self.rsrc = bytearray(jb.CELLS)      # ... and which one
         self.eflag = jb.NONE
         self.mine_adj = bytearray(8)         # scratch: our piece types next to a cell
-        self.cand_move = array("H", bytes(2 * TOP_K))   # the best TOP_K moves, best first
+        self.cand_move = array("H", bytes(2 * TOP_K))   # the best top_k moves, best first
         self.cand_score = array("i", bytes(4 * TOP_K))
         self.cand_reach = bytearray(TOP_K)   # enemy pieces reaching our flag after the move
         self.ncand = 0
@@ -196,7 +207,7 @@ class AI:
             self.phase = 3
             self.ci = 0
             self.cell = 0
-            for i in range(TOP_K):
+            for i in range(self.top_k):
                 self.cand_reach[i] = 0
             return False
         if phase == 3:
@@ -348,15 +359,17 @@ class AI:
         return jb.NONE
 
     def _consider(self, move, score):
-        score = score * 8 + self.rng.next(8)
+        score = score * 8 + self.rng.next(self.noise)
         if score > self.best_score:
             self.best_score = score
             self.best = move
-        # keep the TOP_K best, sorted (insertion; no allocation)
+        if not self.top_k:
+            return
+        # keep the top_k best, sorted (insertion; no allocation)
         n = self.ncand
         cs = self.cand_score
         cm = self.cand_move
-        if n == TOP_K:
+        if n == self.top_k:
             if score <= cs[n - 1]:
                 return
             n -= 1

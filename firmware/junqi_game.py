@@ -17,7 +17,8 @@ Controls: arrows move the cursor; A flips a face-down piece, picks up an own
 piece (its legal destinations blink; on a destination the route is drawn)
 and A again moves there (engineer routes are animated cell by cell); B drops
 the selection; holding B leaves.  Menu at start: vs AI or two players (pass
-and play).  Results vs the AI are saved (won/lost/drawn).
+and play).  The launcher's difficulty EASY picks the easy AI, NORMAL and HARD
+the full one.  Results vs each AI are saved (won/lost/drawn).
 """
 
 import framebuf
@@ -129,6 +130,7 @@ class Game:
             self.cy[c] = y
         self.game = jf.FlipGame(seed=1)
         self.ai = None
+        self.ai_easy = False
         self.mark = bytearray(jb.CELLS)     # 1: legal destination of the selection
         self.path = bytearray(jb.CELLS)     # route shown / animated
         self.path_len = 0
@@ -194,17 +196,23 @@ class Game:
         fb.fill_rect(MID_X + 1, TOP + CELL_H, GAP - 2, 9, 0)
         fb.fill_rect(MID_X + 1, TOP + 3 * CELL_H, GAP - 2, 9, 0)
 
+    def _easy(self):
+        return self.ctx.settings.get("difficulty", 1) == 0
+
     def _record_text(self):
         self._rec_gen += 1
         s = self.saved
-        self.record = "VS AI  W%d L%d D%d" % (s.get("won", 0), s.get("lost", 0), s.get("drawn", 0))
+        p = "easy_" if self._easy() else ""
+        self.record = "%s W%d L%d D%d" % ("VS EASY AI" if p else "VS AI ", s.get(p + "won", 0),
+                                          s.get(p + "lost", 0), s.get(p + "drawn", 0))
 
     # -- game flow ---------------------------------------------------------------------
     def _new_game(self):
         self.seed = (self.seed * 75 + self.ctx.ticks_ms() + 74) % 65537
         self.game.reset(self.seed)
         if self.mode == 0:
-            self.ai = junqi_ai.AI(seed=self.seed + 1)
+            self.ai_easy = self._easy()
+            self.ai = junqi_ai.AI(seed=self.seed + 1, easy=self.ai_easy)
             self.labels = LABELS_AI
         else:
             self.ai = None
@@ -301,6 +309,8 @@ class Game:
                 self.banner = "P1 WINS" if w == 0 else "P2 WINS"
         if self.mode == 0:
             key = "drawn" if w == jf.DRAW else ("won" if w == 0 else "lost")
+            if self.ai_easy:
+                key = "easy_" + key
         else:
             key = "pvp"
         self.saved[key] = self.saved.get(key, 0) + 1

@@ -1,6 +1,6 @@
 """Junqi budgets: engineer routing on a busy board in the MicroPython VM (fuel,
 estimated Pico ms, bytes per call), one AI turn's slices, and the AI's win rate
-against a random player."""
+against a random player (and of the easy AI, EASY difficulty)."""
 
 import host_tools.fwpath  # noqa: F401
 from host_tools import mpvm
@@ -81,6 +81,13 @@ def collect(report):
                note="%d slices, whole turn %.0f ms Pico" % (slices, mpvm.pico_ms(total)))
     report.add(sec, "AI turn, allocated", ai_alloc, "bytes", budget=0)
     t = tournament(TOURNAMENT_GAMES, 1)
-    report.add(sec, "AI win rate vs random player", round(t["win_rate"], 3), "ratio",
+    report.add(sec, "full AI win rate vs random player", round(t["win_rate"], 3), "ratio",
                budget=0.95, higher_is_better=True,
                note="%d games: %d lost, %d drawn" % (t["games"], t["losses"], t["draws"]))
+    for ai, opponent in (("easy", "random"), ("full", "easy")):
+        t = tournament(TOURNAMENT_GAMES, 1, ai=ai, opponent=opponent)
+        report.add(sec, "%s AI win rate vs %s" % (ai, "random player" if opponent == "random"
+                                                  else "easy AI"),
+                   round(t["win_rate"], 3), "ratio",
+                   note="%d games: %d lost, %d drawn (EASY difficulty)" % (
+                       t["games"], t["losses"], t["draws"]))

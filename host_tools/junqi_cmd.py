@@ -1,5 +1,6 @@
-"""`python -m host_tools junqi …`: railway routes and AI-vs-random tournaments
-for Junqi (军棋), using the firmware modules unchanged."""
+"""`python -m host_tools junqi …`: railway routes and AI tournaments (against a
+random player or the other AI strength) for Junqi (军棋), using the firmware
+modules unchanged."""
 
 import json
 
@@ -48,15 +49,25 @@ def _route_cmd(args):
     return 0
 
 
-def tournament(games, seed, quiet_limit=80):
-    """AI vs random player, seats alternating; returns a summary dict."""
+PLAYERS = ("full", "easy", "random")
+
+
+def _player(name, seed):
+    if name == "random":
+        return ja.RandomPlayer(seed=seed)
+    return ja.AI(seed=seed, easy=name == "easy")
+
+
+def tournament(games, seed, quiet_limit=80, ai="full", opponent="random"):
+    """``ai`` vs ``opponent`` ("full" / "easy" AI or "random"), seats
+    alternating; returns a summary dict counted from ``ai``'s side."""
     wins = losses = draws = plies = 0
     for g in range(games):
         game = jf.FlipGame(seed=seed * 100003 + g, quiet_limit=quiet_limit)
         ai_seat = g % 2
         players = [None, None]
-        players[ai_seat] = ja.AI(seed=seed + 2 * g)
-        players[1 - ai_seat] = ja.RandomPlayer(seed=seed + 2 * g + 1)
+        players[ai_seat] = _player(ai, seed + 2 * g)
+        players[1 - ai_seat] = _player(opponent, seed + 2 * g + 1)
         w = ja.play(game, players)
         plies += game.plies
         if w == ai_seat:
@@ -65,22 +76,24 @@ def tournament(games, seed, quiet_limit=80):
             draws += 1
         else:
             losses += 1
-    return {"games": games, "wins": wins, "losses": losses, "draws": draws,
-            "win_rate": wins / games if games else 0.0,
+    return {"ai": ai, "opponent": opponent, "games": games, "wins": wins, "losses": losses,
+            "draws": draws, "win_rate": wins / games if games else 0.0,
             "mean_plies": plies / games if games else 0.0}
 
 
 def _tournament_cmd(args):
     if args.games < 1:
         raise UserError("--games must be at least 1")
-    res = tournament(args.games, args.seed)
+    res = tournament(args.games, args.seed, ai=args.ai, opponent=args.opponent)
     if args.json:
         print(json.dumps(res))
     else:
-        print("AI vs random: %d games, %d won, %d lost, %d drawn; win rate %.1f%% "
-              "(goal >= 95%%), %.0f plies per game" % (
+        goal = " (goal >= 95%)" if (args.ai, args.opponent) == ("full", "random") else ""
+        print("%s AI vs %s: %d games, %d won, %d lost, %d drawn; win rate %.1f%%%s, "
+              "%.0f plies per game" % (
+                  args.ai, args.opponent if args.opponent == "random" else args.opponent + " AI",
                   res["games"], res["wins"], res["losses"], res["draws"],
-                  100 * res["win_rate"], res["mean_plies"]))
+                  100 * res["win_rate"], goal, res["mean_plies"]))
     return 0
 
 
@@ -95,8 +108,11 @@ def register(subparsers):
     p.add_argument("--occupied", default="", help="comma-separated cells holding enemy pieces")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=_route_cmd)
-    p = sub.add_parser("tournament", help="device AI against a random player")
+    p = sub.add_parser("tournament", help="device AI against a random player (or another AI)")
     p.add_argument("--games", type=int, default=100)
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--ai", choices=PLAYERS[:2], default="full",
+                   help="the AI measured: full (NORMAL/HARD on the handheld) or easy (EASY)")
+    p.add_argument("--opponent", choices=PLAYERS, default="random", help="who it plays against")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=_tournament_cmd)

@@ -190,10 +190,27 @@ def test_small_tournament():
     assert res["wins"] >= 16
 
 
-def test_vm_plays_the_same_game(vm):
+def test_easy_ai_is_weaker_than_the_full_one():
+    """EASY on the handheld: still plays whole legal games and beats a random
+    player mostly, but loses clearly more often to the full AI."""
+    easy = tournament(40, 7, ai="easy")
+    assert easy["games"] == 40 and easy["wins"] >= 30
+    h2h = tournament(60, 3, opponent="easy")
+    assert h2h["wins"] >= h2h["losses"] + 12
+    g = jf.FlipGame(seed=5)
+    ai = ja.AI(seed=6, easy=True)
+    for _ in range(12):
+        m = ai.choose(g)
+        n = g.legal_moves()
+        assert m in [g.moves[i] for i in range(n)]
+        g.apply(m)
+
+
+@pytest.mark.parametrize("easy", [False, True])
+def test_vm_plays_the_same_game(vm, easy):
     def host():
         g = jf.FlipGame(seed=21)
-        ai = ja.AI(seed=2)
+        ai = ja.AI(seed=2, easy=easy)
         rp = ja.RandomPlayer(seed=3)
         seq = []
         for _ in range(24):
@@ -204,7 +221,7 @@ def test_vm_plays_the_same_game(vm):
     res = vm('''
 import junqi_flip as jf, junqi_ai as ja
 g = jf.FlipGame(seed=21)
-ai = ja.AI(seed=2)
+ai = ja.AI(seed=2, easy=%r)
 rp = ja.RandomPlayer(seed=3)
 seq = []
 for _ in range(24):
@@ -212,7 +229,7 @@ for _ in range(24):
     seq.append(m)
     g.apply(m)
 emit('g', (seq, bytes(g.occ)))
-''')
+''' % easy)
     assert res['g'] == host()
 
 
@@ -252,3 +269,7 @@ def test_cli_tournament(capsys):
     code, out, _ = run_cli(capsys, "junqi", "tournament", "--games", "4", "--seed", "2", "--json")
     res = json.loads(out)
     assert code == 0 and res["games"] == 4 and 0 <= res["win_rate"] <= 1
+    assert (res["ai"], res["opponent"]) == ("full", "random")
+    code, out, _ = run_cli(capsys, "junqi", "tournament", "--games", "4", "--ai", "easy",
+                           "--opponent", "full")
+    assert code == 0 and out.startswith("easy AI vs full AI: 4 games")

@@ -5,6 +5,7 @@ inside the MicroPython VMs (allocation per tick, resident heap)."""
 
 import sys
 from pathlib import Path
+import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "host_tools" / "hostfb"))
 
@@ -168,9 +169,13 @@ def test_glyphs_are_distinct():
     assert len(seen) == jf.TYPES
 
 
-def test_vs_ai_whole_game_with_scripted_buttons():
-    ctx = FakeCtx()
+@pytest.mark.parametrize("difficulty", [1, 0])
+def test_vs_ai_whole_game_with_scripted_buttons(difficulty):
+    """A whole game against the full AI (NORMAL) and the easy one (EASY):
+    each keeps its own record."""
+    ctx = FakeCtx(difficulty)
     g, fb = start(ctx, 0)
+    assert g.ai.top_k == (0 if difficulty == 0 else ja.TOP_K)
     rng = jf.Rng(99)
     engineer_routes = 0
     for _ in range(600):
@@ -195,7 +200,10 @@ def test_vs_ai_whole_game_with_scripted_buttons():
     assert g.state == junqi_game.OVER
     assert ctx.deadlines > 0 and ctx.dl.max_checks <= 2   # sliced: a few AI steps per tick
     rec = ctx.saved["junqi"]
-    assert rec.get("won", 0) + rec.get("lost", 0) + rec.get("drawn", 0) == 1
+    prefix = "easy_" if difficulty == 0 else ""
+    assert sum(rec.get(prefix + k, 0) for k in ("won", "lost", "drawn")) == 1
+    assert len(rec) == 1
+    assert g.record.startswith("VS EASY AI" if difficulty == 0 else "VS AI ")
     assert g.banner in ("YOU WIN!", "YOU LOSE", "DRAW")
     g.draw(fb)
     press(g, ctx, A)
