@@ -33,6 +33,20 @@ DEFAULT_ROWS = const(8)
 _TERRAIN = {".": 1, "g": 2, "w": 3, "#": 0, "C": 1, "M": 1}
 
 
+class _SliceMaker:
+    def __getitem__(self, key):
+        return key
+
+
+# The slice [:], prebuilt: ``del cells[:]`` or ``frame[:] = bg`` would put a
+# slice object on the heap per call (CircuitPython and MicroPython before the
+# stack-slice fast path, micropython#12518).  ``del cells[WHOLE]`` empties a list
+# but keeps its slots: MicroPython's list.clear() gives back all but 4 of them,
+# so a mouse with 5 choices (4 neighbours and staying) would regrow the list of
+# legal cells on every turn.
+WHOLE = _SliceMaker()[:]
+
+
 class MapError(ValueError):
     """A malformed map; ``line`` and ``column`` are 1-based (0 when not tied to one)."""
 
@@ -198,7 +212,8 @@ class CatMouseGame:
         self.round_limit = round_limit or 4 * (cmap.cols + cmap.rows)
         self.board = BoardView(cmap.cols, cmap.rows, cmap.costs)
         self.board.terrain = self.terrain
-        self.legal = []
+        self.legal = [0] * 5   # slots for the most legal cells (4 neighbours + stay)
+        del self.legal[WHOLE]
         self.reset()
 
     def reset(self):
@@ -221,7 +236,7 @@ class CatMouseGame:
         reused when given).  The mouse may also stay; a resting piece may only
         stay; a cat with no way out stays."""
         out = self.legal if out is None else out
-        out.clear()
+        del out[WHOLE]
         cols = self.cols
         here = self.cat if piece == "cat" else self.mouse
         resting = self.cat_rest if piece == "cat" else self.mouse_rest

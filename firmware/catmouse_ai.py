@@ -90,6 +90,17 @@ class EvasiveMouse(_Searcher):
         self.most = -1
         self.next = 0
 
+    def prepare(self, board):
+        """Load the board and make the two flood buffers before play."""
+        search = self._grid(board)
+        self._buffers(len(search.cost))
+
+    def _buffers(self, size):
+        if self.cat_time is None or len(self.cat_time) != size:
+            from array import array
+            self.cat_time = array("H", bytes(2 * size))
+            self.own_time = array("H", bytes(2 * size))
+
     def _flood(self, search, terrain, src, out):
         if terrain:
             search.arrival_times(src, out)
@@ -118,11 +129,7 @@ class EvasiveMouse(_Searcher):
         made (no tie), else call step() until it returns True; the answer is
         ``best``.  The handheld spreads the steps over ticks."""
         search = self._grid(board)
-        size = len(search.cost)
-        if self.cat_time is None or len(self.cat_time) != size:
-            from array import array
-            self.cat_time = array("H", bytes(2 * size))
-            self.own_time = array("H", bytes(2 * size))
+        self._buffers(len(search.cost))
         self._flood(search, board.terrain, board.cat, self.cat_time)
         self.board = board
         self.position = position

@@ -14,8 +14,9 @@ player's piece one cell per round (A = stay, for the mouse); the AI answers a
 few ticks later.  The difficulty setting picks the AI: easy = a cat that
 wanders one move in three / a random mouse, normal = BFS cat / evasive mouse,
 hard = A* (least stamina) cat / evasive mouse.  Wins per side and the fastest
-catch are saved.  Nothing is allocated in idle ticks: sprites and the status
-text are built only when something happens.
+catch are saved.  Nothing is allocated in a tick of play, moves included: the
+status text is composed in a preallocated buffer when it changes, and the AI is
+called without building an argument tuple (tests/test_catmouse_alloc.py).
 """
 
 import gfx
@@ -38,6 +39,9 @@ OVER = const(2)
 PACK_BAD = const(3)   # the level pack is bad: its error screen, then TITLE
 AI_DELAY = const(4)   # ticks between the player's move and the AI's answer
 _MOVES = const(31)    # UP | DOWN | LEFT | RIGHT | A
+# status bar capacity: "YOU CAUGHT IT!  A:AGAIN B:MENU" is 30 characters; play on
+# the largest map the parser takes (64x64, 512 rounds) "R512/512 MOUSE ST1536 REST" 26
+_STATUS_SIZE = const(32)
 
 _ROAD = gfx.sprite_rows((
     "........", "........", "........", "........",
@@ -59,6 +63,48 @@ _MOUSE = gfx.sprite_rows((
     "X.XXXXXX", "XXXXXXXX", ".X...X..", "......XX"))
 
 
+class _StatusText:
+    """The status bar text, composed in place: one bytearray and a prebuilt
+    memoryview of each length, so a new text allocates nothing (no str
+    formatting, no int-to-str).  ``text()`` is what gfx.text draws."""
+
+    def __init__(self, size):
+        self.buf = bytearray(size)
+        whole = memoryview(self.buf)
+        self.views = [whole[:n] for n in range(size + 1)]
+        self.n = 0
+
+    def clear(self):
+        self.n = 0
+
+    def put(self, chars):
+        """Append ``chars`` (bytes)."""
+        buf = self.buf
+        n = self.n
+        for i in range(len(chars)):
+            buf[n] = chars[i]
+            n += 1
+        self.n = n
+
+    def put_int(self, value):
+        """Append a non-negative int in decimal."""
+        digits = 1
+        scale = 10
+        while value >= scale:
+            scale *= 10
+            digits += 1
+        buf = self.buf
+        n = self.n + digits
+        self.n = n
+        for _ in range(digits):
+            n -= 1
+            buf[n] = 48 + value % 10
+            value //= 10
+
+    def text(self):
+        return self.views[self.n]
+
+
 class _EasyCat:
     """The BFS cat, but one move in three is a random legal cell."""
 
@@ -66,18 +112,27 @@ class _EasyCat:
         self.smart = catmouse_ai.BfsCat()
         self.rng = Rng(seed)
 
+    def prepare(self, board):
+        """Load the board before play, as the other AIs do: not in the first move."""
+        self.smart.prepare(board)
+
     def __call__(self, board, position, legal):
         if self.rng.below(3) == 0:
             return legal[self.rng.below(len(legal))]
         return self.smart(board, position, legal)
 
 
+SCREEN_COLS = const(16)  # 8-px cells on the 128x64 screen
+SCREEN_ROWS = const(8)
+
+
 def check_level(text):
     """A pack level the game can play: catmouse's parser, and a map that fits
     the 16 x 8 cells of the screen."""
     cmap = catmouse.parse_map(text)
-    if cmap.cols > 16 or cmap.rows > 8:
-        raise ValueError("the map is %dx%d; the screen fits 16x8" % (cmap.cols, cmap.rows))
+    if cmap.cols > SCREEN_COLS or cmap.rows > SCREEN_ROWS:
+        raise ValueError("the map is %dx%d; the screen fits %dx%d"
+                         % (cmap.cols, cmap.rows, SCREEN_COLS, SCREEN_ROWS))
     return cmap
 
 
@@ -101,8 +156,13 @@ class Game:
         self.wait = 0
         self.thinking = False
         self.queued = 0
-        self.status = ""
-        self.banner = ""
+        self.status_text = _StatusText(_STATUS_SIZE)
+        self.status = self.status_text.text()
+        self.banner = b""
+        # what _call_ai passes to the AI, and the bound method itself, made once
+        self.ai_cell = 0
+        self.ai_legal = None
+        self._call_ai_bound = self._call_ai
         self.title_lines = ("", "")
         self._title_gen = 0
         self.dirs = [0, 0, 0, 0]
@@ -184,7 +244,7 @@ class Game:
             self.ai.prepare(self.game.board)
         self._render_terrain()
         self.state = PLAY
-        self.banner = ""
+        self.banner = b""
         self.wait = AI_DELAY if self.side == "mouse" else 0
         self.thinking = False
         self._round_started = False
@@ -228,23 +288,22 @@ class Game:
         True/False from begin()/step() (decided / still thinking), a cell from a
         plain strategy, or None when the AI ran out of memory."""
         g = self.game
-        ai = self.ai
         here = g.cat if piece == "cat" else g.mouse
         if self.thinking:
-            answer = self.ctx.ai(ai.step)
+            answer = self.ctx.ai(self._call_ai_bound)
         else:
             legal = g.legal_moves(piece)
             if len(legal) == 1:
                 answer = legal[0]
-            elif hasattr(ai, "begin"):
-                answer = self.ctx.ai(ai.begin, g.board, here, legal)
             else:
-                answer = self.ctx.ai(ai, g.board, here, legal)
+                self.ai_cell = here
+                self.ai_legal = legal
+                answer = self.ctx.ai(self._call_ai_bound)
         if answer is False:
             self.thinking = True
             return False
         if answer is True:
-            cell = ai.best
+            cell = self.ai.best
         elif answer is None:            # out of memory: no AI move this round
             legal = g.legal_moves(piece)
             cell = here if here in legal else legal[0]
@@ -253,6 +312,17 @@ class Game:
         self.thinking = False
         g.move(piece, cell)
         return True
+
+    def _call_ai(self):
+        """One AI call, run through ctx.ai (a MemoryError becomes a message).
+        It takes no arguments, so ctx.ai(fn, *args) builds no tuple: the
+        inputs are ``ai_cell`` and ``ai_legal``."""
+        ai = self.ai
+        if self.thinking:
+            return ai.step()
+        if hasattr(ai, "begin"):
+            return ai.begin(self.game.board, self.ai_cell, self.ai_legal)
+        return ai(self.game.board, self.ai_cell, self.ai_legal)
 
     def _player_cell(self, piece):
         """The cell the arrows ask for, or -1; A = stay (mouse only)."""
@@ -305,22 +375,33 @@ class Game:
                     self.saved["best_catch"] = g.round
             self.ctx.store("catmouse", self.saved)
         if g.winner == "cat":
-            self.banner = "YOU CAUGHT IT!" if won else "CAUGHT!"
+            self.banner = b"YOU CAUGHT IT!" if won else b"CAUGHT!"
         else:
-            self.banner = "ESCAPED!" if won else "IT ESCAPED!"
+            self.banner = b"ESCAPED!" if won else b"IT ESCAPED!"
         self.ctx.beep(1500 if won else 200, 120)
         self.state = OVER
         self._update_status()
 
     def _update_status(self):
+        """Compose the status bar, "R3/96 MOUSE ST4 REST" or the banner and the
+        keys, in the preallocated buffer: a move allocates nothing."""
         g = self.game
+        line = self.status_text
+        line.clear()
         if self.state == OVER:
-            self.status = "%s  A:AGAIN B:MENU" % self.banner
-            return
-        st = g.mouse_stamina if self.side == "mouse" else g.cat_stamina
-        rest = g.mouse_rest if self.side == "mouse" else g.cat_rest
-        self.status = "R%d/%d %s ST%d%s" % (g.round, g.round_limit, self.side.upper(),
-                                             st, " REST" if rest else "")
+            line.put(self.banner)
+            line.put(b"  A:AGAIN B:MENU")
+        else:
+            mouse = self.side == "mouse"
+            line.put(b"R")
+            line.put_int(g.round)
+            line.put(b"/")
+            line.put_int(g.round_limit)
+            line.put(b" MOUSE ST" if mouse else b" CAT ST")
+            line.put_int(g.mouse_stamina if mouse else g.cat_stamina)
+            if g.mouse_rest if mouse else g.cat_rest:
+                line.put(b" REST")
+        self.status = line.text()
 
     # -- the tick -----------------------------------------------------------------------
     def tick(self, ctx):
@@ -434,7 +515,7 @@ class Game:
         cols = g.cols
         frame = self.ctx.frame
         if len(frame) == len(self.bg):
-            frame[:] = self.bg      # the prerendered terrain, one memory copy
+            frame[catmouse.WHOLE] = self.bg   # the prerendered terrain, one memory copy
         else:
             fb.blit(self.bg_fb, 0, 0)
         fb.blit(self.mouse_sprite.fb, (g.mouse % cols) << 3, (g.mouse // cols) << 3)

@@ -45,14 +45,19 @@ idle_ticks = [measure(step, 0) for _ in range(10)]
 emit('cm_idle', (max(t[1] for t in idle_ticks), max(t[2] for t in idle_ticks)))
 moves = (buttons.LEFT, buttons.UP, buttons.LEFT, buttons.UP, buttons.A, buttons.LEFT, buttons.DOWN)
 a0 = gc.mem_alloc(); b0 = dev.bytes; t0 = dev.transactions; n0 = rt.ticks; r0 = g.game.round
-worst = 0
+for k in range(21):
+    step(moves[k % 7]); step(moves[k % 7])
+    for _ in range(6):
+        step(0)
+play = (gc.mem_alloc() - a0, dev.bytes - b0, dev.transactions - t0, rt.ticks - n0, g.game.round - r0)
+worst = 0                                # a second stretch of play, timed (measure() allocates)
 for k in range(21):
     step(moves[k % 7]); step(moves[k % 7])
     for _ in range(6):
         _, f, _a = measure(step, 0)
         if f > worst:
             worst = f
-emit('play', (gc.mem_alloc() - a0, dev.bytes - b0, dev.transactions - t0, rt.ticks - n0, g.game.round - r0, worst))
+emit('play', play + (worst,))
 """
 
 
@@ -83,7 +88,7 @@ def collect(report):
                budget=33.3)
     alloc, sent, trans, ticks, rounds, worst = r["play"]
     report.add(section, "Cat & Mouse bytes allocated per tick in play", round(alloc / ticks, 1), "bytes",
-               note="%d moves; status text rebuilt per move" % rounds)
+               budget=0, note="%d rounds, %d ticks" % (rounds, ticks))
     report.add(section, "Cat & Mouse worst tick in play (AI move)", round(mpvm.pico_ms(worst), 2),
                "ms (Pico)", budget=33.3)
     report.add(section, "I2C bytes per typical move", round((sent + trans) / max(rounds, 1)), "bytes",
