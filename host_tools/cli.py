@@ -55,10 +55,21 @@ def write_atomic(path, data):
 def write_level_dir(out, game, levels, **info):
     """Write generated levels as ``out/<game>_NNN.txt`` plus ``pack.json`` (the
     game, ``info`` and each level's grade with its file name): the folder
-    `levels pack` reads.  ``levels`` holds (file text, grade dict) pairs."""
+    `levels pack` reads.  ``levels`` holds (file text, grade dict) pairs.
+    Every level first goes through the device's own check (screen limits
+    included), so nothing is written that the handheld would refuse."""
     import json
     from pathlib import Path
 
+    from host_tools.levels_cmd import level_checker
+
+    check = level_checker(game)
+    if check is not None:
+        for i, (text, _) in enumerate(levels, 1):
+            try:
+                check(text)
+            except ValueError as exc:
+                raise UserError("generated level %d does not fit the handheld: %s" % (i, exc)) from None
     out = Path(out)
     grades = []
     for i, (text, grade) in enumerate(levels, 1):

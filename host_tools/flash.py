@@ -14,19 +14,22 @@ A cut before the commit leaves the old firmware (the boot step drops /.stage); a
 cut after it is finished by the boot step (firmware/boot_switch.py) at the next
 boot, or by the next ``flash``.
 
-Level packs (``--levels FILE|DIR``): each pack is checked like ``levels check``
-(plus the game's screen limits) and goes to ``/levels/<game>.bin`` through the same
-staged switch.  Packs are data, not firmware: they are not in the manifest, so a
-later flash without ``--levels`` leaves ``/levels`` as it is.
+Level packs (``--levels FILE|DIR``): each pack is checked as ``levels check``
+does (levels_cmd.level_checker: the game's parser and screen limits) and goes to
+``/levels/<game>.bin`` through the same staged switch.  Packs are data, not
+firmware: they are not in the manifest, so a later flash without ``--levels``
+leaves ``/levels`` as it is.
 
 Klotski tables (``--klotski-tables``): the solver tables of the piece sets of the
 built-in Klotski levels (and of a ``--levels`` Klotski pack) are solved on the host
 and go to ``/saves/klotski_<V><H><S>.tbl``, the game's own table cache, through the
 same staged switch; data too, kept by later flashes.
 
-CircuitPython boards: a mounted CIRCUITPY drive gets the same tree as source
-(main.py as code.py), through the same staged switch, and circup installs the
-Adafruit libraries the board file lists.
+CircuitPython boards (board files with "runtime": "circuitpython"): a mounted
+CIRCUITPY drive gets the same tree as source (main.py as code.py), through the
+same staged switch, and circup installs the board's displayio driver.  The board
+file's runtime picks the path: a MicroPython board file is refused on a drive and
+a CircuitPython one over a serial port, before anything is written.
 """
 
 import glob
@@ -57,7 +60,8 @@ SAVE_DIR = "/saves"
 LEVELS_DIR = "levels"                                   # /levels/<game>.bin on the device
 BOOT_HOOK = "import boot_switch\nboot_switch.run()\n"
 FIRST = ("boot_switch.py", "boot.py")                   # switched in first
-DEFAULT_CIRCUITPY_LIBS = ("adafruit_ssd1306", "adafruit_framebuf")
+RUNTIME_NAMES = {"micropython": "MicroPython", "circuitpython": "CircuitPython",
+                 "blinka": "Blinka"}
 # boards with "runtime": "circuitpython" (firmware/hw_circuitpython.py): displayio drivers
 DISPLAYIO_LIBS = {"ssd1306": "adafruit_displayio_ssd1306", "sh1106": "adafruit_displayio_sh1106"}
 CP_BOOT = "boot_cp.py"                                  # deployed as boot.py on CircuitPython
@@ -213,29 +217,42 @@ def board_runtime(name, boards_dir=None):
         return None
 
 
-def _level_checker(game):
-    """The device's own check of a pack level (the game module's ``check_level``:
-    parser + screen limits), else the parser ``levels check`` uses."""
-    import importlib
+def boards_for_runtime(runtime, boards_dir=None):
+    """Names of the board files that target ``runtime``: a mismatch error points at them."""
+    return sorted(p.stem for p in Path(boards_dir or BOARDS_DIR).glob("*.json")
+                  if board_runtime(p.stem, boards_dir) == runtime)
 
-    from host_tools.levels_cmd import game_parser
-    from host_tools.sim import install_host_modules
 
-    install_host_modules()
-    try:
-        fn = getattr(importlib.import_module(game + "_game"), "check_level", None)
-    except ImportError:
-        fn = None
-    if fn is None:
-        return game_parser(game)
+def _board_choice(runtime, boards_dir=None):
+    """The board files an error should suggest, as "a CircuitPython board file (a, b)"."""
+    names = boards_for_runtime(runtime, boards_dir)
+    return "a %s board file (%s)" % (RUNTIME_NAMES[runtime],
+                                     ", ".join(names) or "none in boards/")
 
-    def check(data):
-        try:
-            text = bytes(data).decode("utf-8")
-        except UnicodeDecodeError as exc:
-            raise ValueError("not UTF-8 text (byte %d)" % exc.start) from None
-        return fn(text)
-    return check
+
+def refuse_board_on_drive(board, runtime, drive, found=False, boards_dir=None):
+    """A drive only takes CircuitPython board files: any other copy there cannot boot its
+    backend (no boot.py, no framebuf.py, the wrong driver libraries)."""
+    if runtime == "circuitpython":
+        return
+    how, other = (("found mounted", "give --port") if found
+                  else ("given with --drive", "drop --drive"))
+    raise UserError("board %s is a %s board: it cannot go on the CircuitPython drive %s %s; "
+                    "choose %s with --board, or %s to flash it over USB serial"
+                    % (board, RUNTIME_NAMES.get(runtime, runtime), drive, how,
+                       _board_choice("circuitpython", boards_dir), other))
+
+
+def refuse_board_on_port(board, runtime, port, boards_dir=None):
+    """A serial port only takes MicroPython board files: CircuitPython's firmware goes
+    through its drive, with its own boot.py and libraries."""
+    if runtime == "micropython":
+        return
+    raise UserError("board %s is a %s board: it cannot be flashed over the serial port %s; "
+                    "flash it through its CIRCUITPY drive (found when mounted, or --drive "
+                    "PATH), or choose %s with --board"
+                    % (board, RUNTIME_NAMES.get(runtime, runtime), port,
+                       _board_choice("micropython", boards_dir)))
 
 
 def level_files(paths):
@@ -244,6 +261,7 @@ def level_files(paths):
     import io
 
     import levelpack
+    from host_tools.levels_cmd import level_checker
 
     packs = []
     for p in paths or ():
@@ -263,7 +281,7 @@ def level_files(paths):
         data = p.read_bytes()
         try:
             pack = levelpack.LevelPack(io.BytesIO(data))
-            check = _level_checker(pack.game)
+            check = level_checker(pack.game)
             if check is not None:
                 pack.check_levels(check)
         except levelpack.LevelPackError as exc:
@@ -354,11 +372,11 @@ def _blocks(size, block):
     return max(1, -(-size // block)) * block
 
 
-def check_device(info):
+def check_device(info, boards_dir=None):
     impl = info.get("implementation")
     if impl == "circuitpython":
-        raise UserError("this board runs CircuitPython: mount its CIRCUITPY drive and run "
-                        "`flash --drive PATH` (or let flash find the drive)")
+        raise UserError("this board runs CircuitPython: mount its CIRCUITPY drive and flash "
+                        "%s with --board" % _board_choice("circuitpython", boards_dir))
     if impl != "micropython":
         raise UserError("the device runs %r, not MicroPython" % impl)
     if info.get("mpy") is None:
@@ -482,12 +500,10 @@ def finish_pending(dev, log=print):
 
 def flash_micropython(dev, board, fw_dir=None, boards_dir=None, dry_run=False, log=print,
                       levels=None, klotski_tables=False):
-    runtime = board_runtime(board, boards_dir)
-    if runtime not in (None, "micropython"):
-        raise UserError("board %s targets %s, not MicroPython: see docs/circuitpython.md"
-                        % (board, runtime))
+    board_data, _ = load_board(board, boards_dir)
+    refuse_board_on_port(board, board_data["runtime"], dev.port, boards_dir)
     info = dev.info()
-    check_device(info)
+    check_device(info, boards_dir)
     log("device %s: MicroPython %s, .mpy v%d.%d, %d KB flash free"
         % (dev.port, info["version"], *decode_mpy(info["mpy"]), (info["fs_free"] or 0) // 1024))
     packs = level_files(levels)
@@ -597,6 +613,8 @@ def run_circup(drive, libs):
 
 def flash_circuitpython(drive, board, fw_dir=None, boards_dir=None, dry_run=False, log=print,
                         levels=None, klotski_tables=False):
+    board_data, _ = load_board(board, boards_dir)
+    refuse_board_on_drive(board, board_data["runtime"], drive, boards_dir=boards_dir)
     if not is_circuitpy_drive(drive):
         raise UserError("%s is not a mounted CIRCUITPY drive (no boot_out.txt naming "
                         "CircuitPython)" % drive)
@@ -605,10 +623,7 @@ def flash_circuitpython(drive, board, fw_dir=None, boards_dir=None, dry_run=Fals
     files.update(packs)
     if klotski_tables:
         files.update(table_files(packs, log))
-    board_data = json.loads(files[BOARD_FILE])
-    libs = board_data.get("circuitpython_libs") or list(DEFAULT_CIRCUITPY_LIBS)
-    if board_data.get("runtime") == "circuitpython":
-        libs = [DISPLAYIO_LIBS[board_data["display"]["controller"]]]
+    libs = [DISPLAYIO_LIBS[board_data["display"]["controller"]]]
     fs = LocalFs(drive)
     if not dry_run:
         finish_pending(fs, log)
@@ -695,12 +710,16 @@ def doctor(dev, log=print):
 
 def cmd_flash(args):
     # Check what needs no device first, so a typo is named before "no device found".
-    load_board(args.board)
-    runtime = board_runtime(args.board)
+    board_data, _ = load_board(args.board)
+    runtime = board_data["runtime"]
     if runtime == "blinka":
         raise UserError("board %s runs under Blinka on a Raspberry Pi: nothing to flash; on the Pi "
                         "run `python -m host_tools run --board %s` (docs/circuitpython.md)"
                         % (args.board, args.board))
+    if args.drive is not None:
+        refuse_board_on_drive(args.board, runtime, args.drive)
+    if args.port is not None:
+        refuse_board_on_port(args.board, runtime, args.port)
     level_files(args.levels)
     drive = args.drive
     if drive is None and args.port is None:
@@ -710,6 +729,7 @@ def cmd_flash(args):
                             % ", ".join(drives))
         if drives:
             drive = drives[0]
+            refuse_board_on_drive(args.board, runtime, drive, found=True)
     if drive is not None:
         flash_circuitpython(drive, args.board, dry_run=args.dry_run, levels=args.levels,
                             klotski_tables=args.klotski_tables)

@@ -23,6 +23,7 @@ import catmouse
 import catmouse_ai
 from gridpath import GridSearch
 from host_tools.cli import UserError, drop_output_dir, make_output_dir, write_level_dir
+from host_tools.levels_cmd import game_module
 
 BANDS = {"easy": (0.0, 0.35), "medium": (0.35, 0.7), "hard": (0.7, 1.01)}
 OBSTACLES = {"easy": 0.08, "medium": 0.14, "hard": 0.2}
@@ -36,6 +37,10 @@ def parse_size(text):
         raise UserError("--size must look like 16x8, got %r" % text) from None
     if not (4 <= cols <= catmouse.MAX_SIDE and 4 <= rows <= catmouse.MAX_SIDE):
         raise UserError("--size %s: each side must be 4..%d" % (text, catmouse.MAX_SIDE))
+    screen = game_module("catmouse")
+    if cols > screen.SCREEN_COLS or rows > screen.SCREEN_ROWS:
+        raise UserError("--size %s: the handheld's screen fits %dx%d at most"
+                        % (text, screen.SCREEN_COLS, screen.SCREEN_ROWS))
     return cols, rows
 
 

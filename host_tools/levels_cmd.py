@@ -39,6 +39,16 @@ LEVEL_SUFFIX = ".txt"
 PACK_INFO = "pack.json"
 
 
+def level_text(data):
+    """A level's bytes as text; a ValueError naming the first bad byte otherwise."""
+    if not isinstance(data, (bytes, bytearray)):
+        return data
+    try:
+        return bytes(data).decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ValueError("not UTF-8 text (byte %d)" % exc.start) from None
+
+
 def game_parser(game):
     """The game's own level parser taking text, or None when the game module
     (or a parser in it) does not exist yet: such levels are stored unchecked."""
@@ -52,15 +62,32 @@ def game_parser(game):
     for name in names:
         fn = getattr(module, name, None)
         if callable(fn):
-            def parse(data, fn=fn):
-                if isinstance(data, (bytes, bytearray)):
-                    try:
-                        data = bytes(data).decode("utf-8")
-                    except UnicodeDecodeError as exc:
-                        raise ValueError("not UTF-8 text (byte %d)" % exc.start) from None
-                return fn(data)
-            return parse
+            return lambda data, fn=fn: fn(level_text(data))
     return None
+
+
+def game_module(game):
+    """firmware/<game>_game.py (its screen limits), imported with the host's
+    framebuf and machine; None when the game has no scene module."""
+    from host_tools.sim import install_host_modules
+
+    install_host_modules()
+    try:
+        return importlib.import_module(game + "_game")
+    except ImportError:
+        return None
+
+
+def level_checker(game):
+    """The device's own check of a pack level: ``check_level`` in
+    firmware/<game>_game.py (the parser plus the largest board the 128x64 screen
+    draws), else the bare parser, else None.  `levels check`, `levels preview`
+    and `flash` all take it from here, so they refuse exactly what the device
+    refuses."""
+    check = getattr(game_module(game), "check_level", None)
+    if check is None:
+        return game_parser(game)
+    return lambda data: check(level_text(data))
 
 
 def read_level_dir(directory, game=None):
@@ -88,11 +115,11 @@ def read_level_dir(directory, game=None):
 
 def cmd_pack(args):
     game, levels = read_level_dir(args.dir, args.game)
-    parse = game_parser(game)
+    check = level_checker(game)
     for name, data in levels:
-        if parse is not None:
+        if check is not None:
             try:
-                parse(data)
+                check(data)
             except Exception as exc:
                 raise UserError("%s: %s" % (Path(args.dir) / name, exc)) from None
     try:
@@ -102,7 +129,7 @@ def cmd_pack(args):
     out = Path(args.output)
     write_atomic(out, blob)
     print("packed %d %s level(s) into %s (%d bytes)%s" % (
-        len(levels), game, out, len(blob), "" if parse else " (levels not parsed: no %s parser yet)" % game))
+        len(levels), game, out, len(blob), "" if check else " (levels not parsed: no %s parser yet)" % game))
     return 0
 
 
@@ -123,15 +150,16 @@ def read_pack(path, use):
 
 def check_pack(path):
     """Validate a pack file like the device does, then each level with the game's
-    parser.  Returns (game, count, parsed); raises UserError with the first problem."""
+    level_checker (parser and screen limits).  Returns (game, count, parsed);
+    raises UserError with the first problem."""
     return read_pack(path, _check_levels)
 
 
 def _check_levels(pack):
-    parse = game_parser(pack.game)
-    if parse is not None:
-        pack.check_levels(parse)
-    return pack.game, pack.count, parse is not None
+    check = level_checker(pack.game)
+    if check is not None:
+        pack.check_levels(check)
+    return pack.game, pack.count, check is not None
 
 
 def cmd_check(args):
@@ -166,7 +194,8 @@ def register(subparsers):
     pk.add_argument("--game", choices=sorted(levelpack.GAME_IDS),
                     help="default: from DIR/pack.json")
     pk.set_defaults(func=cmd_pack)
-    ck = sub.add_parser("check", help="validate a level pack; report the first problem")
+    ck = sub.add_parser("check", help="validate a level pack as the device and flash do "
+                                      "(screen limits included); report the first problem")
     ck.add_argument("file")
     ck.set_defaults(func=cmd_check)
     pv = sub.add_parser("preview", help="render a level as the OLED shows it (PNG)")

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import host_tools.fwpath  # noqa: F401
 from host_tools.cli import UserError
-from host_tools.levels_cmd import read_pack
+from host_tools.levels_cmd import level_checker, level_text, read_pack
 
 GAME_MODULES = {"catmouse": "catmouse_game", "klotski": "klotski_game", "trapcat": "trapcat_game"}
 SHEET_COLUMNS = 3
@@ -55,15 +55,10 @@ def render_level(game, data, scale=4, board="pico-ssd1306"):
     rt = sim.runtime
     rt.ctx.game_id = game
     screen = cls(rt.ctx)
-    try:
-        text = bytes(data).decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise ValueError("not UTF-8 text (byte %d)" % exc.start) from None
-    import sys
-    check = getattr(sys.modules[cls.__module__], "check_level", None)
+    check = level_checker(game)
     if check is not None:
-        check(text)                     # what the device and `flash` refuse (e.g. too big)
-    screen.show_level(text)
+        check(data)                     # what the device and `flash` refuse (e.g. too big)
+    screen.show_level(level_text(data))
     rt.game = rt.screen = screen
     screen.draw(rt.fb)                  # the game's draw code, no tick: no AI move yet
     rt.display.show()                   # driver -> I2C bytes -> controller model

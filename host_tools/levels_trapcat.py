@@ -27,6 +27,7 @@ import host_tools.fwpath  # noqa: F401
 import trapcat
 import trapcat_ai
 from host_tools.cli import UserError, drop_output_dir, make_output_dir, write_level_dir
+from host_tools.levels_cmd import game_module
 from host_tools.trapcat_cmd import MAX_TURNS
 
 DIFFICULTIES = ("easy", "medium", "hard")
@@ -109,6 +110,10 @@ def cmd_trapcat(args):
         raise UserError("--count must be at least 1")
     if not 5 <= args.size <= trapcat.MAX_SIZE:
         raise UserError("--size must be 5..%d" % trapcat.MAX_SIZE)
+    screen = game_module("trapcat").MAX_SIDE
+    if args.size > screen:
+        raise UserError("--size %d: the handheld's screen fits %dx%d boards at most"
+                        % (args.size, screen, screen))
     if not 0 <= args.blocks <= args.size * args.size // 2:
         raise UserError("--blocks must be 0..%d" % (args.size * args.size // 2))
     from tqdm import tqdm

@@ -288,11 +288,38 @@ def test_cli_doctor_on_empty_device(cli_env, capsys):
 
 # ----------------------------------------------------------- CircuitPython
 
-def test_circuitpython_drive(tmp_path, trees, monkeypatch, capsys):
-    drive = tmp_path / "CIRCUITPY"
-    drive.mkdir()
-    (drive / "boot_out.txt").write_text("Adafruit CircuitPython 9.2.1 on 2024-11-20; Raspberry Pi Pico\n")
-    (drive / "code.py").write_text("print('old')\n")
+CP_BOARD = json.loads((ROOT / "boards" / "pico-cp-ssd1306.json").read_text())
+
+
+@pytest.fixture
+def mixed_boards(tmp_path):
+    """A boards dir with one MicroPython and one CircuitPython board file."""
+    boards = tmp_path / "boards"
+    boards.mkdir()
+    for name in ("pico-ssd1306", "pico-cp-ssd1306"):
+        shutil.copy(ROOT / "boards" / (name + ".json"), boards / (name + ".json"))
+    return boards
+
+
+def circuitpy_drive(path):
+    """A mounted CIRCUITPY drive with old firmware and an unfinished upload on it."""
+    path.mkdir()
+    (path / "boot_out.txt").write_text("Adafruit CircuitPython 9.2.1 on 2024-11-20; Raspberry Pi Pico\n")
+    (path / "code.py").write_text("print('old')\n")
+    (path / ".stage").mkdir()
+    (path / ".stage" / "code.py").write_text("print('half')\n")
+    return path
+
+
+def drive_snapshot(drive):
+    return {str(p.relative_to(drive)): p.read_bytes() if p.is_file() else None
+            for p in sorted(drive.rglob("*"))}
+
+
+@pytest.fixture
+def cp_env(tmp_path, trees, mixed_boards, monkeypatch):
+    """The CLI with a fake circup, the mixed boards dir and one mounted CIRCUITPY drive."""
+    drive = circuitpy_drive(tmp_path / "CIRCUITPY")
     calls = []
 
     class Done:
@@ -301,23 +328,79 @@ def test_circuitpython_drive(tmp_path, trees, monkeypatch, capsys):
     monkeypatch.setattr(flash.shutil, "which", lambda name: "/usr/bin/circup")
     monkeypatch.setattr(flash.subprocess, "run", lambda cmd, **kw: calls.append(cmd) or Done())
     monkeypatch.setattr(flash, "FIRMWARE_DIR", trees["A"])
-    monkeypatch.setattr(flash, "BOARDS_DIR", trees["boards"])
+    monkeypatch.setattr(flash, "BOARDS_DIR", mixed_boards)
     monkeypatch.setattr(flash, "find_circuitpy_drives", lambda: [str(drive)])
     monkeypatch.setattr(flash, "list_ports", lambda: [])
-    code, out, err = run_cli(["flash"], capsys)
+    return {"drive": drive, "circup": calls}
+
+
+def test_circuitpython_drive(cp_env, trees, tmp_path, capsys):
+    drive = cp_env["drive"]
+    code, out, err = run_cli(["flash", "--board", "pico-cp-ssd1306"], capsys)
     assert code == 0, err
     assert (drive / "code.py").read_text() == (trees["A"] / "main.py").read_text()
     assert (drive / "gridpath.py").read_bytes() == (trees["A"] / "gridpath.py").read_bytes()
-    assert json.loads((drive / "board.json").read_text()) == BOARD
+    assert (drive / "framebuf.py").read_bytes() == flash.HOST_FRAMEBUF.read_bytes()
+    assert json.loads((drive / "board.json").read_text()) == CP_BOARD
     assert (drive / "fw_manifest.txt").exists() and not (drive / ".stage").exists()
     assert not (drive / "main.py").exists()
-    assert calls == [["/usr/bin/circup", "--path", str(drive), "install",
-                      "adafruit_ssd1306", "adafruit_framebuf"]]
+    assert cp_env["circup"] == [["/usr/bin/circup", "--path", str(drive), "install",
+                                 "adafruit_displayio_ssd1306"]]
     # not a CircuitPython drive
     other = tmp_path / "USBSTICK"
     other.mkdir()
-    code, out, err = run_cli(["flash", "--drive", str(other)], capsys)
+    code, out, err = run_cli(["flash", "--board", "pico-cp-ssd1306", "--drive", str(other)], capsys)
     assert code == 2 and "not a mounted CIRCUITPY drive" in err
+
+
+@pytest.mark.parametrize("extra,how", [([], "found mounted; "),
+                                       (["--drive", "DRIVE"], "given with --drive; "),
+                                       (["--drive", "DRIVE", "--port", "/dev/ttyACM0"],
+                                        "given with --drive; ")])
+def test_micropython_board_refused_on_a_drive(cp_env, capsys, extra, how):
+    # Regression: a MicroPython board file was copied to CIRCUITPY, which then could
+    # not boot the CircuitPython backend (no boot.py, no framebuf.py, wrong libraries).
+    drive = cp_env["drive"]
+    before = drive_snapshot(drive)
+    argv = ["flash", "--board", "pico-ssd1306"] + [str(drive) if a == "DRIVE" else a
+                                                   for a in extra]
+    code, out, err = run_cli(argv, capsys)
+    assert code == 2 and len(err.strip().splitlines()) == 1, err
+    assert ("board pico-ssd1306 is a MicroPython board: it cannot go on the CircuitPython "
+            "drive %s %s" % (drive, how)) in err
+    assert "choose a CircuitPython board file (pico-cp-ssd1306) with --board" in err
+    assert drive_snapshot(drive) == before and cp_env["circup"] == []
+
+
+def test_micropython_board_refused_by_flash_circuitpython(cp_env, trees, mixed_boards):
+    drive = cp_env["drive"]
+    before = drive_snapshot(drive)
+    with pytest.raises(UserError, match="pico-ssd1306 is a MicroPython board.*pico-cp-ssd1306"):
+        flash.flash_circuitpython(drive, "pico-ssd1306", trees["A"], mixed_boards, log=quiet)
+    assert drive_snapshot(drive) == before
+
+
+def test_circuitpython_board_refused_over_serial(cli_env, mixed_boards, monkeypatch, capsys):
+    monkeypatch.setattr(flash, "BOARDS_DIR", mixed_boards)
+    dev = cli_env["dev"]
+    code, out, err = run_cli(["flash", "--board", "pico-cp-ssd1306", "--port", "/dev/ttyACM0"],
+                             capsys)
+    assert code == 2 and len(err.strip().splitlines()) == 1, err
+    assert ("board pico-cp-ssd1306 is a CircuitPython board: it cannot be flashed over the "
+            "serial port /dev/ttyACM0; ") in err
+    assert "choose a MicroPython board file (pico-ssd1306) with --board" in err
+    assert dev.steps == 0 and dev.files == {}
+    with pytest.raises(UserError, match="pico-cp-ssd1306 is a CircuitPython board"):
+        flash.flash_micropython(dev, "pico-cp-ssd1306", boards_dir=mixed_boards, log=quiet)
+    assert dev.steps == 0 and dev.files == {}
+
+
+def test_circuitpython_device_over_serial_names_the_board_files(mixed_boards, trees):
+    dev = device_with({}, implementation="circuitpython")
+    with pytest.raises(UserError, match=r"runs CircuitPython: mount its CIRCUITPY drive and "
+                                        r"flash a CircuitPython board file \(pico-cp-ssd1306\)"):
+        flash.flash_micropython(dev, "pico-ssd1306", trees["A"], mixed_boards, log=quiet)
+    assert dev.steps == 0
 
 
 def test_board_file_checked_by_boardcfg(tmp_path):

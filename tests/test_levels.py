@@ -160,6 +160,75 @@ def test_pack_and_check_cli(tmp_path, capsys):
     assert code == 2 and "which game?" in e
 
 
+def catmouse_map(cols, rows):
+    """An open Cat & Mouse map of cols x rows, cat top left, mouse bottom right."""
+    lines = ["." * cols for _ in range(rows)]
+    lines[0] = "C" + lines[0][1:]
+    lines[-1] = lines[-1][:-1] + "M"
+    return ("\n".join(lines) + "\n").encode()
+
+
+def trapcat_board(size):
+    """An open Trap the Cat board of size x size, cat in the centre."""
+    lines = ["." * size for _ in range(size)]
+    middle = size // 2
+    lines[middle] = lines[middle][:middle] + "C" + lines[middle][middle + 1:]
+    return ("\n".join(lines) + "\n").encode()
+
+
+# Levels the games' parsers accept but the 128x64 screen cannot draw (check_level in
+# firmware/<game>_game.py); level 0 of each pack is fine, so the error must name level 1.
+TOO_BIG_FOR_THE_SCREEN = [
+    ("catmouse", catmouse_map(4, 3), catmouse_map(17, 8), "the map is 17x8; the screen fits 16x8"),
+    ("catmouse", catmouse_map(4, 3), catmouse_map(16, 9), "the map is 16x9; the screen fits 16x8"),
+    ("trapcat", trapcat_board(5), trapcat_board(10),
+     "the board is 10x10; the screen fits 9x9 at most"),
+]
+
+
+@pytest.mark.parametrize("game,good,big,reason", TOO_BIG_FOR_THE_SCREEN,
+                         ids=["catmouse-17x8", "catmouse-16x9", "trapcat-10x10"])
+def test_check_refuses_a_level_too_big_for_the_screen_like_flash(tmp_path, capsys,
+                                                                 game, good, big, reason):
+    # Regression: `levels check` used the bare parser, so a pack it passed was then
+    # refused by `flash` (and `levels preview`) for the game's screen limits.
+    from host_tools import flash
+    from host_tools.cli import UserError
+
+    path = tmp_path / ("%s.bin" % game)
+    path.write_bytes(build_pack(game, [good, big]))
+    code, o, e = run_cli(["levels", "check", str(path)], capsys)
+    assert (code, o) == (2, "")
+    assert e == "error: %s: level 1: %s\n" % (path, reason)
+    with pytest.raises(UserError) as refused:
+        flash.level_files([path])
+    assert str(refused.value).endswith("level 1: " + reason)
+
+
+@pytest.mark.parametrize("game,level", [
+    ("catmouse", catmouse_map(16, 8)),
+    ("trapcat", trapcat_board(9)),
+], ids=["catmouse-16x8", "trapcat-9x9"])
+def test_check_passes_a_level_exactly_at_the_screen_limit(tmp_path, capsys, game, level):
+    from host_tools import flash
+
+    path = tmp_path / ("%s.bin" % game)
+    path.write_bytes(build_pack(game, [level]))
+    code, o, e = run_cli(["levels", "check", str(path)], capsys)
+    assert (code, e) == (0, "") and "OK, 1 %s level(s)" % game in o
+    assert list(flash.level_files([path])) == ["levels/%s.bin" % game]
+
+
+def test_check_refuses_a_klotski_layout_whose_pieces_do_not_fit(tmp_path, capsys):
+    # klotski.parse accepts it (two empty cells, one 2x2 block); the game's check_level,
+    # which flash applies, refuses the lone V: check now does too.
+    path = tmp_path / "k.bin"
+    path.write_bytes(build_pack("klotski", [b"VBBV/VBBV/SHHV/VSSV/S..S\n"]))
+    code, o, e = run_cli(["levels", "check", str(path)], capsys)
+    assert code == 2 and e == ("error: %s: level 0: vertical piece at row 4 col 1 has no V "
+                               "below it\n" % path)
+
+
 def test_opaque_games_are_packed_without_parser(tmp_path, capsys):
     d = tmp_path / "k"
     d.mkdir()
@@ -206,6 +275,21 @@ def test_generator_hard_plain_and_bad_size(tmp_path, capsys):
     assert all(g["survival"] >= 0.7 for _, g in maps)
     code, o, e = run_cli(["levels", "catmouse", "--size", "big", "-o", str(tmp_path)], capsys)
     assert code == 2 and "--size must look like 16x8" in e
+
+
+def test_pack_and_generators_refuse_what_the_screen_cannot_show(tmp_path, capsys):
+    d = tmp_path / "src"
+    d.mkdir()
+    (d / "a.txt").write_bytes(catmouse_map(17, 8))
+    out = tmp_path / "p.bin"
+    code, o, e = run_cli(["levels", "pack", str(d), "-o", str(out), "--game", "catmouse"], capsys)
+    assert code == 2 and "the map is 17x8; the screen fits 16x8" in e and not out.exists()
+    for argv, reason in (
+            (["catmouse", "--size", "20x10"], "--size 20x10: the handheld's screen fits 16x8 at most"),
+            (["trapcat", "--size", "11"], "--size 11: the handheld's screen fits 9x9 boards at most")):
+        dest = tmp_path / argv[0]
+        code, o, e = run_cli(["levels"] + argv + ["--count", "1", "-o", str(dest)], capsys)
+        assert (code, e) == (2, "error: %s\n" % reason) and not dest.exists()
 
 
 def test_level_generators_hook_adds_subcommands(capsys, monkeypatch):
