@@ -34,7 +34,10 @@ Solver (one object per piece set; the table serves every layout of the set):
   seeds the goal layouts.
 - resumable: ``step(max_states)`` expands about that many layouts (a geometry
   visit is not split; decodes, marked layouts and the walk are charged too),
-  so one call is bounded (step(40) stays under 50 ms on a Pico).  The
+  so one call is bounded (step(40) stays under 50 ms on a Pico).  The setup
+  (DAG build, tables: ~1 s on a Pico) can be sliced too: ``Solver(...,
+  sliced=True)`` then ``setup()`` calls of ~1 M fuel (the table's own slice is
+  ~2.4 M, flagged by ``heavy_next``).  The
   search's own arrays exist only while it runs; its row offset table (made
   in the constructor from the DAG build's key table) is dropped when it ends.
 - after the table is built, the best next move from a layout is a neighbour
@@ -216,13 +219,17 @@ def _clear(a, i, n):
         i += 1
 
 
-def _zeros(tc, n):
-    """array of n zeros without a temporary as large as the array (GC-off
-    allocation counts it): made from a range, then cleared."""
+def _unzeroed(tc, n):
+    """array of n items, zero only after ``_clear`` (when it fits, it is made
+    from a range: no temporary as large as the array, which GC-off allocation
+    counts)."""
     if n <= (32767 if tc in "hb" else 255 if tc == "B" else 65535 if tc == "H" else 1 << 30):
-        a = array(tc, range(n))
-    else:
-        a = array(tc, bytes(n * (1 if tc in "bB" else 2 if tc in "hH" else 4)))
+        return array(tc, range(n))
+    return array(tc, bytes(n * (1 if tc in "bB" else 2 if tc in "hH" else 4)))
+
+
+def _zeros(tc, n):
+    a = _unzeroed(tc, n)
     _clear(a, 0, n)
     return a
 
@@ -254,7 +261,9 @@ class Solver:
     """Distance table for one piece set (nv verticals, nh horizontals, ns
     soldiers; nv + nh + ns/2 == 7)."""
 
-    def __init__(self, nv, nh, ns):
+    def __init__(self, nv, nh, ns, sliced=False):
+        """``sliced``: leave the setup (DAG build and tables, ~1 s on a Pico) to
+        ``setup()`` calls, so a caller can keep its UI alive; else it runs here."""
         if nv < 0 or nh < 0 or ns < 0 or 2 * (nv + nh) + ns != 14:
             raise LayoutError("piece set must fill 18 cells: 2*(V+H)+S == 14")
         self.nv = nv
@@ -262,9 +271,36 @@ class Solver:
         self.ns = ns
         m = ns + 2
         self.m = m
-        P = m * (m - 1) // 2
-        self.pairs = P
-        self._build_dag()
+        self.pairs = m * (m - 1) // 2
+        self.size = 0
+        self.done = False
+        self.expanded = 0                 # layouts expanded (mirror images are not)
+        self.reached = 0                  # layouts with a distance so far (progress: reached / size)
+        self.heavy_next = False
+        self._setup = self._setup_steps()
+        if not sliced:
+            while not self.setup():
+                pass
+
+    def setup(self):
+        """One slice of the setup (~1 M fuel, ~10 ms on a Pico); True once the
+        solver is ready (``step`` and the layout methods need that).  The one
+        slice that makes the table is larger (~2.4 M fuel for the classic
+        set, ~4.1 M for 30-bit words): ``heavy_next`` is True before it, so a
+        caller can give it a tick of its own."""
+        gen = self._setup
+        if gen is None:
+            return True
+        for heavy in gen:
+            self.heavy_next = heavy
+            return False
+        self._setup = None
+        return True
+
+    def _setup_steps(self):
+        m = self.m
+        P = self.pairs
+        yield from self._build_dag()
         G = self.geos
         self.size = G * P
         # pair rank: i < j  ->  j*(j-1)/2 + i ;  unrank tables; pidx[i*m+j] either order
@@ -285,11 +321,17 @@ class Solver:
         W = (P + B - 1) // B
         U = G * W
         tc = "H" if B == 16 else "I"
+        yield True                        # the next slice makes the table (~25-40 ms)
         self.wbits = B
         self.wper = W
         self.units = U
-        self.table = _zeros(tc, 2 * U)
+        t = _unzeroed(tc, 2 * U)
+        for i in range(0, 2 * U, 1024):
+            yield
+            _clear(t, i, i + 1024 if i + 1024 < 2 * U else 2 * U)
+        self.table = t
         self.table_nbytes = 2 * U * (2 if B == 16 else 4)
+        yield
         # the search's own arrays (_begin): reached and not yet expanded (fr),
         # 1 bit per unit with a frontier (act) and per non-zero act byte (asum),
         # geometry -> its mirror image (mir)
@@ -304,10 +346,13 @@ class Solver:
             self.fullw[k // B] |= 1 << (k % B)
         self.pop = bytearray(1024)
         for x in range(1, 1024):
+            if not x & 255:
+                yield
             self.pop[x] = self.pop[x >> 1] + (x & 1)
         self.lsb = bytearray(256)
         for x in range(1, 256):
             self.lsb[x] = self.lsb[x >> 1] + 1 if not x & 1 else 0
+        yield
         # cells counted before cell c: in rank order (low) and in the mirror
         # image's order (mlow: rows above, then the columns to the right)
         self.low = _zeros("i", CELLS)
@@ -337,6 +382,8 @@ class Solver:
         pk = _zeros("H", nwords)
         mwg = _zeros("H", nwords)
         for gi in range(nwords):
+            if not gi & 31:
+                yield
             w = self.words[gi]
             x = w
             v = 0
@@ -364,6 +411,7 @@ class Solver:
             mwg[gi] = v
         self.pk = pk
         self.mwg = mwg
+        yield
         # per-layout decode (neighbors, cells_of, hints): rows decoded
         # incrementally from the DAG path
         self.rw = _zeros("H", 5)
@@ -403,9 +451,6 @@ class Solver:
                 self.nbr[c * 4 + 3] = c + 4
         self._build_moves()
         self.depth = 0
-        self.done = False
-        self.expanded = 0                 # layouts expanded (mirror images are not)
-        self.reached = 0                  # layouts with a distance so far (progress: reached / size)
         self._found = 0                   # layouts marked in the layer being expanded
         self._scan = 0
         # resumable walk over all geometries (mirror ranks, goal seeds)
@@ -480,7 +525,8 @@ class Solver:
         node.  States are found top-down, then counted bottom-up (deepest
         first) while their entries are written: (offset << 10) | next node
         (1022: the geometry ends here, 1023: none through this slot).  A node
-        keeps only its span of used slots: ent[base[n] + lpi[word]]."""
+        keeps only its span of used slots: ent[base[n] + lpi[word]].  A
+        generator: it yields between bounded pieces of work (see ``setup``)."""
         nv, nh, m = self.nv, self.nh, self.m
         V1, H1, M1 = nv + 1, nh + 1, m + 1
         R = 2 * V1 * H1 * M1
@@ -488,6 +534,8 @@ class Solver:
         pmask = bytearray(b"\xff" * 625)
         kcount = bytearray(16)
         for w in range(625):
+            if not w & 63:
+                yield
             inf = _word_info(w)
             if inf < 0:
                 continue
@@ -512,6 +560,8 @@ class Solver:
         wu = _zeros("i", acc)
         ko = _zeros("i", acc)
         for w in range(625):
+            if not w & 63:
+                yield
             mi = pmask[w]
             if mi != 255:
                 gi = wstart[mi] + lpi[w]
@@ -525,10 +575,14 @@ class Solver:
                 ko[gi] = ((inf >> 4) & 15) * 2 * X1 - (ub * X1 + uv * X2 + uh * M1 + um)
         self.words = words
         self.wstart = wstart
+        yield
         # state key ((mask*2 + b)*V1 + v)*H1 + h)*M1 + monominoes left: its row
         # follows from the cells left.  Key 0: everything placed.  States are
         # found row by row (the largest piece set finds 640).
-        nid = _zeros("H", 16 * R)         # key -> discovery index + 1, later node id + 1
+        nid = _unzeroed("H", 16 * R)      # key -> discovery index + 1, later node id + 1
+        for i in range(0, 16 * R, 1024):
+            yield
+            _clear(nid, i, i + 1024 if i + 1024 < 16 * R else 16 * R)
         order = _zeros("H", 656)          # discovery index -> key
         order[0] = ((1 * V1 + nv) * H1 + nh) * M1 + m
         nid[order[0]] = 1
@@ -555,6 +609,8 @@ class Solver:
             st[3] = kk - mask * 2 * X1
 
         while qi < nn:
+            if not qi & 15:
+                yield
             kk = order[qi]
             qi += 1
             state(kk)
@@ -581,6 +637,8 @@ class Solver:
         live = 0
         size = 0
         for qi in range(nn - 1, -1, -1):
+            if not qi & 7:
+                yield
             kk = order[qi]
             state(kk)
             mask = st[0]
@@ -621,13 +679,17 @@ class Solver:
         root = nid[order[0]] - 1
         self.geos = ncnt[root] if live else 0
         # entries of each node's used slot span
+        yield
         ent = _zeros("i", size)
+        yield
         base = _zeros("i", live + 1)
         nodemask = bytearray(live)
         obase = _zeros("H", live)         # the node's start in o2s (rows 2-4), else 65535
         osize = 0
         pos = 0
         for qi in range(nn - 1, -1, -1):
+            if not qi & 15:
+                yield
             kk = order[qi]
             n = nid[kk] - 1
             if n < 0:
@@ -667,6 +729,8 @@ class Solver:
         # of a binary search); the key table is free now and usually large enough
         o2s = nid if osize <= len(nid) else _zeros("H", osize)
         for n in range(live):
+            if not n & 15:
+                yield
             ob = obase[n]
             if ob == 65535:
                 continue
@@ -1116,13 +1180,17 @@ class Solver:
         """Expand up to about max_states layouts of the reverse BFS.  Returns
         True when the table is complete.
 
-        The first calls run the walk (mirror ranks, goal seeds).  Then layer
+        The first calls finish a sliced solver's setup, then run the walk
+        (mirror ranks, goal seeds).  Then layer
         by layer (see the module notes) a geometry visit expands the
         frontier pairs of one table word.  Work is charged in units (a layout
         64, a decode 64, a marked layout 16, a walk slot 2-12) so one call
         stays bounded."""
         if self.done:
             return True
+        if self._setup is not None:
+            self.setup()                  # a sliced solver is set up first
+            return False
         budget = max_states << 6 if max_states < 1 << 24 else 1 << 30
         if self.act is None:
             self._begin()                 # calls of their own

@@ -22,8 +22,9 @@ Solver: one klotski.Solver per piece set, built in the background from the
 moment a level opens: each tick runs ``step(CHUNK)`` slices while the tick's
 deadline allows (one slice is <= ~45 ms on a Pico), with a progress bar.  A
 finished table is written to flash (klotski_cache) and read back the next time
-(instant hints).  The solver constructor is one stall ("SOLVER: SETUP");
-seeding the goal layouts and the search itself come in bounded slices.
+(instant hints).  The solver's setup ("SOLVER: SETUP"), seeding the goal
+layouts and the search itself all come in bounded slices; the one slice that
+makes the table gets a tick of its own.
 
 Level pack: ``/levels/klotski.bin`` (firmware/userlevels.py) adds its layouts
 after the built-in levels ("PACK i/N"; the optimal step count shows once the
@@ -79,6 +80,8 @@ S_NEW = const(1)         # constructor runs next tick
 S_BUILD = const(2)
 S_READY = const(3)
 S_FAIL = const(4)
+S_SETUP = const(5)       # the solver's setup runs in slices
+S_LOAD = const(6)        # then the cache is read
 
 MENU_ITEMS = ("HINT", "AUTO SOLVE", "UNDO", "RESTART", "LEVELS")
 # piece cells relative to the anchor
@@ -338,36 +341,52 @@ class Game:
         if ph == S_NEW:
             nv, nh, ns = self.sset
             try:
-                self.solver = klotski.Solver(nv, nh, ns)
+                self.solver = klotski.Solver(nv, nh, ns, sliced=True)
             except MemoryError:
                 self._no_memory(ctx)
                 return
-            self.sphase = S_BUILD
-            if self.cache is not None:
-                st = klotski_cache.load(self.cache, self.solver)
-                self.cache_status = st
-                if st == "ok":
-                    self._ready(ctx, False)
-                elif st in ("corrupt", "stale"):
-                    ctx.toast("CACHE " + st.upper() + " - REBUILD", 45)
+            self.sphase = S_SETUP
             return
-        if ph != S_BUILD:
+        if ph == S_LOAD:
+            self._load_cached(ctx)
+            return
+        if ph != S_SETUP and ph != S_BUILD:
             return
         s = self.solver
         dl = ctx.deadline(SLICE_MS)
-        for _ in range(MAX_SLICES):
+        for i in range(MAX_SLICES):
+            heavy = ph == S_SETUP and s.heavy_next
+            if i and heavy:
+                return                        # the table's slice gets a tick of its own
             t0 = ctx.ticks_ms()
             try:
-                done = s.step(CHUNK)
+                done = s.setup() if ph == S_SETUP else s.step(CHUNK)
             except MemoryError:
                 self._no_memory(ctx)
                 return
-            self.sms = ticks_diff(ctx.ticks_ms(), t0)
+            dt = ticks_diff(ctx.ticks_ms(), t0)
+            # setup slices vary: expect the longest one seen so far
+            if ph == S_BUILD or (dt > self.sms and not heavy):
+                self.sms = dt
             if done:
-                self._ready(ctx, True)
+                if ph == S_BUILD:
+                    self._ready(ctx, True)
+                else:
+                    self.sphase = S_LOAD      # next tick: a tick of its own
                 return
             if dl.remaining() <= self.sms:
                 return
+
+    def _load_cached(self, ctx):
+        """The solver is set up: its finished table may be in the cache."""
+        self.sphase = S_BUILD
+        if self.cache is not None:
+            st = klotski_cache.load(self.cache, self.solver)
+            self.cache_status = st
+            if st == "ok":
+                self._ready(ctx, False)
+            elif st in ("corrupt", "stale"):
+                ctx.toast("CACHE " + st.upper() + " - REBUILD", 45)
 
     def _no_memory(self, ctx):
         """The solver did not fit: drop it and play on without hints."""
@@ -779,7 +798,7 @@ class Game:
             return "HINTS READY"
         if ph == S_FAIL:
             return "NO SOLVER"
-        if ph == S_NEW:
+        if ph == S_NEW or ph == S_SETUP or ph == S_LOAD:
             return "SOLVER: SETUP"
         return "SOLVING %d%%" % self.progress()
 

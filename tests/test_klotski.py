@@ -263,9 +263,29 @@ def test_step_slices_are_bounded_in_vm(vm):
     # the UI polls input every 50 ms (~5.5 M fuel): step(40) stays under it
     from host_tools.bench_klotski import WORST_STEP
 
-    worst, reached = vm(WORST_STEP % (5, 0, 4))['w']
+    res = vm(WORST_STEP % (5, 0, 4))
+    worst, reached = res['w']
     assert reached == 7462
     assert worst < 5500000
+    # the sliced setup: many small slices, the table's own one flagged beforehand
+    n, light, heavy, total = res['setup']
+    assert n > 20 and light < 2500000 and heavy < 4500000 and total > 20 * light
+
+
+def test_sliced_setup_builds_the_same_solver():
+    eager = klotski.Solver(2, 2, 6)
+    sliced = klotski.Solver(2, 2, 6, sliced=True)
+    assert sliced.size == 0 and not sliced.step(100)      # step() continues the setup first
+    calls = 1
+    while not sliced.setup():
+        calls += 1
+    assert calls > 20
+    for name in ("table", "ent", "base", "words", "pk", "mwg", "o2s", "obase", "nodemask"):
+        assert getattr(sliced, name) == getattr(eager, name), name
+    assert (sliced.size, sliced.geos, sliced.root) == (eager.size, eager.geos, eager.root)
+    sliced.build()
+    eager.build()
+    assert sliced.table == eager.table
 
 
 def test_seed_openings_in_vm(vm):
