@@ -291,13 +291,19 @@ class Solver:
         gen = self._setup
         if gen is None:
             return True
+        if gen is False:
+            raise RuntimeError("this solver's setup failed (MemoryError?): make a new one")
+        self._setup = False               # stays so if the slice raises
         for heavy in gen:
+            self._setup = gen
             self.heavy_next = heavy
             return False
         self._setup = None
         return True
 
     def _setup_steps(self):
+        """The setup as a generator: it yields between bounded pieces of
+        work, True before the piece that makes the table."""
         m = self.m
         P = self.pairs
         yield from self._build_dag()

@@ -288,6 +288,18 @@ def test_sliced_setup_builds_the_same_solver():
     assert sliced.table == eager.table
 
 
+def test_a_failed_setup_slice_is_not_taken_for_ready(monkeypatch):
+    s = klotski.Solver(4, 1, 4, sliced=True)
+    for _ in range(30):
+        s.setup()
+    monkeypatch.setattr(klotski, "_zeros", lambda tc, n: (_ for _ in ()).throw(MemoryError()))
+    with pytest.raises(MemoryError):
+        while not s.setup():
+            pass
+    with pytest.raises(RuntimeError, match="setup failed"):
+        s.step(10)
+
+
 def test_seed_openings_in_vm(vm):
     r = vm('''
 import klotski
