@@ -39,7 +39,8 @@ Solver (one object per piece set; the table serves every layout of the set):
   sliced=True)`` then ``setup()`` calls of ~1 M fuel (the table's own slice is
   ~2.4 M, flagged by ``heavy_next``).  The
   search's own arrays exist only while it runs; its row offset table (made
-  in the constructor from the DAG build's key table) is dropped when it ends.
+  in the constructor from the DAG build's key table) is dropped when it ends
+  or when a cached table is loaded (``finish``).
 - after the table is built, the best next move from a layout is a neighbour
   whose stored value is one less (mod 3); neighbours differ by at most 1.
 """
@@ -1549,9 +1550,8 @@ class Solver:
                 si += 1
             # layer finished
             if not found:
-                self.done = True
+                self.finish()
                 self._scan = 0
-                self.fr = self.act = self.asum = self.mir = self.o2s = self.obase = None
                 self.reached = reached
                 self.expanded = expanded
                 return True
@@ -1564,6 +1564,13 @@ class Solver:
             hi3 = n3 & 2
             si = 0
             found = 0
+
+    def finish(self):
+        """The table is complete (the search ended, or klotski_cache filled
+        it): drop what only the search uses (~18 KB, and the 4.5 KB row
+        offset table of the classic set)."""
+        self.done = True
+        self.fr = self.act = self.asum = self.mir = self.o2s = self.obase = None
 
     def _pause(self, si, found, reached, expanded):
         """Keep a call's progress for the next one (a byte of the scan is

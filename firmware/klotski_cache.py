@@ -9,12 +9,13 @@ time); a truncated or damaged file fails the length/checksum test and is
 ignored (and removed).  A cache is only a cache: any failure means "build the
 table again".
 
-What this relies on in ``klotski.Solver`` (public attributes, no new method):
+What this relies on in ``klotski.Solver``:
 - ``solver.table`` is an array (``solver.table_nbytes`` bytes) holding the
   complete distance table once ``step()`` has returned True; its bytes are all
   a finished solver needs (``best_move`` / ``distance`` / ``solution`` read
   only it and the geometry tables that the constructor rebuilds);
-- ``solver.done = True`` marks a table as finished (``step`` then returns True);
+- ``solver.finish()`` marks a table as finished (``step`` then returns True)
+  and drops what only the search uses;
 - ``solver.nv / nh / ns / size``, ``rank_of(cells)``, ``cells_of(rank)``.
 If the solver's rank encoding changes (a new ranking, mirror symmetry), the
 size or the probe (a rank and the layout it decodes to, checked both ways on
@@ -147,7 +148,7 @@ def load(d, solver):
     finally:
         f.close()
     if status == "ok":
-        solver.done = True
+        solver.finish()
         return status
     _zero(table)
     d.remove(name)

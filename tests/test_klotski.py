@@ -206,6 +206,7 @@ def test_search_arrays_exist_only_while_it_runs():
         if calls == 5:
             assert s.fr is not None and s.mir is not None
     assert s.fr is None and s.act is None and s.asum is None and s.mir is None
+    assert s.o2s is None and s.obase is None
     # the finished table alone answers: a layout and its mirror image agree
     text = "SVVV/SVVV/VBBV/VBBV/S..S"
     mirror = "/".join(row[::-1] for row in text.split("/"))
