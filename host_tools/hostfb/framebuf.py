@@ -1,22 +1,36 @@
 """A pure-Python stand-in for MicroPython's built-in ``framebuf`` module.
 
 The host simulator puts this directory on sys.path so that the unmodified
-firmware (``import framebuf``) runs under CPython.  It follows the C
-implementation in MicroPython's extmod/modframebuf.c pixel for pixel: clipping
-rules, Bresenham lines, the 8x8 text font (taken from MicroPython's framebuf by
-rendering it there, MIT licence), ``blit`` with key and palette, and ``scroll``
-leaving the vacated area untouched.  Formats: MONO_VLSB (the OLEDs' native
-layout, with fast byte paths), MONO_HLSB and MONO_HMSB; the others raise.
+firmware (``import framebuf``) runs under CPython, and it is flashed as
+``framebuf.py`` to CircuitPython, which has no built-in framebuf.  It follows
+the C implementation in MicroPython's extmod/modframebuf.c pixel for pixel:
+clipping rules, any nonzero colour drawing a set pixel, Bresenham lines, the
+8x8 text font (taken from MicroPython's framebuf by rendering it there, MIT
+licence), ``blit`` with key and palette, and ``scroll`` leaving the vacated
+area untouched.  Formats: MONO_VLSB (the OLEDs' native layout), MONO_HLSB and
+MONO_HMSB; the others raise.
+
+MONO_VLSB is the format that runs on the device, so it works on whole page
+bytes (8 rows of one column) rather than pixels, with few calls and attribute
+loads: every bytecode costs about a microsecond on CircuitPython.  Nothing
+allocates per call: the tables below (about 1.4 KB) are made at import, and a
+framebuffer's page views (about 0.4 KB, see _page_views) on first use.
 """
 
-MONO_VLSB = 0
+try:
+    from micropython import const      # MicroPython/CircuitPython: inlined at compile time
+except ImportError:
+    def const(value):
+        return value
+
+MONO_VLSB = const(0)
 MVLSB = MONO_VLSB
-RGB565 = 1
-GS4_HMSB = 2
-MONO_HLSB = 3
-MONO_HMSB = 4
-GS2_HMSB = 5
-GS8 = 6
+RGB565 = const(1)
+GS4_HMSB = const(2)
+MONO_HLSB = const(3)
+MONO_HMSB = const(4)
+GS2_HMSB = const(5)
+GS8 = const(6)
 
 FONT8X8 = (
     b"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x4f\x4f\x00\x00\x00\x00\x07\x07\x00\x00\x07\x07\x00"
@@ -53,26 +67,230 @@ FONT8X8 = (
     b"\x00\x41\x41\x77\x3e\x08\x08\x00\x00\x02\x03\x01\x03\x02\x03\x01\xaa\x55\xaa\x55\xaa\x55\xaa\x55"
 )
 
-_CHUNK = 128
-_ONES = b"\xff" * _CHUNK
-_ZEROS = bytes(_CHUNK)
+
+def _glyph_columns():
+    """Per character code 0..127 (codes below 32 draw glyph 127): the OR of the
+    glyph's columns << 16 | the FONT8X8 index of its first nonzero column << 4
+    | the number of columns up to its last nonzero one.  Text skips the blank
+    columns around a glyph without testing them, and the page below when no
+    row of the glyph reaches it."""
+    cols = []
+    for code in range(128):
+        base = ((code if code >= 32 else 127) - 32) * 8
+        first = end = rows = 0
+        for k in range(8):
+            if FONT8X8[base + k]:
+                if not end:
+                    first = k
+                end = k + 1
+                rows |= FONT8X8[base + k]
+        cols.append(rows << 16 | (base + first) << 4 | (end - first))
+    return tuple(cols)
 
 
-def _fill_bytes(buf, start, n, value):
-    """buf[start:start + n] = value, in slice copies from a shared constant (no
-    allocation per call, unlike bytes * n)."""
-    src = _ONES if value else _ZEROS
-    end = start + n
-    while end - start >= _CHUNK:
-        buf[start:start + _CHUNK] = src
-        start += _CHUNK
-    if start < end:
-        if value:
-            for i in range(start, end):
-                buf[i] = 0xFF
+_GLYPH_COLUMNS = _glyph_columns()
+
+# text() iterates over the UTF-8 bytes of a str: struct.pack_into copies them
+# into this buffer without allocating (iterating the str itself makes a str
+# object per character, looked up among the interned strings).  The NUL padding
+# ends the text as the C code's NUL-terminated string does.  CPython (no buffer
+# protocol on str) and longer strings use str.encode().
+_TEXT_BYTES = bytearray(64)
+try:
+    from struct import pack_into as _pack_into
+    _pack_into("1s", bytearray(1), 0, "a")
+except Exception:       # no struct module, or a str without the buffer protocol
+    _pack_into = None
+
+_ONES = b"\xff" * 128
+_ZEROS = bytes(128)
+# 128 copies of one byte value, whatever value a run needs last (a run of a
+# partial-page mask, see _fill_rect); refilled by doubling from its own start
+_SCRATCH = bytearray(128)
+_SCRATCH_HALVES = tuple(memoryview(_SCRATCH)[:1 << k] for k in range(7))
+
+
+def _runs(source):
+    """Views of ``source`` indexed by n >> 3 (8 <= n < 136): each has a power of
+    two length L with L <= n <= 2 * L, so two slice copies of it (at the start
+    and at the end of a run) set n bytes."""
+    views = {}
+    runs = [None]
+    for k in range(1, 17):
+        size = 128
+        while size > 8 * k:
+            size >>= 1
+        if size not in views:
+            views[size] = memoryview(source)[:size]
+        runs.append(views[size])
+    return tuple(runs)
+
+
+_ONE_RUNS = _runs(_ONES)
+_ZERO_RUNS = _runs(_ZEROS)
+_SCRATCH_RUNS = _runs(_SCRATCH)
+
+
+def _set_run(buf, i, n, value):
+    """buf[i:i + n] = value (a byte) in a few slice copies from shared buffers:
+    bytes * n would allocate on every call."""
+    if n < 8:
+        for j in range(i, i + n):
+            buf[j] = value
+        return
+    if value == 0:
+        runs = _ZERO_RUNS
+    elif value == 0xFF:
+        runs = _ONE_RUNS
+    else:
+        runs = _SCRATCH_RUNS
+        if _SCRATCH[0] != value:
+            _SCRATCH[0] = value
+            for k in range(7):
+                _SCRATCH[1 << k:2 << k] = _SCRATCH_HALVES[k]
+    while n >= 136:
+        buf[i:i + 128] = runs[16]
+        i += 128
+        n -= 128
+    run = runs[n >> 3]
+    size = len(run)
+    buf[i:i + size] = run
+    if size < n:
+        buf[i + n - size:i + n] = run
+
+
+def _page_views(fb):
+    """Per page of a MONO_VLSB fb: views of its row of bytes without the last
+    byte and without the first.  They are equal when every byte of the row is
+    the same, which one C-level compare tells (made on first use: a few
+    hundred bytes, only for framebuffers that fill wide bands)."""
+    buf, width, height, stride, fmt = fb._geom
+    view = memoryview(buf)
+    views = []
+    for page in range((height + 7) >> 3):
+        start = page * stride
+        views.append(view[start:start + width - 1])
+        views.append(view[start + 1:start + width])
+    fb._pages = tuple(views)
+    return fb._pages
+
+
+def _fill_rect(fb, x, y, w, h, c):
+    """fill_rect with the C code's clipping; also what fill, hline, vline and
+    rect call (a plain function call is cheaper than a method call).
+
+    MONO_VLSB goes band by band: the rows of one page.  A whole page is a slice
+    copy (one for all of them when the rectangle spans the stride); a partial
+    one sets or clears a mask in each byte, unrolled by four to save loop
+    overhead per byte."""
+    buf, width, height, stride, fmt = fb._geom
+    if h < 1 or w < 1 or x + w <= 0 or y + h <= 0 or y >= height or x >= width:
+        return
+    xend = x + w
+    if xend > width:
+        xend = width
+    yend = y + h
+    if yend > height:
+        yend = height
+    if x < 0:
+        x = 0
+    if y < 0:
+        y = 0
+    if fmt:
+        for yy in range(y, yend):
+            for xx in range(x, xend):
+                fb._set(xx, yy, c)
+        return
+    w = xend - x
+    i = (y >> 3) * stride + x
+    while y < yend:
+        end = (y | 7) + 1
+        if end > yend:
+            end = yend
+        if end - y == 8:
+            pages = (yend - y) >> 3
+            value = 0xFF if c else 0
+            if w == stride:
+                _set_run(buf, i, pages * stride, value)
+                i += pages * stride
+            elif w < 8:
+                for _ in range(pages):
+                    for j in range(i, i + w):
+                        buf[j] = value
+                    i += stride
+            else:
+                for _ in range(pages):
+                    _set_run(buf, i, w, value)
+                    i += stride
+            y += pages * 8
+            continue
+        mask = ((1 << (end - y)) - 1) << (y & 7)
+        if w >= 16 and buf[i] == buf[i + w - 1]:
+            # a wide band (a bar, a rule) across a page whose row of bytes is
+            # all the same, such as a cleared one: one value, slice copies
+            views = fb._pages or _page_views(fb)
+            if views[2 * (y >> 3)] == views[2 * (y >> 3) + 1]:
+                _set_run(buf, i, w, buf[i] | mask if c else buf[i] & ~mask)
+                i += stride
+                y = end
+                continue
+        quad = i + (w & ~3)
+        if c:
+            for j in range(i, quad, 4):
+                buf[j] |= mask
+                buf[j + 1] |= mask
+                buf[j + 2] |= mask
+                buf[j + 3] |= mask
+            for j in range(quad, i + w):
+                buf[j] |= mask
         else:
-            for i in range(start, end):
-                buf[i] = 0
+            mask = ~mask
+            for j in range(i, quad, 4):
+                buf[j] &= mask
+                buf[j + 1] &= mask
+                buf[j + 2] &= mask
+                buf[j + 3] &= mask
+            for j in range(quad, i + w):
+                buf[j] &= mask
+        i += stride
+        y = end
+
+
+def _text_glyph(buf, stride, w, code, x0, top, rows, shift, c):
+    """One 8x8 glyph of text (see FrameBuffer.text) in the general case: cut at
+    the left and right edges, and to the glyph rows on screen."""
+    if code < 32 or code > 127:
+        code = 127
+    cols = _GLYPH_COLUMNS[code]
+    j0 = cols >> 4 & 0xFFF
+    j1 = j0 + (cols & 15)
+    lo = top + x0 - (code << 3)
+    hi = lo + stride
+    left = top - 256 - lo           # the font index drawn at x = 0
+    if j0 < left:
+        j0 = left
+    if j1 > left + w:
+        j1 = left + w
+    font = FONT8X8
+    for j in range(j0, j1):
+        v = (font[j] & rows) << shift
+        if v & 0xFF:
+            if c:
+                buf[j + lo] |= v & 0xFF
+            else:
+                buf[j + lo] &= ~v
+        if v > 0xFF:
+            if c:
+                buf[j + hi] |= v >> 8
+            else:
+                buf[j + hi] &= ~(v >> 8)
+
+
+# blit modes on MONO_VLSB: what a source 1 / 0 pixel does to the destination
+_BLIT_OR = const(1)         # 1 sets, 0 leaves
+_BLIT_CLEAR = const(2)      # 1 clears, 0 leaves
+_BLIT_COPY = const(3)       # 1 sets, 0 clears
+_BLIT_OTHER = const(4)      # the rest (set/clear on 0, or the same on both)
 
 
 class FrameBuffer:
@@ -87,20 +305,23 @@ class FrameBuffer:
             stride = (stride + 7) & ~7
             need = stride * height // 8
         if isinstance(buffer, bytearray):
-            self.buf = buffer
+            buf = buffer
         else:
             buf = memoryview(buffer)
             if hasattr(buf, "cast"):        # CPython only; MicroPython views index as bytes already
                 buf = buf.cast("B")
-            self.buf = buf
-        if len(self.buf) < need:
+        if len(buf) < need:
             raise ValueError("buffer too small")
+        self.buf = buf
         self.width = width
         self.height = height
         self.format = format
         self.stride = stride
+        # one attribute load + unpack instead of four or five loads per call
+        self._geom = (buf, width, height, stride, format)
+        self._pages = None
 
-    # -- raw pixel access ---------------------------------------------------
+    # -- raw pixel access (the per-pixel paths: other formats, line, scroll) --
     def _get(self, x, y):
         if self.format == MONO_VLSB:
             return (self.buf[(y >> 3) * self.stride + x] >> (y & 7)) & 1
@@ -115,77 +336,53 @@ class FrameBuffer:
         else:
             i = (x + y * self.stride) >> 3
             m = 1 << (7 - (x & 7) if self.format == MONO_HLSB else x & 7)
-        if c & 1:
+        if c:
             self.buf[i] |= m
         else:
-            self.buf[i] &= ~m & 0xFF
-
-    def _fill_rect(self, x, y, w, h, c):
-        if self.format != MONO_VLSB:
-            for yy in range(y, y + h):
-                for xx in range(x, x + w):
-                    self._set(xx, yy, c)
-            return
-        buf = self.buf
-        stride = self.stride
-        on = c & 1
-        yy = y
-        yend = y + h
-        while yy < yend:
-            page = yy >> 3
-            top = yy & 7
-            bottom = min(8, top + (yend - yy))
-            mask = ((1 << bottom) - 1) & ~((1 << top) - 1)
-            base = page * stride
-            if mask == 0xFF:
-                _fill_bytes(buf, base + x, w, 0xFF if on else 0)
-            elif on:
-                for i in range(base + x, base + x + w):
-                    buf[i] |= mask
-            else:
-                inv = ~mask & 0xFF
-                for i in range(base + x, base + x + w):
-                    buf[i] &= inv
-            yy += bottom - top
+            self.buf[i] &= ~m
 
     # -- the framebuf API -----------------------------------------------------
     def fill(self, c):
         # like the C code: the width x height rectangle only (rows past a height
         # that is not a multiple of 8 and stride padding keep their bits)
-        self._fill_rect(0, 0, self.width, self.height, c)
+        _fill_rect(self, 0, 0, self.width, self.height, c)
 
     def pixel(self, x, y, c=None):
-        if 0 <= x < self.width and 0 <= y < self.height:
+        buf, w, h, stride, fmt = self._geom
+        if 0 <= x < w and 0 <= y < h:
+            if fmt:
+                if c is None:
+                    return self._get(x, y)
+                self._set(x, y, c)
+                return None
+            i = (y >> 3) * stride + x
             if c is None:
-                return self._get(x, y)
-            self._set(x, y, c)
+                return buf[i] >> (y & 7) & 1
+            if c:
+                buf[i] |= 1 << (y & 7)
+            else:
+                buf[i] &= ~(1 << (y & 7))
         return None
 
-    def fill_rect(self, x, y, w, h, c):
-        if h < 1 or w < 1 or x + w <= 0 or y + h <= 0 or y >= self.height or x >= self.width:
-            return
-        xend = min(self.width, x + w)
-        yend = min(self.height, y + h)
-        x = max(x, 0)
-        y = max(y, 0)
-        self._fill_rect(x, y, xend - x, yend - y, c)
+    fill_rect = _fill_rect
 
     def hline(self, x, y, w, c):
-        self.fill_rect(x, y, w, 1, c)
+        _fill_rect(self, x, y, w, 1, c)
 
     def vline(self, x, y, h, c):
-        self.fill_rect(x, y, 1, h, c)
+        _fill_rect(self, x, y, 1, h, c)
 
     def rect(self, x, y, w, h, c, f=False):
         if f:
-            self.fill_rect(x, y, w, h, c)
+            _fill_rect(self, x, y, w, h, c)
         else:
-            self.fill_rect(x, y, w, 1, c)
-            self.fill_rect(x, y + h - 1, w, 1, c)
-            self.fill_rect(x, y, 1, h, c)
-            self.fill_rect(x + w - 1, y, 1, h, c)
+            _fill_rect(self, x, y, w, 1, c)
+            _fill_rect(self, x, y + h - 1, w, 1, c)
+            _fill_rect(self, x, y, 1, h, c)
+            _fill_rect(self, x + w - 1, y, 1, h, c)
 
     def line(self, x1, y1, x2, y2, c):
+        buf, w, h, stride, fmt = self._geom
         dx = x2 - x1
         sx = 1
         if dx < 0:
@@ -202,14 +399,20 @@ class FrameBuffer:
             dx, dy = dy, dx
             sx, sy = sy, sx
         e = 2 * dy - dx
-        w = self.width
-        h = self.height
         for _ in range(dx):
             if steep:
-                if 0 <= y1 < w and 0 <= x1 < h:
-                    self._set(y1, x1, c)
-            elif 0 <= x1 < w and 0 <= y1 < h:
-                self._set(x1, y1, c)
+                px = y1
+                py = x1
+            else:
+                px = x1
+                py = y1
+            if 0 <= px < w and 0 <= py < h:
+                if fmt:
+                    self._set(px, py, c)
+                elif c:
+                    buf[(py >> 3) * stride + px] |= 1 << (py & 7)
+                else:
+                    buf[(py >> 3) * stride + px] &= ~(1 << (py & 7))
             while e >= 0:
                 y1 += sy
                 e -= 2 * dx
@@ -219,104 +422,261 @@ class FrameBuffer:
             self._set(x2, y2, c)
 
     def text(self, s, x0, y0, c=1):
-        w = self.width
-        h = self.height
-        if self.format != MONO_VLSB:
-            for ch in str(s):
-                code = ord(ch)
-                reps = 1
-                if code > 127:          # one box per UTF-8 byte, like the C code
-                    reps = 2 if code < 0x800 else 3 if code < 0x10000 else 4
-                if code < 32 or code > 127:
-                    code = 127
-                base = (code - 32) * 8
-                for j in range(8 * reps):
-                    j &= 7
-                    if 0 <= x0 < w:
-                        bits = FONT8X8[base + j]
-                        y = y0
-                        while bits:
-                            if bits & 1 and 0 <= y < h:
-                                self._set(x0, y, c)
-                            bits >>= 1
-                            y += 1
-                    x0 += 1
+        # like the C code: the bytes of a str (UTF-8) or bytes up to a NUL; a
+        # byte outside 32..127 draws glyph 127 (a box)
+        if isinstance(s, str):
+            codes = _TEXT_BYTES
+            if _pack_into is None:
+                codes = s.encode()
+            else:
+                _pack_into("64s", codes, 0, s)
+                if codes[63]:               # 64 bytes or more: maybe cut short
+                    codes = s.encode()
+        elif isinstance(s, bytes):
+            codes = s
+        else:
+            raise TypeError("can't convert %s to str implicitly" % type(s).__name__)
+        buf, w, h, stride, fmt = self._geom
+        if fmt:
+            self._text_pixels(codes, x0, y0, c)
             return
-        # MONO_VLSB: a font column is one byte in VLSB order, so it lands on at
-        # most two page bytes: OR it in (c = 1) or clear it (c = 0), clipped to
-        # the rows that exist.
         if y0 >= h or y0 <= -8:
             return
-        buf = self.buf
-        stride = self.stride
-        font = FONT8X8
+        # A font column is one byte in VLSB order: shifted by y0 & 7 it lands on
+        # the page byte at row y0 (low 8 bits) and the one below (high bits).
+        # rows keeps the glyph rows that are on screen.
         shift = y0 & 7
-        page = y0 >> 3
-        # page byte offsets and the row masks that are on screen
-        if page >= 0:
-            lo_base = page * stride
-            rows = h - page * 8
-            lo_mask = 0xFF if rows >= 8 else (1 << rows) - 1
-        else:
-            lo_base = -1
-            lo_mask = 0
-        hi_base = -1
-        hi_mask = 0
-        if shift and (page + 1) * 8 < h:
-            hi_base = (page + 1) * stride
-            rows = h - (page + 1) * 8
-            hi_mask = 0xFF if rows >= 8 else (1 << rows) - 1
-        on = c & 1
-        back = 8 - shift
-        for ch in str(s):
-            code = ord(ch)
-            reps = 1
-            if code < 32:
+        rows = 0xFF
+        if y0 < 0:
+            rows = (0xFF << -y0) & 0xFF
+        if y0 + 8 > h:
+            rows &= (1 << (h - y0)) - 1
+        # font byte j of the glyph for code at x0 goes to buf[j + lo] (and the
+        # byte below it, buf[j + lo + stride]) where lo = top + x0 - 8 * code
+        top = (y0 >> 3) * stride + 256
+        if x0 < 0 or rows != 0xFF:
+            for code in codes:
+                if not code or x0 >= w:
+                    return
+                _text_glyph(buf, stride, w, code, x0, top, rows, shift, c)
+                x0 += 8
+            return
+        # The glyphs are whole until one crosses the right edge, the last one
+        # drawn.  A loop per case keeps the tests out of the loop over glyphs.
+        last_x = w - 8
+        font = FONT8X8
+        glyph_columns = _GLYPH_COLUMNS
+        if not shift:
+            for code in codes:
+                if code < 32 or code > 127:
+                    if not code:
+                        return
+                    code = 127
+                if x0 > last_x:
+                    _text_glyph(buf, stride, w, code, x0, top, rows, shift, c)
+                    return
+                cols = glyph_columns[code]
+                j0 = cols >> 4 & 0xFFF
+                lo = top + x0 - (code << 3)
+                if c:
+                    for j in range(j0, j0 + (cols & 15)):
+                        buf[j + lo] |= font[j]
+                else:
+                    for j in range(j0, j0 + (cols & 15)):
+                        buf[j + lo] &= ~font[j]
+                x0 += 8
+            return
+        back = 8 - shift        # glyph rows from back down land on the page below
+        for code in codes:
+            if code < 32 or code > 127:
+                if not code:
+                    return
                 code = 127
-            elif code > 127:
-                # the C code walks UTF-8 bytes: one box per byte of the character
-                reps = 2 if code < 0x800 else 3 if code < 0x10000 else 4
+            if x0 > last_x:
+                _text_glyph(buf, stride, w, code, x0, top, rows, shift, c)
+                return
+            cols = glyph_columns[code]
+            j0 = cols >> 4 & 0xFFF
+            j1 = j0 + (cols & 15)
+            lo = top + x0 - (code << 3)
+            if not cols >> (16 + back):       # no glyph row reaches the page below
+                if c:
+                    for j in range(j0, j1):
+                        buf[j + lo] |= font[j] << shift & 0xFF
+                else:
+                    for j in range(j0, j1):
+                        buf[j + lo] &= ~(font[j] << shift)
+            elif c:
+                hi = lo + stride
+                for j in range(j0, j1):
+                    v = font[j] << shift
+                    buf[j + lo] |= v & 0xFF
+                    buf[j + hi] |= v >> 8
+            else:
+                hi = lo + stride
+                for j in range(j0, j1):
+                    v = font[j] << shift
+                    buf[j + lo] &= ~v
+                    buf[j + hi] &= ~(v >> 8)
+            x0 += 8
+
+    def _text_pixels(self, codes, x0, y0, c):
+        w = self.width
+        h = self.height
+        for code in codes:
+            if not code:
+                return
+            if code < 32 or code > 127:
                 code = 127
             base = (code - 32) * 8
-            if x0 >= w or x0 + 8 * reps <= 0:
-                x0 += 8 * reps
-                continue
-            for j in range(8 * reps):
-                if j & 7 == 0:
-                    base = (code - 32) * 8 - j
+            for j in range(8):
                 if 0 <= x0 < w:
-                    bits = font[base + j]
-                    if lo_base >= 0:
-                        m = (bits << shift) & lo_mask
-                        if on:
-                            buf[lo_base + x0] |= m
-                        else:
-                            buf[lo_base + x0] &= ~m & 0xFF
-                    if hi_base >= 0:
-                        m = (bits >> back) & hi_mask
-                        if on:
-                            buf[hi_base + x0] |= m
-                        else:
-                            buf[hi_base + x0] &= ~m & 0xFF
+                    bits = FONT8X8[base + j]
+                    y = y0
+                    while bits:
+                        if bits & 1 and 0 <= y < h:
+                            self._set(x0, y, c)
+                        bits >>= 1
+                        y += 1
                 x0 += 1
 
     def blit(self, source, x, y, key=-1, palette=None):
-        if isinstance(source, tuple):
+        try:
+            sbuf, sw, sh, sstride, sfmt = source._geom
+        except AttributeError:
             source = FrameBuffer(*source)
-        if (x >= self.width or y >= self.height
-                or -x >= source.width or -y >= source.height):
+            sbuf, sw, sh, sstride, sfmt = source._geom
+        dbuf, w, h, stride, fmt = self._geom
+        per_pixel = fmt or sfmt or sbuf is dbuf
+        # pixel value v (after the palette) is drawn unless it equals key
+        if palette is None:
+            mode = _BLIT_OR if key == 0 else _BLIT_OTHER if key == 1 else _BLIT_COPY
+        elif palette.format == MONO_VLSB and palette.width >= 2 and palette.height >= 1:
+            zero = palette.buf[0] & 1
+            one = palette.buf[1] & 1
+            if one != key:
+                if zero == key:
+                    mode = _BLIT_OR if one else _BLIT_CLEAR
+                else:
+                    mode = _BLIT_COPY if one and not zero else _BLIT_OTHER
+            elif zero != key:
+                mode = _BLIT_OTHER
+            else:
+                return
+        else:
+            per_pixel = True
+        if per_pixel:
+            if x < w and y < h and -x < sw and -y < sh:
+                self._blit_pixels(source, x, y, key, palette)
             return
+        if sh <= 8 and mode != _BLIT_OTHER and 0 <= x <= w - sw and 0 <= y <= h - sh:
+            # the common case (glyphs, tiles, sprites): one source page, all of
+            # it on screen; source column k lands at dbuf[d + k] (and below)
+            shift = y & 7
+            d = (y >> 3) * stride + x
+            rows = 0xFF >> (8 - sh)
+            if shift + sh <= 8:
+                if mode == _BLIT_OR:
+                    for k in range(sw):
+                        dbuf[d + k] |= (sbuf[k] & rows) << shift
+                elif mode == _BLIT_CLEAR:
+                    for k in range(sw):
+                        dbuf[d + k] &= ~((sbuf[k] & rows) << shift)
+                else:
+                    keep = ~(rows << shift)
+                    for k in range(sw):
+                        dbuf[d + k] = dbuf[d + k] & keep | (sbuf[k] & rows) << shift
+                return
+            e = d + stride
+            if mode == _BLIT_OR:
+                for k in range(sw):
+                    v = (sbuf[k] & rows) << shift
+                    dbuf[d + k] |= v & 0xFF
+                    dbuf[e + k] |= v >> 8
+            elif mode == _BLIT_CLEAR:
+                for k in range(sw):
+                    v = (sbuf[k] & rows) << shift
+                    dbuf[d + k] &= ~v
+                    dbuf[e + k] &= ~(v >> 8)
+            else:
+                keep = ~(rows << shift)
+                keep_below = keep >> 8
+                for k in range(sw):
+                    v = (sbuf[k] & rows) << shift
+                    dbuf[d + k] = dbuf[d + k] & keep | v & 0xFF
+                    dbuf[e + k] = dbuf[e + k] & keep_below | v >> 8
+            return
+        if x >= w or y >= h or -x >= sw or -y >= sh:
+            return
+        if mode == _BLIT_OTHER:
+            # source bit 1 / 0: the destination bits to set and to clear
+            if palette is None:
+                zero = 0
+                one = 1
+            set1 = 0xFF if one != key and one else 0
+            clr1 = 0xFF if one != key and not one else 0
+            set0 = 0xFF if zero != key and zero else 0
+            clr0 = 0xFF if zero != key and not zero else 0
+        # Source page bytes in order: the visible rows r0..r1-1 of each source
+        # page, shifted by y & 7, fall on a destination page byte (low part)
+        # and the one below it (high part); a pass per part over the columns.
+        x0 = x if x > 0 else 0
+        xend = x + sw if x + sw < w else w
+        r0 = -y if y < 0 else 0
+        r1 = h - y if h - y < sh else sh
+        shift = y & 7
+        low_rows = 0xFF >> shift
+        row = r0 & ~7
+        si = (row >> 3) * sstride + x0 - x
+        off = ((y + row) >> 3) * stride + x0 - si      # destination index - source index
+        while row < r1:
+            rows = 0xFF
+            if r0 > row:
+                rows = (0xFF << (r0 - row)) & 0xFF
+            if r1 - row < 8:
+                rows &= (1 << (r1 - row)) - 1
+            send = si + xend - x0
+            part = rows & low_rows
+            left = shift
+            right = 0
+            d = off
+            while True:
+                if part:
+                    if mode == _BLIT_OR:
+                        for i in range(si, send):
+                            dbuf[i + d] |= (sbuf[i] & part) << left >> right
+                    elif mode == _BLIT_CLEAR:
+                        for i in range(si, send):
+                            dbuf[i + d] &= ~((sbuf[i] & part) << left >> right)
+                    elif mode == _BLIT_COPY:
+                        keep = ~(part << left >> right)
+                        for i in range(si, send):
+                            dbuf[i + d] = dbuf[i + d] & keep | (sbuf[i] & part) << left >> right
+                    else:
+                        for i in range(si, send):
+                            b = sbuf[i]
+                            on = (b & set1 | ~b & set0) & part
+                            off_bits = (b & clr1 | ~b & clr0) & part
+                            dbuf[i + d] = (dbuf[i + d] | on << left >> right) & ~(off_bits << left >> right)
+                if right or not shift:
+                    break
+                part = rows & ~low_rows
+                left = 0
+                right = 8 - shift
+                d = off + stride
+            row += 8
+            si += sstride
+            off += stride - sstride
+
+    def _blit_pixels(self, source, x, y, key, palette):
+        """The C code's per-pixel loop: other formats, or a source sharing the
+        destination's buffer (the order of reads and writes matters)."""
         x0 = max(0, x)
         y0 = max(0, y)
         x1 = max(0, -x)
         y1 = max(0, -y)
         x0end = min(self.width, x + source.width)
         y0end = min(self.height, y + source.height)
-        if (self.format == MONO_VLSB and source.format == MONO_VLSB and source.buf is not self.buf
-                and (palette is None or (palette.format == MONO_VLSB and palette.width >= 2
-                                         and palette.height >= 1))):
-            self._blit_vlsb(source, x, y, x0, y0, x1, x0end, y0end, key, palette)
-            return
         while y0 < y0end:
             cx1 = x1
             for cx0 in range(x0, x0end):
@@ -328,55 +688,6 @@ class FrameBuffer:
                 cx1 += 1
             y1 += 1
             y0 += 1
-
-    def _blit_vlsb(self, source, x, y, x0, y0, x1, x0end, y0end, key, palette):
-        """MONO_VLSB onto MONO_VLSB, one destination page byte at a time: the
-        source column's 8 rows for that page are gathered from (at most) two
-        source page bytes, then set / cleared under the mask of rows drawn.
-        Same result as the per-pixel loop: pixel value v (after the palette) is
-        written unless it equals key."""
-        if palette is None:
-            m0 = 0
-            m1 = 1
-        else:
-            m0 = palette._get(0, 0)
-            m1 = palette._get(1, 0)
-        # what happens to destination bits whose source bit is 1 / 0
-        s1 = 0xFF if m1 != key and m1 & 1 else 0
-        c1 = 0xFF if m1 != key and not m1 & 1 else 0
-        s0 = 0xFF if m0 != key and m0 & 1 else 0
-        c0 = 0xFF if m0 != key and not m0 & 1 else 0
-        if not (s1 or c1 or s0 or c0):
-            return
-        dbuf = self.buf
-        sbuf = source.buf
-        dstride = self.stride
-        sstride = source.stride
-        spages = (source.height + 7) >> 3
-        n = x0end - x0
-        q = y0 >> 3
-        qend = (y0end - 1) >> 3
-        while q <= qend:
-            top = q * 8
-            lo = y0 - top if y0 > top else 0
-            hi = y0end - top if y0end < top + 8 else 8
-            mask = ((1 << hi) - 1) & ~((1 << lo) - 1)
-            sr = top - y                     # source row shown at this page's bit 0
-            sp = sr >> 3
-            sh = sr & 7
-            a_base = sp * sstride + x1 if 0 <= sp < spages else -1
-            b_base = (sp + 1) * sstride + x1 if sh and 0 <= sp + 1 < spages else -1
-            d = q * dstride + x0
-            for k in range(n):
-                v = 0
-                if a_base >= 0:
-                    v = sbuf[a_base + k] >> sh
-                if b_base >= 0:
-                    v |= (sbuf[b_base + k] << (8 - sh)) & 0xFF
-                setm = ((v & s1) | (~v & s0)) & mask
-                clrm = ((v & c1) | (~v & c0)) & mask
-                dbuf[d + k] = (dbuf[d + k] | setm) & ~clrm & 0xFF
-            q += 1
 
     def scroll(self, xstep, ystep):
         if xstep < 0:
