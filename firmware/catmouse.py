@@ -22,6 +22,8 @@ except ImportError:
     def const(value):
         return value
 
+from gridpath import WHOLE  # the prebuilt slice [:] (no slice object per use)
+
 FREE = const(0)
 CAT = const(1)
 MOUSE = const(2)
@@ -32,19 +34,6 @@ DEFAULT_ROWS = const(8)
 
 _TERRAIN = {".": 1, "g": 2, "w": 3, "#": 0, "C": 1, "M": 1}
 
-
-class _SliceMaker:
-    def __getitem__(self, key):
-        return key
-
-
-# The slice [:], prebuilt: ``del cells[:]`` or ``frame[:] = bg`` would put a
-# slice object on the heap per call (CircuitPython and MicroPython before the
-# stack-slice fast path, micropython#12518).  ``del cells[WHOLE]`` empties a list
-# but keeps its slots: MicroPython's list.clear() gives back all but 4 of them,
-# so a mouse with 5 choices (4 neighbours and staying) would regrow the list of
-# legal cells on every turn.
-WHOLE = _SliceMaker()[:]
 
 
 class MapError(ValueError):
@@ -236,6 +225,8 @@ class CatMouseGame:
         reused when given).  The mouse may also stay; a resting piece may only
         stay; a cat with no way out stays."""
         out = self.legal if out is None else out
+        # emptied in place, slots kept: MicroPython's list.clear() gives back
+        # all but 4, so a mouse with 5 choices would regrow it every turn
         del out[WHOLE]
         cols = self.cols
         here = self.cat if piece == "cat" else self.mouse

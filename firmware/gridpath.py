@@ -53,9 +53,11 @@ class _SliceMaker:
 # The per-search state lives in lists of small ints: on MicroPython a list is
 # read and written faster than a bytearray or array (no typecode dispatch).
 # Lists are reset by one slice copy; MicroPython cannot build a slice object
-# by calling slice(), and `lst[:] = ...` would allocate one per copy, so one
-# prebuilt slice object is kept here.
-_WHOLE = _SliceMaker()[:]
+# by calling slice(), and `lst[:] = ...` would allocate one per copy (on
+# CircuitPython and MicroPython before the stack-slice fast path,
+# micropython#12518), so one prebuilt slice object is kept here (catmouse uses
+# it too).
+WHOLE = _SliceMaker()[:]
 _RING = const(7)  # A* bucket ring mask: f grows by 0..4 per edge, so 8 buckets suffice
 
 
@@ -142,7 +144,7 @@ class GridSearch:
         dst_p = pad[dst]
         width = self.width
         came = self.came
-        came[_WHOLE] = self.walls
+        came[WHOLE] = self.walls
         if came[src_p] or came[dst_p]:
             self.path_len = 0
             return None
@@ -151,7 +153,7 @@ class GridSearch:
             self.path_len = 1
             return 0
         link = self.work
-        link[_WHOLE] = self.walls  # 0 on every free cell: no stale chain ends
+        link[WHOLE] = self.walls  # 0 on every free cell: no stale chain ends
         came[dst_p] = _FROM_WALL
         p = last = dst_p
         while p:
@@ -209,7 +211,7 @@ class GridSearch:
         if not self.cost[src_p]:
             return
         came = self.came
-        came[_WHOLE] = self.walls
+        came[WHOLE] = self.walls
         queue = self.work
         steps = self.steps
         came[src_p] = _FROM_WALL
@@ -314,7 +316,7 @@ class GridSearch:
             self.path[0] = src
             self.path_len = 1
             return 0
-        came[_WHOLE] = self.walls
+        came[WHOLE] = self.walls
         col_of = self.col_of
         row_of = self.row_of
         tc = col_of[src_p]
