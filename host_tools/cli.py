@@ -6,6 +6,7 @@ anything else is a bug and keeps its traceback.
 """
 
 import argparse
+import contextlib
 import importlib
 import sys
 
@@ -84,7 +85,7 @@ def write_level_dir(out, game, levels, **info):
 
 def make_output_dir(path):
     """Create an output directory (and parents); OS errors -> UserError.
-    Returns True when it made ``path`` (for drop_output_dir)."""
+    Returns True when it made ``path``."""
     import os
     path = os.fspath(path)
     created = not os.path.isdir(path)
@@ -95,15 +96,22 @@ def make_output_dir(path):
     return created
 
 
-def drop_output_dir(path, created):
-    """Undo make_output_dir after a failed or interrupted run: remove ``path`` if
-    this run made it and it is still empty."""
+@contextlib.contextmanager
+def output_dir(path):
+    """make_output_dir for the block's output; when the block fails or is
+    interrupted (nothing found, a level refused, Ctrl-C), ``path`` is removed
+    again if this run made it and it is still empty."""
     import os
-    if created:
-        try:
-            os.rmdir(path)
-        except OSError:
-            pass
+    created = make_output_dir(path)
+    try:
+        yield path
+    except BaseException:
+        if created:
+            try:
+                os.rmdir(path)
+            except OSError:
+                pass
+        raise
 
 
 class _Parser(argparse.ArgumentParser):

@@ -3,12 +3,13 @@
 SOLVERS) and ``add_levels_parser(levels_subparsers)`` (host_tools/levels_cmd.py:
 LEVEL_GENERATORS)."""
 
+import contextlib
 import json
 import random
 
 import host_tools.fwpath  # noqa: F401  (firmware/ on sys.path)
 import klotski
-from host_tools.cli import UserError, drop_output_dir, make_output_dir, write_level_dir
+from host_tools.cli import UserError, output_dir, write_level_dir
 
 DIR_NAMES = {-1: "left", 1: "right", -4: "up", 4: "down"}
 
@@ -153,20 +154,16 @@ def _run_levels(args):
     nv, nh, ns = parse_piece_set(args.piece_set)
     if args.count < 1:
         raise UserError("--count must be at least 1")
-    created = make_output_dir(args.output) if args.output else False
-    try:
+    with output_dir(args.output) if args.output else contextlib.nullcontext():
         levels = generate_levels(nv, nh, ns, args.min_steps, args.count, seed=args.seed)
         if not levels:
             raise UserError("no layout of %s needs %d steps or more" % (args.piece_set, args.min_steps))
-    except BaseException:          # nothing found, Ctrl-C: leave no empty folder
         if args.output:
-            drop_output_dir(args.output, created)
-        raise
+            # One layout per file, the format `levels pack` and the device read.
+            write_level_dir(args.output, "klotski",
+                            [(t + "\n", {"layout": t, "optimal_steps": d}) for d, t in levels],
+                            piece_set=args.piece_set.upper(), seed=args.seed)
     if args.output:
-        # One layout per file, the format `levels pack` and the device read.
-        write_level_dir(args.output, "klotski",
-                        [(t + "\n", {"layout": t, "optimal_steps": d}) for d, t in levels],
-                        piece_set=args.piece_set.upper(), seed=args.seed)
         print("wrote %d layout(s) to %s" % (len(levels), args.output))
         return 0
     for i, (d, t) in enumerate(levels):

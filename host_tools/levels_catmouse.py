@@ -22,7 +22,7 @@ import host_tools.fwpath  # noqa: F401
 import catmouse
 import catmouse_ai
 from gridpath import GridSearch
-from host_tools.cli import UserError, drop_output_dir, make_output_dir, write_level_dir
+from host_tools.cli import UserError, output_dir, write_level_dir
 from host_tools.levels_cmd import game_module
 
 BANDS = {"easy": (0.0, 0.35), "medium": (0.35, 0.7), "hard": (0.7, 1.01)}
@@ -133,23 +133,19 @@ def cmd_catmouse(args):
         raise UserError("--count must be at least 1")
     from tqdm import tqdm
     out = Path(args.output)
-    created = make_output_dir(out)
-    try:
+    with output_dir(out):
         with tqdm(total=args.count, desc="catmouse %s" % args.difficulty, unit="map",
                   disable=args.quiet) as bar:
             maps = generate(args.count, cols, rows, args.terrain, args.difficulty, args.seed, bar)
-    except BaseException:          # nothing found, Ctrl-C: leave no empty folder
-        drop_output_dir(out, created)
-        raise
-    files = []
-    for text, g in maps:
-        head = ("; Cat & Mouse %dx%d%s, %s: cat reaches mouse in %d moves (A* stamina %d); "
-                "the built-in mouse survives %d of %d rounds\n" % (
-                    cols, rows, " terrain" if args.terrain else "", g["difficulty"], g["bfs_moves"],
-                    g["astar_stamina"], g["rounds_survived"], g["round_limit"]))
-        files.append((head + text, g))
-    write_level_dir(out, "catmouse", files, size="%dx%d" % (cols, rows), terrain=args.terrain,
-                    seed=args.seed)
+        files = []
+        for text, g in maps:
+            head = ("; Cat & Mouse %dx%d%s, %s: cat reaches mouse in %d moves (A* stamina %d); "
+                    "the built-in mouse survives %d of %d rounds\n" % (
+                        cols, rows, " terrain" if args.terrain else "", g["difficulty"],
+                        g["bfs_moves"], g["astar_stamina"], g["rounds_survived"], g["round_limit"]))
+            files.append((head + text, g))
+        write_level_dir(out, "catmouse", files, size="%dx%d" % (cols, rows), terrain=args.terrain,
+                        seed=args.seed)
     print("wrote %d map(s) to %s" % (len(maps), out))
     return 0
 

@@ -26,7 +26,7 @@ from pathlib import Path
 import host_tools.fwpath  # noqa: F401
 import trapcat
 import trapcat_ai
-from host_tools.cli import UserError, drop_output_dir, make_output_dir, write_level_dir
+from host_tools.cli import UserError, output_dir, write_level_dir
 from host_tools.levels_cmd import game_module
 from host_tools.trapcat_cmd import MAX_TURNS
 
@@ -118,25 +118,21 @@ def cmd_trapcat(args):
         raise UserError("--blocks must be 0..%d" % (args.size * args.size // 2))
     from tqdm import tqdm
     out = Path(args.output)
-    created = make_output_dir(out)
-    try:
+    with output_dir(out):
         with tqdm(total=args.count, desc="trapcat %s" % args.difficulty, unit="level",
                   disable=args.quiet) as bar:
             levels = generate(args.count, args.size, args.blocks, args.difficulty, args.seed, bar)
-    except BaseException:          # nothing found, Ctrl-C: leave no empty folder
-        drop_output_dir(out, created)
-        raise
-    files = []
-    for text, g in levels:
-        head = ("; Trap the Cat %dx%d, %d start blocks, %s: strong blocker vs hard cat: %s; "
-                "vs normal cat: %s\n" % (
-                    args.size, args.size, args.blocks, g["difficulty"],
-                    ("trapped in %d blocks" % g["strong_blocks_vs_hard"]) if g["strong_traps_hard"]
-                    else "escapes",
-                    ("trapped in %d blocks" % g["strong_blocks_vs_normal"])
-                    if g["strong_traps_normal"] else "escapes"))
-        files.append((head + text, g))
-    write_level_dir(out, "trapcat", files, size=args.size, blocks=args.blocks, seed=args.seed)
+        files = []
+        for text, g in levels:
+            head = ("; Trap the Cat %dx%d, %d start blocks, %s: strong blocker vs hard cat: %s; "
+                    "vs normal cat: %s\n" % (
+                        args.size, args.size, args.blocks, g["difficulty"],
+                        ("trapped in %d blocks" % g["strong_blocks_vs_hard"])
+                        if g["strong_traps_hard"] else "escapes",
+                        ("trapped in %d blocks" % g["strong_blocks_vs_normal"])
+                        if g["strong_traps_normal"] else "escapes"))
+            files.append((head + text, g))
+        write_level_dir(out, "trapcat", files, size=args.size, blocks=args.blocks, seed=args.seed)
     print("wrote %d layout(s) to %s" % (len(levels), out))
     return 0
 

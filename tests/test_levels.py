@@ -341,3 +341,14 @@ def test_failed_generation_leaves_no_empty_output_folder(tmp_path, capsys, monke
     out.mkdir()                                 # a folder the user made is kept
     code, o, e = run_cli(["levels", "catmouse", "--quiet", "-o", str(out)], capsys)
     assert code == 2 and out.is_dir()
+
+
+def test_a_generated_level_the_device_refuses_leaves_no_output_folder(tmp_path, capsys, monkeypatch):
+    # write_level_dir checks every level before writing; the folder the run made goes too
+    monkeypatch.setattr(levels_catmouse, "generate",
+                        lambda *a, **k: [(catmouse_map(17, 8).decode(), {"difficulty": "easy",
+                                          "bfs_moves": 1, "astar_stamina": 1,
+                                          "rounds_survived": 1, "round_limit": 1})])
+    out = tmp_path / "new"
+    code, o, e = run_cli(["levels", "catmouse", "--quiet", "-o", str(out)], capsys)
+    assert code == 2 and "does not fit the handheld: the map is 17x8" in e and not out.exists()
