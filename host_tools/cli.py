@@ -29,6 +29,11 @@ class UserError(Exception):
     """A mistake in the user's input: printed as one line, exit code 2."""
 
 
+def plural(count, word, words=None):
+    """``1 step``, ``2 steps`` (``words`` for an irregular plural)."""
+    return "%d %s" % (count, word if count == 1 else (words or word + "s"))
+
+
 def write_atomic(path, data):
     """Write ``data`` (bytes or str) to ``path`` through ``path.tmp`` + rename, so
     a failure or Ctrl-C never leaves a half-written file; OS errors -> UserError."""
@@ -89,6 +94,8 @@ def make_output_dir(path):
     import os
     path = os.fspath(path)
     created = not os.path.isdir(path)
+    if os.path.exists(path) and not os.path.isdir(path):
+        raise UserError("cannot use %s as an output folder: it is a file, not a folder" % path)
     try:
         os.makedirs(path, exist_ok=True)
     except OSError as exc:
@@ -139,10 +146,27 @@ def main(argv=None):
     args = parser.parse_args(argv)
     try:
         result = args.func(args)
+        sys.stdout.flush()       # a closed pipe shows here, inside the handler below
     except UserError as exc:
         print("error: %s" % exc, file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        return _reader_went_away()
     return result or 0
+
+
+def _reader_went_away():
+    """stdout was a pipe whose reader closed early (``… | head -1``): stop
+    quietly with exit code 1 (as the Python docs advise).  stdout is pointed at
+    /dev/null so the interpreter's own flush at exit does not raise again."""
+    import os
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):
+        pass
+    return 1

@@ -1,10 +1,33 @@
-"""Load user strategies given as ``module:function`` (or ``path/file.py:function``)."""
+"""User strategies (plug-ins) given as ``module:function`` or ``path/file.py:function``.
+
+One rule for every game's plug-ins (Cat & Mouse, Trap the Cat): the strategy runs
+in its own worker process, one persistent process per strategy, asked once per
+move.  Whatever goes wrong inside it - it takes longer than the per-move time
+limit (the worker is killed and started again for the next game), it raises
+(``SystemExit`` and ``KeyboardInterrupt`` included), its process dies, it answers
+something that is not a cell number or not one of the legal cells - is a
+**foul**: ``ask`` raises ``Foul`` and the game loses that game for that side.
+A foul never ends the run.  Ctrl-C from the user still stops the run: the
+workers ignore SIGINT, so the parent alone gets KeyboardInterrupt.
+
+What a plug-in prints goes to stderr, so ``--json`` output stays parseable.
+The board it gets is a fresh read-only copy each move (``bytes`` inside), so a
+strategy cannot change the game by writing into it.
+"""
 
 import importlib
 import importlib.util
+import multiprocessing
+import operator
 import os
+import signal
+import sys
 
 from host_tools.cli import UserError
+
+DEFAULT_MOVE_TIMEOUT = 2.0
+LOAD_TIMEOUT = 30.0      # importing the strategy's module, per (re)start
+FOUL_KINDS = ("timeout", "raised", "crashed", "wrong type", "illegal")
 
 
 def load_callable(spec):
@@ -33,3 +56,197 @@ def load_callable(spec):
     if func is None or not callable(func):
         raise UserError("%r has no function %r" % (module_name, attr))
     return func
+
+
+def check_move_timeout(seconds):
+    if not seconds > 0:
+        raise UserError("--move-timeout must be more than 0 seconds")
+    return seconds
+
+
+class Foul(Exception):
+    """A plug-in broke the rule on one move: ``kind`` is one of FOUL_KINDS,
+    ``detail`` says what happened (one line)."""
+
+    def __init__(self, kind, detail):
+        Exception.__init__(self, detail)
+        self.kind = kind
+        self.detail = detail
+
+
+def _short(value, limit=60):
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def _worker(conn, spec, view):
+    """The worker process: load the strategy, then answer ``view(*payload)``
+    calls until the pipe closes.  Every answer is ("ok", int) or a foul."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)   # Ctrl-C is the parent's to handle
+    sys.stdout = sys.stderr
+    try:
+        func = load_callable(spec)
+    except UserError as exc:
+        conn.send(("load-error", str(exc)))
+        return
+    except BaseException as exc:
+        conn.send(("load-error", "strategy %r raised %s while loading: %s"
+                   % (spec, type(exc).__name__, exc)))
+        return
+    conn.send(("ready", None))
+    while True:
+        try:
+            payload = conn.recv()
+        except (EOFError, OSError):
+            return
+        try:
+            answer = func(*view(*payload))
+        except BaseException as exc:
+            message = str(exc)
+            conn.send(("raised", "raised %s%s" % (type(exc).__name__,
+                                                  ": " + message if message else "")))
+            continue
+        if isinstance(answer, int) and not isinstance(answer, bool):
+            conn.send(("ok", int(answer)))
+            continue
+        try:                                    # numpy integers and the like
+            if isinstance(answer, bool):
+                raise TypeError
+            conn.send(("ok", operator.index(answer)))
+        except BaseException:
+            shown = "None" if answer is None else "%s %s" % (type(answer).__name__, _short(answer))
+            conn.send(("wrong type", "returned %s, not a cell number" % shown))
+
+
+class PluginStrategy:
+    """One user strategy in a persistent worker process.  ``ask(payload)``
+    returns the cell the worker's ``view(*payload)`` call chose, or raises Foul.
+    ``view`` is a module-level function (payload -> the plug-in's arguments)."""
+
+    def __init__(self, spec, view, move_timeout=DEFAULT_MOVE_TIMEOUT):
+        self.spec = spec
+        self.view = view
+        self.move_timeout = move_timeout
+        self.process = None
+        self.conn = None
+        self.restarts = 0
+        self._start()
+
+    def _start(self):
+        methods = multiprocessing.get_all_start_methods()
+        ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+        parent, child = ctx.Pipe()
+        proc = ctx.Process(target=_worker, args=(child, self.spec, self.view), daemon=True,
+                           name="strategy %s" % self.spec)
+        proc.start()
+        child.close()
+        self.process, self.conn = proc, parent
+        try:
+            ready = parent.poll(LOAD_TIMEOUT)
+            status, message = parent.recv() if ready else ("load-error", None)
+        except (EOFError, OSError):
+            status, message = "load-error", "strategy %r: its process ended while loading " \
+                "(exit code %s)" % (self.spec, self._stop())
+        if status != "ready":
+            self.close()
+            if message is None:
+                message = "strategy %r did not load within %d s" % (self.spec, LOAD_TIMEOUT)
+            raise UserError(message)
+
+    def _stop(self):
+        """Kill the worker; returns its exit code."""
+        proc, conn = self.process, self.conn
+        self.process = self.conn = None
+        if conn is not None:
+            conn.close()
+        if proc is None:
+            return None
+        if proc.is_alive():
+            proc.kill()
+        proc.join()
+        return proc.exitcode
+
+    def ask(self, payload):
+        if self.process is None:
+            self.restarts += 1
+            self._start()
+        conn = self.conn
+        try:
+            conn.send(payload)
+            if not conn.poll(self.move_timeout):
+                self._stop()
+                raise Foul("timeout", "took longer than %g s" % self.move_timeout)
+            status, value = conn.recv()
+        except (EOFError, OSError):
+            code = self._stop()
+            raise Foul("crashed", "its process ended (exit code %s)" % code) from None
+        if status == "ok":
+            return value
+        raise Foul(status, value)
+
+    def close(self):
+        self._stop()
+
+
+def check_cell(answer, legal, describe="cell"):
+    """Raise an ``illegal`` Foul unless ``answer`` is one of ``legal``."""
+    if answer not in legal:
+        shown = sorted(legal)
+        listed = _short(shown, 80) if shown else "none"
+        raise Foul("illegal", "chose %s %r, not one of the legal cells %s" % (describe, answer, listed))
+
+
+def foul_counts(fouls):
+    """{kind: count} over a list of foul dicts, every kind present."""
+    counts = dict((kind, 0) for kind in FOUL_KINDS)
+    for foul in fouls:
+        counts[foul["kind"]] += 1
+    return counts
+
+
+def add_move_timeout_argument(parser):
+    parser.add_argument("--move-timeout", type=float, default=DEFAULT_MOVE_TIMEOUT,
+                        metavar="SECONDS",
+                        help="time a plug-in strategy gets per move; longer is a foul "
+                             "(default %g)" % DEFAULT_MOVE_TIMEOUT)
+
+
+# -- what each game's plug-ins receive (built in the worker from plain data) ----------
+class TrapBoard(bytes):
+    """Trap the Cat board for a plug-in: the cells as ``bytes`` (row-major,
+    0 free, non-zero blocked; old strategies index it as before) plus the
+    geometry: ``size`` (side), ``cols`` and ``rows`` (both = size)."""
+
+    @property
+    def cols(self):
+        return self.size
+
+    @property
+    def rows(self):
+        return self.size
+
+
+def trapcat_view(cells, size, cat, legal):
+    board = TrapBoard(cells)
+    board.size = size
+    return board, cat, legal
+
+
+def catmouse_view(cols, rows, costs, flags, cat, mouse, terrain, round_, cat_rest, mouse_rest,
+                  position, legal):
+    import host_tools.fwpath  # noqa: F401
+    from catmouse import BoardView
+
+    board = BoardView.__new__(BoardView)    # fields set from the game's, no per-cell loop
+    board.cols, board.rows = cols, rows
+    board.costs, board.flags = costs, flags      # bytes: read-only
+    board.cat, board.mouse, board.terrain, board.round = cat, mouse, terrain, round_
+    board.cat_rest, board.mouse_rest = cat_rest, mouse_rest
+    return board, position, legal
+
+
+def catmouse_payload(board, position, legal):
+    """The plain data a Cat & Mouse worker needs for catmouse_view."""
+    return (board.cols, board.rows, bytes(board.costs), bytes(board.flags), board.cat,
+            board.mouse, board.terrain, board.round, board.cat_rest, board.mouse_rest,
+            position, list(legal))

@@ -2,10 +2,12 @@
 random starts; reports the cat's escape rate.
 
 A strategy is a built-in name or ``module:function`` (``file.py:function``):
-a callable ``(board, cat_cell, legal_moves) -> cell`` where ``board`` is a
-bytes object of size*size cells (row-major, 0 free, non-zero blocked) and
-``legal_moves`` a tuple of the cells it may choose.  An illegal answer is
-reported with the game and move number and loses the game for that side.
+a callable ``(board, cat_cell, legal_moves) -> cell`` where ``board`` is the
+size*size cells as ``bytes`` (row-major, 0 free, non-zero blocked) with
+``board.size`` / ``.cols`` / ``.rows``, and ``legal_moves`` a tuple of the
+cells it may choose.  Plug-ins follow host_tools/plugins.py: a hang, an
+exception, an illegal answer or a wrong type is a foul that loses that game
+for that side, is counted and named in the report, and the tournament goes on.
 """
 
 import json
@@ -14,20 +16,21 @@ import sys
 import host_tools.fwpath  # noqa: F401  (firmware/ on sys.path)
 import trapcat
 import trapcat_ai
-from host_tools.cli import UserError
+from host_tools import plugins
+from host_tools.cli import UserError, plural
 
 MAX_TURNS = 400
 
 
 class PluginSide:
-    """Adapts a user callable to ``choose(board)``."""
+    """Adapts a user strategy (in its worker process) to ``choose(board)``;
+    raises plugins.Foul."""
 
-    def __init__(self, func, is_cat, spec):
-        self.func = func
-        self.is_cat = is_cat
+    def __init__(self, spec, is_cat, move_timeout):
         self.spec = spec
+        self.is_cat = is_cat
         self.buf = bytearray(6)
-        self.last_legal = ()
+        self.runner = plugins.PluginStrategy(spec, plugins.trapcat_view, move_timeout)
 
     def choose(self, board):
         if self.is_cat:
@@ -35,52 +38,60 @@ class PluginSide:
             legal = tuple(self.buf[i] for i in range(m))
         else:
             legal = tuple(x for x in range(board.n) if not board.cells[x] and x != board.cat)
-        self.last_legal = legal
-        return self.func(bytes(board.cells), board.cat, legal)
+            if not legal:
+                return trapcat.NONE
+        answer = self.runner.ask((bytes(board.cells), board.size, board.cat, legal))
+        plugins.check_cell(answer, legal, "cell" if self.is_cat else "block")
+        return answer
+
+    def close(self):
+        self.runner.close()
 
 
 def game_seed(seed, index):
     return (seed * 7919 + index * 104729 + 17) & 0x3FFFFFFF
 
 
-def make_side(spec, is_cat, board, seed):
+def make_side(spec, is_cat, board, seed, move_timeout=plugins.DEFAULT_MOVE_TIMEOUT):
     names = trapcat_ai.CAT_NAMES if is_cat else trapcat_ai.BLOCKER_NAMES
     if spec in names:
         if is_cat:
             return trapcat_ai.make_cat(spec, board, seed)
         return trapcat_ai.make_blocker(spec, board, seed)
-    from host_tools.plugins import load_callable
-    return PluginSide(load_callable(spec), is_cat, spec)
+    return PluginSide(spec, is_cat, move_timeout)
 
 
 def play_game(board, cat, blocker, rng_seed, blocks):
     """One game from a seeded start.  Returns (winner, turns, foul) with
-    winner "cat" or "blocker" and foul None or a description."""
+    winner "cat" or "blocker" and foul None or a dict (side, kind, turn, foul)."""
     board.reset(trapcat.Rng(rng_seed), blocks)
     turns = 0
     while board.status == trapcat.PLAYING and turns < MAX_TURNS:
         turns += 1
         try:
             b = blocker.choose(board)
-        except Exception as exc:  # a plug-in crash is a foul
-            return "cat", turns, "blocker raised %s: %s" % (type(exc).__name__, exc)
-        if not isinstance(b, int) or not board.can_block(b):
-            if b == trapcat.NONE and _no_free(board):
-                return "cat", turns, None
-            return "cat", turns, "illegal block %r at turn %d" % (b, turns)
+        except plugins.Foul as foul:
+            return "cat", turns, _foul("blocker", foul, turns)
+        if b == trapcat.NONE and _no_free(board):
+            return "cat", turns, None
         board.block(b)
         if board.status != trapcat.PLAYING:
             break
         try:
             c = cat.choose(board)
-        except Exception as exc:
-            return "blocker", turns, "cat raised %s: %s" % (type(exc).__name__, exc)
-        if not isinstance(c, int) or not board.can_move(c):
-            return "blocker", turns, "illegal cat move %r at turn %d" % (c, turns)
+        except plugins.Foul as foul:
+            return "blocker", turns, _foul("cat", foul, turns)
         board.move_cat(c)
     if board.status == trapcat.CAT_WON:
         return "cat", turns, None
     return "blocker", turns, None
+
+
+def _foul(side, foul, turn):
+    text = foul.detail
+    if foul.kind == "illegal":
+        text = "illegal %s: %s" % ("cat move" if side == "cat" else "block", foul.detail)
+    return {"side": side, "kind": foul.kind, "turn": turn, "foul": text}
 
 
 def _no_free(board):
@@ -91,30 +102,48 @@ def _no_free(board):
 
 
 def run_match(cat_spec, blocker_spec, games, seed, blocks=12, size=9,
-              first_game=0, progress=False):
-    """Play games first_game..first_game+games-1; returns a dict of results."""
+              first_game=0, progress=False, move_timeout=plugins.DEFAULT_MOVE_TIMEOUT):
+    """Play games first_game..first_game+games-1; returns a dict of results.
+    Ctrl-C stops after the games finished so far: ``interrupted`` is then True
+    and ``games`` counts the games played."""
     board = trapcat.Board(size)
-    cat = make_side(cat_spec, True, board, seed * 31 + 1)
-    blocker = make_side(blocker_spec, False, board, seed * 37 + 2)
+    sides = []
     escapes = 0
     total_turns = 0
+    played = 0
     fouls = []
-    it = range(first_game, first_game + games)
-    if progress:
-        from tqdm import tqdm
-        it = tqdm(it, desc="%s vs %s" % (cat_spec, blocker_spec), unit="game",
-                  file=sys.stderr, leave=False)
-    for g in it:
-        winner, turns, foul = play_game(board, cat, blocker, game_seed(seed, g), blocks)
-        total_turns += turns
-        if winner == "cat":
-            escapes += 1
-        if foul:
-            fouls.append({"game": g + 1, "foul": foul})
-    return {"cat": cat_spec, "blocker": blocker_spec, "games": games, "escapes": escapes,
-            "escape_rate": escapes / games if games else 0.0,
-            "mean_turns": total_turns / games if games else 0.0,
-            "seed": seed, "blocks": blocks, "size": size, "fouls": fouls}
+    interrupted = False
+    try:
+        cat = make_side(cat_spec, True, board, seed * 31 + 1, move_timeout)
+        sides.append(cat)
+        blocker = make_side(blocker_spec, False, board, seed * 37 + 2, move_timeout)
+        sides.append(blocker)
+        it = range(first_game, first_game + games)
+        if progress:
+            from tqdm import tqdm
+            it = tqdm(it, desc="%s vs %s" % (cat_spec, blocker_spec), unit="game",
+                      file=sys.stderr, leave=False)
+        for g in it:
+            winner, turns, foul = play_game(board, cat, blocker, game_seed(seed, g), blocks)
+            played += 1
+            total_turns += turns
+            if winner == "cat":
+                escapes += 1
+            if foul:
+                foul["game"] = g + 1
+                foul["strategy"] = cat_spec if foul["side"] == "cat" else blocker_spec
+                fouls.append(foul)
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        for side in sides:
+            if isinstance(side, PluginSide):
+                side.close()
+    return {"cat": cat_spec, "blocker": blocker_spec, "games": played, "escapes": escapes,
+            "escape_rate": escapes / played if played else 0.0,
+            "mean_turns": total_turns / played if played else 0.0,
+            "seed": seed, "blocks": blocks, "size": size, "fouls": fouls,
+            "foul_counts": plugins.foul_counts(fouls), "interrupted": interrupted}
 
 
 def _run_tournament(args):
@@ -128,18 +157,29 @@ def _run_tournament(args):
         if spec not in names and ":" not in spec:
             raise UserError("unknown strategy %r: use one of %s or module:function"
                             % (spec, ", ".join(names)))
+    plugins.check_move_timeout(args.move_timeout)
     res = run_match(args.cat, args.blocker, args.games, args.seed, args.blocks, args.size,
-                    progress=args.games >= 50 and not args.json)
+                    progress=args.games >= 50 and not args.json, move_timeout=args.move_timeout)
     if args.json:
         print(json.dumps(res, indent=1))
     else:
-        print("cat %s vs blocker %s: %d games, %dx%d, %d start blocks, seed %d"
-              % (res["cat"], res["blocker"], res["games"], args.size, args.size,
-                 args.blocks, args.seed))
+        print("cat %s vs blocker %s: %s, %dx%d, %s, seed %d%s"
+              % (res["cat"], res["blocker"], plural(res["games"], "game"), args.size, args.size,
+                 plural(args.blocks, "start block"), args.seed,
+                 " (interrupted: %d of %d played)" % (res["games"], args.games)
+                 if res["interrupted"] else ""))
         print("cat escaped %d/%d (%.1f%%), mean %.1f turns"
               % (res["escapes"], res["games"], 100.0 * res["escape_rate"], res["mean_turns"]))
         for f in res["fouls"]:
-            print("game %d: %s (counted as a loss for that side)" % (f["game"], f["foul"]))
+            print("game %d, turn %d: FOUL by the %s (%s): %s; that game is lost"
+                  % (f["game"], f["turn"], f["side"], f["strategy"], f["foul"]))
+        if res["fouls"]:
+            print("fouls: %s" % ", ".join("%d %s" % (n, kind)
+                                         for kind, n in res["foul_counts"].items() if n))
+    if res["interrupted"]:
+        sys.stdout.flush()
+        print("interrupted", file=sys.stderr)
+        return 130
     return 0
 
 
@@ -157,5 +197,6 @@ def register(subparsers):
     t.add_argument("--blocks", type=int, default=trapcat.DEFAULT_BLOCKS,
                    help="random blocked cells at the start (default 12)")
     t.add_argument("--size", type=int, default=9, help="board side (default 9)")
+    plugins.add_move_timeout_argument(t)
     t.add_argument("--json", action="store_true", help="print the result as JSON")
     t.set_defaults(func=_run_tournament)

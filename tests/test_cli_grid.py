@@ -47,12 +47,14 @@ def test_bad_input_is_one_line_and_exit_code_2(tmp_path):
 def test_play_builtin_strategies_json():
     result = json.loads(run("play", "catmouse", "maps/garden.txt", "--cat", "bfs",
                             "--mouse", "random", "--seed", "3", "--json").stdout)
-    assert result["winner"] == "cat" and result["illegal_moves"] == []
+    assert result["winner"] == "cat" and result["fouls"] == []
     survived = json.loads(run("play", "catmouse", "maps/courtyard.txt", "--rounds", "30", "--json").stdout)
     assert survived["winner"] == "mouse" and survived["rounds"] == 30
 
 
 def test_user_plugins_and_illegal_answers(tmp_path):
+    """An illegal answer or an exception is a foul: the game is lost for that
+    side, reported in JSON and text, exit code 0 (the run itself worked)."""
     plugin = tmp_path / "my_ai.py"
     plugin.write_text(
         "def lazy(board, position, legal):\n    return position\n"
@@ -60,12 +62,13 @@ def test_user_plugins_and_illegal_answers(tmp_path):
         "def crash(board, position, legal):\n    raise RuntimeError('oops')\n")
     lazy = json.loads(run("play", "catmouse", "maps/seed-bfs.txt", "--cat", "%s:lazy" % plugin,
                           "--rounds", "5", "--json").stdout)
-    assert lazy["winner"] == "mouse"
-    assert len(lazy["illegal_moves"]) == 5 and "cat chose 0" in lazy["illegal_moves"][0]["error"]
+    assert lazy["winner"] == "mouse" and lazy["rounds"] == 1
+    assert lazy["fouls"][0]["kind"] == "illegal" and "chose cell 0" in lazy["fouls"][0]["foul"]
     cheat = run("play", "catmouse", str(ROOT / "maps/seed-bfs.txt"), "--cat", "%s:cheat" % plugin)
-    assert "illegal move ignored" in cheat.stdout
+    assert cheat.returncode == 0 and "FOUL by the cat" in cheat.stdout and "the mouse wins" in cheat.stdout
     crash = run("play", "catmouse", str(ROOT / "maps/seed-bfs.txt"), "--mouse", "%s:crash" % plugin)
-    assert crash.returncode == 2 and "RuntimeError: oops" in crash.stderr
+    assert crash.returncode == 0 and "raised RuntimeError: oops" in crash.stdout
+    assert "the cat wins" in crash.stdout and "Traceback" not in crash.stderr
     missing = run("play", "catmouse", "maps/seed-bfs.txt", "--cat", "no_such_module:f")
     assert missing.returncode == 2 and "cannot import" in missing.stderr
 

@@ -50,11 +50,12 @@ def test_plugins_and_fouls(tmp_path, capsys):
     res = trapcat_cmd.run_match("hard", "%s:cheat" % f, 3, 1)
     assert res["escapes"] == 3
     assert [x["game"] for x in res["fouls"]] == [1, 2, 3]
-    assert "illegal block" in res["fouls"][0]["foul"] and "turn 1" in res["fouls"][0]["foul"]
+    assert "illegal block" in res["fouls"][0]["foul"] and res["fouls"][0]["turn"] == 1
+    assert res["foul_counts"]["illegal"] == 3
     res = trapcat_cmd.run_match("%s:cheat" % f, "greedy", 2, 1)
     assert res["escapes"] == 0 and "illegal cat move" in res["fouls"][0]["foul"]
     run(["trapcat", "tournament", "--cat", "%s:cheat" % f, "--games", "1"])
-    assert "game 1: illegal cat move" in capsys.readouterr().out
+    assert "game 1, turn 1: FOUL by the cat" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("argv", [
