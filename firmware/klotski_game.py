@@ -98,6 +98,16 @@ _PINYIN = {
 }
 
 
+def fit_name(name, width):
+    """``name`` cut to ``width`` pixels of the 3x5 font at a word boundary
+    ("TAO HUA YUAN", never "TAO HUA YUAN ZHON"); a single long word is cut."""
+    n = (width + 1) // gfx.ADVANCE
+    if len(name) <= n:
+        return name
+    cut = name.rfind(" ", 0, n + 1)
+    return name[:cut] if cut > 0 else name[:n]
+
+
 def display_name(name, i):
     """ASCII title for the 3x5 font: pinyin for the traditional names."""
     if name in _PINYIN:
@@ -804,10 +814,7 @@ class Game:
 
     def _draw_panel(self, fb):
         i = self.level
-        name = self.name(i)
-        if len(name) > 18:
-            name = name[:18]
-        gfx.text(fb, name, PX, 1)
+        gfx.text(fb, fit_name(self.name(i), 128 - PX), PX, 1)
         gfx.text(fb, "STEPS %d" % self.steps, PX, 9)
         opt = self.optimal_of(i)
         gfx.text(fb, ("OPTIMAL %d" % opt) if opt is not None else "OPTIMAL ?", PX, 16)
@@ -883,12 +890,10 @@ class Game:
             i = self.top + k
             if i >= n:
                 break
-            name = self.name(i)
-            if len(name) > 17:
-                name = name[:17]
             b = self.best(i)
             opt = self.optimal_of(i)
             right = "%s/%s" % (("%d" % b) if b else "-", ("%d" % opt) if opt is not None else "?")
+            name = fit_name(self.name(i), 97 - gfx.text_width(right) - 3 - 1)
             c = 1
             if i == self.level:
                 fb.fill_rect(0, y - 1, 98, 7, 1)

@@ -95,7 +95,7 @@ def make_output_dir(path):
     path = os.fspath(path)
     created = not os.path.isdir(path)
     if os.path.exists(path) and not os.path.isdir(path):
-        raise UserError("cannot use %s as an output folder: it is a file, not a folder" % path)
+        raise UserError("cannot create output directory %s: it is a file, not a folder" % path)
     try:
         os.makedirs(path, exist_ok=True)
     except OSError as exc:
@@ -154,14 +154,28 @@ def main(argv=None):
         print("interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
-        return _reader_went_away()
+        if not _stdout_reader_gone():
+            raise                # some other pipe: a bug, keep the traceback
+        _silence_stdout()
+        return 1
     return result or 0
 
 
-def _reader_went_away():
-    """stdout was a pipe whose reader closed early (``… | head -1``): stop
-    quietly with exit code 1 (as the Python docs advise).  stdout is pointed at
-    /dev/null so the interpreter's own flush at exit does not raise again."""
+def _stdout_reader_gone():
+    """True when stdout is a pipe whose reader has closed (POLLERR)."""
+    import select
+    try:
+        poller = select.poll()
+        poller.register(sys.stdout.fileno(), select.POLLOUT)
+        return any(ev & select.POLLERR for _, ev in poller.poll(0))
+    except (AttributeError, OSError, ValueError):
+        return True
+
+
+def _silence_stdout():
+    """The reader of stdout closed early (``… | head -1``): stop quietly with
+    exit code 1 (as the Python docs advise), stdout pointed at /dev/null so the
+    interpreter's own flush at exit does not raise again."""
     import os
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
@@ -169,4 +183,3 @@ def _reader_went_away():
         os.close(devnull)
     except (OSError, ValueError):
         pass
-    return 1

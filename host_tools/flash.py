@@ -45,7 +45,7 @@ from pathlib import Path
 import host_tools.fwpath  # noqa: F401  (firmware/ importable)
 import boot_switch
 from host_tools import devicefs
-from host_tools.cli import UserError
+from host_tools.cli import UserError, plural
 
 ROOT = Path(__file__).resolve().parent.parent
 FIRMWARE_DIR = ROOT / "firmware"
@@ -363,8 +363,8 @@ class Plan:
             out.append("  send    %-22s %6d bytes" % (name, len(files[name])))
         for name in self.delete:
             out.append("  delete  %s" % name)
-        out.append("  %d file(s) unchanged; staging needs %d KB, %d KB free"
-                   % (len(self.same), self.need // 1024, self.free // 1024))
+        out.append("  %s unchanged; staging needs %d KB, %d KB free"
+                   % (plural(len(self.same), "file"), self.need // 1024, self.free // 1024))
         return out
 
 
@@ -439,7 +439,7 @@ def deploy(dev, files, plan, log=print):
     try:
         dev.mkdir(stage)
         for name in plan.send:
-            log("  send %s (%d bytes)" % (name, len(files[name])))
+            log("  send %s (%s)" % (name, plural(len(files[name]), "byte")))
             dev.write(boot_switch.staged(name), files[name])
         for name in plan.send:
             if dev.sha256(boot_switch.staged(name)) != devicefs.sha256_hex(files[name]):
@@ -460,13 +460,13 @@ def deploy(dev, files, plan, log=print):
         _discard_stage(dev)
         raise
     dev.rename(boot_switch.JOURNAL_TMP, boot_switch.JOURNAL)  # commit point
-    log("  switching %d file(s) into place" % len(plan.send))
+    log("  switching %s into place" % plural(len(plan.send), "file"))
     boot_switch.run(dev)
     bad = [n for n in plan.send if dev.sha256("/" + n) != devicefs.sha256_hex(files[n])]
     if bad:
         raise UserError("after the switch %s differ(s) from what was sent; run flash again"
                         % ", ".join(bad))
-    log("  verified %d file(s); resetting" % len(plan.send))
+    log("  verified %s; resetting" % plural(len(plan.send), "file"))
     dev.reset()
 
 

@@ -5,7 +5,7 @@ modules unchanged."""
 import json
 
 import host_tools.fwpath  # noqa: F401  (puts firmware/ on sys.path)
-from host_tools.cli import UserError
+from host_tools.cli import UserError, plural
 
 import junqi_ai as ja
 import junqi_board as jb
@@ -45,7 +45,7 @@ def _route_cmd(args):
     elif res["steps"] is None:
         print("no legal route from %s to %s" % (args.src.upper(), args.dst.upper()))
     else:
-        print("%d steps: %s" % (res["steps"], " ".join(res["path"])))
+        print("%s: %s" % (plural(res["steps"], "step"), " ".join(res["path"])))
     return 0
 
 
@@ -89,10 +89,10 @@ def _tournament_cmd(args):
         print(json.dumps(res))
     else:
         goal = " (goal >= 95%)" if (args.ai, args.opponent) == ("full", "random") else ""
-        print("%s AI vs %s: %d games, %d won, %d lost, %d drawn; win rate %.1f%%%s, "
+        print("%s AI vs %s: %s, %d won, %d lost, %d drawn; win rate %.1f%%%s, "
               "%.0f plies per game" % (
                   args.ai, args.opponent if args.opponent == "random" else args.opponent + " AI",
-                  res["games"], res["wins"], res["losses"], res["draws"],
+                  plural(res["games"], "game"), res["wins"], res["losses"], res["draws"],
                   100 * res["win_rate"], goal, res["mean_plies"]))
     return 0
 

@@ -9,7 +9,7 @@ import random
 
 import host_tools.fwpath  # noqa: F401  (firmware/ on sys.path)
 import klotski
-from host_tools.cli import UserError, output_dir, write_level_dir
+from host_tools.cli import UserError, output_dir, plural, write_level_dir
 
 DIR_NAMES = {-1: "left", 1: "right", -4: "up", 4: "down"}
 
@@ -46,7 +46,7 @@ def _run_solve(args):
     elif res["steps"] is None:
         print("unsolvable")
     else:
-        print("%d steps" % res["steps"])
+        print(plural(res["steps"], "step"))
         for i, (m, lay) in enumerate(zip(res["moves"], res["layouts"])):
             print("%3d  %s (%d,%d) -> (%d,%d)   %s" % (i + 1, m["piece"], m["from"][0], m["from"][1],
                                                      m["to"][0], m["to"][1], lay))
@@ -80,8 +80,8 @@ def table_files(layouts, log=print):
             klotski_cache.save(cache, solver)
             name = klotski_cache.name_for(solver)
             files["saves/" + name] = (Path(tmp) / name).read_bytes()
-            log("  klotski table %dV%dH%dS for %d level(s): %d bytes"
-                % (nv, nh, ns, count, len(files["saves/" + name])))
+            log("  klotski table %dV%dH%dS for %s: %s"
+                % (nv, nh, ns, plural(count, "level"), plural(len(files["saves/" + name]), "byte")))
     return files
 
 
@@ -157,14 +157,14 @@ def _run_levels(args):
     with output_dir(args.output) if args.output else contextlib.nullcontext():
         levels = generate_levels(nv, nh, ns, args.min_steps, args.count, seed=args.seed)
         if not levels:
-            raise UserError("no layout of %s needs %d steps or more" % (args.piece_set, args.min_steps))
+            raise UserError("no layout of %s needs %s or more" % (args.piece_set, plural(args.min_steps, "step")))
         if args.output:
             # One layout per file, the format `levels pack` and the device read.
             write_level_dir(args.output, "klotski",
                             [(t + "\n", {"layout": t, "optimal_steps": d}) for d, t in levels],
                             piece_set=args.piece_set.upper(), seed=args.seed)
     if args.output:
-        print("wrote %d layout(s) to %s" % (len(levels), args.output))
+        print("wrote %s to %s" % (plural(len(levels), "layout"), args.output))
         return 0
     for i, (d, t) in enumerate(levels):
         # the line format of firmware/klotski_levels.py: name|layout|optimal steps

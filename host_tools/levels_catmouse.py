@@ -22,7 +22,7 @@ import host_tools.fwpath  # noqa: F401
 import catmouse
 import catmouse_ai
 from gridpath import GridSearch
-from host_tools.cli import UserError, output_dir, write_level_dir
+from host_tools.cli import UserError, output_dir, plural, write_level_dir
 from host_tools.levels_cmd import game_module
 
 BANDS = {"easy": (0.0, 0.35), "medium": (0.35, 0.7), "hard": (0.7, 1.01)}
@@ -109,8 +109,9 @@ def generate(count, cols, rows, terrain, difficulty, seed, progress=None):
     while len(out) < count:
         tries += 1
         if tries > MAX_TRIES_PER_MAP * count:
-            raise UserError("found only %d %s %dx%d map(s) in %d tries; try another --difficulty "
-                            "or --size" % (len(out), difficulty, cols, rows, tries - 1))
+            raise UserError("found only %s in %s; try another --difficulty or --size"
+                            % (plural(len(out), "%s %dx%d map" % (difficulty, cols, rows)),
+                               plural(tries - 1, "try", "tries")))
         rate = OBSTACLES[difficulty] * (0.5 + rnd.random())
         cmap = random_map(rnd, cols, rows, terrain, rate)
         text = cmap.to_text()
@@ -146,7 +147,7 @@ def cmd_catmouse(args):
             files.append((head + text, g))
         write_level_dir(out, "catmouse", files, size="%dx%d" % (cols, rows), terrain=args.terrain,
                         seed=args.seed)
-    print("wrote %d map(s) to %s" % (len(maps), out))
+    print("wrote %s to %s" % (plural(len(maps), "map"), out))
     return 0
 
 

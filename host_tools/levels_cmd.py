@@ -21,7 +21,7 @@ from pathlib import Path
 
 import host_tools.fwpath  # noqa: F401
 import levelpack
-from host_tools.cli import UserError, write_atomic
+from host_tools.cli import UserError, plural, write_atomic
 
 LEVEL_GENERATORS = {
     "catmouse": "host_tools.levels_catmouse:add_parser",
@@ -128,8 +128,8 @@ def cmd_pack(args):
         raise UserError(str(exc)) from None
     out = Path(args.output)
     write_atomic(out, blob)
-    print("packed %d %s level(s) into %s (%d bytes)%s" % (
-        len(levels), game, out, len(blob), "" if check else " (levels not parsed: no %s parser yet)" % game))
+    print("packed %s into %s (%s)%s" % (
+        plural(len(levels), game + " level"), out, plural(len(blob), "byte"), "" if check else " (levels not parsed: no %s parser yet)" % game))
     return 0
 
 
@@ -164,7 +164,7 @@ def _check_levels(pack):
 
 def cmd_check(args):
     game, count, parsed = check_pack(args.file)
-    print("%s: OK, %d %s level(s)%s" % (args.file, count, game,
+    print("%s: OK, %s%s" % (args.file, plural(count, game + " level"),
                                          "" if parsed else " (levels not parsed: no %s parser yet)" % game))
     return 0
 

@@ -16,7 +16,7 @@ Cat.
 from pathlib import Path
 
 import host_tools.fwpath  # noqa: F401
-from host_tools.cli import UserError
+from host_tools.cli import UserError, plural
 from host_tools.levels_cmd import level_checker, level_text, read_pack
 
 GAME_MODULES = {"catmouse": "catmouse_game", "klotski": "klotski_game", "trapcat": "trapcat_game"}
@@ -87,8 +87,8 @@ def preview(args):
         indices = list(range(len(levels)))
     else:
         if not 0 <= args.index < len(levels):
-            raise UserError("--index %d is out of range: %s holds %d level(s) (0..%d)"
-                            % (args.index, args.file, len(levels), len(levels) - 1))
+            raise UserError("--index %d is out of range: %s holds %s (0..%d)"
+                            % (args.index, args.file, plural(len(levels), "level"), len(levels) - 1))
         indices = [args.index]
     _game_class(game)
     images = []

@@ -26,7 +26,7 @@ from pathlib import Path
 import host_tools.fwpath  # noqa: F401
 import trapcat
 import trapcat_ai
-from host_tools.cli import UserError, output_dir, write_level_dir
+from host_tools.cli import UserError, output_dir, plural, write_level_dir
 from host_tools.levels_cmd import game_module
 from host_tools.trapcat_cmd import MAX_TURNS
 
@@ -87,9 +87,9 @@ def generate(count, size, blocks, difficulty, seed, progress=None):
     while len(out) < count:
         tries += 1
         if tries > MAX_TRIES_PER_LEVEL * count:
-            raise UserError("found only %d %s %dx%d layout(s) with %d blocks in %d tries; try "
-                            "another --difficulty or --blocks" % (len(out), difficulty, size,
-                                                                  size, blocks, tries - 1))
+            raise UserError("found only %s with %s in %s; try another --difficulty or --blocks"
+                            % (plural(len(out), "%s %dx%d layout" % (difficulty, size, size)),
+                               plural(blocks, "block"), plural(tries - 1, "try", "tries")))
         board.reset(trapcat.Rng(rnd.randrange(1 << 30)), blocks)
         if board.status != trapcat.PLAYING or bytes(board.cells) in seen:
             continue
@@ -133,7 +133,7 @@ def cmd_trapcat(args):
                         if g["strong_traps_normal"] else "escapes"))
             files.append((head + text, g))
         write_level_dir(out, "trapcat", files, size=args.size, blocks=args.blocks, seed=args.seed)
-    print("wrote %d layout(s) to %s" % (len(levels), out))
+    print("wrote %s to %s" % (plural(len(levels), "layout"), out))
     return 0
 
 

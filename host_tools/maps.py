@@ -1,9 +1,14 @@
 """Reading Cat & Mouse map files on the host, with one-line errors."""
 
+import re
+
 import host_tools.fwpath  # noqa: F401
 from catmouse import MapError, parse_map
 
 from host_tools.cli import UserError
+
+# control characters other than tab, CR and LF: a binary file that happens to decode
+_BINARY = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
 def read_map(path):
@@ -16,6 +21,8 @@ def read_map(path):
         raise UserError("%s is not a text map (not UTF-8)" % path)
     except OSError as exc:
         raise UserError("cannot read %s: %s" % (path, exc.strerror))
+    if _BINARY.search(text):
+        raise UserError("%s is not a text map (it holds binary bytes)" % path)
     try:
         return parse_map(text)
     except MapError as exc:

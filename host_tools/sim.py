@@ -205,6 +205,8 @@ def save_image(image, path, **params):
 
 
 def run_headless(sim, script, ticks, screenshot, gif, scale):
+    from host_tools.cli import plural
+
     frames = []
     total = max(ticks or 0, len(script) + (0 if ticks else 10))
     for i in range(total):
@@ -217,7 +219,7 @@ def run_headless(sim, script, ticks, screenshot, gif, scale):
     if gif:
         frames.append(sim.image(scale))
         save_image(frames[0], gif, save_all=True, append_images=frames[1:], duration=66, loop=0)
-        print("gif: %s (%d frames)" % (gif, len(frames)))
+        print("gif: %s (%s)" % (gif, plural(len(frames), "frame")))
     if not screenshot and not gif:
         print(halfblocks(sim.oled))
     rt = sim.runtime
@@ -343,43 +345,94 @@ def parse_terminal_input(text):
     return names, False
 
 
-def run_terminal(sim, max_ticks=None):
+def split_incomplete(text):
+    """(complete text, an escape sequence cut off at the end) - a read can end
+    inside an arrow key's bytes; the rest arrives with the next read.  A lone
+    Esc at the end stays complete: it is the Esc key."""
+    i = text.rfind("\x1b")
+    if i < 0 or i + 1 >= len(text) or text[i + 1] not in "[O":
+        return text, ""
+    for ch in text[i + 2:]:
+        if ch.isalpha() or ch == "~":
+            return text, ""
+    return text[:i], text[i:]
+
+
+class TapQueue:
+    """Terminals send key-down only.  Each key press becomes one tap - down for
+    TAP_DOWN ticks, then up for TAP_UP ticks (like a ``--keys`` token) - played
+    in the order typed, so quick repeats are neither merged nor dropped.  At
+    most MAX_PENDING taps wait (a held key's auto-repeat cannot queue seconds
+    of lag)."""
+
+    TAP_DOWN = 2
+    TAP_UP = 2
+    MAX_PENDING = 16
+
+    def __init__(self):
+        from collections import deque
+
+        self.pending = deque()
+        self.current = None
+        self.left = 0
+
+    def press(self, name):
+        if len(self.pending) < self.MAX_PENDING:
+            self.pending.append(name)
+
+    def keys(self):
+        """The buttons down during this tick (call once per tick)."""
+        if not self.left:
+            if not self.pending:
+                return []
+            self.current = self.pending.popleft()
+            self.left = self.TAP_DOWN + self.TAP_UP
+        self.left -= 1
+        return [self.current] if self.left >= self.TAP_UP else []
+
+
+def run_terminal(sim, max_ticks=None, stdin=None, out=None):
     import select
     import time
 
-    if not sys.stdin.isatty():
+    stdin = stdin or sys.stdin
+    out = out or sys.stdout
+    if not stdin.isatty():
         n = max_ticks or 30
         for _ in range(n):
             sim.step()
-        print(halfblocks(sim.oled))
-        print("(stdin is not a terminal: no keys; showed %d ticks and stopped)" % n)
+        print(halfblocks(sim.oled), file=out)
+        print("(stdin is not a terminal: no keys; showed %d ticks and stopped)" % n, file=out)
         return 0
     import termios
     import tty
 
-    fd = sys.stdin.fileno()
+    fd = stdin.fileno()
     old = termios.tcgetattr(fd)
-    held = {}
+    taps = TapQueue()
+    cut = ""
     last = None
     size = None
-    out = sys.stdout
     try:
-        tty.setcbreak(fd)
+        tty.setcbreak(fd, termios.TCSADRAIN)      # not TCSAFLUSH: keys typed ahead count
         out.write("\x1b[?1049h\x1b[2J\x1b[?25l")     # alternate screen, hide the cursor
         start = time.monotonic()
         tick = 0
         while max_ticks is None or tick < max_ticks:
-            while select.select([sys.stdin], [], [], 0)[0]:
-                chunk = os.read(fd, 64).decode("latin-1")
+            data = cut
+            while select.select([fd], [], [], 0)[0]:
+                chunk = os.read(fd, 4096).decode("latin-1")
                 if not chunk:
                     return 0                           # end of input
-                names, quit_ = parse_terminal_input(chunk)
+                data += chunk
+            if data:
+                text, cut = split_incomplete(data)
+                names, quit_ = parse_terminal_input(text)
                 for name in names:
-                    held[name] = tick + 5   # terminals send no key-up: hold ~150 ms
+                    taps.press(name)
                 if quit_:
                     return 0
-            keys = [k for k, until in held.items() if until > tick]
-            sim.step(keys)
+            sim.step(taps.keys())
             now_size = _terminal_size(out)
             if now_size != size:                       # resized: redraw from scratch
                 size = now_size
@@ -484,7 +537,10 @@ def run_sim(args):
     hold = ("b",) if args.safe_mode else ()
     sim = Simulator(args.board, saves_dir, hold_at_boot=hold)
     if sim.runtime is None:
-        print(halfblocks(sim.oled))
+        if args.screenshot or args.gif:       # the safe-mode screen, as asked
+            run_headless(sim, [], 1, args.screenshot, args.gif, args.scale)
+        else:
+            print(halfblocks(sim.oled))
         print("safe mode: B held at power-on, launcher skipped")
         return 0
     if frontend == "headless":

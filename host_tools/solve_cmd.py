@@ -7,6 +7,7 @@ import json
 import host_tools.fwpath  # noqa: F401
 from gridpath import GridSearch
 
+from host_tools.cli import plural
 from host_tools.maps import read_map
 
 # Modules defining add_solve_parser(solve_subparsers) for their game.
@@ -36,7 +37,7 @@ def solve_grid(args):
     if args.algo == "bfs":
         print("moves: %d" % found)
     else:
-        print("stamina: %d (%d moves)" % (found, len(path) - 1))
+        print("stamina: %d (%s)" % (found, plural(len(path) - 1, "move")))
     print("path: " + " ".join(str(cell) for cell in path))
     print(render_path(cmap, path))
     return 0

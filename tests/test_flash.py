@@ -517,7 +517,7 @@ def test_cli_flash_klotski_tables_are_the_devices_cache(cli_env, capsys, tmp_pat
         "VBBV/VBBV/VHHV/VSSV/S..S", "VBBV/VBBV/VSSV/VSSV/S..S"])
     code, out, err = run_cli(["flash", "--klotski-tables"], capsys)
     assert code == 0, err
-    assert "klotski table 4V1H4S for 1 level(s)" in out and "5V0H4S" not in out
+    assert "klotski table 4V1H4S for 1 level:" in out and "5V0H4S" not in out
     dev = cli_env["dev"]
     for ps in ((4, 1, 4), (4, 0, 6)):
         name = "klotski_%d%d%d.tbl" % ps

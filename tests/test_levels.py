@@ -140,9 +140,9 @@ def test_pack_and_check_cli(tmp_path, capsys):
     out = tmp_path / "levels.bin"
     code, o, e = run_cli(["levels", "pack", str(d), "-o", str(out), "--game", "catmouse"], capsys)
     assert code == 0, e
-    assert "packed 3 catmouse level(s)" in o
+    assert "packed 3 catmouse levels" in o
     code, o, e = run_cli(["levels", "check", str(out)], capsys)
-    assert code == 0 and "OK, 3 catmouse level(s)" in o
+    assert code == 0 and "OK, 3 catmouse levels" in o
     # a damaged pack: first problem, one line, exit 2
     out.write_bytes(out.read_bytes()[:-2])
     code, o, e = run_cli(["levels", "check", str(out)], capsys)
@@ -215,7 +215,7 @@ def test_check_passes_a_level_exactly_at_the_screen_limit(tmp_path, capsys, game
     path = tmp_path / ("%s.bin" % game)
     path.write_bytes(build_pack(game, [level]))
     code, o, e = run_cli(["levels", "check", str(path)], capsys)
-    assert (code, e) == (0, "") and "OK, 1 %s level(s)" % game in o
+    assert (code, e) == (0, "") and "OK, 1 %s level" % game in o
     assert list(flash.level_files([path])) == ["levels/%s.bin" % game]
 
 
