@@ -102,10 +102,12 @@ def _no_free(board):
 
 
 def run_match(cat_spec, blocker_spec, games, seed, blocks=12, size=9,
-              first_game=0, progress=False, move_timeout=plugins.DEFAULT_MOVE_TIMEOUT):
+              first_game=0, progress=False, move_timeout=plugins.DEFAULT_MOVE_TIMEOUT,
+              interruptible=False):
     """Play games first_game..first_game+games-1; returns a dict of results.
-    Ctrl-C stops after the games finished so far: ``interrupted`` is then True
-    and ``games`` counts the games played."""
+    With ``interruptible``, Ctrl-C stops after the games finished so far:
+    ``interrupted`` is then True and ``games`` counts the games played
+    (otherwise KeyboardInterrupt propagates, after the workers are stopped)."""
     board = trapcat.Board(size)
     sides = []
     escapes = 0
@@ -134,6 +136,8 @@ def run_match(cat_spec, blocker_spec, games, seed, blocks=12, size=9,
                 foul["strategy"] = cat_spec if foul["side"] == "cat" else blocker_spec
                 fouls.append(foul)
     except KeyboardInterrupt:
+        if not interruptible:
+            raise
         interrupted = True
     finally:
         for side in sides:
@@ -159,7 +163,8 @@ def _run_tournament(args):
                             % (spec, ", ".join(names)))
     plugins.check_move_timeout(args.move_timeout)
     res = run_match(args.cat, args.blocker, args.games, args.seed, args.blocks, args.size,
-                    progress=args.games >= 50 and not args.json, move_timeout=args.move_timeout)
+                    progress=args.games >= 50 and not args.json, move_timeout=args.move_timeout,
+                    interruptible=True)
     if args.json:
         print(json.dumps(res, indent=1))
     else:

@@ -86,8 +86,15 @@ def geometry(board, position, legal):
     return legal[0]
 
 
+def noisy(board, position, legal):
+    print("thinking about", position)
+    return legal[0]
+
+
 def slow_forever(board, position, legal):
-    open(MARK, "w").close()
+    with open(MARK + ".tmp", "w") as handle:
+        handle.write(str(os.getpid()))
+    os.replace(MARK + ".tmp", MARK)
     time.sleep(3600)
 '''
 
@@ -194,13 +201,27 @@ def test_bad_move_timeout_is_a_user_error(capsys):
     assert code == 2 and "--move-timeout" in err
 
 
-def test_ctrl_c_stops_at_once_with_a_summary(strategies):
+def test_what_a_strategy_prints_goes_to_stderr(strategies):
+    result = subprocess.run(
+        [sys.executable, "-m", "host_tools", "play", "catmouse", "maps/seed-bfs.txt", "--mouse",
+         "%s:noisy" % strategies, "--json"], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0 and json.loads(result.stdout)["fouls"] == []
+    assert "thinking about 31" in result.stderr
+
+
+@pytest.mark.parametrize("argv, summary", [
+    (["trapcat", "tournament", "--cat", "{}:slow_forever", "--games", "5"],
+     ["0 games", "interrupted: 0 of 5 played"]),
+    (["play", "catmouse", "maps/seed-bfs.txt", "--mouse", "{}:slow_forever"],
+     ["interrupted in round 1 (cat at 8, mouse at 31"]),
+])
+def test_ctrl_c_stops_at_once_with_a_summary(strategies, argv, summary):
     """Ctrl-C reaches the whole process group, as from a terminal: the run stops
-    inside a 60 s move limit, prints the games played so far and ends 130; the
+    inside a 60 s move limit, prints what was played so far and ends 130; the
     worker (which ignores SIGINT) goes with it."""
+    argv = [a.format(strategies) for a in argv] + ["--move-timeout", "60"]
     proc = subprocess.Popen(
-        [sys.executable, "-m", "host_tools", "trapcat", "tournament", "--cat",
-         "%s:slow_forever" % strategies, "--games", "5", "--move-timeout", "60"],
+        [sys.executable, "-m", "host_tools"] + argv,
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         start_new_session=True)
     try:
@@ -214,5 +235,7 @@ def test_ctrl_c_stops_at_once_with_a_summary(strategies):
         if proc.poll() is None:
             proc.kill()
     assert proc.returncode == 130
-    assert "0 games" in out and "interrupted: 0 of 5 played" in out
+    assert not _alive(int((strategies.parent / "fouled").read_text()))
+    for words in summary:
+        assert words in out
     assert "interrupted" in err and "Traceback" not in err
