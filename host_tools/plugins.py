@@ -169,7 +169,10 @@ class PluginStrategy:
     def ask(self, payload):
         if self.process is None:
             self.restarts += 1
-            self._start()
+            try:
+                self._start()
+            except UserError as exc:     # loaded once, not now: this move is lost, not the run
+                raise Foul("crashed", "could not be started again: %s" % exc) from None
         conn = self.conn
         try:
             conn.send(payload)

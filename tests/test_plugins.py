@@ -86,6 +86,14 @@ def geometry(board, position, legal):
     return legal[0]
 
 
+def catmouse_view(board, position, legal):
+    assert (board.cols, board.rows, len(board)) == (8, 4, 32)
+    assert board[position] == (2, 1) and board[board.cat][0] == 1
+    assert isinstance(board.flags, bytes) and isinstance(board.costs, bytes)
+    assert board.mouse == position and board.round >= 1 and board.terrain is False
+    return legal[-1]
+
+
 def noisy(board, position, legal):
     print("thinking about", position)
     return legal[0]
@@ -160,6 +168,12 @@ def test_blocker_foul_and_the_board_geometry(strategies):
     assert res["games"] == 3 and res["escapes"] >= 1
     assert [(f["game"], f["side"], f["kind"]) for f in res["fouls"]] == [(1, "blocker", "illegal")]
     assert "illegal block: chose block -5" in res["fouls"][0]["foul"]
+
+
+def test_catmouse_board_view(strategies, capsys):
+    code, out, err = run_cli(["play", "catmouse", str(ROOT / "maps/seed-bfs.txt"), "--mouse",
+                              "%s:catmouse_view" % strategies, "--json"], capsys)
+    assert code == 0 and json.loads(out)["fouls"] == []
 
 
 def test_a_worker_that_timed_out_is_replaced(strategies):
@@ -239,3 +253,20 @@ def test_ctrl_c_stops_at_once_with_a_summary(strategies, argv, summary):
     for words in summary:
         assert words in out
     assert "interrupted" in err and "Traceback" not in err
+
+
+def test_a_worker_that_cannot_be_restarted_fouls_the_next_game(tmp_path):
+    path = tmp_path / "once.py"
+    path.write_text(
+        "import os, time\n"
+        "MARK = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'started')\n"
+        "if os.path.exists(MARK):\n"
+        "    raise RuntimeError('second start')\n"
+        "open(MARK, 'w').close()\n"
+        "def f(board, position, legal):\n"
+        "    time.sleep(3600)\n")
+    res = trapcat_cmd.run_match("%s:f" % path, "random", 3, 1, move_timeout=0.3)
+    assert res["games"] == 3
+    assert [f["kind"] for f in res["fouls"]] == ["timeout", "crashed", "crashed"]
+    assert "could not be started again" in res["fouls"][1]["foul"]
+    assert "second start" in res["fouls"][1]["foul"]
