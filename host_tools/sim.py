@@ -362,11 +362,16 @@ class TapQueue:
     """Terminals send key-down only.  Each key press becomes one tap - down for
     TAP_DOWN ticks, then up for TAP_UP ticks (like a ``--keys`` token) - played
     in the order typed, so quick repeats are neither merged nor dropped.  At
-    most MAX_PENDING taps wait (a held key's auto-repeat cannot queue seconds
-    of lag)."""
+    most MAX_PENDING taps wait.
+
+    Holding a key: the terminal repeats it 25-40 times a second, so a repeat
+    arrives (in a later read) while that key's tap is still down; it then keeps
+    the button down for HOLD_TICKS more instead of queueing a tap, and "hold B"
+    works.  A person cannot press one key again within TAP_DOWN ticks (66 ms)."""
 
     TAP_DOWN = 2
     TAP_UP = 2
+    HOLD_TICKS = 3
     MAX_PENDING = 16
 
     def __init__(self):
@@ -376,9 +381,13 @@ class TapQueue:
         self.current = None
         self.left = 0
 
-    def press(self, name):
-        if len(self.pending) < self.MAX_PENDING:
-            self.pending.append(name)
+    def typed(self, names):
+        """The keys of one read from the terminal, in order."""
+        for k, name in enumerate(names):
+            if k == 0 and name == self.current and self.left >= self.TAP_UP and not self.pending:
+                self.left = self.HOLD_TICKS + self.TAP_UP       # held: stays down
+            elif len(self.pending) < self.MAX_PENDING:
+                self.pending.append(name)
 
     def keys(self):
         """The buttons down during this tick (call once per tick)."""
@@ -428,8 +437,7 @@ def run_terminal(sim, max_ticks=None, stdin=None, out=None):
             if data:
                 text, cut = split_incomplete(data)
                 names, quit_ = parse_terminal_input(text)
-                for name in names:
-                    taps.press(name)
+                taps.typed(names)
                 if quit_:
                     return 0
             sim.step(taps.keys())

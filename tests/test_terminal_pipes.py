@@ -186,3 +186,27 @@ def test_klotski_list_cuts_names_at_a_word_boundary(monkeypatch):
     assert kg.fit_name("TAO HUA YUAN ZHONG", 60) == "TAO HUA YUAN"
     assert kg.fit_name("ABCDEFGHIJKLMNOPQRSTUVWXYZ", 39) == "ABCDEFGHIJ"
     assert kg.fit_name("SHORT", 19) == "SHORT"
+
+
+def test_tap_queue_keeps_a_held_key_down():
+    """A repeat that arrives (in a later read) while the key's tap is still
+    down is the terminal's auto-repeat: the button stays down, so "hold B"
+    works.  Repeats in one read, or after the tap, are taps."""
+    q = simmod.TapQueue()
+    q.typed(["b"])
+    down = [q.keys()]
+    for _ in range(20):               # auto-repeat: one more "b" each tick
+        q.typed(["b"])
+        down.append(q.keys())
+    assert all(keys == ["b"] for keys in down)
+    assert [q.keys() for _ in range(4)] == [["b"], ["b"], [], []]    # released
+    q.typed(["b"])
+    q.keys()
+    q.keys()
+    q.typed(["b"])                    # a repeat on the tap's last down tick
+    assert [q.keys() for _ in range(3)] == [["b"]] * 3
+    q = simmod.TapQueue()
+    q.typed(["down", "down"])
+    assert [q.keys() for _ in range(8)] == [["down"], ["down"], [], []] * 2
+    q.typed(["down"])
+    assert [q.keys() for _ in range(4)] == [["down"], ["down"], [], []]
