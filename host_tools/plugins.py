@@ -102,20 +102,28 @@ def _worker(conn, spec, view):
         try:
             answer = func(*view(*payload))
         except BaseException as exc:
-            message = str(exc)
-            conn.send(("raised", "raised %s%s" % (type(exc).__name__,
-                                                  ": " + message if message else "")))
+            conn.send(("raised", "raised %s%s" % (type(exc).__name__, _one_line(exc))))
             continue
-        if isinstance(answer, int) and not isinstance(answer, bool):
-            conn.send(("ok", int(answer)))
-            continue
-        try:                                    # numpy integers and the like
+        try:
             if isinstance(answer, bool):
-                raise TypeError
-            conn.send(("ok", operator.index(answer)))
+                raise TypeError("a bool is not a cell")
+            cell = operator.index(answer)       # int, or NumPy integers and the like
         except BaseException:
             shown = "None" if answer is None else "%s %s" % (type(answer).__name__, _short(answer))
             conn.send(("wrong type", "returned %s, not a cell number" % shown))
+            continue
+        conn.send(("ok", int(cell)))
+
+
+def _one_line(exc, limit=200):
+    """``": message"`` of an exception, one line, or "" (also when str() fails)."""
+    try:
+        text = " ".join(str(exc).split())
+    except BaseException:
+        return ""
+    if len(text) > limit:
+        text = text[:limit - 3] + "..."
+    return ": " + text if text else ""
 
 
 class PluginStrategy:
