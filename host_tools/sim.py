@@ -361,13 +361,15 @@ def split_incomplete(text):
 class TapQueue:
     """Terminals send key-down only.  Each key press becomes one tap - down for
     TAP_DOWN ticks, then up for TAP_UP ticks (like a ``--keys`` token) - played
-    in the order typed, so quick repeats are neither merged nor dropped.  At
-    most MAX_PENDING taps wait.
+    in the order typed, so quick presses are neither merged nor dropped (keys
+    that arrive in one read are always separate taps).  At most MAX_PENDING
+    taps wait.
 
-    Holding a key: the terminal repeats it 25-40 times a second, so a repeat
-    arrives (in a later read) while that key's tap is still down; it then keeps
-    the button down for HOLD_TICKS more instead of queueing a tap, and "hold B"
-    works.  A person cannot press one key again within TAP_DOWN ticks (66 ms)."""
+    Holding a key: the terminal repeats it 25-40 times a second, so the same
+    key comes again in the very next read (one tick later).  That starts a
+    hold: the button stays down while the repeats keep coming, until HOLD_TICKS
+    pass without one ("HOLD B" works).  Pressing one key twice within a tick
+    (33 ms) is beyond a person; 0.1 s apart is three ticks."""
 
     TAP_DOWN = 2
     TAP_UP = 2
@@ -380,24 +382,43 @@ class TapQueue:
         self.pending = deque()
         self.current = None
         self.left = 0
+        self.tick = 0
+        self.last_name = None
+        self.last_tick = -2
+        self.held = None
+        self.hold_left = 0
 
     def typed(self, names):
-        """The keys of one read from the terminal, in order."""
+        """The keys of one read from the terminal, in order (before this
+        tick's ``keys()``)."""
         for k, name in enumerate(names):
-            if k == 0 and name == self.current and self.left >= self.TAP_UP and not self.pending:
-                self.left = self.HOLD_TICKS + self.TAP_UP       # held: stays down
+            if name == self.held and self.hold_left:
+                self.hold_left = self.HOLD_TICKS
+            elif k == 0 and name == self.last_name and self.tick - self.last_tick <= 1:
+                self.held, self.hold_left = name, self.HOLD_TICKS
+                while self.pending and self.pending[-1] == name:
+                    self.pending.pop()          # earlier repeats of this hold
+                if self.current == name:
+                    self.left = 0               # its tap becomes the hold
             elif len(self.pending) < self.MAX_PENDING:
                 self.pending.append(name)
+            self.last_name, self.last_tick = name, self.tick
 
     def keys(self):
         """The buttons down during this tick (call once per tick)."""
-        if not self.left:
-            if not self.pending:
-                return []
+        down = []
+        if self.hold_left:
+            self.hold_left -= 1
+            down.append(self.held)
+        if not self.left and self.pending:
             self.current = self.pending.popleft()
             self.left = self.TAP_DOWN + self.TAP_UP
-        self.left -= 1
-        return [self.current] if self.left >= self.TAP_UP else []
+        if self.left:
+            self.left -= 1
+            if self.left >= self.TAP_UP and self.current not in down:
+                down.append(self.current)
+        self.tick += 1
+        return down
 
 
 def run_terminal(sim, max_ticks=None, stdin=None, out=None):

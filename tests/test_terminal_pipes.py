@@ -189,24 +189,28 @@ def test_klotski_list_cuts_names_at_a_word_boundary(monkeypatch):
 
 
 def test_tap_queue_keeps_a_held_key_down():
-    """A repeat that arrives (in a later read) while the key's tap is still
-    down is the terminal's auto-repeat: the button stays down, so "hold B"
-    works.  Repeats in one read, or after the tap, are taps."""
+    """The same key in the very next read (one tick later) is the terminal's
+    auto-repeat: the button stays down while repeats keep coming, so "hold B"
+    works.  Keys in one read, or two ticks or more apart, are taps."""
     q = simmod.TapQueue()
     q.typed(["b"])
     down = [q.keys()]
     for _ in range(20):               # auto-repeat: one more "b" each tick
         q.typed(["b"])
         down.append(q.keys())
+    for k in range(10):               # a slower repeat (every other tick): still held
+        q.typed(["b"] if k % 2 == 0 else [])
+        down.append(q.keys())
     assert all(keys == ["b"] for keys in down)
-    assert [q.keys() for _ in range(4)] == [["b"], ["b"], [], []]    # released
-    q.typed(["b"])
-    q.keys()
-    q.keys()
-    q.typed(["b"])                    # a repeat on the tap's last down tick
-    assert [q.keys() for _ in range(3)] == [["b"]] * 3
+    assert [q.keys() for _ in range(3)] == [["b"], [], []]    # released
     q = simmod.TapQueue()
     q.typed(["down", "down"])
-    assert [q.keys() for _ in range(8)] == [["down"], ["down"], [], []] * 2
+    assert [q.keys() for _ in range(3)] == [["down"], ["down"], []]
+    q.typed(["down"])                 # three ticks after the first: a third tap
+    assert [q.keys() for _ in range(9)] == [[], ["down"], ["down"], [], [],
+                                           ["down"], ["down"], [], []]
+    q = simmod.TapQueue()
     q.typed(["down"])
-    assert [q.keys() for _ in range(4)] == [["down"], ["down"], [], []]
+    q.keys()
+    q.typed(["a"])                    # another key the next tick: a tap after it
+    assert [q.keys() for _ in range(5)] == [["down"], [], [], ["a"], ["a"]]
