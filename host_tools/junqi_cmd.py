@@ -1,10 +1,13 @@
 """`python -m host_tools junqi …`: railway routes and AI tournaments (against a
-random player or the other AI strength) for Junqi (军棋), using the firmware
-modules unchanged."""
+random player, the other AI strength or your own strategy) for Junqi (军棋),
+using the firmware modules unchanged.  A strategy ``module:function`` follows
+host_tools/plugins.py: a foul loses that game and the tournament goes on."""
 
 import json
+import sys
 
 import host_tools.fwpath  # noqa: F401  (puts firmware/ on sys.path)
+from host_tools import plugins
 from host_tools.cli import UserError, plural
 
 import junqi_ai as ja
@@ -52,48 +55,117 @@ def _route_cmd(args):
 PLAYERS = ("full", "easy", "random")
 
 
+class PluginPlayer:
+    """A user strategy ``(board, me, legal_moves) -> move`` in its worker
+    process, as a player with ``choose(game)``; raises plugins.Foul.  ``seat``
+    is set per game (seats alternate)."""
+
+    def __init__(self, spec, move_timeout):
+        self.spec = spec
+        self.seat = 0
+        self.runner = plugins.PluginStrategy(spec, plugins.junqi_view, move_timeout)
+
+    def choose(self, game):
+        n = game.legal_moves()
+        legal = list(game.moves[:n])
+        answer = self.runner.ask(plugins.junqi_payload(game, self.seat, legal))
+        plugins.check_cell(answer, legal, "move", "moves")
+        return answer
+
+    def close(self):
+        self.runner.close()
+
+
 def _player(name, seed):
     if name == "random":
         return ja.RandomPlayer(seed=seed)
     return ja.AI(seed=seed, easy=name == "easy")
 
 
-def tournament(games, seed, quiet_limit=80, ai="full", opponent="random"):
-    """``ai`` vs ``opponent`` ("full" / "easy" AI or "random"), seats
-    alternating; returns a summary dict counted from ``ai``'s side."""
-    wins = losses = draws = plies = 0
-    for g in range(games):
-        game = jf.FlipGame(seed=seed * 100003 + g, quiet_limit=quiet_limit)
-        ai_seat = g % 2
-        players = [None, None]
-        players[ai_seat] = _player(ai, seed + 2 * g)
-        players[1 - ai_seat] = _player(opponent, seed + 2 * g + 1)
-        w = ja.play(game, players)
-        plies += game.plies
-        if w == ai_seat:
-            wins += 1
-        elif w == jf.DRAW:
-            draws += 1
-        else:
-            losses += 1
-    return {"ai": ai, "opponent": opponent, "games": games, "wins": wins, "losses": losses,
-            "draws": draws, "win_rate": wins / games if games else 0.0,
-            "mean_plies": plies / games if games else 0.0}
+def tournament(games, seed, quiet_limit=80, ai="full", opponent="random",
+               move_timeout=plugins.DEFAULT_MOVE_TIMEOUT, interruptible=False):
+    """``ai`` vs ``opponent`` ("full" / "easy" AI, "random" or a plug-in
+    ``module:function``), seats alternating; returns a summary dict counted
+    from ``ai``'s side.  A plug-in's foul loses it that game.  With
+    ``interruptible``, Ctrl-C ends the run with the games played so far."""
+    wins = losses = draws = plies = played = 0
+    fouls = []
+    interrupted = False
+    plugin = PluginPlayer(opponent, move_timeout) if opponent not in PLAYERS else None
+    try:
+        for g in range(games):
+            game = jf.FlipGame(seed=seed * 100003 + g, quiet_limit=quiet_limit)
+            ai_seat = g % 2
+            players = [None, None]
+            players[ai_seat] = _player(ai, seed + 2 * g)
+            if plugin is None:
+                players[1 - ai_seat] = _player(opponent, seed + 2 * g + 1)
+            else:
+                plugin.seat = 1 - ai_seat
+                players[1 - ai_seat] = plugin
+            try:
+                w = ja.play(game, players)
+            except plugins.Foul as foul:
+                w = ai_seat
+                fouls.append({"game": g + 1, "side": "opponent", "strategy": opponent,
+                              "kind": foul.kind, "ply": game.plies + 1, "foul": foul.detail})
+            played += 1
+            plies += game.plies
+            if w == ai_seat:
+                wins += 1
+            elif w == jf.DRAW:
+                draws += 1
+            else:
+                losses += 1
+    except KeyboardInterrupt:
+        if not interruptible:
+            raise
+        interrupted = True
+    finally:
+        if plugin is not None:
+            plugin.close()
+    res = {"ai": ai, "opponent": opponent, "games": played, "wins": wins, "losses": losses,
+           "draws": draws, "win_rate": wins / played if played else 0.0,
+           "mean_plies": plies / played if played else 0.0}
+    if plugin is not None:
+        res.update(fouls=fouls, foul_counts=plugins.foul_counts(fouls))
+    if interruptible:
+        res["interrupted"] = interrupted
+    return res
 
 
 def _tournament_cmd(args):
     if args.games < 1:
         raise UserError("--games must be at least 1")
-    res = tournament(args.games, args.seed, ai=args.ai, opponent=args.opponent)
+    if args.opponent not in PLAYERS and ":" not in args.opponent:
+        raise UserError("unknown opponent %r: use one of %s or module:function"
+                        % (args.opponent, ", ".join(PLAYERS)))
+    plugins.check_move_timeout(args.move_timeout)
+    res = tournament(args.games, args.seed, ai=args.ai, opponent=args.opponent,
+                     move_timeout=args.move_timeout, interruptible=True)
     if args.json:
         print(json.dumps(res))
     else:
         goal = " (goal >= 95%)" if (args.ai, args.opponent) == ("full", "random") else ""
-        print("%s AI vs %s: %s, %d won, %d lost, %d drawn; win rate %.1f%%%s, "
-              "%.0f plies per game" % (
-                  args.ai, args.opponent if args.opponent == "random" else args.opponent + " AI",
-                  plural(res["games"], "game"), res["wins"], res["losses"], res["draws"],
-                  100 * res["win_rate"], goal, res["mean_plies"]))
+        who = args.opponent if args.opponent not in ("full", "easy") else args.opponent + " AI"
+        print("%s AI vs %s: %s%s, %d won, %d lost, %d drawn; win rate %.1f%%%s, "
+              "%.0f %s per game" % (
+                  args.ai, who, plural(res["games"], "game"),
+                  " (interrupted: %d of %d played)" % (res["games"], args.games)
+                  if res["interrupted"] else "",
+                  res["wins"], res["losses"], res["draws"],
+                  100 * res["win_rate"], goal, res["mean_plies"],
+                  "ply" if round(res["mean_plies"]) == 1 else "plies"))
+        for f in res.get("fouls", ()):
+            print("game %d, ply %d: FOUL by the opponent (%s): %s; that game is lost"
+                  % (f["game"], f["ply"], f["strategy"], f["foul"]))
+        if res.get("fouls"):
+            print("fouls: %s" % ", ".join("%d %s" % (n, kind)
+                                         for kind, n in res["foul_counts"].items() if n))
+    if res["interrupted"]:
+        sys.stdout.flush()
+        print("interrupted", file=sys.stderr)
+        return 130
     return 0
 
 
@@ -113,6 +185,9 @@ def register(subparsers):
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--ai", choices=PLAYERS[:2], default="full",
                    help="the AI measured: full (NORMAL/HARD on the handheld) or easy (EASY)")
-    p.add_argument("--opponent", choices=PLAYERS, default="random", help="who it plays against")
+    p.add_argument("--opponent", default="random",
+                   help="who it plays against: random, full, easy or module:function "
+                        "(default random)")
+    plugins.add_move_timeout_argument(p)
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=_tournament_cmd)

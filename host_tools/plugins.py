@@ -199,12 +199,13 @@ class PluginStrategy:
         self._stop()
 
 
-def check_cell(answer, legal, describe="cell"):
+def check_cell(answer, legal, describe="cell", legal_name="cells"):
     """Raise an ``illegal`` Foul unless ``answer`` is one of ``legal``."""
     if answer not in legal:
         shown = sorted(legal)
         listed = _short(shown, 80) if shown else "none"
-        raise Foul("illegal", "chose %s %r, not one of the legal cells %s" % (describe, answer, listed))
+        raise Foul("illegal", "chose %s %r, not one of the legal %s %s"
+                   % (describe, answer, legal_name, listed))
 
 
 def foul_counts(fouls):
@@ -254,6 +255,41 @@ def catmouse_view(cols, rows, costs, flags, cat, mouse, terrain, round_, cat_res
     board.cat, board.mouse, board.terrain, board.round = cat, mouse, terrain, round_
     board.cat_rest, board.mouse_rest = cat_rest, mouse_rest
     return board, position, legal
+
+
+class JunqiBoard:
+    """Flip Junqi as a player sees it: ``occ[c]`` 0 empty, 1 / 2 a face-up piece
+    of colour 0 / 1, 3 face down; ``kind[c]`` and ``colour[c]`` of face-up
+    pieces (255 for empty and face-down cells: hidden stays hidden);
+    ``pool[colour * 12 + type]`` the face-down pieces left, ``alive`` the
+    pieces on the board; ``my_colour`` (None before your first flip), ``plies``,
+    ``quiet`` (plies without a flip or capture), ``cols`` 5, ``rows`` 12,
+    ``size`` 60 cells (c = row * 5 + col, row A = 0)."""
+
+    cols = 5
+    rows = 12
+    size = 60
+
+    def __len__(self):
+        return self.size
+
+
+def junqi_view(occ, kind, colour, pool, alive, my_colour, plies, quiet, me, legal):
+    board = JunqiBoard()
+    board.occ, board.kind, board.colour = occ, kind, colour
+    board.pool, board.alive = pool, alive
+    board.my_colour, board.plies, board.quiet = my_colour, plies, quiet
+    return board, me, legal
+
+
+def junqi_payload(game, me, legal):
+    """What player ``me`` may know of ``game`` (face-down pieces stay unknown)."""
+    occ = bytes(game.occ)
+    kind = bytes(k if o in (1, 2) else 255 for k, o in zip(game.kind, occ))
+    colour = bytes(c if o in (1, 2) else 255 for c, o in zip(game.colour, occ))
+    mine = game.player_colour[me]
+    return (occ, kind, colour, bytes(game.pool), bytes(game.alive),
+            None if mine == 255 else mine, game.plies, game.quiet, me, legal)
 
 
 def catmouse_payload(board, position, legal):

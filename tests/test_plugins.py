@@ -1,5 +1,5 @@
 """The plug-in rule (host_tools/plugins.py) for every game that takes user
-strategies: each kind of fault is a foul that loses that game, is counted and
+strategies (Cat & Mouse, Trap the Cat, Junqi): each kind of fault is a foul that loses that game, is counted and
 named in the report (text and --json), and the run goes on.  Each faulty
 strategy misbehaves on its first call only (a marker file remembers it across
 worker restarts), so the games after the foul show that the run continued."""
@@ -94,6 +94,16 @@ def catmouse_view(board, position, legal):
     return legal[-1]
 
 
+def junqi_view(board, me, legal):
+    assert (board.cols, board.rows, board.size, len(board)) == (5, 12, 60, 60)
+    assert me in (0, 1) and board.my_colour in (None, 0, 1)
+    for c in range(60):
+        face_up = board.occ[c] in (1, 2)
+        assert (board.kind[c] < 12) == face_up and (board.colour[c] == board.occ[c] - 1) == face_up
+    assert sum(board.pool) <= 50 and isinstance(board.occ, bytes)
+    return legal[-1]
+
+
 def noisy(board, position, legal):
     print("thinking about", position)
     return legal[0]
@@ -162,6 +172,25 @@ def test_catmouse_fault_is_a_foul_that_loses_the_game(fault, strategies, capsys)
     assert code == 0 and "round 1: FOUL by the mouse" in out and "the cat wins" in out
 
 
+@pytest.mark.parametrize("fault", sorted(FAULTS))
+def test_junqi_fault_is_a_foul_and_the_tournament_goes_on(fault, strategies, capsys):
+    func, kind, words = FAULTS[fault]
+    code, out, err = run_cli(["junqi", "tournament", "--ai", "easy", "--opponent",
+                              "%s:%s" % (strategies, func), "--games", "2", "--move-timeout",
+                              "0.3", "--json"], capsys)
+    assert code == 0
+    res = json.loads(out)
+    assert res["games"] == 2 and res["wins"] >= 1 and not res["interrupted"]
+    assert [(f["game"], f["side"], f["kind"]) for f in res["fouls"]] == [(1, "opponent", kind)]
+    assert words in res["fouls"][0]["foul"] and res["foul_counts"][kind] == 1
+
+
+def test_junqi_plugin_sees_no_face_down_piece(strategies, capsys):
+    code, out, err = run_cli(["junqi", "tournament", "--ai", "easy", "--opponent",
+                              "%s:junqi_view" % strategies, "--games", "2"], capsys)
+    assert code == 0 and "2 games" in out and "FOUL" not in out
+
+
 def test_blocker_foul_and_the_board_geometry(strategies):
     res = trapcat_cmd.run_match("%s:geometry" % strategies, "%s:illegal" % strategies, 3, 2,
                                 blocks=5, size=7, move_timeout=1.0)
@@ -228,6 +257,8 @@ def test_what_a_strategy_prints_goes_to_stderr(strategies):
      ["0 games", "interrupted: 0 of 5 played"]),
     (["play", "catmouse", "maps/seed-bfs.txt", "--mouse", "{}:slow_forever"],
      ["interrupted in round 1 (cat at 8, mouse at 31"]),
+    (["junqi", "tournament", "--opponent", "{}:slow_forever", "--games", "3"],
+     ["0 games (interrupted: 0 of 3 played)"]),
 ])
 def test_ctrl_c_stops_at_once_with_a_summary(strategies, argv, summary):
     """Ctrl-C reaches the whole process group, as from a terminal: the run stops
