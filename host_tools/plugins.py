@@ -28,6 +28,8 @@ from host_tools.cli import UserError
 DEFAULT_MOVE_TIMEOUT = 2.0
 LOAD_TIMEOUT = 30.0      # importing the strategy's module, per (re)start
 FOUL_KINDS = ("timeout", "raised", "crashed", "wrong type", "illegal")
+# fork starts a worker in ~5 ms; spawn (macOS, Windows: fork is unsafe or missing) re-imports
+START_METHOD = "fork" if sys.platform.startswith("linux") else "spawn"
 
 
 def load_callable(spec):
@@ -141,8 +143,7 @@ class PluginStrategy:
         self._start()
 
     def _start(self):
-        methods = multiprocessing.get_all_start_methods()
-        ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+        ctx = multiprocessing.get_context(START_METHOD)
         parent, child = ctx.Pipe()
         proc = ctx.Process(target=_worker, args=(child, self.spec, self.view), daemon=True,
                            name="strategy %s" % self.spec)

@@ -116,9 +116,15 @@ def slow_forever(board, position, legal):
     time.sleep(3600)
 '''
 
-# fault -> (function, foul kind, words in the foul's text)
+# fault -> (function, foul kind, words in the foul's text).  The move limit is
+# short only where a hang is the point, so a busy machine cannot turn a quick
+# answer into a false timeout.
+def move_timeout(fault):
+    return "0.5" if fault == "hang" else "10"
+
+
 FAULTS = {
-    "hang": ("hang", "timeout", "took longer than 0.3 s"),
+    "hang": ("hang", "timeout", "took longer than 0.5 s"),
     "raise": ("raise_", "raised", "raised ValueError: no idea"),
     "sys.exit": ("exit_", "raised", "raised SystemExit"),
     "KeyboardInterrupt": ("interrupt", "raised", "raised KeyboardInterrupt"),
@@ -139,7 +145,7 @@ def strategies(tmp_path):
 def test_trapcat_fault_is_a_foul_and_the_tournament_goes_on(fault, strategies, capsys):
     func, kind, words = FAULTS[fault]
     argv = ["trapcat", "tournament", "--cat", "%s:%s" % (strategies, func), "--blocker", "random",
-            "--games", "3", "--move-timeout", "0.3", "--json"]
+            "--games", "3", "--move-timeout", move_timeout(fault), "--json"]
     code, out, err = run_cli(argv, capsys)
     assert code == 0
     res = json.loads(out)
@@ -160,7 +166,7 @@ def test_trapcat_fault_is_a_foul_and_the_tournament_goes_on(fault, strategies, c
 def test_catmouse_fault_is_a_foul_that_loses_the_game(fault, strategies, capsys):
     func, kind, words = FAULTS[fault]
     argv = ["play", "catmouse", str(ROOT / "maps/seed-bfs.txt"), "--mouse",
-            "%s:%s" % (strategies, func), "--move-timeout", "0.3", "--json"]
+            "%s:%s" % (strategies, func), "--move-timeout", move_timeout(fault), "--json"]
     code, out, err = run_cli(argv, capsys)
     assert code == 0
     res = json.loads(out)
@@ -177,7 +183,7 @@ def test_junqi_fault_is_a_foul_and_the_tournament_goes_on(fault, strategies, cap
     func, kind, words = FAULTS[fault]
     code, out, err = run_cli(["junqi", "tournament", "--ai", "easy", "--opponent",
                               "%s:%s" % (strategies, func), "--games", "2", "--move-timeout",
-                              "0.3", "--json"], capsys)
+                              move_timeout(fault), "--json"], capsys)
     assert code == 0
     res = json.loads(out)
     assert res["games"] == 2 and res["wins"] >= 1 and not res["interrupted"]
@@ -206,7 +212,7 @@ def test_catmouse_board_view(strategies, capsys):
 
 
 def test_a_worker_that_timed_out_is_replaced(strategies):
-    runner = plugins.PluginStrategy("%s:hang" % strategies, plugins.trapcat_view, 0.3)
+    runner = plugins.PluginStrategy("%s:hang" % strategies, plugins.trapcat_view, 0.5)
     try:
         first = runner.process.pid
         with pytest.raises(plugins.Foul) as foul:
@@ -301,3 +307,10 @@ def test_a_worker_that_cannot_be_restarted_fouls_the_next_game(tmp_path):
     assert [f["kind"] for f in res["fouls"]] == ["timeout", "crashed", "crashed"]
     assert "could not be started again" in res["fouls"][1]["foul"]
     assert "second start" in res["fouls"][1]["foul"]
+
+
+def test_the_spawn_start_method_works_too(strategies, monkeypatch):
+    """macOS and Windows start workers with spawn (fork is unsafe or missing there)."""
+    monkeypatch.setattr(plugins, "START_METHOD", "spawn")
+    res = trapcat_cmd.run_match("%s:hang" % strategies, "random", 2, 1, move_timeout=0.5)
+    assert res["games"] == 2 and [f["kind"] for f in res["fouls"]] == ["timeout"]
