@@ -162,12 +162,13 @@ def main(argv=None):
 
 
 def _stdout_reader_gone():
-    """True when stdout is a pipe whose reader has closed (POLLERR)."""
+    """True when stdout is a pipe whose reader has closed (Linux reports
+    POLLERR, BSD/macOS POLLHUP)."""
     import select
     try:
         poller = select.poll()
         poller.register(sys.stdout.fileno(), select.POLLOUT)
-        return any(ev & select.POLLERR for _, ev in poller.poll(0))
+        return any(ev & (select.POLLERR | select.POLLHUP) for _, ev in poller.poll(0))
     except (AttributeError, OSError, ValueError):
         return True
 

@@ -1,12 +1,13 @@
 """User strategies (plug-ins) given as ``module:function`` or ``path/file.py:function``.
 
-One rule for every game's plug-ins (Cat & Mouse, Trap the Cat): the strategy runs
+One rule for every game's plug-ins (Cat & Mouse, Trap the Cat, Junqi): the strategy runs
 in its own worker process, one persistent process per strategy, asked once per
 move.  Whatever goes wrong inside it - it takes longer than the per-move time
 limit (the worker is killed and started again for the next game), it raises
 (``SystemExit`` and ``KeyboardInterrupt`` included), its process dies, it answers
-something that is not a cell number or not one of the legal cells - is a
-**foul**: ``ask`` raises ``Foul`` and the game loses that game for that side.
+something that is not a cell (or move) number or not one of the legal ones -
+is a **foul**: ``ask`` / ``check_cell`` raise ``Foul`` and the command scores
+that game as lost for that side.
 A foul never ends the run.  Ctrl-C from the user still stops the run: the
 workers ignore SIGINT, so the parent alone gets KeyboardInterrupt.
 
