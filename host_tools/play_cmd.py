@@ -76,8 +76,14 @@ def play_catmouse(args):
         try:
             foul = play_game(game, cat, mouse)
         except KeyboardInterrupt:
-            print("interrupted in round %d (cat at %d, mouse at %d, stamina: cat %d, mouse %d)"
-                  % (game.round, game.cat, game.mouse, game.cat_stamina, game.mouse_stamina))
+            if args.json:
+                print(json.dumps({"interrupted": True, "winner": None, "rounds": game.round,
+                                  "cat": game.cat, "mouse": game.mouse,
+                                  "cat_stamina": game.cat_stamina,
+                                  "mouse_stamina": game.mouse_stamina}))
+            else:
+                print("interrupted in round %d (cat at %d, mouse at %d, stamina: cat %d, mouse %d)"
+                      % (game.round, game.cat, game.mouse, game.cat_stamina, game.mouse_stamina))
             raise
     finally:
         for piece in pieces:
@@ -88,7 +94,7 @@ def play_catmouse(args):
         "winner": game.winner, "rounds": game.round, "round_limit": game.round_limit,
         "cat": game.cat, "mouse": game.mouse,
         "cat_stamina": game.cat_stamina, "mouse_stamina": game.mouse_stamina,
-        "fouls": fouls, "foul_counts": plugins.foul_counts(fouls),
+        "fouls": fouls, "foul_counts": plugins.foul_counts(fouls), "interrupted": False,
     }
     if args.json:
         print(json.dumps(result))

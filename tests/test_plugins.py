@@ -265,6 +265,8 @@ def test_what_a_strategy_prints_goes_to_stderr(strategies):
      ["interrupted in round 1 (cat at 8, mouse at 31"]),
     (["junqi", "tournament", "--opponent", "{}:slow_forever", "--games", "3"],
      ["0 games (interrupted: 0 of 3 played)"]),
+    (["play", "catmouse", "maps/seed-bfs.txt", "--cat", "{}:slow_forever", "--json"],
+     ['{"interrupted": true, "winner": null, "rounds": 1, "cat": 0, "mouse": 31']),
 ])
 def test_ctrl_c_stops_at_once_with_a_summary(strategies, argv, summary):
     """Ctrl-C reaches the whole process group, as from a terminal: the run stops
