@@ -1,8 +1,9 @@
 """`make bench` figures for the CircuitPython / Blinka backend (issue 8).
 
-Measured on the host with the fake CircuitPython modules (host_tools/fakecp)
-decoding into the controller model: I2C bytes and wire time of a full frame and
-of a one-page change through displayio, beside the MicroPython driver.  The
+I2C bytes and wire time of a full frame and of a one-page change are measured
+on the host through the real displayio stack (Blinka's displayio + Adafruit's
+drivers, host_tools/cpsim.py) decoding into the controller model, beside the
+MicroPython driver.  The
 Python-side cost of a CircuitPython frame is the glue in DisplayioOled.show()
 (page compare + BytesIO write + one bitmaptools.readinto call per changed page;
 readinto and displayio's rendering are C on the device and are NOT counted
@@ -78,12 +79,12 @@ def _i2c_figures(report):
 
     for mp_board, cp_board in (("pico-ssd1306", "pico-cp-ssd1306"), ("pico-sh1106", "pico-cp-sh1106")):
         cp = CpSimulator(cp_board)
-        busio = cp.fakes["busio"]
+        log = cp.i2c.log
         d = cp.hw.display
         d.invalidate()
-        n = len(busio.log)
+        n = len(log)
         d.show()
-        full = busio.log[n:]
+        full = log[n:]
         data = sum(len(x) for _, x in full)
         report.add(SECTION, "I2C bytes per full frame, displayio (%s)" % cp_board.split("-")[-1],
                    data + len(full), "bytes", note="%d transactions" % len(full))
@@ -91,9 +92,9 @@ def _i2c_figures(report):
                    round(wire_ms(data, len(full)), 2), "ms", budget=33.3)
         was = d.fb.pixel(5, 20)
         d.fb.pixel(5, 20, 1 - was)
-        n = len(busio.log)
+        n = len(log)
         d.show()
-        part = busio.log[n:]
+        part = log[n:]
         report.add(SECTION, "I2C bytes for a one-page change, displayio (%s)" % cp_board.split("-")[-1],
                    sum(len(x) + 1 for _, x in part), "bytes")
         mp = Simulator(mp_board)

@@ -1,4 +1,4 @@
-"""Fake ``displayio``: Bitmap, Palette, TileGrid, Group, release_displays.
+"""Stands for CircuitPython's ``displayio`` (C) inside the MicroPython VMs: Bitmap, Palette, TileGrid, Group, release_displays.
 
 Modelled on CircuitPython's shared-module/displayio:
 - ``Bitmap(width, height, value_count)``: bits per value = the smallest power of
@@ -178,7 +178,7 @@ class Group:
 
     def take_dirty(self):
         areas = []
-        for child in self.children:
+        for child in reversed(self.children):     # top-most first, like Blinka
             if isinstance(child, Group):
                 areas.extend(child.take_dirty())
             else:

@@ -1,16 +1,16 @@
-"""Fake ``busdisplay.BusDisplay`` (``displayio.Display`` in CircuitPython 8).
+"""Stands for CircuitPython's ``busdisplay.BusDisplay`` (C) inside the MicroPython VMs (``displayio.Display`` in CircuitPython 8).
 
 Follows shared-module/busdisplay + displayio/display_core for what a 1-bit OLED
 uses:
 - the init sequence (command, argument count | 0x80 delay flag, arguments,
   [delay]) is sent command by command; with ``data_as_commands`` each command
   and its arguments go out as one command send;
-- brightness: ``brightness_command`` + int(255 * brightness) as one command send;
+- brightness: ``brightness_command`` + round(255 * brightness) as one command send;
 - refresh: the first refresh after ``root_group`` is set covers the whole
   screen, later ones the dirty areas of the group's tile grids; each area is
-  clipped and cut into subrectangles that fit the 128-word pixel buffer (rows a
-  multiple of 8 when pixels are packed by column), or into 8-row pages with
-  ``SH1107_addressing``;
+  clipped and sent in one piece (Blinka's buffer holds a whole area), or as 8-row
+  pages with ``SH1107_addressing``; the group's tile grids are visited top-most
+  first (Blinka's order);
 - set_region: column (x + colstart) and row bounds, rows collapsed to bytes (/8)
   when ``pixels_in_byte_share_row`` is False, single-byte bounds; with
   SH1107 addressing the column is 0x10|hi, lo and the row 0xB0|page;
@@ -19,8 +19,6 @@ uses:
 ``refreshes``/``areas`` count work for the tests and benches."""
 
 import i2cdisplaybus
-
-_BUFFER_WORDS = 128
 
 
 class BusDisplay:
@@ -81,7 +79,7 @@ class BusDisplay:
             raise ValueError("brightness must be 0.0-1.0")
         self._brightness = value
         if self.brightness_command is not None:
-            level = int(0xFF * value) & 0xFF
+            level = round(0xFF * value) & 0xFF
             if self.data_as_commands:
                 self.bus._send(i2cdisplaybus.COMMAND, bytes((self.brightness_command, level)))
             else:
@@ -128,15 +126,8 @@ class BusDisplay:
         if x1 >= x2 or y1 >= y2:
             return
         self.areas += 1
-        w = x2 - x1
         h = y2 - y1
-        if self.sh1107:
-            rows = 8
-        elif w * h > _BUFFER_WORDS * 32:
-            rows = _BUFFER_WORDS * 32 // w
-            rows -= rows % 8
-        else:
-            rows = h
+        rows = 8 if self.sh1107 else h
         y = y1
         while y < y2:
             ye = min(y2, y + rows)
