@@ -44,8 +44,16 @@ _FONT = (
 
 
 
-_glyph = bytearray(3)
-_glyph_fb = framebuf.FrameBuffer(_glyph, 3, 5, framebuf.MONO_VLSB)
+# Text is composed into a strip (a glyph's 3 columns + a blank one per
+# character) and drawn with ONE blit per up to STRIP_CHARS characters: a blit's
+# setup costs far more than its columns in a pure-Python framebuf (the one
+# deployed to CircuitPython), and the blank columns are transparent in both
+# colours, so the pixels are those of one blit per glyph.
+STRIP_CHARS = const(32)
+_strip = bytearray(STRIP_CHARS * ADVANCE)
+# _strips[n]: the first n characters of the strip (4n - 1 columns, no trailing blank)
+_strips = [None] + [framebuf.FrameBuffer(_strip, n * ADVANCE - 1, FONT_H, framebuf.MONO_VLSB)
+                    for n in range(1, STRIP_CHARS + 1)]
 _inverse = framebuf.FrameBuffer(bytearray(b"\x01\x00"), 2, 1, framebuf.MONO_VLSB)  # 0->1, 1->0
 
 
@@ -53,23 +61,32 @@ def text(fb, s, x, y, c=1):
     """Draw ``s`` (str or bytes) in the 3x5 font; return the x after it.
     Only the glyphs' pixels are drawn (the background shows through)."""
     font = _FONT
-    glyph = _glyph
-    gfb = _glyph_fb
-    for i in range(len(s)):
-        code = s[i]
-        if not isinstance(code, int):
-            code = ord(code)
-        if code < 32 or code > 126:
-            code = 63
-        base = (code - 32) * 3
-        glyph[0] = font[base]
-        glyph[1] = font[base + 1]
-        glyph[2] = font[base + 2]
+    strip = _strip
+    n = len(s)
+    done = 0
+    while done < n:
+        count = n - done
+        if count > STRIP_CHARS:
+            count = STRIP_CHARS
+        o = 0
+        for i in range(done, done + count):
+            code = s[i]
+            if not isinstance(code, int):
+                code = ord(code)
+            if code < 32 or code > 126:
+                code = 63
+            base = (code - 32) * 3
+            strip[o] = font[base]
+            strip[o + 1] = font[base + 1]
+            strip[o + 2] = font[base + 2]
+            strip[o + 3] = 0
+            o += 4
         if c:
-            fb.blit(gfb, x, y, 0)
+            fb.blit(_strips[count], x, y, 0)
         else:
-            fb.blit(gfb, x, y, 1, _inverse)
-        x += ADVANCE
+            fb.blit(_strips[count], x, y, 1, _inverse)
+        x += o
+        done += count
     return x
 
 
