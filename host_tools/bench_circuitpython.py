@@ -53,7 +53,7 @@ emit('show_one', measure(d.show)[1:])
 """
 
 # resident heap at the launcher, CircuitPython backend (Node port, GC on; see
-# bench_runtime._HEAP): the fakes' own modules are measured first and taken off
+# bench_runtime._HEAP): the stand-ins' and the driver's modules are measured first and taken off
 _HEAP = r"""
 GC_SAFE = True
 import gc
@@ -143,7 +143,7 @@ def _heap_figure(report):
         heap, fakes = mpnode.run(_HEAP, firmware_dir=fw)["heap"]
     report.add(SECTION, "resident heap at the launcher, CircuitPython backend", heap, "bytes",
                budget=CIRCUITPYTHON_RP2040_HEAP,
-               note="Node port, GC on, less the fakes' modules (%d B); fake displayio objects counted" % fakes)
+               note="Node port, GC on, less the stand-ins' and driver's modules (%d B); stand-in displayio objects counted" % fakes)
 
 
 def collect(report):

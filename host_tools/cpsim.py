@@ -25,8 +25,9 @@ FAKECP_DIR = Path(__file__).resolve().parent / "fakecp"
 # keypad need a Raspberry Pi's GPIO)
 FAKE_MODULES = ("board", "keypad", "supervisor")
 # theirs: the real display stack from PyPI
-REAL_MODULES = ("displayio", "busdisplay", "i2cdisplaybus", "bitmaptools",
-                "adafruit_displayio_ssd1306", "adafruit_displayio_sh1106")
+# (the Adafruit driver is imported by hw_circuitpython, only the board's: a Pi
+# needs just adafruit-circuitpython-displayio-ssd1306)
+REAL_MODULES = ("displayio", "busdisplay", "i2cdisplaybus", "bitmaptools")
 
 
 class SimI2C:

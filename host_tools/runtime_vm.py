@@ -107,7 +107,7 @@ def cp_cfg_line(board="pico-cp-ssd1306"):
 
 
 # The pure-Python framebuf replaces the built-in one (sys.modules is consulted
-# first by import); FAKE_CP_MODULES are the fakes standing in for C modules.
+# first by import); CP_FAKES imports the stand-ins (host_tools/fakecp, host_tools/vmcp) and the real driver.
 CP_FRAMEBUF = r"""
 import sys
 import cpframebuf

@@ -40,11 +40,16 @@ def same_run(mp_board, cp_board, script, every=1):
 
 
 def test_the_display_stack_is_the_real_one():
+    import adafruit_displayio_sh1106
+    import adafruit_displayio_ssd1306
+
     site = str(Path(pytest.__file__).resolve().parent.parent)
-    for name in ("displayio", "busdisplay", "i2cdisplaybus", "bitmaptools",
-                 "adafruit_displayio_ssd1306", "adafruit_displayio_sh1106"):
-        assert MODS[name].__file__.startswith(site), name
-    assert MODS["adafruit_displayio_ssd1306"].__version__ == "3.0.6"
+    for mod in [MODS[name] for name in ("displayio", "busdisplay", "i2cdisplaybus", "bitmaptools")] \
+            + [adafruit_displayio_ssd1306, adafruit_displayio_sh1106]:
+        assert mod.__file__.startswith(site), mod
+    assert adafruit_displayio_ssd1306.__version__ == "3.0.6"
+    sim = CpSimulator("pico-cp-sh1106")
+    assert type(sim.hw.display.oled) is adafruit_displayio_sh1106.SH1106
     for name in ("board", "keypad", "supervisor"):
         assert "host_tools" in MODS[name].__file__ and "Stands for" in MODS[name].__doc__
 
@@ -323,6 +328,27 @@ def test_flash_circuitpython_board(tmp_path, monkeypatch, capsys):
     assert not (drive / "boot_cp.py").exists()
     assert json.loads((drive / "board.json").read_text())["runtime"] == "circuitpython"
     assert calls == [["/usr/bin/circup", "--path", str(drive), "install", "adafruit_displayio_sh1106"]]
+
+
+def test_circup_runs_without_its_script_on_path(monkeypatch):
+    """A venv that is not activated has no `circup` on PATH: flash then calls circup's
+    entry point through this Python (circup has no __main__); that command works."""
+    import subprocess
+
+    calls = []
+    real_run = subprocess.run
+
+    class Done:
+        returncode = 0
+        stdout = stderr = ""
+    monkeypatch.setattr(flash.shutil, "which", lambda name: None)
+    monkeypatch.setattr(flash.subprocess, "run", lambda cmd, **kw: calls.append(cmd) or Done())
+    flash.run_circup("/media/x/CIRCUITPY", ["adafruit_displayio_ssd1306"])
+    cmd = calls[0]
+    assert cmd[0] == sys.executable and cmd[-4:] == ["--path", "/media/x/CIRCUITPY", "install",
+                                                      "adafruit_displayio_ssd1306"]
+    proc = real_run(cmd[:-4] + ["--version"], capture_output=True, text=True)
+    assert proc.returncode == 0 and "Circup" in proc.stdout and "3.1.0" in proc.stdout
 
 
 def test_flash_refuses_blinka_and_missing_drive(monkeypatch, capsys):
