@@ -57,30 +57,79 @@ _strips = [None] + [framebuf.FrameBuffer(_strip, n * ADVANCE - 1, FONT_H, frameb
 _inverse = framebuf.FrameBuffer(bytearray(b"\x01\x00"), 2, 1, framebuf.MONO_VLSB)  # 0->1, 1->0
 
 
+def _font4():
+    """The glyph of every byte value at 4 * code (3 columns, a blank); outside
+    32..126 the '?'."""
+    out = bytearray(1024)
+    for code in range(256):
+        g = (code if 32 <= code <= 126 else 63) - 32
+        out[4 * code] = _FONT[3 * g]
+        out[4 * code + 1] = _FONT[3 * g + 1]
+        out[4 * code + 2] = _FONT[3 * g + 2]
+    return bytes(out)
+
+
+_FONT4 = _font4()
+# A str's characters cost a str object each to index; its UTF-8 bytes packed into
+# _codes cost one call (MicroPython and CircuitPython pack a str for "s"; CPython
+# does not, and indexes the str).
+_CODES = const(64)
+_codes = bytearray(_CODES)
+try:
+    from struct import pack_into as _pack_into
+    _pack_into("1s", bytearray(1), 0, "a")
+except Exception:                   # ImportError; CPython: struct.error (a str is not bytes)
+    _pack_into = None
+
+
 def text(fb, s, x, y, c=1):
     """Draw ``s`` (str or bytes) in the 3x5 font; return the x after it.
     Only the glyphs' pixels are drawn (the background shows through)."""
-    font = _FONT
-    strip = _strip
     n = len(s)
+    codes = s
+    if isinstance(s, str):
+        codes = None
+        if _pack_into is not None and n <= _CODES:
+            _pack_into("64s", _codes, 0, s)
+            codes = _codes
+    font = _FONT4
+    strip = _strip
+    x0 = x
     done = 0
     while done < n:
         count = n - done
         if count > STRIP_CHARS:
             count = STRIP_CHARS
         o = 0
-        for i in range(done, done + count):
-            code = s[i]
-            if not isinstance(code, int):
-                code = ord(code)
-            if code < 32 or code > 126:
-                code = 63
-            base = (code - 32) * 3
-            strip[o] = font[base]
-            strip[o + 1] = font[base + 1]
-            strip[o + 2] = font[base + 2]
-            strip[o + 3] = 0
-            o += 4
+        if codes is None:
+            for i in range(done, done + count):
+                code = ord(s[i])
+                if code > 255:
+                    code = 63
+                base = code << 2
+                strip[o] = font[base]
+                strip[o + 1] = font[base + 1]
+                strip[o + 2] = font[base + 2]
+                strip[o + 3] = 0
+                o += 4
+        else:
+            seen = 0
+            for i in range(done, done + count):
+                code = codes[i]
+                seen |= code
+                base = code << 2
+                strip[o] = font[base]
+                strip[o + 1] = font[base + 1]
+                strip[o + 2] = font[base + 2]
+                strip[o + 3] = 0
+                o += 4
+            if seen > 127 and codes is _codes:
+                # a non-ASCII str: its UTF-8 bytes are not its characters; start
+                # again per character (what was drawn is drawn again, the same)
+                codes = None
+                x = x0
+                done = 0
+                continue
         if c:
             fb.blit(_strips[count], x, y, 0)
         else:
