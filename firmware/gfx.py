@@ -10,8 +10,9 @@
 - ``cell(fb, sprite, col, row)``: draw an 8x8 sprite in board cell (col, row).
 - ``invert_rect``, ``box``, ``wipe`` (a simple transition step).
 
-Nothing here allocates per call once sprites exist (text indexes the string and
-reads glyph bytes; pass ``bytes`` to be sure on every port).
+Nothing here allocates per call once sprites exist: text packs a str's bytes
+into a preallocated buffer (or, on CPython, indexes it) and composes the glyphs
+into a preallocated strip.
 """
 
 import framebuf
