@@ -101,36 +101,33 @@ def text(fb, s, x, y, c=1):
         count = n - done
         if count > STRIP_CHARS:
             count = STRIP_CHARS
-        o = 0
+        src = codes
+        first = done
         if codes is None:
-            for i in range(done, done + count):
-                code = ord(s[i])
-                if code > 255:
-                    code = 63
-                base = code << 2
-                strip[o] = font[base]
-                strip[o + 1] = font[base + 1]
-                strip[o + 2] = font[base + 2]
-                strip[o + 3] = 0
-                o += 4
-        else:
-            seen = 0
-            for i in range(done, done + count):
-                code = codes[i]
-                seen |= code
-                base = code << 2
-                strip[o] = font[base]
-                strip[o + 1] = font[base + 1]
-                strip[o + 2] = font[base + 2]
-                strip[o + 3] = 0
-                o += 4
-            if seen > 127 and codes is _codes:
-                # a non-ASCII str: its UTF-8 bytes are not its characters; start
-                # again per character (what was drawn is drawn again, the same)
-                codes = None
-                x = x0
-                done = 0
-                continue
+            # a str's characters one by one (CPython, non-ASCII, over _CODES long)
+            src = _codes
+            first = 0
+            for i in range(count):
+                code = ord(s[done + i])
+                _codes[i] = code if code < 256 else 63
+        o = 0
+        seen = 0
+        for i in range(first, first + count):
+            code = src[i]
+            seen |= code
+            base = code << 2
+            strip[o] = font[base]
+            strip[o + 1] = font[base + 1]
+            strip[o + 2] = font[base + 2]
+            strip[o + 3] = 0
+            o += 4
+        if seen > 127 and codes is _codes:
+            # a non-ASCII str: its UTF-8 bytes are not its characters; start
+            # again per character (what was drawn is drawn again, the same)
+            codes = None
+            x = x0
+            done = 0
+            continue
         if c:
             fb.blit(_strips[count], x, y, 0)
         else:

@@ -90,6 +90,24 @@ def _init_commands(log):
     return cmds
 
 
+def test_sim_command_runs_circuitpython_boards_on_the_real_stack(capsys, tmp_path, monkeypatch):
+    """`sim --board pico-cp-sh1106` goes through host_tools.cpsim (Adafruit's driver over
+    SimI2C); its screen is the MicroPython board's, its I2C traffic displayio's."""
+    from host_tools import cpsim
+
+    made = []
+    monkeypatch.setattr(cpsim.CpSimulator, "wire_totals",
+                        lambda self: made.append(self) or (len(self.i2c.log), 0))
+    outs = {}
+    for board in ("pico-sh1106", "pico-cp-sh1106"):
+        code, out, err = run_cli(["sim", "--board", board, "--keys", "wait:3 down a wait:8",
+                                  "--frontend", "headless", "--saves", str(tmp_path / board)], capsys)
+        assert code == 0, err
+        outs[board] = out.rsplit("\n", 2)[0]      # the screen, without the I2C totals line
+    assert outs["pico-sh1106"] == outs["pico-cp-sh1106"]
+    assert len(made) == 1 and type(made[0].hw.display.oled).__name__ == "SH1106"
+
+
 @pytest.mark.parametrize("board,controller", (("pico-cp-ssd1306", "ssd1306"),
                                               ("pico-cp-sh1106", "sh1106")))
 def test_real_driver_init_is_a_valid_controller_init(board, controller):
