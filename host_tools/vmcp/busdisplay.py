@@ -1,4 +1,4 @@
-"""Stands for CircuitPython's ``busdisplay.BusDisplay`` (C) inside the MicroPython VMs (``displayio.Display`` in CircuitPython 8).
+"""Stands for CircuitPython's ``busdisplay.BusDisplay`` (C) inside the MicroPython VMs.
 
 Follows shared-module/busdisplay + displayio/display_core for what a 1-bit OLED
 uses:
@@ -15,7 +15,7 @@ uses:
   when ``pixels_in_byte_share_row`` is False, single-byte bounds; with
   SH1107 addressing the column is 0x10|hi, lo and the row 0xB0|page;
 - pixels packed by column (offset = x * area_height + y, bit = offset % 8);
-- rotation 180 draws group pixel (x, y) at (w-1-x, h-1-y).
+- rotation 0 only (the boards the VM benches run; the host runs Blinka's real one).
 ``refreshes``/``areas`` count work for the tests and benches."""
 
 import i2cdisplaybus
@@ -30,16 +30,15 @@ class BusDisplay:
                  single_byte_bounds=False, data_as_commands=False, auto_refresh=True,
                  native_frames_per_second=60, backlight_on_high=True, SH1107_addressing=False,
                  **kwargs):
-        if rotation not in (0, 180):
-            raise NotImplementedError("fake BusDisplay: rotation 0 or 180")
+        if rotation:
+            raise NotImplementedError("VM stand-in BusDisplay: rotation 0 only")
         if color_depth != 1 or pixels_in_byte_share_row:
-            raise NotImplementedError("fake BusDisplay: 1-bit, column-packed only")
+            raise NotImplementedError("VM stand-in BusDisplay: 1-bit, column-packed only")
         self.bus = display_bus
         self.width = width
         self.height = height
         self.colstart = colstart
         self.rowstart = rowstart
-        self.rotation = rotation
         self.set_column_command = set_column_command
         self.set_row_command = set_row_command
         self.data_as_commands = data_as_commands
@@ -95,9 +94,6 @@ class BusDisplay:
         self._root = group
         self._full = True
 
-    def show(self, group):       # CircuitPython 8
-        self.root_group = group
-
     def refresh(self, *, target_frames_per_second=None, minimum_frames_per_second=0):
         if self._root is None:
             return True
@@ -106,19 +102,9 @@ class BusDisplay:
             areas = [(0, 0, self.width, self.height)]
             self._full = False
         for a in areas:
-            self._refresh_area(self._native(a))
+            self._refresh_area(a)
         self.refreshes += 1
         return True
-
-    def _native(self, a):
-        if self.rotation == 180:
-            return (self.width - a[2], self.height - a[3], self.width - a[0], self.height - a[1])
-        return a
-
-    def _group_pixel(self, x, y):
-        if self.rotation == 180:
-            x, y = self.width - 1 - x, self.height - 1 - y
-        return self._root.pixel(x, y)
 
     def _refresh_area(self, a):
         x1, y1 = max(0, a[0]), max(0, a[1])
@@ -158,7 +144,7 @@ class BusDisplay:
         buf = bytearray(((x2 - x1) * h + 7) // 8)
         for x in range(x1, x2):
             for y in range(y1, y2):
-                if self._group_pixel(x, y):
+                if self._root.pixel(x, y):
                     off = (x - x1) * h + (y - y1)
                     shift = off % 8
                     if self.reverse_pixels_in_byte:
