@@ -104,12 +104,18 @@ def install_circuitpython():
     sim.install_host_modules()          # framebuf from hostfb, firmware/ importable
     if str(FAKECP_DIR) not in sys.path:
         sys.path.insert(0, str(FAKECP_DIR))
-    with contextlib.redirect_stdout(io.StringIO()):
-        # Blinka's microcontroller prints "GENERIC_X86 is not fully supported" off a
-        # board; its pins are not used here (board is ours)
-        import microcontroller  # noqa: F401
-    mods = _load(FAKE_MODULES, True)
-    mods.update(_load(REAL_MODULES, False))
+    from host_tools.cli import UserError
+
+    try:
+        with contextlib.redirect_stdout(io.StringIO()):
+            # Blinka's microcontroller prints "GENERIC_X86 is not fully supported" off
+            # a board; its pins are not used here (board is ours)
+            import microcontroller  # noqa: F401
+        mods = _load(FAKE_MODULES, True)
+        mods.update(_load(REAL_MODULES, False))
+    except ImportError as exc:
+        raise UserError("the CircuitPython path needs Blinka's displayio (%s): run `make setup`, "
+                        "or pip install adafruit-blinka adafruit-blinka-displayio" % exc) from None
     return mods
 
 

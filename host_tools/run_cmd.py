@@ -21,7 +21,14 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def _raspberry_pi():
     """Blinka's own platform detection: (is a Raspberry Pi, what this machine is)."""
-    from adafruit_platformdetect import Detector
+    from host_tools.cli import UserError
+
+    try:
+        from adafruit_platformdetect import Detector
+    except ImportError:
+        raise UserError("Blinka is not installed: on a Raspberry Pi run `pip install "
+                        "adafruit-blinka adafruit-blinka-displayio "
+                        "adafruit-circuitpython-displayio-ssd1306` (docs/circuitpython.md)") from None
 
     detector = Detector()
     return bool(detector.board.any_raspberry_pi), detector.board.id or "unknown board"
@@ -128,6 +135,9 @@ def run_board(args):
         hw = hw_circuitpython.Hardware(cfg, i2c=i2c)
     except ValueError as exc:     # I2CDisplayBus: "Unable to find I2C Display at 3c"
         raise UserError("display at 0x%02X: %s" % (cfg["i2c"]["address"], exc)) from None
+    except ImportError as exc:    # the board's Adafruit driver
+        raise UserError("%s: pip install adafruit-circuitpython-displayio-%s"
+                        % (exc, cfg["display"]["controller"])) from None
     save_dir = Path(args.saves) if args.saves else Path.home() / ".pocket-puzzles" / "saves"
     make_output_dir(save_dir)
     rt = main.boot(cfg, hw, saves.Saves(saves.OsFs(str(save_dir))))

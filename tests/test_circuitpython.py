@@ -297,6 +297,16 @@ def test_run_wrong_address_names_what_answers(capsys):
     assert code == 2 and "devices found: 0x3D" in err and "oled-bonnet.json" in err
 
 
+def test_run_without_the_driver_or_blinka_is_one_line(capsys, monkeypatch):
+    monkeypatch.setitem(sys.modules, "adafruit_displayio_ssd1306", None)    # not installed
+    code, out, err = run_cli(["run", "--ticks", "1", "--i2c-sim"], capsys)
+    assert code == 2 and err.count("\n") == 1
+    assert "pip install adafruit-circuitpython-displayio-ssd1306" in err
+    monkeypatch.setitem(sys.modules, "adafruit_platformdetect", None)
+    code, out, err = run_cli(["run", "--ticks", "1"], capsys)
+    assert code == 2 and err.startswith("error: Blinka is not installed") and err.count("\n") == 1
+
+
 def test_run_non_blinka_board_is_refused(capsys):
     code, out, err = run_cli(["run", "--board", "pico-ssd1306"], capsys)
     assert code == 2 and "micropython" in err
