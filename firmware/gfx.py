@@ -10,8 +10,9 @@
 - ``cell(fb, sprite, col, row)``: draw an 8x8 sprite in board cell (col, row).
 - ``invert_rect``, ``box``, ``wipe`` (a simple transition step).
 
-Nothing here allocates per call once sprites exist (text indexes the string and
-reads glyph bytes; pass ``bytes`` to be sure on every port).
+Nothing here allocates per call once sprites exist: text packs a str's bytes
+into a preallocated buffer (or, on CPython, indexes it) and composes the glyphs
+into a preallocated strip.
 """
 
 import framebuf
@@ -44,32 +45,95 @@ _FONT = (
 
 
 
-_glyph = bytearray(3)
-_glyph_fb = framebuf.FrameBuffer(_glyph, 3, 5, framebuf.MONO_VLSB)
+# Text is composed into a strip (a glyph's 3 columns + a blank one per
+# character) and drawn with ONE blit per up to STRIP_CHARS characters: a blit's
+# setup costs far more than its columns in a pure-Python framebuf (the one
+# deployed to CircuitPython), and the blank columns are transparent in both
+# colours, so the pixels are those of one blit per glyph.
+STRIP_CHARS = const(32)
+_strip = bytearray(STRIP_CHARS * ADVANCE)
+# _strips[n]: the first n characters of the strip (4n - 1 columns, no trailing blank)
+_strips = [None] + [framebuf.FrameBuffer(_strip, n * ADVANCE - 1, FONT_H, framebuf.MONO_VLSB)
+                    for n in range(1, STRIP_CHARS + 1)]
 _inverse = framebuf.FrameBuffer(bytearray(b"\x01\x00"), 2, 1, framebuf.MONO_VLSB)  # 0->1, 1->0
+
+
+def _font4():
+    """The glyph of every byte value at 4 * code (3 columns, a blank); outside
+    32..126 the '?'."""
+    out = bytearray(1024)
+    for code in range(256):
+        g = (code if 32 <= code <= 126 else 63) - 32
+        out[4 * code] = _FONT[3 * g]
+        out[4 * code + 1] = _FONT[3 * g + 1]
+        out[4 * code + 2] = _FONT[3 * g + 2]
+    return bytes(out)
+
+
+_FONT4 = _font4()
+# A str's characters cost a str object each to index; its UTF-8 bytes packed into
+# _codes cost one call (MicroPython and CircuitPython pack a str for "s"; CPython
+# does not, and indexes the str).
+_CODES = const(64)
+_codes = bytearray(_CODES)
+try:
+    from struct import pack_into as _pack_into
+    _pack_into("1s", bytearray(1), 0, "a")
+except Exception:                   # ImportError; CPython: struct.error (a str is not bytes)
+    _pack_into = None
 
 
 def text(fb, s, x, y, c=1):
     """Draw ``s`` (str or bytes) in the 3x5 font; return the x after it.
     Only the glyphs' pixels are drawn (the background shows through)."""
-    font = _FONT
-    glyph = _glyph
-    gfb = _glyph_fb
-    for i in range(len(s)):
-        code = s[i]
-        if not isinstance(code, int):
-            code = ord(code)
-        if code < 32 or code > 126:
-            code = 63
-        base = (code - 32) * 3
-        glyph[0] = font[base]
-        glyph[1] = font[base + 1]
-        glyph[2] = font[base + 2]
+    n = len(s)
+    codes = s
+    if isinstance(s, str):
+        codes = None
+        if _pack_into is not None and n <= _CODES:
+            _pack_into("64s", _codes, 0, s)
+            codes = _codes
+    font = _FONT4
+    strip = _strip
+    x0 = x
+    done = 0
+    while done < n:
+        count = n - done
+        if count > STRIP_CHARS:
+            count = STRIP_CHARS
+        src = codes
+        first = done
+        if codes is None:
+            # a str's characters one by one (CPython, non-ASCII, over _CODES long)
+            src = _codes
+            first = 0
+            for i in range(count):
+                code = ord(s[done + i])
+                _codes[i] = code if code < 256 else 63
+        o = 0
+        seen = 0
+        for i in range(first, first + count):
+            code = src[i]
+            seen |= code
+            base = code << 2
+            strip[o] = font[base]
+            strip[o + 1] = font[base + 1]
+            strip[o + 2] = font[base + 2]
+            strip[o + 3] = 0
+            o += 4
+        if seen > 127 and codes is _codes:
+            # a non-ASCII str: its UTF-8 bytes are not its characters; start
+            # again per character (what was drawn is drawn again, the same)
+            codes = None
+            x = x0
+            done = 0
+            continue
         if c:
-            fb.blit(gfb, x, y, 0)
+            fb.blit(_strips[count], x, y, 0)
         else:
-            fb.blit(gfb, x, y, 1, _inverse)
-        x += ADVANCE
+            fb.blit(_strips[count], x, y, 1, _inverse)
+        x += o
+        done += count
     return x
 
 

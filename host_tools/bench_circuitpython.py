@@ -1,8 +1,9 @@
 """`make bench` figures for the CircuitPython / Blinka backend (issue 8).
 
-Measured on the host with the fake CircuitPython modules (host_tools/fakecp)
-decoding into the controller model: I2C bytes and wire time of a full frame and
-of a one-page change through displayio, beside the MicroPython driver.  The
+I2C bytes and wire time of a full frame and of a one-page change are measured
+on the host through the real displayio stack (Blinka's displayio + Adafruit's
+drivers, host_tools/cpsim.py) decoding into the controller model, beside the
+MicroPython driver.  The
 Python-side cost of a CircuitPython frame is the glue in DisplayioOled.show()
 (page compare + BytesIO write + one bitmaptools.readinto call per changed page;
 readinto and displayio's rendering are C on the device and are NOT counted
@@ -52,7 +53,7 @@ emit('show_one', measure(d.show)[1:])
 """
 
 # resident heap at the launcher, CircuitPython backend (Node port, GC on; see
-# bench_runtime._HEAP): the fakes' own modules are measured first and taken off
+# bench_runtime._HEAP): the stand-ins' and the driver's modules are measured first and taken off
 _HEAP = r"""
 GC_SAFE = True
 import gc
@@ -78,12 +79,12 @@ def _i2c_figures(report):
 
     for mp_board, cp_board in (("pico-ssd1306", "pico-cp-ssd1306"), ("pico-sh1106", "pico-cp-sh1106")):
         cp = CpSimulator(cp_board)
-        busio = cp.fakes["busio"]
+        log = cp.i2c.log
         d = cp.hw.display
         d.invalidate()
-        n = len(busio.log)
+        n = len(log)
         d.show()
-        full = busio.log[n:]
+        full = log[n:]
         data = sum(len(x) for _, x in full)
         report.add(SECTION, "I2C bytes per full frame, displayio (%s)" % cp_board.split("-")[-1],
                    data + len(full), "bytes", note="%d transactions" % len(full))
@@ -91,9 +92,9 @@ def _i2c_figures(report):
                    round(wire_ms(data, len(full)), 2), "ms", budget=33.3)
         was = d.fb.pixel(5, 20)
         d.fb.pixel(5, 20, 1 - was)
-        n = len(busio.log)
+        n = len(log)
         d.show()
-        part = busio.log[n:]
+        part = log[n:]
         report.add(SECTION, "I2C bytes for a one-page change, displayio (%s)" % cp_board.split("-")[-1],
                    sum(len(x) + 1 for _, x in part), "bytes")
         mp = Simulator(mp_board)
@@ -142,7 +143,7 @@ def _heap_figure(report):
         heap, fakes = mpnode.run(_HEAP, firmware_dir=fw)["heap"]
     report.add(SECTION, "resident heap at the launcher, CircuitPython backend", heap, "bytes",
                budget=CIRCUITPYTHON_RP2040_HEAP,
-               note="Node port, GC on, less the fakes' modules (%d B); fake displayio objects counted" % fakes)
+               note="Node port, GC on, less the stand-ins' and driver's modules (%d B); stand-in displayio objects counted" % fakes)
 
 
 def collect(report):

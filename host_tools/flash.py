@@ -596,13 +596,15 @@ def find_circuitpy_drives():
 def run_circup(drive, libs):
     """Install Adafruit libraries onto the drive with circup (a subprocess)."""
     exe = shutil.which("circup")
-    cmd = [exe] if exe else [sys.executable, "-m", "circup"]
+    # circup has no __main__: without the script on PATH (a venv not activated) its
+    # entry point is called the way the script does
+    cmd = [exe] if exe else [sys.executable, "-c", "import sys, circup; sys.exit(circup.main())"]
     if not exe:
         try:
             import circup  # noqa: F401
         except ImportError:
-            raise UserError("circup is not installed (pip install circup); it installs "
-                            "the Adafruit libraries %s" % ", ".join(libs)) from None
+            raise UserError("circup is not installed (pip install circup, or make setup); it "
+                            "installs the Adafruit libraries %s" % ", ".join(libs)) from None
     proc = subprocess.run(cmd + ["--path", str(drive), "install"] + list(libs),
                           capture_output=True, text=True)
     if proc.returncode:

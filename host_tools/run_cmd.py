@@ -1,6 +1,13 @@
 """`python -m host_tools run --board oled-bonnet`: the firmware on a Raspberry Pi
-through Blinka (adafruit-blinka + adafruit-blinka-displayio), with the same
-CircuitPython backend as the Pico (firmware/hw_circuitpython.py).
+through Blinka (adafruit-blinka + adafruit-blinka-displayio) and Adafruit's real
+displayio driver, with the same CircuitPython backend as the Pico
+(firmware/hw_circuitpython.py).
+
+Off a Raspberry Pi it says so in one line.  ``--i2c-sim`` runs the same code path
+(the real displayio stack and driver, bus scan, Hardware, boot, run loop) with
+the I2C bus replaced by the simulator's (host_tools.cpsim.SimI2C into the OLED
+controller model) and ``board``/``keypad`` by host_tools/fakecp, then prints the
+screen; so the Blinka runner is tested end to end on any machine.
 
 Before starting, the I2C bus is opened and scanned: a missing Blinka, an I2C
 bus that cannot be opened, or no device at the board's address ends as one
@@ -12,8 +19,23 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _probe(cfg):
-    """Open the board's I2C bus and check that the OLED answers; return the bus."""
+def _raspberry_pi():
+    """Blinka's own platform detection: (is a Raspberry Pi, what this machine is)."""
+    from host_tools.cli import UserError
+
+    try:
+        from adafruit_platformdetect import Detector
+    except ImportError:
+        raise UserError("Blinka is not installed: on a Raspberry Pi run `pip install "
+                        "adafruit-blinka adafruit-blinka-displayio "
+                        "adafruit-circuitpython-displayio-ssd1306` (docs/circuitpython.md)") from None
+
+    detector = Detector()
+    return bool(detector.board.any_raspberry_pi), detector.board.id or "unknown board"
+
+
+def _open_bus(cfg):
+    """Blinka's busio.I2C on the board's pins."""
     from host_tools.cli import UserError
 
     try:
@@ -27,10 +49,31 @@ def _probe(cfg):
 
     bus = cfg["i2c"]
     try:
-        i2c = hw_circuitpython.open_i2c(cfg)
+        return hw_circuitpython.open_i2c(cfg)
     except (ValueError, OSError, RuntimeError, AttributeError) as exc:
         raise UserError("cannot open I2C bus %d (SDA %d, SCL %d): %s; enable I2C with "
                         "`sudo raspi-config`" % (bus["bus"], bus["sda"], bus["scl"], exc)) from None
+
+
+def _sim_bus(cfg, address):
+    """The simulator's I2C bus with an OLED controller model at ``address`` (-1: none)."""
+    from host_tools.cpsim import SimI2C, install_circuitpython
+    from host_tools.oledmodel import OledModel
+
+    install_circuitpython()
+    disp = cfg["display"]
+    oled = OledModel(disp["controller"], disp["width"], disp["height"], address)
+    i2c = SimI2C(cfg["i2c"]["freq"])
+    if address >= 0:
+        i2c.attach(address, oled)
+    return i2c, oled
+
+
+def _probe(cfg, i2c):
+    """Check that the OLED answers on the opened bus."""
+    from host_tools.cli import UserError
+
+    bus = cfg["i2c"]
     while not i2c.try_lock():
         pass
     try:
@@ -72,7 +115,18 @@ def run_board(args):
         import framebuf  # noqa: F401
     except ImportError:
         sys.path.insert(0, str(HOSTFB_DIR))
-    i2c = _probe(cfg)
+    oled = None
+    if args.i2c_sim:
+        i2c, oled = _sim_bus(cfg, cfg["i2c"]["address"] if args.sim_address is None
+                             else args.sim_address)
+    else:
+        is_pi, what = _raspberry_pi()
+        if not is_pi:
+            raise UserError("this is not a Raspberry Pi (Blinka detects %s): `run` drives a real "
+                            "OLED Bonnet; add --i2c-sim to run the same code on the simulated "
+                            "OLED, or use `sim --board %s`" % (what, args.board))
+        i2c = _open_bus(cfg)
+    _probe(cfg, i2c)
     import hw_circuitpython
     import main
     import saves
@@ -81,12 +135,22 @@ def run_board(args):
         hw = hw_circuitpython.Hardware(cfg, i2c=i2c)
     except ValueError as exc:     # I2CDisplayBus: "Unable to find I2C Display at 3c"
         raise UserError("display at 0x%02X: %s" % (cfg["i2c"]["address"], exc)) from None
+    except ImportError as exc:    # the board's Adafruit driver
+        raise UserError("%s: pip install adafruit-circuitpython-displayio-%s"
+                        % (exc, cfg["display"]["controller"])) from None
     save_dir = Path(args.saves) if args.saves else Path.home() / ".pocket-puzzles" / "saves"
     make_output_dir(save_dir)
     rt = main.boot(cfg, hw, saves.Saves(saves.OsFs(str(save_dir))))
     if rt is None:
         return 0
-    rt.run(args.ticks if args.ticks else -1)
+    try:
+        rt.run(args.ticks if args.ticks else -1)
+    except KeyboardInterrupt:
+        pass
+    if oled is not None:
+        from host_tools.sim import halfblocks
+
+        print(halfblocks(oled))
     return 0
 
 
@@ -95,4 +159,9 @@ def register(subparsers):
     p.add_argument("--board", default="oled-bonnet", help="a Blinka board from boards/ (default oled-bonnet)")
     p.add_argument("--saves", help="save directory (default ~/.pocket-puzzles/saves)")
     p.add_argument("--ticks", type=int, help="stop after this many ticks (default: run until Ctrl-C)")
+    p.add_argument("--i2c-sim", action="store_true",
+                   help="no Pi needed: the same code path on the simulated OLED (prints the screen)")
+    p.add_argument("--sim-address", type=lambda t: -1 if t == "none" else int(t, 0),
+                   metavar="ADDR", help="with --i2c-sim: where the simulated OLED answers "
+                   "(default the board's address; 'none': an empty bus), to see the bus checks")
     p.set_defaults(func=run_board)

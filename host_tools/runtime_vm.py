@@ -78,13 +78,22 @@ PIN_LEVELS = machine.levels
 
 @contextmanager
 def staged_cp_firmware():
-    """firmware/*.py + the fake CircuitPython modules (host_tools/fakecp) + the
-    pure-Python framebuf as ``cpframebuf.py`` (the VMs' built-in framebuf would
-    win over a ``framebuf.py``; CP_FRAMEBUF installs it under that name): what
-    the CircuitPython backend needs inside the VMs."""
+    """firmware/*.py + what the CircuitPython backend needs inside the VMs, where
+    Blinka cannot run: our board/keypad/supervisor (host_tools/fakecp), the smallest
+    stand-ins of CircuitPython's C display modules (host_tools/vmcp, tested to send
+    the real stack's bytes), the REAL Adafruit drivers (their .py from the installed
+    packages), and the pure-Python framebuf as ``cpframebuf.py`` (the VMs' built-in
+    framebuf would win over a ``framebuf.py``; CP_FRAMEBUF installs it under that name)."""
+    import importlib.util
+
+    drivers = [Path(importlib.util.find_spec(name).origin)      # located, not imported
+               for name in ("adafruit_displayio_ssd1306", "adafruit_displayio_sh1106")]
     with staged_firmware() as tmp:
         (tmp / "machine.py").unlink()
-        for path in (ROOT / "host_tools" / "fakecp").glob("*.py"):
+        for folder in ("fakecp", "vmcp"):
+            for path in (ROOT / "host_tools" / folder).glob("*.py"):
+                shutil.copy(path, tmp / path.name)
+        for path in drivers:
             shutil.copy(path, tmp / path.name)
         shutil.copy(ROOT / "host_tools" / "hostfb" / "framebuf.py", tmp / "cpframebuf.py")
         yield tmp
@@ -98,7 +107,7 @@ def cp_cfg_line(board="pico-cp-ssd1306"):
 
 
 # The pure-Python framebuf replaces the built-in one (sys.modules is consulted
-# first by import); FAKE_CP_MODULES are the fakes standing in for C modules.
+# first by import); CP_FAKES imports the stand-ins (host_tools/fakecp, host_tools/vmcp) and the real driver.
 CP_FRAMEBUF = r"""
 import sys
 import cpframebuf

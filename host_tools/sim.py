@@ -172,6 +172,10 @@ class Simulator(PinSim):
         self._boot(hw_machine.Hardware(self.cfg),
                    saves.OsFs(str(saves_dir)) if saves_dir else saves.MemFs())
 
+    def wire_totals(self):
+        """(bytes on the wire, address bytes included; transactions) so far."""
+        return self.fake.stats["bytes"], self.fake.stats["transactions"]
+
     def screen_text(self):
         return self.oled.to_text()
 
@@ -224,8 +228,7 @@ def run_headless(sim, script, ticks, screenshot, gif, scale):
         print(halfblocks(sim.oled))
     rt = sim.runtime
     if rt is not None:
-        print("ticks %d, I2C bytes %d in %d transactions" % (
-            rt.ticks, sim.fake.stats["bytes"], sim.fake.stats["transactions"]))
+        print("ticks %d, I2C bytes %d in %d transactions" % ((rt.ticks,) + sim.wire_totals()))
     return 0
 
 
@@ -537,6 +540,27 @@ def has_display():
     return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
 
 
+def make_simulator(board, saves_dir, hold=()):
+    """The MicroPython path (hw_machine), or for a CircuitPython / Blinka board the
+    real displayio stack through host_tools.cpsim."""
+    from host_tools.cli import UserError
+
+    install_host_modules()
+    import boardcfg
+
+    try:
+        runtime = boardcfg.load(board, str(BOARDS_DIR))["runtime"]
+    except boardcfg.BoardError as exc:
+        raise UserError(str(exc)) from None
+    if runtime == "micropython":
+        return Simulator(board, saves_dir, hold_at_boot=hold)
+    import saves
+
+    from host_tools.cpsim import CpSimulator
+
+    return CpSimulator(board, saves.OsFs(str(saves_dir)), hold_at_boot=hold)
+
+
 def run_sim(args):
     from host_tools.cli import UserError, make_output_dir
 
@@ -564,7 +588,7 @@ def run_sim(args):
     saves_dir = Path(args.saves) if args.saves else ROOT / "build" / "sim-saves"
     make_output_dir(saves_dir)
     hold = ("b",) if args.safe_mode else ()
-    sim = Simulator(args.board, saves_dir, hold_at_boot=hold)
+    sim = make_simulator(args.board, saves_dir, hold)
     if sim.runtime is None:
         if args.screenshot or args.gif:       # the safe-mode screen, as asked
             run_headless(sim, [], 1, args.screenshot, args.gif, args.scale)

@@ -1,22 +1,25 @@
-"""The CircuitPython / Blinka backend (firmware/hw_circuitpython.py) against fake
-CircuitPython modules (host_tools/fakecp): the I2C bytes displayio sends are
-decoded by the simulator's controller model and must give the same glass as the
-MicroPython path (host_tools.sim) for the same scenes; keypad events are
-scripted; the `run` command and the CircuitPython flash deployment."""
+"""The CircuitPython / Blinka backend (firmware/hw_circuitpython.py) on the REAL
+display stack (Blinka's displayio + Adafruit's SSD1306/SH1106 drivers, from PyPI):
+the I2C bytes they send are decoded by the simulator's controller model and must
+give the same glass, pixel for pixel, as the MicroPython path (host_tools.sim)
+for the same key scripts; keypad events are scripted (host_tools/fakecp); the
+`run` command end to end on the simulated bus; the CircuitPython flash
+deployment."""
 
 import io
 import json
 import sys
 import types
+from pathlib import Path
 
 import pytest
 
 from clirun import run_cli
-from host_tools import flash
-from host_tools.cpsim import CpSimulator, install_fake_circuitpython
+from host_tools import flash, runtime_vm
+from host_tools.cpsim import CpSimulator, SimI2C, install_circuitpython
 from host_tools.sim import Simulator, parse_keys
 
-FAKES = install_fake_circuitpython()
+MODS = install_circuitpython()
 import buttons  # noqa: E402  (firmware, importable after the install)
 import games  # noqa: E402
 
@@ -36,6 +39,21 @@ def same_run(mp_board, cp_board, script, every=1):
     return a, b
 
 
+def test_the_display_stack_is_the_real_one():
+    import adafruit_displayio_sh1106
+    import adafruit_displayio_ssd1306
+
+    site = str(Path(pytest.__file__).resolve().parent.parent)
+    for mod in [MODS[name] for name in ("displayio", "busdisplay", "i2cdisplaybus", "bitmaptools")] \
+            + [adafruit_displayio_ssd1306, adafruit_displayio_sh1106]:
+        assert mod.__file__.startswith(site), mod
+    assert adafruit_displayio_ssd1306.__version__ == "3.0.6"
+    sim = CpSimulator("pico-cp-sh1106")
+    assert type(sim.hw.display.oled) is adafruit_displayio_sh1106.SH1106
+    for name in ("board", "keypad", "supervisor"):
+        assert "host_tools" in MODS[name].__file__ and "Stands for" in MODS[name].__doc__
+
+
 @pytest.mark.parametrize("mp_board,cp_board", PAIRS)
 def test_launcher_pixels_equal_micropython_path(mp_board, cp_board):
     a, b = same_run(mp_board, cp_board, parse_keys("wait:3 down up wait:3"))
@@ -43,41 +61,95 @@ def test_launcher_pixels_equal_micropython_path(mp_board, cp_board):
     assert b.oled.unknown in ([], [0x20, 0x20])   # SH1106 ignores Adafruit's 0x20 0x20
 
 
+# every game, from the launcher: menus, a few moves, the redraws after them
+GAME_SCRIPT = "wait:2 %sa wait:12 right wait:6 left wait:6 down wait:4 a wait:6 up wait:4 b wait:6"
+
+
 @pytest.mark.parametrize("index", range(len(games.GAMES)))
-def test_each_game_first_screens_equal(index):
-    script = parse_keys("wait:2 " + "down " * index + "a wait:12 right wait:6 left wait:6")
-    a, b = same_run("pico-ssd1306", "pico-cp-ssd1306", script, every=2)
-    assert b.runtime.game is not None
+def test_each_game_screens_equal(index):
+    script = parse_keys(GAME_SCRIPT % ("down " * index))
+    a, b = same_run("pico-ssd1306", "pico-cp-ssd1306", script, every=1)
     assert b.runtime.game_entry[0] == games.GAMES[index][0]
 
 
-def test_game_screens_sh1106():
-    script = parse_keys("wait:2 a wait:10 up wait:4")
+@pytest.mark.parametrize("index", range(len(games.GAMES)))
+def test_each_game_screens_equal_sh1106(index):
+    script = parse_keys(GAME_SCRIPT % ("down " * index))
     a, b = same_run("pico-sh1106", "pico-cp-sh1106", script, every=3)
-    assert b.runtime.game is not None
+    assert b.runtime.game_entry[0] == games.GAMES[index][0]
+
+
+def _init_commands(log):
+    """The commands of the transactions before the first pixel data."""
+    cmds = []
+    for _, data in log:
+        if data[0] == 0x40:
+            break
+        assert all(c == 0x80 for c in data[0::2])     # I2CDisplayBus: (Co=1, command) pairs
+        cmds.append(bytes(data[1::2]))
+    return cmds
+
+
+def test_sim_command_runs_circuitpython_boards_on_the_real_stack(capsys, tmp_path, monkeypatch):
+    """`sim --board pico-cp-sh1106` goes through host_tools.cpsim (Adafruit's driver over
+    SimI2C); its screen is the MicroPython board's, its I2C traffic displayio's."""
+    from host_tools import cpsim
+
+    made = []
+    monkeypatch.setattr(cpsim.CpSimulator, "wire_totals",
+                        lambda self: made.append(self) or (len(self.i2c.log), 0))
+    outs = {}
+    for board in ("pico-sh1106", "pico-cp-sh1106"):
+        code, out, err = run_cli(["sim", "--board", board, "--keys", "wait:3 down a wait:8",
+                                  "--frontend", "headless", "--saves", str(tmp_path / board)], capsys)
+        assert code == 0, err
+        outs[board] = out.rsplit("\n", 2)[0]      # the screen, without the I2C totals line
+    assert outs["pico-sh1106"] == outs["pico-cp-sh1106"]
+    assert len(made) == 1 and type(made[0].hw.display.oled).__name__ == "SH1106"
+
+
+@pytest.mark.parametrize("board,controller", (("pico-cp-ssd1306", "ssd1306"),
+                                              ("pico-cp-sh1106", "sh1106")))
+def test_real_driver_init_is_a_valid_controller_init(board, controller):
+    """Adafruit's init sequence reaches the model whole and leaves the panel lit and
+    upright: display off first, on last; charge pump / DC-DC on; 64-row mux; COM
+    pins alternative; segment remap + COM scan reversed (the usual module mounting)."""
+    sim = CpSimulator(board)
+    oled = sim.oled
+    cmds = _init_commands(sim.i2c.log)
+    assert cmds[0] == b"\xae" and b"\xaf" in cmds
+    assert cmds.index(b"\xaf") > max(i for i, c in enumerate(cmds) if c[0] in (0x8D, 0xAD, 0xA8))
+    assert (b"\x8d\x14" if controller == "ssd1306" else b"\xad\x8b") in cmds
+    assert oled.lit() and oled.mux == 63 and oled.com_pins == 0x12
+    assert oled.seg_remap and oled.com_reverse and not oled.invert and not oled.entire_on
+    assert oled.contrast == 255                      # brightness 1.0 after the init
+    # the SH1106 has no 0x20 (addressing mode): Adafruit's init sends it, the chip ignores it
+    assert oled.unknown == ([] if controller == "ssd1306" else [0x20, 0x20])
+    for _ in range(3):
+        sim.step()
+    assert sum(map(sum, oled.pixels())) > 100
 
 
 def test_only_changed_pages_are_sent():
     sim = CpSimulator("pico-cp-ssd1306")
-    busio = FAKES["busio"]
+    log = sim.i2c.log
     for _ in range(4):
         sim.step()
     disp = sim.hw.display
-    n = len(busio.log)
+    n = len(log)
     sim.step()
-    assert len(busio.log) == n                       # nothing changed: no I2C at all
+    assert len(log) == n                             # nothing changed: no I2C at all
     was = disp.fb.pixel(5, 20)
     disp.fb.pixel(5, 20, 1 - was)                    # one pixel in page 2
     assert disp.show() == 1
-    sent = busio.log[n:]
-    # column window, page window, 128 data bytes
-    assert [len(d) for _, d in sent] == [6, 6, 129]
-    assert sent[1][1] == bytes((0x80, 0x22, 0x80, 2, 0x80, 2))
+    sent = log[n:]
+    pixel_bytes = sum(len(d) - 1 for _, d in sent if d[0] == 0x40)
+    assert pixel_bytes == 128                        # one 128x8 page, nothing more
     assert sim.oled.pixels()[20][5] == 1 - was
     disp.invalidate()
-    n = len(busio.log)
+    n = len(log)
     assert disp.show() == 8
-    assert sum(len(d) + 1 for _, d in busio.log[n:]) == 8 * (7 + 7 + 130)
+    assert sum(len(d) - 1 for _, d in log[n:] if d[0] == 0x40) == 1024
 
 
 def test_contrast_and_power_reach_the_controller():
@@ -94,7 +166,7 @@ def test_contrast_and_power_reach_the_controller():
 
 
 def test_readinto_bit_order_is_the_c_one():
-    bt, dio = FAKES["bitmaptools"], FAKES["displayio"]
+    bt, dio = MODS["bitmaptools"], MODS["displayio"]
     bmp = dio.Bitmap(8, 2, 2)
     bt.readinto(bmp, io.BytesIO(b"\x01\x80"), 1, 1, False)
     assert [bmp[x, 0] for x in range(8)] == [1, 0, 0, 0, 0, 0, 0, 0]
@@ -158,7 +230,7 @@ def test_combo_and_extra_inputs():
     sim.set_keys([])
     assert hw.read_buttons() == 0
     sim, hw = fresh_hw("oled-bonnet")            # stick centre (BCM4) is A too
-    levels = FAKES["keypad"].levels
+    levels = MODS["keypad"].levels
     levels[4] = 0
     assert hw.read_buttons() == buttons.A
     levels[5] = 0                                # A as well; release the centre: still A
@@ -180,13 +252,13 @@ def test_pull_down_inputs_get_their_own_keys(tmp_path, monkeypatch):
 
     cfg = boardcfg.load("pico-cp-ssd1306", str(flash.BOARDS_DIR))
     cfg["buttons"]["a"]["pull"] = "down"
-    FAKES["busio"].reset()
-    FAKES["keypad"].reset()
+    MODS["keypad"].reset()
     from host_tools.oledmodel import OledModel
-    FAKES["busio"].attach(0x3C, OledModel())
-    hw = hw_circuitpython.Hardware(cfg)
+    i2c = SimI2C()
+    i2c.attach(0x3C, OledModel())
+    hw = hw_circuitpython.Hardware(cfg, i2c=i2c)
     assert [k.value_when_pressed for k in hw.keys] == [False, True]
-    FAKES["keypad"].levels[8] = 1
+    MODS["keypad"].levels[8] = 1
     assert hw.read_buttons() == buttons.A
 
 
@@ -206,19 +278,33 @@ def test_clock_extends_the_29_bit_tick_counter():
 # -- run (Blinka) --------------------------------------------------------------------
 
 
-def test_run_without_display_is_one_clear_line(capsys):
-    FAKES["busio"].reset()
+def test_run_off_a_pi_says_so_in_one_line(capsys):
     code, out, err = run_cli(["run", "--board", "oled-bonnet", "--ticks", "2"], capsys)
+    assert code == 2 and err.count("\n") == 1
+    assert err.startswith("error: this is not a Raspberry Pi") and "--i2c-sim" in err
+
+
+def test_run_without_display_is_one_clear_line(capsys):
+    code, out, err = run_cli(["run", "--board", "oled-bonnet", "--ticks", "2", "--i2c-sim",
+                              "--sim-address", "none"], capsys)
     assert code == 2
     assert err.startswith("error: no display at 0x3C on I2C bus 1") and err.count("\n") == 1
 
 
 def test_run_wrong_address_names_what_answers(capsys):
-    from host_tools.oledmodel import OledModel
-    FAKES["busio"].reset()
-    FAKES["busio"].attach(0x3D, OledModel())
-    code, out, err = run_cli(["run", "--board", "oled-bonnet", "--ticks", "2"], capsys)
+    code, out, err = run_cli(["run", "--board", "oled-bonnet", "--ticks", "2", "--i2c-sim",
+                              "--sim-address", "0x3d"], capsys)
     assert code == 2 and "devices found: 0x3D" in err and "oled-bonnet.json" in err
+
+
+def test_run_without_the_driver_or_blinka_is_one_line(capsys, monkeypatch):
+    monkeypatch.setitem(sys.modules, "adafruit_displayio_ssd1306", None)    # not installed
+    code, out, err = run_cli(["run", "--ticks", "1", "--i2c-sim"], capsys)
+    assert code == 2 and err.count("\n") == 1
+    assert "pip install adafruit-circuitpython-displayio-ssd1306" in err
+    monkeypatch.setitem(sys.modules, "adafruit_platformdetect", None)
+    code, out, err = run_cli(["run", "--ticks", "1"], capsys)
+    assert code == 2 and err.startswith("error: Blinka is not installed") and err.count("\n") == 1
 
 
 def test_run_non_blinka_board_is_refused(capsys):
@@ -226,24 +312,27 @@ def test_run_non_blinka_board_is_refused(capsys):
     assert code == 2 and "micropython" in err
 
 
-def test_run_starts_the_launcher(capsys, tmp_path, monkeypatch):
-    from host_tools.oledmodel import OledModel
-    FAKES["busio"].reset()
-    oled = OledModel()
-    FAKES["busio"].attach(0x3C, oled)
+def test_run_i2c_sim_starts_the_launcher(capsys, tmp_path, monkeypatch):
+    """`run --i2c-sim`: the Blinka runner's whole path (bus scan, real displayio and
+    driver, Hardware, boot, run loop) on the simulated OLED; its screen is the
+    MicroPython path's."""
     import time as _time
-    clock = FAKES["supervisor"].now
+
+    from host_tools.sim import halfblocks
+
+    clock = [0]
+    monkeypatch.setattr(MODS["supervisor"], "now", clock)
 
     def sleep(seconds):                 # virtual time: supervisor.ticks_ms advances
         clock[0] += max(1, int(seconds * 1000))
     monkeypatch.setattr(_time, "sleep", sleep)
-    code, out, err = run_cli(["run", "--board", "oled-bonnet", "--ticks", "3",
+    code, out, err = run_cli(["run", "--board", "oled-bonnet", "--ticks", "3", "--i2c-sim",
                               "--saves", str(tmp_path)], capsys)
     assert code == 0, err
     ref = Simulator("oled-bonnet")
     for _ in range(3):
         ref.step()
-    assert oled.pixels() == ref.oled.pixels()
+    assert out.rstrip("\n") == halfblocks(ref.oled).rstrip("\n")
 
 
 # -- flash + boot.py -------------------------------------------------------------------
@@ -267,6 +356,27 @@ def test_flash_circuitpython_board(tmp_path, monkeypatch, capsys):
     assert not (drive / "boot_cp.py").exists()
     assert json.loads((drive / "board.json").read_text())["runtime"] == "circuitpython"
     assert calls == [["/usr/bin/circup", "--path", str(drive), "install", "adafruit_displayio_sh1106"]]
+
+
+def test_circup_runs_without_its_script_on_path(monkeypatch):
+    """A venv that is not activated has no `circup` on PATH: flash then calls circup's
+    entry point through this Python (circup has no __main__); that command works."""
+    import subprocess
+
+    calls = []
+    real_run = subprocess.run
+
+    class Done:
+        returncode = 0
+        stdout = stderr = ""
+    monkeypatch.setattr(flash.shutil, "which", lambda name: None)
+    monkeypatch.setattr(flash.subprocess, "run", lambda cmd, **kw: calls.append(cmd) or Done())
+    flash.run_circup("/media/x/CIRCUITPY", ["adafruit_displayio_ssd1306"])
+    cmd = calls[0]
+    assert cmd[0] == sys.executable and cmd[-4:] == ["--path", "/media/x/CIRCUITPY", "install",
+                                                      "adafruit_displayio_ssd1306"]
+    proc = real_run(cmd[:-4] + ["--version"], capture_output=True, text=True)
+    assert proc.returncode == 0 and "Circup" in proc.stdout and "3.1.0" in proc.stdout
 
 
 def test_flash_refuses_blinka_and_missing_drive(monkeypatch, capsys):
@@ -383,3 +493,44 @@ def test_pure_framebuf_runs_on_micropython_and_matches_builtin(vm, seed):
     with runtime_vm.staged_cp_firmware() as fw:
         r = vm(code, input_dir=fw)
     assert r["same64"] and r["same61"]
+
+
+# -- the VM stand-ins (host_tools/vmcp) send the real stack's bytes ---------------------
+_VM_LOG = r"""
+import board, busio, displayio, busdisplay, i2cdisplaybus, bitmaptools, keypad, supervisor
+LOG = []
+class _Rec:
+    def write(self, data):
+        LOG.append(bytes(data))
+busio.attach(0x3C, _Rec())
+""" + runtime_vm.CP_SETUP + r"""
+for m in SCRIPT:
+    step(m)
+hw.display.contrast(40)
+hw.display.poweroff()
+hw.display.poweron()
+emit('log', [d.hex() for d in LOG])
+"""
+
+
+@pytest.mark.parametrize("board", ("pico-cp-ssd1306", "pico-cp-sh1106"))
+def test_vm_standins_send_the_real_stacks_bytes(node_vm, board):
+    """The displayio stand-ins the WebAssembly benches use (no Blinka there), with the
+    real Adafruit driver files, send exactly the I2C transactions of Blinka's real
+    displayio for the same frames: init, full first frame, changed pages, contrast,
+    sleep and wake."""
+    script = parse_keys("wait:3 a wait:6 right wait:4 left wait:3")
+    masks = [sum(getattr(buttons, k.upper()) for k in keys) for keys in script]
+    code = ("GC_SAFE = True\nSCRIPT = %r\n" % masks + runtime_vm.cp_cfg_line(board)
+            + runtime_vm.CP_FRAMEBUF + _VM_LOG)
+    with runtime_vm.staged_cp_firmware() as fw:
+        vm_log = [bytes.fromhex(h) for h in node_vm(code, firmware_dir=fw)["log"]]
+    sim = CpSimulator(board)
+    for keys in script:
+        sim.step(keys)
+    disp = sim.hw.display
+    disp.contrast(40)
+    disp.poweroff()
+    disp.poweron()
+    real_log = [d for _, d in sim.i2c.log]
+    assert len(real_log) > 40 and vm_log == real_log

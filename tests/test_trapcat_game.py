@@ -109,3 +109,33 @@ def test_slices_stop_at_the_deadline():
         steps += 1
     assert task.result == trapcat_ai.StrongBlocker(b).choose(b)
     assert steps > 20          # one unit per step when the deadline has passed
+
+
+def test_dots_written_into_the_frame_equal_pixel_calls():
+    """With ctx.frame (the bytes behind fb) the free cells' dots are set in the frame
+    directly; the screen is the one pixel() calls draw, also for a 15x15 pack board
+    that runs off the bottom of the screen."""
+    import random
+
+    rnd = random.Random(3)
+    for size in (9, 15):
+        plain = FakeCtx(1)
+        g = trapcat_game.Game(plain)
+        assert g.state == trapcat_game.PLAY
+        g._set_size(size)
+        b = g.board
+        for cell in range(b.n):
+            b.cells[cell] = 1 if rnd.random() < 0.2 else 0
+        b.cells[b.cat] = 0
+        for cursor, state in ((b.n // 2 + 1, g.state), (3, trapcat_game.OVER)):
+            g.cursor = cursor
+            g.state = state
+            ref = bytearray(1024)
+            g.draw(framebuf.FrameBuffer(ref, 128, 64, framebuf.MONO_VLSB))
+            direct = FakeCtx(1)
+            direct.frame = bytearray(1024)
+            direct.width, direct.height = 128, 64
+            g.ctx = direct
+            g.draw(framebuf.FrameBuffer(direct.frame, 128, 64, framebuf.MONO_VLSB))
+            g.ctx = plain
+            assert direct.frame == ref and sum(ref) > 500

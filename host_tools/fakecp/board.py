@@ -1,5 +1,7 @@
-"""Fake ``board``: pin objects for the Pico (GP0..GP29) and a Raspberry Pi header
-(D0..D27, SCL = D3, SDA = D2).  A pin is identified by ``id`` (its number)."""
+"""Stands for CircuitPython's ``board`` on a Raspberry Pi Pico (GP0..GP29), and for
+Blinka's ``board`` on a Raspberry Pi header (D0..D27, SCL = D3, SDA = D2), which
+off a Pi has no pins.  A pin is identified by ``id`` (its number); the
+simulator's keypad reads levels by that id."""
 
 
 class Pin:
@@ -17,4 +19,4 @@ for _n in range(28):
     globals()["D%d" % _n] = Pin("D%d" % _n, _n)
 SDA = globals()["D2"]
 SCL = globals()["D3"]
-board_id = "fake"
+board_id = "simulated"

@@ -1,4 +1,5 @@
-"""Fake ``keypad``: Keys, Event, EventQueue (CircuitPython API).
+"""Stands for CircuitPython's ``keypad`` (C; Blinka's needs a Pi's GPIO): Keys, Event,
+EventQueue.
 
 ``Keys(pins, *, value_when_pressed, pull=True, interval=0.02, max_events=64)``;
 the real one scans in the background every ``interval``; here a scan happens

@@ -1,26 +1,24 @@
-"""Fake ``busdisplay.BusDisplay`` (``displayio.Display`` in CircuitPython 8).
+"""Stands for CircuitPython's ``busdisplay.BusDisplay`` (C) inside the MicroPython VMs.
 
 Follows shared-module/busdisplay + displayio/display_core for what a 1-bit OLED
 uses:
 - the init sequence (command, argument count | 0x80 delay flag, arguments,
   [delay]) is sent command by command; with ``data_as_commands`` each command
   and its arguments go out as one command send;
-- brightness: ``brightness_command`` + int(255 * brightness) as one command send;
+- brightness: ``brightness_command`` + round(255 * brightness) as one command send;
 - refresh: the first refresh after ``root_group`` is set covers the whole
   screen, later ones the dirty areas of the group's tile grids; each area is
-  clipped and cut into subrectangles that fit the 128-word pixel buffer (rows a
-  multiple of 8 when pixels are packed by column), or into 8-row pages with
-  ``SH1107_addressing``;
+  clipped and sent in one piece (Blinka's buffer holds a whole area), or as 8-row
+  pages with ``SH1107_addressing``; the group's tile grids are visited top-most
+  first (Blinka's order);
 - set_region: column (x + colstart) and row bounds, rows collapsed to bytes (/8)
   when ``pixels_in_byte_share_row`` is False, single-byte bounds; with
   SH1107 addressing the column is 0x10|hi, lo and the row 0xB0|page;
 - pixels packed by column (offset = x * area_height + y, bit = offset % 8);
-- rotation 180 draws group pixel (x, y) at (w-1-x, h-1-y).
+- rotation 0 only (the boards the VM benches run; the host runs Blinka's real one).
 ``refreshes``/``areas`` count work for the tests and benches."""
 
 import i2cdisplaybus
-
-_BUFFER_WORDS = 128
 
 
 class BusDisplay:
@@ -32,16 +30,15 @@ class BusDisplay:
                  single_byte_bounds=False, data_as_commands=False, auto_refresh=True,
                  native_frames_per_second=60, backlight_on_high=True, SH1107_addressing=False,
                  **kwargs):
-        if rotation not in (0, 180):
-            raise NotImplementedError("fake BusDisplay: rotation 0 or 180")
+        if rotation:
+            raise NotImplementedError("VM stand-in BusDisplay: rotation 0 only")
         if color_depth != 1 or pixels_in_byte_share_row:
-            raise NotImplementedError("fake BusDisplay: 1-bit, column-packed only")
+            raise NotImplementedError("VM stand-in BusDisplay: 1-bit, column-packed only")
         self.bus = display_bus
         self.width = width
         self.height = height
         self.colstart = colstart
         self.rowstart = rowstart
-        self.rotation = rotation
         self.set_column_command = set_column_command
         self.set_row_command = set_row_command
         self.data_as_commands = data_as_commands
@@ -81,7 +78,7 @@ class BusDisplay:
             raise ValueError("brightness must be 0.0-1.0")
         self._brightness = value
         if self.brightness_command is not None:
-            level = int(0xFF * value) & 0xFF
+            level = round(0xFF * value) & 0xFF
             if self.data_as_commands:
                 self.bus._send(i2cdisplaybus.COMMAND, bytes((self.brightness_command, level)))
             else:
@@ -97,9 +94,6 @@ class BusDisplay:
         self._root = group
         self._full = True
 
-    def show(self, group):       # CircuitPython 8
-        self.root_group = group
-
     def refresh(self, *, target_frames_per_second=None, minimum_frames_per_second=0):
         if self._root is None:
             return True
@@ -108,19 +102,9 @@ class BusDisplay:
             areas = [(0, 0, self.width, self.height)]
             self._full = False
         for a in areas:
-            self._refresh_area(self._native(a))
+            self._refresh_area(a)
         self.refreshes += 1
         return True
-
-    def _native(self, a):
-        if self.rotation == 180:
-            return (self.width - a[2], self.height - a[3], self.width - a[0], self.height - a[1])
-        return a
-
-    def _group_pixel(self, x, y):
-        if self.rotation == 180:
-            x, y = self.width - 1 - x, self.height - 1 - y
-        return self._root.pixel(x, y)
 
     def _refresh_area(self, a):
         x1, y1 = max(0, a[0]), max(0, a[1])
@@ -128,15 +112,8 @@ class BusDisplay:
         if x1 >= x2 or y1 >= y2:
             return
         self.areas += 1
-        w = x2 - x1
         h = y2 - y1
-        if self.sh1107:
-            rows = 8
-        elif w * h > _BUFFER_WORDS * 32:
-            rows = _BUFFER_WORDS * 32 // w
-            rows -= rows % 8
-        else:
-            rows = h
+        rows = 8 if self.sh1107 else h
         y = y1
         while y < y2:
             ye = min(y2, y + rows)
@@ -167,7 +144,7 @@ class BusDisplay:
         buf = bytearray(((x2 - x1) * h + 7) // 8)
         for x in range(x1, x2):
             for y in range(y1, y2):
-                if self._group_pixel(x, y):
+                if self._root.pixel(x, y):
                     off = (x - x1) * h + (y - y1)
                     shift = off % 8
                     if self.reverse_pixels_in_byte:

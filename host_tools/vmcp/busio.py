@@ -1,4 +1,4 @@
-"""Fake ``busio.I2C`` (CircuitPython / Blinka API): lock, scan, writeto.
+"""Stands for CircuitPython's ``busio.I2C`` (C) inside the MicroPython VMs: lock, scan, writeto.
 
 Devices are attached per address (``attach(addr, device)``; a device has
 ``write(bytes)``).  ``writeto`` to an address nobody acknowledges raises

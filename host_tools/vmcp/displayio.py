@@ -1,4 +1,4 @@
-"""Fake ``displayio``: Bitmap, Palette, TileGrid, Group, release_displays.
+"""Stands for CircuitPython's ``displayio`` (C) inside the MicroPython VMs: Bitmap, Palette, TileGrid, Group, release_displays.
 
 Modelled on CircuitPython's shared-module/displayio:
 - ``Bitmap(width, height, value_count)``: bits per value = the smallest power of
@@ -8,9 +8,8 @@ Modelled on CircuitPython's shared-module/displayio:
 - ``Palette(n)``: colours as 0xRRGGBB; a 1-bit grayscale display shows a colour
   as 1 when its luma is >= 128.
 - ``TileGrid(bitmap, pixel_shader, ...)`` with ``transpose_xy`` (swaps the axes:
-  bitmap pixel (bx, by) appears at (x + by, y + bx)) and ``flip_x``/``flip_y``.
+  bitmap pixel (bx, by) appears at (x + by, y + bx)).
 - ``Group``: children drawn in order, later ones on top.
-``Display``/``I2CDisplay`` are the CircuitPython 8 names of BusDisplay/I2CDisplayBus.
 """
 
 
@@ -108,8 +107,6 @@ class TileGrid:
         self.x = x
         self.y = y
         self.transpose_xy = False
-        self.flip_x = False
-        self.flip_y = False
         self.hidden = False
 
     @property
@@ -129,10 +126,6 @@ class TileGrid:
         ly = gy - self.y
         if self.hidden or not (0 <= lx < self.width and 0 <= ly < self.height):
             return None
-        if self.flip_x:
-            lx = self.width - 1 - lx
-        if self.flip_y:
-            ly = self.height - 1 - ly
         if self.transpose_xy:
             lx, ly = ly, lx
         v = self.bitmap[lx, ly]
@@ -178,7 +171,7 @@ class Group:
 
     def take_dirty(self):
         areas = []
-        for child in self.children:
+        for child in reversed(self.children):     # top-most first, like Blinka
             if isinstance(child, Group):
                 areas.extend(child.take_dirty())
             else:
@@ -194,16 +187,3 @@ displays = []
 def release_displays():
     del displays[:]
 
-
-def _compat():
-    import busdisplay
-    import i2cdisplaybus
-    return busdisplay.BusDisplay, i2cdisplaybus.I2CDisplayBus
-
-
-def __getattr__(name):          # CircuitPython 8 names, resolved lazily
-    if name == "Display":
-        return _compat()[0]
-    if name == "I2CDisplay":
-        return _compat()[1]
-    raise AttributeError(name)
