@@ -251,33 +251,34 @@ function powerOff() {
 
 function runSlice() {
   if (poweredOff) return;
+  if (watchdogReset) {
+    watchdogReset = false;
+    buildChip();
+    send("R", u64(now()));
+  }
   const core = chip.core;
-  for (let i = 0; i < 200000; i++) {
-    if (watchdogReset) {
-      watchdogReset = false;
-      buildChip();
-      send("R", u64(now()));
+  const stopAt = Math.min(cutAtNanos, pauseAtNanos) - nanosBefore; // in this chip's clock
+  const sliceEnd = clock.nanos + 4e6; // yield to the event loop every 4 ms emulated
+  const end = Math.min(stopAt, sliceEnd);
+  while (clock.nanosCounter < end && !watchdogReset && !poweredOff) {
+    if (core.waiting) {
+      let step = clock.nanosToNextAlarm;
+      if (step <= 0) step = 1000;
+      clock.tick(Math.min(step, Math.max(end - clock.nanosCounter, CYCLE_NANOS)));
+    } else {
+      clock.tick(core.executeInstruction() * CYCLE_NANOS);
     }
+  }
+  if (poweredOff) return;
+  if (!watchdogReset) {
     const t = now();
     if (t >= cutAtNanos) return powerOff();
     if (t >= pauseAtNanos) {
       pauseAtNanos = Infinity;
       paused = true;
       send("T", Buffer.concat([u64(t), u32(flashOps)]));
-      if (process.env.VPICO_DEBUG) process.stderr.write(`PC=${core.PC.toString(16)} waiting=${core.waiting}\n`);
       return;
     }
-    if (core.waiting) {
-      let step = clock.nanosToNextAlarm;
-      const limit = Math.min(cutAtNanos, pauseAtNanos) - t;
-      if (step <= 0) step = 1000;
-      if (step > limit) step = Math.max(limit, CYCLE_NANOS);
-      clock.tick(step);
-      i += step / CYCLE_NANOS / 8;
-    } else {
-      clock.tick(core.executeInstruction() * CYCLE_NANOS);
-    }
-    if (poweredOff) return;
   }
   setImmediate(runSlice);
 }
