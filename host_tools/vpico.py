@@ -177,6 +177,7 @@ class VirtualPico:
         self.i2c_transactions = 0
         self.i2c_bytes = 0
         self._reached = None
+        self._query = None
 
     # -- process ------------------------------------------------------------------------
     def start(self, hold=()):
@@ -227,6 +228,10 @@ class VirtualPico:
                 self.i2c_transactions += 1
                 self.i2c_bytes += len(body) - 1
                 self.oled.write(body[1:])
+            elif kind == "Q":
+                with self._lock:
+                    self._query = struct.unpack("<QI", body)
+                    self._lock.notify_all()
             elif kind in "TX":
                 t, ops = struct.unpack("<QI", body)
                 with self._lock:
@@ -278,6 +283,33 @@ class VirtualPico:
 
     def run_for(self, ms, timeout=600):
         return self.run_until(self.now_ns + int(ms * MS), timeout)
+
+    def query(self, timeout=30):
+        """(emulated nanoseconds, flash operations so far), also while running free."""
+        with self._lock:
+            self._query = None
+        self._send("Q")
+        if not self._wait(lambda: self._query is not None, timeout):
+            self._check_alive()
+            raise VPicoError("the virtual Pico did not answer a query")
+        self.now_ns, self.flash_ops = self._query
+        return self._query
+
+    def run_until_off(self, emulated_ms, step_ms=20):
+        """Step until the power goes off (an armed cut fires); False if it did not
+        within ``emulated_ms``."""
+        end = self.now_ns + emulated_ms * MS
+        while self.now_ns < end and not self.exited:
+            try:
+                self.run_for(step_ms)
+            except VPicoError:
+                if self.exited:
+                    break
+                raise
+        if not self.exited:
+            return False
+        self.wait_off()
+        return True
 
     def run_free(self):
         """Run without pausing (for the pty bridge and interactive use)."""

@@ -85,8 +85,9 @@ class VpicoSim:
 
     def boot(self, hold=()):
         """Power on with ``hold`` pressed until the firmware idles in its main loop
-        (a frame drawn, then 50 ms without I2C traffic: the launcher redraws only
-        on change) or says it is in safe mode; returns the boot's serial output."""
+        (the driver's clearing frame and the first screen drawn, then 50 ms without
+        I2C traffic: the launcher redraws only on change) or says it is in safe
+        mode; returns the boot's serial output."""
         pico = self.pico
         pico.start(hold=hold)
         out = b""
@@ -99,7 +100,7 @@ class VpicoSim:
                 break
             if drawn and pico.i2c_transactions == before:
                 break
-            drawn = drawn or (pico.oled.display_on and pico.oled.data_bytes >= 1024)
+            drawn = drawn or (pico.oled.display_on and pico.oled.data_bytes >= 2048)
         pico.set_buttons(())
         self.t0 = pico.now_ns
         return out.decode(errors="replace")

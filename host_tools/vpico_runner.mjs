@@ -11,6 +11,7 @@
 //   in  K u32 n            power cut after n more flash erase/program operations
 //   in  C u64 nanos        power cut when the emulated clock reaches nanos
 //   in  P                  power off now (flash kept), like C at the current time
+//   in  Q                  query: answered by Q u64 nanos, u32 flashOps
 //   out S bytes            serial bytes from the device (CDC IN)
 //   out I addr,bytes...    one I2C write transaction to the OLED (sent at STOP)
 //   out T u64 nanos, u32 flashOps   reached the L limit
@@ -318,6 +319,8 @@ function handle(type, body) {
     cutAfterOps = body.readUInt32LE(0);
   } else if (type === "C") {
     cutAtNanos = Number(body.readBigUInt64LE(0));
+  } else if (type === "Q") {
+    send("Q", Buffer.concat([u64(now()), u32(flashOps)]));
   } else if (type === "P") {
     powerOff();
   }
