@@ -427,16 +427,45 @@ class VirtualPico:
                                  % (marker, emulated_ms, tail))
             self.run_for(step_ms)
 
-    def boot_to_repl(self, emulated_ms=5000):
-        """Step until USB is up, interrupt whatever runs (main.py) and enter the raw
-        REPL."""
+    def wait_booted(self, emulated_ms=5000):
+        """Step until the boot is over: USB is up and the firmware either idles in
+        its main loop (the driver's clearing frame and a first screen drawn, then
+        50 ms without I2C: the launcher redraws only on change), sits at the REPL
+        prompt, or said "safe mode" / printed a traceback.  Returns the serial
+        output of the boot (kept in the buffer too)."""
         end = self.now_ns + emulated_ms * MS
-        while not self.usb_up:
-            if self.now_ns >= end:
-                raise VPicoError("the virtual Pico's USB did not come up within %d ms" % emulated_ms)
-            self.run_for(10)
-        self.write_serial(b"\r\x03\x03\x01")
-        self.wait_serial(b"raw REPL; CTRL-B to exit\r\n>", emulated_ms)
+        drawn = False
+        while self.now_ns < end:
+            before = self.i2c_transactions
+            self.run_for(50)
+            with self._lock:
+                out = bytes(self._serial)
+            if not self.usb_up:
+                continue
+            if b"safe mode" in out or b"Traceback" in out or out.rstrip().endswith(b">>>"):
+                break
+            if drawn and self.i2c_transactions == before:
+                break
+            drawn = drawn or (self.oled.display_on and self.oled.data_bytes >= 2048)
+        if not self.usb_up:
+            raise VPicoError("the virtual Pico's USB did not come up within %d ms" % emulated_ms)
+        return out.decode(errors="replace")
+
+    def boot_to_repl(self, emulated_ms=5000):
+        """Boot, interrupt whatever runs (main.py) and enter the raw REPL."""
+        self.wait_booted(emulated_ms)
+        for _ in range(10):
+            self.take_serial()
+            self.write_serial(b"\r\x03\x03")
+            self.run_for(30)
+            self.take_serial()
+            self.write_serial(b"\r\x01")
+            try:
+                self.wait_serial(b"raw REPL; CTRL-B to exit\r\n>", 300)
+                return
+            except VPicoError:
+                continue
+        raise VPicoError("the virtual Pico does not answer Ctrl-C / Ctrl-A (no raw REPL)")
 
     def exec(self, code, emulated_ms=60000, timeout=600):
         """Run ``code`` in the raw REPL; returns its printed output (str).  A Python

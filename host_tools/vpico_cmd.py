@@ -55,6 +55,7 @@ def provision(image, board, firmware=None, boards_dir=None, log=print):
     pico = vpico.VirtualPico(image, board=board, firmware=firmware, boards_dir=boards_dir)
     try:
         pico.start()
+        pico.wait_booted()
         pico.run_free()
         port = pico.open_pty()
         dev = flash.connect(port)
@@ -84,26 +85,15 @@ class VpicoSim:
         self.t0 = pico.now_ns
 
     def boot(self, hold=()):
-        """Power on with ``hold`` pressed until the firmware idles in its main loop
-        (the driver's clearing frame and the first screen drawn, then 50 ms without
-        I2C traffic: the launcher redraws only on change) or says it is in safe
-        mode; returns the boot's serial output."""
+        """Power on with ``hold`` pressed until the boot is over
+        (VirtualPico.wait_booted); returns the boot's serial output."""
         pico = self.pico
         pico.start(hold=hold)
-        out = b""
-        drawn = False
-        while pico.now_ns < BOOT_LIMIT_MS * 1_000_000:
-            before = pico.i2c_transactions
-            pico.run_for(50)
-            out += pico.take_serial()
-            if b"safe mode" in out or b"Traceback" in out:
-                break
-            if drawn and pico.i2c_transactions == before:
-                break
-            drawn = drawn or (pico.oled.display_on and pico.oled.data_bytes >= 2048)
+        out = pico.wait_booted(BOOT_LIMIT_MS)
+        pico.take_serial()
         pico.set_buttons(())
         self.t0 = pico.now_ns
-        return out.decode(errors="replace")
+        return out
 
     def step(self, keys=()):
         self.pico.set_buttons(keys)
@@ -189,6 +179,7 @@ def run_vpico(args):
 
 def _serve(pico):
     pico.start()
+    pico.wait_booted(BOOT_LIMIT_MS)   # a real port appears once the board is up
     pico.run_free()
     port = pico.open_pty()
     print("virtual Pico serial port: %s  (Ctrl-C powers it off; flash kept in %s)"
