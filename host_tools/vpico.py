@@ -74,7 +74,7 @@ def read_firmware(path):
     if len(data) > FLASH_SIZE:
         raise VPicoError("firmware %s is %d B, more than the Pico's 2 MB flash" % (path, len(data)))
     if len(data) < 0x108:
-        raise VPicoError("firmware %s is too small to be an RP2040 flash image" % path)
+        raise VPicoError("firmware %s is not an RP2040 flash image (too small)" % path)
     sp, reset = struct.unpack_from("<II", data, 0x100)
     if not (0x20000000 <= sp <= 0x20042000 and FLASH_BASE <= reset < FLASH_BASE + FLASH_SIZE):
         raise VPicoError("firmware %s is not an RP2040 flash image (no vector table at 0x100); "
