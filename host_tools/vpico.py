@@ -168,6 +168,7 @@ class VirtualPico:
         self._serial = bytearray()
         self._pty_master = None
         self._pty_slave = None
+        self._relay = None
         self.pty_path = None
         self.now_ns = 0
         self.flash_ops = 0
@@ -201,6 +202,8 @@ class VirtualPico:
         return self
 
     def _send(self, kind, payload=b""):
+        if self.proc is None:
+            return
         try:
             self.proc.stdin.write(kind.encode() + struct.pack("<I", len(payload)) + bytes(payload))
             self.proc.stdin.flush()
@@ -374,6 +377,9 @@ class VirtualPico:
             except VPicoError:
                 self.proc.kill()
                 self.proc = None
+        relay, self._relay = self._relay, None
+        if relay is not None:
+            relay.join()       # before closing: a reused fd number must not be read
         for fd in (self._pty_master, self._pty_slave):
             if fd is not None:
                 os.close(fd)
@@ -394,12 +400,13 @@ class VirtualPico:
         tty.setraw(slave)
         self._pty_master, self._pty_slave = master, slave
         self.pty_path = os.ttyname(slave)
-        threading.Thread(target=self._relay_pty, daemon=True).start()
+        self._relay = threading.Thread(target=self._relay_pty, daemon=True)
+        self._relay.start()
         return self.pty_path
 
     def _relay_pty(self):
         master = self._pty_master
-        while not self.exited and self._pty_master is not None:
+        while self._relay is not None:
             try:
                 ready = select.select([master], [], [], 0.2)[0]
                 if ready:

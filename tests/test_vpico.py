@@ -164,7 +164,7 @@ def test_power_cut_during_a_save_leaves_old_or_new(device, tmp_path):
     ops = _store_with_cut(reference, None)
     assert ops >= 4            # data, .new, renames: several erase/program steps
     seen = set()
-    for cut in sorted({1, ops // 3, (2 * ops) // 3, ops - 1}):
+    for cut in sorted({1, ops // 2, ops - 1}):
         img = tmp_path / ("cut%d.img" % cut)
         shutil.copyfile(device, img)
         _store_with_cut(img, cut)
@@ -191,8 +191,10 @@ def old_modules(tmp_path):
 
 def test_power_cut_during_flash_leaves_a_bootable_device(device, tmp_path):
     """The device runs an older (working) build of three modules; ``flash`` stages
-    the new ones and switches.  Power cuts part-way (staging, switch) must leave
-    old or new firmware, complete: the launcher comes up either way."""
+    the new ones and switches.  A power cut part-way must leave old or new
+    firmware, complete: the launcher comes up either way.  (Every step of a
+    deploy is cut in tests/test_flash.py against the fake device; this is the
+    same on real MicroPython and littlefs.)"""
     with vpico.VirtualPico(device, board=BOARD) as pico:
         pico.start()
         pico.boot_to_repl()
@@ -216,7 +218,7 @@ def test_power_cut_during_flash_leaves_a_bootable_device(device, tmp_path):
         pico.close()
     assert total > 10
 
-    for fraction in (0.4, 0.85):
+    for fraction in (0.6,):          # more points: same test, ~45 s wall each
         img = tmp_path / ("cut%d.img" % int(fraction * 100))
         shutil.copyfile(old, img)
         pico, port = serve(img)
