@@ -69,6 +69,23 @@ def parse_keys(text):
     return ticks
 
 
+def key_script(keys=None, keys_file=None):
+    """The per-tick key list of ``--keys-file`` then ``--keys`` (shared by sim and vpico)."""
+    from host_tools.cli import UserError
+
+    script = []
+    if keys_file:
+        try:
+            script += parse_keys(Path(keys_file).read_text(encoding="utf-8"))
+        except UnicodeDecodeError:
+            raise UserError("cannot read --keys-file %s: not a text file (not UTF-8)" % keys_file) from None
+        except OSError as exc:
+            raise UserError("cannot read --keys-file: %s" % exc) from None
+    if keys:
+        script += parse_keys(keys)
+    return script
+
+
 def _key(name, token):
     from host_tools.cli import UserError
 
@@ -465,16 +482,7 @@ def run_sim(args):
     for path in (args.screenshot, args.gif):
         if path:
             image_format(path)
-    script = []
-    if args.keys_file:
-        try:
-            script += parse_keys(Path(args.keys_file).read_text(encoding="utf-8"))
-        except UnicodeDecodeError:
-            raise UserError("cannot read --keys-file %s: not a text file (not UTF-8)" % args.keys_file) from None
-        except OSError as exc:
-            raise UserError("cannot read --keys-file: %s" % exc) from None
-    if args.keys:
-        script += parse_keys(args.keys)
+    script = key_script(args.keys, args.keys_file)
     headless = bool(script or args.ticks or args.screenshot or args.gif)
     frontend = args.frontend
     if frontend == "auto":

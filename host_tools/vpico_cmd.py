@@ -104,20 +104,6 @@ class VpicoSim:
         return self.pico.image(scale)
 
 
-def _script(args):
-    script = []
-    if args.keys_file:
-        try:
-            script += sim.parse_keys(Path(args.keys_file).read_text(encoding="utf-8"))
-        except UnicodeDecodeError:
-            raise UserError("cannot read --keys-file %s: not a text file (not UTF-8)" % args.keys_file) from None
-        except OSError as exc:
-            raise UserError("cannot read --keys-file: %s" % exc) from None
-    if args.keys:
-        script += sim.parse_keys(args.keys)
-    return script
-
-
 def _oled_address(text):
     if text is None:
         return "board"
@@ -142,7 +128,7 @@ def run_vpico(args):
     for path in (args.screenshot, args.gif):
         if path:
             sim.image_format(path)
-    script = _script(args)
+    script = sim.key_script(args.keys, args.keys_file)
     address = _oled_address(args.oled_address)
     try:
         image = Path(args.flash_image) if args.flash_image else vpico.CACHE_DIR / ("%s.img" % args.board)
