@@ -472,8 +472,11 @@ def has_display():
     return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
 
 
-def run_sim(args):
-    from host_tools.cli import UserError, make_output_dir
+def run_options(args):
+    """Check the run options sim and vpico share (before any work); returns the key
+    script and the front end ("auto" resolved: headless when scripted, else a
+    window when there is a display, else the terminal)."""
+    from host_tools.cli import UserError
 
     if args.ticks is not None and args.ticks < 0:
         raise UserError("--ticks must be 0 or more")
@@ -487,6 +490,13 @@ def run_sim(args):
     frontend = args.frontend
     if frontend == "auto":
         frontend = "headless" if headless else ("pygame" if has_display() else "terminal")
+    return script, frontend
+
+
+def run_sim(args):
+    from host_tools.cli import UserError, make_output_dir
+
+    script, frontend = run_options(args)
     saves_dir = Path(args.saves) if args.saves else ROOT / "build" / "sim-saves"
     make_output_dir(saves_dir)
     hold = ("b",) if args.safe_mode else ()

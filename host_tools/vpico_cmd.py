@@ -121,14 +121,7 @@ def _oled_address(text):
 def run_vpico(args):
     from host_tools import vpico
 
-    if args.ticks is not None and args.ticks < 0:
-        raise UserError("--ticks must be 0 or more")
-    if not 1 <= args.scale <= 32:
-        raise UserError("--scale must be 1..32, got %d" % args.scale)
-    for path in (args.screenshot, args.gif):
-        if path:
-            sim.image_format(path)
-    script = sim.key_script(args.keys, args.keys_file)
+    script, frontend = sim.run_options(args)
     address = _oled_address(args.oled_address)
     try:
         image = Path(args.flash_image) if args.flash_image else vpico.CACHE_DIR / ("%s.img" % args.board)
@@ -144,10 +137,6 @@ def run_vpico(args):
             boot_log = adapter.boot(hold=("b",) if args.safe_mode else ())
             if "Traceback" in boot_log or "safe mode" in boot_log:
                 print(boot_log.strip())
-            frontend = args.frontend
-            headless = bool(script or args.ticks or args.screenshot or args.gif)
-            if frontend == "auto":
-                frontend = "headless" if headless else ("window" if sim.has_display() else "terminal")
             if frontend == "headless":
                 code = sim.run_headless(adapter, script, args.ticks, args.screenshot, args.gif, args.scale)
             elif frontend in ("window", "pygame"):
