@@ -129,7 +129,7 @@ def run_board(args):
     _probe(cfg, i2c)
     import hw_circuitpython
     import main
-    import saves
+    import savestore as saves
 
     try:
         hw = hw_circuitpython.Hardware(cfg, i2c=i2c)

@@ -69,6 +69,23 @@ def parse_keys(text):
     return ticks
 
 
+def key_script(keys=None, keys_file=None):
+    """The per-tick key list of ``--keys-file`` then ``--keys`` (shared by sim and vpico)."""
+    from host_tools.cli import UserError
+
+    script = []
+    if keys_file:
+        try:
+            script += parse_keys(Path(keys_file).read_text(encoding="utf-8"))
+        except UnicodeDecodeError:
+            raise UserError("cannot read --keys-file %s: not a text file (not UTF-8)" % keys_file) from None
+        except OSError as exc:
+            raise UserError("cannot read --keys-file: %s" % exc) from None
+    if keys:
+        script += parse_keys(keys)
+    return script
+
+
 def _key(name, token):
     from host_tools.cli import UserError
 
@@ -110,7 +127,7 @@ class PinSim:
         """Run the firmware's boot on ``hw`` (its clock replaced by the virtual one)
         with saves in ``fs``."""
         import main
-        import saves
+        import savestore as saves
 
         self.hw = hw
         hw.ticks_ms = self._ticks_ms
@@ -167,7 +184,7 @@ class Simulator(PinSim):
         self.levels = fake.levels
         self.set_keys(hold_at_boot)
         import hw_machine
-        import saves
+        import savestore as saves
 
         self._boot(hw_machine.Hardware(self.cfg),
                    saves.OsFs(str(saves_dir)) if saves_dir else saves.MemFs())
@@ -554,15 +571,18 @@ def make_simulator(board, saves_dir, hold=()):
         raise UserError(str(exc)) from None
     if runtime == "micropython":
         return Simulator(board, saves_dir, hold_at_boot=hold)
-    import saves
+    import savestore
 
     from host_tools.cpsim import CpSimulator
 
-    return CpSimulator(board, saves.OsFs(str(saves_dir)), hold_at_boot=hold)
+    return CpSimulator(board, savestore.OsFs(str(saves_dir)), hold_at_boot=hold)
 
 
-def run_sim(args):
-    from host_tools.cli import UserError, make_output_dir
+def run_options(args):
+    """Check the run options sim and vpico share (before any work); returns the key
+    script and the front end ("auto" resolved: headless when scripted, else a
+    window when there is a display, else the terminal)."""
+    from host_tools.cli import UserError
 
     if args.ticks is not None and args.ticks < 0:
         raise UserError("--ticks must be 0 or more")
@@ -571,20 +591,18 @@ def run_sim(args):
     for path in (args.screenshot, args.gif):
         if path:
             image_format(path)
-    script = []
-    if args.keys_file:
-        try:
-            script += parse_keys(Path(args.keys_file).read_text(encoding="utf-8"))
-        except UnicodeDecodeError:
-            raise UserError("cannot read --keys-file %s: not a text file (not UTF-8)" % args.keys_file) from None
-        except OSError as exc:
-            raise UserError("cannot read --keys-file: %s" % exc) from None
-    if args.keys:
-        script += parse_keys(args.keys)
+    script = key_script(args.keys, args.keys_file)
     headless = bool(script or args.ticks or args.screenshot or args.gif)
     frontend = args.frontend
     if frontend == "auto":
         frontend = "headless" if headless else ("pygame" if has_display() else "terminal")
+    return script, frontend
+
+
+def run_sim(args):
+    from host_tools.cli import UserError, make_output_dir
+
+    script, frontend = run_options(args)
     saves_dir = Path(args.saves) if args.saves else ROOT / "build" / "sim-saves"
     make_output_dir(saves_dir)
     hold = ("b",) if args.safe_mode else ()
