@@ -65,6 +65,7 @@ class Analyzer:
         self.moves = bytearray(6)
         self.witness = NONE          # the capturing block found by capture3
         self.nbf = bytearray(n)      # 1 on the cat's neighbours (early-exit sweeps)
+        self.deep = Deep(board)      # exact escape/capture search
         self.c3w = NONE              # resumable capture3: cell, candidates, index
         self.c3n = 0
         self.c3i = 0
@@ -433,12 +434,17 @@ _SWEEP_DIST = const(4)
 _CAPTURE = const(5)
 _CAND = const(6)
 _SCORE = const(7)
+_VERIFY = const(8)
+
+ESCAPE_DEPTH = const(5)     # cat moves: forced escapes found exactly
+CAPTURE_DEPTH = const(4)    # blocks: forced captures found exactly
+DEEP_CHUNK = const(12)      # deep-search expansions per work unit
 
 
 def _costs(board):
     """Estimated cost of the next unit per phase (see above)."""
     sweep = board.n // 7 + 1
-    c = bytearray(8)
+    c = bytearray(9)
     c[_START] = board.n // 5 + 1         # counts() and a capture3 start
     c[_ESCAPE] = 5                       # escape2 of one move: <= 0.5 M fuel
     c[_SWEEP_TD] = sweep
@@ -446,7 +452,425 @@ def _costs(board):
     c[_CAPTURE] = 5                      # one capture3 candidate: <= 0.5 M
     c[_CAND] = board.n // 20 + 1
     c[_SCORE] = 2 * sweep
+    c[_VERIFY] = 5                       # DEEP_CHUNK expansions
     return c
+
+
+# Exact deep search -------------------------------------------------------------
+# An AND-OR game-tree search with explicit preallocated stacks (no recursion:
+# the Pico's C stack is 8 KB), on its own copy of the cells so a dropped,
+# half-run search leaves the board untouched.  Two questions:
+# - ESCAPE: can the cat stand on the border within k of its moves whatever
+#   the player blocks?  (cat nodes OR, blocker nodes AND)
+# - CAPTURE: can the player leave the cat without a free neighbour within h
+#   blocks whatever it does?  (blocker nodes OR, cat nodes AND)
+# Every cut keeps the answer exact:
+# - the two-distance td (computed once at load) only grows as cells are
+#   blocked and is a lower bound on the cat's moves from a cell with the
+#   player to move; a cat step to y is tried only if td[y] <= moves left - 1;
+# - with k cat moves left, only blocks on cells p the cat can reach in d
+#   steps through such useful cells with d + td[p] <= k can change the
+#   outcome (any other block is a pass, and a pass never beats a block);
+# - one free border neighbour forces the player to close it, two lose;
+# - a capture within h blocks needs a cell q within h - 1 steps of the cat
+#   with at most h free neighbours, and blocks within h steps of it.
+
+ESCAPE = const(0)
+CAPTURE = const(1)
+_CATN = const(0)             # node kinds: cat to move, player to move
+_BLKN = const(1)
+_PLIES = const(10)
+
+
+class Deep:
+    """Exact escape/capture search for one Board: ``load(board)``, optional
+    extra root ``block(c)``, ``begin(mode, kind, cell, depth)`` then
+    ``run(limit)`` until it returns 0/1 (-1: not finished after ``limit``
+    expansions).  ``first`` is the root's move that decided a 1 (ESCAPE cat
+    root: the cat's step; CAPTURE root: the capturing block)."""
+
+    def __init__(self, board):
+        n = board.n
+        self.board = board
+        self.n = n
+        self.cells = bytearray(n)
+        self.fc = bytearray(n)
+        self.bc = bytearray(n)
+        self.td = bytearray(n)
+        self.cnt = bytearray(n)
+        self.q = bytearray(n)
+        self.dd = bytearray(n)
+        self.mark = array("H", bytes(2 * n))
+        self.gen = 0
+        self.cand = bytearray(_PLIES * n)
+        self.idx = array("H", bytes(2 * _PLIES))
+        self.hi = array("H", bytes(2 * _PLIES))
+        self.at = bytearray(_PLIES)
+        self.dep = bytearray(_PLIES)
+        self.kind = bytearray(_PLIES)
+        self.short = bytearray(_PLIES)   # the child value that decides a node
+        self.sp = 0
+        self.mode = ESCAPE
+        self.first = NONE
+        self.leaf = NONE
+        self.nodes = 0                   # expansions since begin (statistics)
+
+    # Position ------------------------------------------------------------
+    def load(self, board):
+        """Copy the cells, count free (border) neighbours, compute td."""
+        n = self.n
+        src = board.cells
+        cells = self.cells
+        for i in range(n):
+            cells[i] = 1 if src[i] else 0
+        border = board.border
+        adj = board.adj
+        deg = board.deg
+        fc = self.fc
+        bc = self.bc
+        for x in range(n):
+            f = 0
+            e = 0
+            base = 6 * x
+            for k in range(base, base + deg[x]):
+                y = adj[k]
+                if not cells[y]:
+                    f += 1
+                    e += border[y]
+            fc[x] = f
+            bc[x] = e
+        td = self.td
+        cnt = self.cnt
+        q = self.q
+        tail = 0
+        for x in range(n):
+            cnt[x] = 0
+            if border[x] and not cells[x]:
+                td[x] = 0
+                q[tail] = x
+                tail += 1
+            else:
+                td[x] = INF
+        head = 0
+        while head < tail:
+            u = q[head]
+            head += 1
+            d = td[u] + 1
+            base = 6 * u
+            for k in range(base, base + deg[u]):
+                v = adj[k]
+                if td[v] == INF and not cells[v]:
+                    c = cnt[v] + 1
+                    cnt[v] = c
+                    if c == 2:
+                        td[v] = d
+                        q[tail] = v
+                        tail += 1
+
+    def block(self, c):
+        b = self.board
+        self.cells[c] = 1
+        adj = b.adj
+        fc = self.fc
+        base = 6 * c
+        end = base + b.deg[c]
+        for k in range(base, end):
+            fc[adj[k]] -= 1
+        if b.border[c]:
+            bc = self.bc
+            for k in range(base, end):
+                bc[adj[k]] -= 1
+
+    def unblock(self, c):
+        b = self.board
+        self.cells[c] = 0
+        adj = b.adj
+        fc = self.fc
+        base = 6 * c
+        end = base + b.deg[c]
+        for k in range(base, end):
+            fc[adj[k]] += 1
+        if b.border[c]:
+            bc = self.bc
+            for k in range(base, end):
+                bc[adj[k]] += 1
+
+    # Search ----------------------------------------------------------------
+    def begin(self, mode, kind, cell, depth):
+        """Start a search at the root node; 0/1 when decided at once, else -1."""
+        self.abort()
+        self.mode = mode
+        self.first = NONE
+        self.nodes = 0
+        self.leaf = NONE
+        v = self._open(0, kind, cell, depth, 0)
+        if v >= 0:
+            self.first = self.leaf
+            self.sp = -1
+        else:
+            self.sp = 0
+        return v
+
+    def _near(self, x, depth, lo, useful):
+        """Free cells within ``depth`` steps of x (not x) into cand[lo:],
+        breadth first; with ``useful`` only through cells with d + td <=
+        depth.  Returns the end index and leaves dd/mark set for them."""
+        b = self.board
+        adj = b.adj
+        deg = b.deg
+        cells = self.cells
+        td = self.td
+        dd = self.dd
+        q = self.q
+        cand = self.cand
+        gen = self.gen + 1
+        if gen > 0xFFFF:
+            m = self.mark
+            for i in range(self.n):
+                m[i] = 0
+            gen = 1
+        self.gen = gen
+        mark = self.mark
+        mark[x] = gen
+        dd[x] = 0
+        q[0] = x
+        head = 0
+        tail = 1
+        out = lo
+        while head < tail:
+            u = q[head]
+            head += 1
+            d = dd[u] + 1
+            if d > depth:
+                break
+            base = 6 * u
+            for k in range(base, base + deg[u]):
+                v = adj[k]
+                if mark[v] != gen and not cells[v]:
+                    mark[v] = gen
+                    if useful and d + td[v] > depth:
+                        continue
+                    dd[v] = d
+                    q[tail] = v
+                    tail += 1
+                    cand[out] = v
+                    out += 1
+        return out
+
+    def _cap2(self, x, lo):
+        """Player to move, cat on non-border x: capture within 2 blocks?
+        (Candidate blocks go to cand[lo:].)"""
+        fc = self.fc
+        b = self.board
+        cells = self.cells
+        border = b.border
+        adj = b.adj
+        deg = b.deg
+        base = 6 * x
+        end = base + deg[x]
+        strong = 0
+        for k in range(base, end):
+            y = adj[k]
+            if not cells[y] and (border[y] or fc[y] >= 3):
+                strong += 1
+        if strong >= 2:
+            return 0
+        top = self._near(x, 2, lo, False)
+        cand = self.cand
+        for i in range(lo, top):
+            c = cand[i]
+            self.block(c)
+            ok = 1
+            for k in range(base, end):
+                y = adj[k]
+                if not cells[y] and (border[y] or fc[y] > 1):
+                    ok = 0
+                    break
+            self.unblock(c)
+            if ok:
+                return 1
+        return 0
+
+    def _open(self, p, kind, x, depth, lo):
+        """Set up node p (cat at x); its children go to cand[lo:].  Returns
+        the node's value when it is decided without children, else -1."""
+        b = self.board
+        cells = self.cells
+        border = b.border
+        adj = b.adj
+        fc = self.fc
+        bc = self.bc
+        td = self.td
+        cand = self.cand
+        base = 6 * x
+        end = base + b.deg[x]
+        hi = lo
+        if self.mode == ESCAPE:
+            if kind == _CATN:
+                free = False
+                for k in range(base, end):
+                    y = adj[k]
+                    if not cells[y]:
+                        free = True
+                        if border[y]:
+                            self.leaf = y
+                            return 1
+                if not free or depth < 2:
+                    return 0
+                for k in range(base, end):
+                    y = adj[k]
+                    if not cells[y] and bc[y] >= 2:
+                        self.leaf = y
+                        return 1
+                if depth == 2:
+                    return 0
+                for k in range(base, end):
+                    y = adj[k]
+                    t = td[y]
+                    if not cells[y] and t < depth:
+                        j = hi
+                        while j > lo and td[cand[j - 1]] > t:
+                            cand[j] = cand[j - 1]
+                            j -= 1
+                        cand[j] = y
+                        hi += 1
+                short = 1
+            else:
+                e = bc[x]
+                if e >= 2:
+                    return 1
+                if depth < 2 or td[x] > depth:
+                    return 0
+                if e == 1:
+                    for k in range(base, end):
+                        y = adj[k]
+                        if not cells[y] and border[y]:
+                            cand[lo] = y
+                    hi = lo + 1
+                else:
+                    hi = self._near(x, depth, lo, True)
+                short = 0
+        else:
+            if kind == _BLKN:
+                if fc[x] <= 1:
+                    for k in range(base, end):
+                        if not cells[adj[k]]:
+                            self.leaf = adj[k]
+                    return 1
+                if depth < 2 or bc[x] >= 2:
+                    return 0
+                if bc[x] == 1:
+                    for k in range(base, end):
+                        y = adj[k]
+                        if not cells[y] and border[y]:
+                            cand[lo] = y
+                    hi = lo + 1
+                elif depth == 2 and p:
+                    return self._cap2(x, lo)
+                else:
+                    hi = self._near(x, depth, lo, False)
+                    dd = self.dd
+                    ok = fc[x] <= depth
+                    for i in range(lo, hi):
+                        y = cand[i]
+                        if dd[y] < depth and fc[y] <= depth:
+                            ok = True
+                            break
+                    if not ok:
+                        return 0
+                short = 1
+            else:
+                for k in range(base, end):
+                    y = adj[k]
+                    if not cells[y]:
+                        if border[y]:
+                            return 0
+                        # most free neighbours first: the likeliest to escape
+                        f = fc[y]
+                        j = hi
+                        while j > lo and fc[cand[j - 1]] < f:
+                            cand[j] = cand[j - 1]
+                            j -= 1
+                        cand[j] = y
+                        hi += 1
+                if hi == lo:
+                    return 1
+                if depth == 0:
+                    return 0
+                short = 0
+        if hi == lo:
+            return 1 - short
+        self.kind[p] = kind
+        self.at[p] = x
+        self.dep[p] = depth
+        self.idx[p] = lo
+        self.hi[p] = hi
+        self.short[p] = short
+        return -1
+
+    def run(self, limit=_FOREVER):
+        """Expand up to ``limit`` children; 0/1 when the root is decided."""
+        sp = self.sp
+        if sp < 0:
+            return -1
+        cand = self.cand
+        idx = self.idx
+        hi = self.hi
+        kind = self.kind
+        at = self.at
+        dep = self.dep
+        short = self.short
+        esc = self.mode == ESCAPE
+        while limit > 0:
+            i = idx[sp]
+            if i < hi[sp]:
+                idx[sp] = i + 1
+                c = cand[i]
+                limit -= 1
+                self.nodes += 1
+                d = dep[sp]
+                if kind[sp] == _BLKN:
+                    self.block(c)
+                    v = self._open(sp + 1, _CATN, at[sp], d if esc else d - 1, hi[sp])
+                else:
+                    v = self._open(sp + 1, _BLKN, c, d - 1 if esc else d, hi[sp])
+                if v < 0:
+                    sp += 1
+                    continue
+            else:
+                v = 1 - short[sp]       # every child failed to decide it
+                if sp == 0:
+                    self.sp = -1
+                    return v
+                sp -= 1
+            # v is the value of the child just finished of node sp
+            while True:
+                if kind[sp] == _BLKN:
+                    self.unblock(cand[idx[sp] - 1])
+                if v != short[sp]:
+                    break
+                if sp == 0:
+                    self.first = cand[idx[0] - 1]
+                    self.sp = -1
+                    return v
+                sp -= 1
+        self.sp = sp
+        return -1
+
+    def abort(self):
+        """Drop a running search (undo its blocks on the copy)."""
+        sp = self.sp
+        while sp > 0:
+            sp -= 1
+            if self.kind[sp] == _BLKN:
+                self.unblock(self.cand[self.idx[sp] - 1])
+        self.sp = -1
+
+    def solve(self, mode, kind, cell, depth):
+        v = self.begin(mode, kind, cell, depth)
+        while v < 0:
+            v = self.run()
+        return v
 
 
 class _Task:
@@ -532,21 +956,28 @@ class NormalCat(_Task):
 
 
 class HardCat(_Task):
+    """Exact within its horizon: the fastest forced escape within ESCAPE_DEPTH
+    moves; else the best-evaluated step from which the player cannot force
+    a capture within CAPTURE_DEPTH blocks (see the module docstring)."""
+
     def __init__(self, board, analyzer=None):
         self.result = NONE       # attributes made here: start() allocates nothing
         self.phase = _DONE
         self.an = analyzer or Analyzer(board)
+        self.deep = self.an.deep
         self.board = board
         self.costs = _costs(board)
-        self.reason = 0   # 1 border, 2 escape in 2, 3 escape in 3, 4 eval
+        self.reason = 0   # 1 border, k escape in k moves (2..5), 9 eval
         self.m = 0
         self.i = 0
+        self.k = 0
         self.order = bytearray(6)          # move indices, best evaluation first
         self.vals = array("i", bytes(24))  # evaluation per move (< 2**19)
-        self.inner = False                 # a capture3 is running
+        self.inner = False                 # a deep search is running
 
     def _unit(self):
         an = self.an
+        deep = self.deep
         board = self.board
         phase = self.phase
         moves = an.moves
@@ -571,39 +1002,46 @@ class HardCat(_Task):
             if m == 0:
                 self.phase = _DONE
                 return
-            an.counts()
-            bc = an.bc
+            deep.load(board)
+            bc = deep.bc
             for i in range(m):
                 if bc[moves[i]] >= 2:
                     self.reason = 2
                     self.result = moves[i]
                     self.phase = _DONE
                     return
-            self.i = 0
+            self.k = 3
+            self.inner = False
             self.phase = _ESCAPE
             return
         if phase == _ESCAPE:
-            i = self.i
-            if an.escape2(moves[i]):
-                self.reason = 3
-                self.result = moves[i]
-                self.phase = _DONE
-            elif i + 1 < self.m:
-                self.i = i + 1
+            # iterative deepening: the first k with a forced escape is the
+            # fastest; the root's deciding step keeps it
+            if self.inner:
+                r = deep.run(DEEP_CHUNK)
             else:
-                self.phase = _SWEEP_TD
-            return
-        if phase == _SWEEP_TD:
-            self.reason = 4
-            an.two_distance()
-            self.phase = _SWEEP_DIST
+                r = deep.begin(ESCAPE, _CATN, board.cat, self.k)
+                if r < 0:
+                    r = deep.run(DEEP_CHUNK)
+            self.inner = r < 0
+            if r < 0:
+                return
+            if r == 1:
+                self.reason = self.k
+                self.result = deep.first
+                self.phase = _DONE
+            elif self.k < ESCAPE_DEPTH:
+                self.k += 1
+            else:
+                self.phase = _SWEEP_DIST
             return
         if phase == _SWEEP_DIST:
+            self.reason = 9
             an.distances()
             # evaluations, then the move order (stable: first move wins ties)
-            td = an.td
+            td = deep.td
             dist = an.dist
-            fc = an.fc
+            fc = deep.fc
             vals = self.vals
             order = self.order
             m = self.m
@@ -616,30 +1054,34 @@ class HardCat(_Task):
                     j -= 1
                 order[j] = i
             self.i = 0
+            self.k = CAPTURE_DEPTH
             self.inner = False
             self.phase = _CAPTURE
             return
         # _CAPTURE: the best-evaluated move the player cannot capture within
-        # 3 blocks (the same choice as penalising captured moves, with fewer
-        # capture3 searches); when every move loses by force, the best one.
+        # h = CAPTURE_DEPTH blocks; when every move loses so, again with
+        # h - 1 (the slowest capture), and at h = 1 the best-evaluated one.
         x = moves[self.order[self.i]]
         if self.inner:
-            r = an.c3_next()
+            r = deep.run(DEEP_CHUNK)
         else:
-            r = an.c3_begin(x)
-            self.inner = r < 0
+            r = deep.begin(CAPTURE, _BLKN, x, self.k)
+            if r < 0:
+                r = deep.run(DEEP_CHUNK)
+        self.inner = r < 0
         if r < 0:
             return
-        self.inner = False
         if r == 0:
             self.result = x
             self.phase = _DONE
         elif self.i + 1 < self.m:
             self.i += 1
+        elif self.k > 1:
+            self.k -= 1
+            self.i = 0
         else:
             self.result = moves[self.order[0]]
             self.phase = _DONE
-        return
 
 
 class RandomBlocker(_Task):
@@ -702,15 +1144,24 @@ class GreedyBlocker(_Task):
 
 
 class StrongBlocker(_Task):
+    """The player's HINT: closes a border cell next to the cat; else keeps a
+    forced capture within CAPTURE_DEPTH blocks when there is one; else the
+    best-scored block that leaves the cat no forced escape within
+    ESCAPE_DEPTH moves (the best-scored block when every block leaves one)."""
+
     def __init__(self, board, analyzer=None):
         self.result = NONE       # attributes made here: start() allocates nothing
         self.phase = _DONE
         self.an = analyzer or Analyzer(board)
+        self.deep = self.an.deep
         self.board = board
         self.costs = _costs(board)
         self.i = 0
         self.nc = 0
-        self.bestv = -1
+        self.lost = False                  # every block leaves a forced escape
+        self.inner = False                 # a deep search is running
+        self.cl = bytearray(board.n)       # candidate blocks, best score first
+        self.sc = array("i", bytes(4 * board.n))
 
     def _score(self, board):
         """How bad the position is for the cat to move (bigger = better for
@@ -747,8 +1198,21 @@ class StrongBlocker(_Task):
             return 1 << 22      # captured
         return (best * 8 + 7 - ties) * 256 + bestd
 
+    def _search(self, mode, kind, depth):
+        """One slice of a deep search rooted at the cat (-1: not finished)."""
+        deep = self.deep
+        if self.inner:
+            r = deep.run(DEEP_CHUNK)
+        else:
+            r = deep.begin(mode, kind, self.board.cat, depth)
+            if r < 0:
+                r = deep.run(DEEP_CHUNK)
+        self.inner = r < 0
+        return r
+
     def _unit(self):
         an = self.an
+        deep = self.deep
         board = self.board
         phase = self.phase
         cells = board.cells
@@ -772,25 +1236,43 @@ class StrongBlocker(_Task):
                 self.phase = _DONE
                 return
             self.result = first
-            an.counts()
-            r = an.c3_begin(cat)
-            if r == 1 and an.witness != NONE:
-                self.result = an.witness
-                self.phase = _DONE
-            else:
-                self.phase = _CAPTURE if r < 0 else _CAND
+            deep.load(board)
+            self.inner = False
+            self.phase = _CAPTURE
             return
         if phase == _CAPTURE:
-            r = an.c3_next()
-            if r == 1 and an.witness != NONE:
-                self.result = an.witness
+            r = self._search(CAPTURE, _BLKN, CAPTURE_DEPTH)
+            if r == 1 and deep.first != NONE:
+                self.result = deep.first
                 self.phase = _DONE
             elif r >= 0:
+                self.phase = _ESCAPE
+            return
+        if phase == _ESCAPE:
+            # does every block leave a forced escape?  (one search)
+            r = self._search(ESCAPE, _BLKN, ESCAPE_DEPTH)
+            if r >= 0:
+                self.lost = r == 1
                 self.phase = _CAND
             return
         if phase == _CAND:
-            # candidates: free cells within three steps of the cat
+            # candidates: free cells within three steps of the cat, and every
+            # cell whose block can matter to an escape within ESCAPE_DEPTH
             nc = an.near3(cat)
+            cl = self.cl
+            cand3 = an.cand3
+            for i in range(1, nc):
+                cl[i - 1] = cand3[i]
+            nc -= 1
+            top = deep._near(cat, ESCAPE_DEPTH, 0, True)
+            mark = an.mark3
+            gen = an.gen3
+            dcand = deep.cand
+            for i in range(top):
+                c = dcand[i]
+                if mark[c] != gen:
+                    cl[nc] = c
+                    nc += 1
             deg = board.deg
             nbf = an.nbf
             for i in range(board.n):
@@ -799,23 +1281,48 @@ class StrongBlocker(_Task):
             for k in range(base, base + deg[cat]):
                 nbf[adj[k]] = 1
             self.nc = nc
-            self.i = 1
-            self.bestv = -1
-            self.phase = _SCORE if nc > 1 else _DONE
+            self.i = 0
+            self.phase = _SCORE if nc > 0 else _DONE
             return
-        # _SCORE: one candidate block
-        i = self.i
-        c = an.cand3[i]
-        cells[c] = 1
-        v = self._score(board)
-        cells[c] = 0
-        if v > self.bestv:
-            self.bestv = v
+        if phase == _SCORE:
+            # one candidate block, kept in order of score (best first)
+            i = self.i
+            cl = self.cl
+            sc = self.sc
+            c = cl[i]
+            cells[c] = 1
+            v = self._score(board)
+            cells[c] = 0
+            j = i
+            while j > 0 and sc[j - 1] < v:
+                sc[j] = sc[j - 1]
+                cl[j] = cl[j - 1]
+                j -= 1
+            sc[j] = v
+            cl[j] = c
+            self.i = i + 1
+            if i + 1 >= self.nc:
+                self.result = cl[0]
+                self.i = 0
+                self.inner = False
+                self.phase = _DONE if self.lost else _VERIFY
+            return
+        # _VERIFY: the best-scored block after which the cat has no forced
+        # escape within ESCAPE_DEPTH (one exists: the search above said so)
+        c = self.cl[self.i]
+        if not self.inner:
+            deep.block(c)
+        r = self._search(ESCAPE, _CATN, ESCAPE_DEPTH)
+        if r < 0:
+            return
+        deep.unblock(c)
+        if r == 0:
             self.result = c
-        self.i = i + 1
-        if i + 1 >= self.nc:
             self.phase = _DONE
-        return
+        elif self.i + 1 < self.nc:
+            self.i += 1
+        else:
+            self.phase = _DONE
 
 
 def hint(board, blocker=None):

@@ -412,7 +412,7 @@ emit('allocs', allocs)
 # cat's step is never into a cell from which a capture within 3 blocks is
 # forced (brute force) when another step avoids one.
 
-TRAP_GAMES_9 = (503, 525, 529, 535, 551)
+TRAP_GAMES_9 = (510, 525, 529, 554, 572, 579)
 
 
 def _eval_only_move(board):
