@@ -501,6 +501,7 @@ class Deep:
         self.q = bytearray(n)
         self.dd = bytearray(n)
         self.mark = array("H", bytes(2 * n))
+        self.tmark = array("H", bytes(2 * n))   # trap neighbours (same gen)
         self.gen = 0
         self.cand = bytearray(_PLIES * n)
         self.idx = array("H", bytes(2 * _PLIES))
@@ -509,6 +510,16 @@ class Deep:
         self.dep = bytearray(_PLIES)
         self.kind = bytearray(_PLIES)
         self.short = bytearray(_PLIES)   # the child value that decides a node
+        self.reply = bytearray(6 * _PLIES)   # a pass child's safe cat steps
+        self.nreply = bytearray(_PLIES)      # how many (0: not collecting)
+        self.collect = bytearray(_PLIES)     # 1 on a cat node after a pass
+        self.hq = bytearray(n)           # axial coordinates (hex distance)
+        self.hr = bytearray(n)
+        size = board.size
+        for x in range(n):
+            r = x // size
+            self.hq[x] = x % size - (r - (r & 1)) // 2 + size
+            self.hr[x] = r
         self.sp = 0
         self.mode = ESCAPE
         self.first = NONE
@@ -626,8 +637,10 @@ class Deep:
         gen = self.gen + 1
         if gen > 0xFFFF:
             m = self.mark
+            t = self.tmark
             for i in range(self.n):
                 m[i] = 0
+                t[i] = 0
             gen = 1
         self.gen = gen
         mark = self.mark
@@ -657,39 +670,99 @@ class Deep:
                     out += 1
         return out
 
-    def _cap2(self, x, lo):
-        """Player to move, cat on non-border x: capture within 2 blocks?
-        (Candidate blocks go to cand[lo:].)"""
+    def _cap2(self, x):
+        """Player to move, cat on non-border x with at least two free
+        neighbours, none on the border: capture within 2 blocks?  The block
+        must leave every free neighbour y of x with at most one free
+        neighbour (the cat steps there, the last block closes it): a y with
+        3 or more can only be fixed by blocking y itself, so two such y
+        lose; else every y with 2 must be the block or touch it."""
         fc = self.fc
         b = self.board
         cells = self.cells
-        border = b.border
         adj = b.adj
         deg = b.deg
         base = 6 * x
         end = base + deg[x]
-        strong = 0
+        big = NONE
+        two = NONE
         for k in range(base, end):
             y = adj[k]
-            if not cells[y] and (border[y] or fc[y] >= 3):
-                strong += 1
-        if strong >= 2:
-            return 0
-        top = self._near(x, 2, lo, False)
-        cand = self.cand
-        for i in range(lo, top):
-            c = cand[i]
-            self.block(c)
-            ok = 1
-            for k in range(base, end):
-                y = adj[k]
-                if not cells[y] and (border[y] or fc[y] > 1):
-                    ok = 0
-                    break
-            self.unblock(c)
-            if ok:
+            if not cells[y]:
+                f = fc[y]
+                if f >= 3:
+                    if big != NONE:
+                        return 0
+                    big = y
+                elif f == 2 and two == NONE:
+                    two = y
+        if big != NONE:
+            return self._cap2_try(x, big)
+        if two == NONE:
+            return 1
+        if self._cap2_try(x, two):
+            return 1
+        tb = 6 * two
+        for k in range(tb, tb + deg[two]):
+            c = adj[k]
+            if not cells[c] and c != x and self._cap2_try(x, c):
                 return 1
         return 0
+
+    def _cap2_try(self, x, c):
+        """After blocking c, has every free neighbour of x at most one?"""
+        self.block(c)
+        fc = self.fc
+        cells = self.cells
+        adj = self.board.adj
+        base = 6 * x
+        ok = 1
+        for k in range(base, base + self.board.deg[x]):
+            y = adj[k]
+            if not cells[y] and fc[y] > 1:
+                ok = 0
+                break
+        self.unblock(c)
+        return ok
+
+    def _trap_blocks(self, x, h, lo):
+        """Blocks that can matter to a capture of the cat at x within h
+        blocks, into cand[lo:]; returns the end (lo: no capture possible).
+        The cat stands only on cells within h - 1 steps, so a cell h steps
+        away matters only as a neighbour of a trap cell: a non-border cell
+        q within h - 1 steps with at most h free neighbours."""
+        b = self.board
+        adj = b.adj
+        deg = b.deg
+        border = b.border
+        fc = self.fc
+        dd = self.dd
+        cand = self.cand
+        hi = self._near(x, h, lo, False)
+        tm = self.tmark
+        gen = self.gen          # _near's generation: unique per call
+        traps = 0
+        for i in range(lo - 1, hi):
+            q = x if i < lo else cand[i]
+            if dd[q] < h and fc[q] <= h and not border[q]:
+                traps += 1
+                qb = 6 * q
+                for k in range(qb, qb + deg[q]):
+                    tm[adj[k]] = gen
+        if not traps:
+            return lo
+        # the pass goes first (see run): its refutation rules out far blocks
+        for i in range(hi, lo, -1):
+            cand[i] = cand[i - 1]
+        cand[lo] = NONE
+        hi += 1
+        out = lo + 1
+        for i in range(lo + 1, hi):
+            c = cand[i]
+            if dd[c] < h or tm[c] == gen:
+                cand[out] = c
+                out += 1
+        return out
 
     def _open(self, p, kind, x, depth, lo):
         """Set up node p (cat at x); its children go to cand[lo:].  Returns
@@ -766,17 +839,10 @@ class Deep:
                             cand[lo] = y
                     hi = lo + 1
                 elif depth == 2 and p:
-                    return self._cap2(x, lo)
+                    return self._cap2(x)
                 else:
-                    hi = self._near(x, depth, lo, False)
-                    dd = self.dd
-                    ok = fc[x] <= depth
-                    for i in range(lo, hi):
-                        y = cand[i]
-                        if dd[y] < depth and fc[y] <= depth:
-                            ok = True
-                            break
-                    if not ok:
+                    hi = self._trap_blocks(x, depth, lo)
+                    if hi == lo:
                         return 0
                 short = 1
             else:
@@ -830,7 +896,10 @@ class Deep:
                 self.nodes += 1
                 d = dep[sp]
                 if kind[sp] == _BLKN:
-                    self.block(c)
+                    if c != NONE:
+                        self.block(c)
+                    self.collect[sp + 1] = c == NONE
+                    self.nreply[sp + 1] = 0
                     v = self._open(sp + 1, _CATN, at[sp], d if esc else d - 1, hi[sp])
                 else:
                     v = self._open(sp + 1, _BLKN, c, d - 1 if esc else d, hi[sp])
@@ -839,6 +908,8 @@ class Deep:
                     continue
             else:
                 v = 1 - short[sp]       # every child failed to decide it
+                if self.nreply[sp]:
+                    v = short[sp]       # a pass child: some step decided it
                 if sp == 0:
                     self.sp = -1
                     return v
@@ -846,24 +917,76 @@ class Deep:
             # v is the value of the child just finished of node sp
             while True:
                 if kind[sp] == _BLKN:
-                    self.unblock(cand[idx[sp] - 1])
+                    c = cand[idx[sp] - 1]
+                    if c != NONE:
+                        self.unblock(c)
+                    elif v != short[sp]:
+                        self._skip_far(sp)
+                elif v == short[sp] and self.collect[sp]:
+                    # after a pass: collect every cat step that decides it
+                    n = self.nreply[sp]
+                    self.reply[6 * sp + n] = cand[idx[sp] - 1]
+                    self.nreply[sp] = n + 1
+                    break
                 if v != short[sp]:
                     break
                 if sp == 0:
-                    self.first = cand[idx[0] - 1]
+                    c = cand[idx[0] - 1]
+                    if c == NONE:       # captured even after a pass
+                        c = cand[1] if hi[0] > 1 else NONE
+                    self.first = c
                     self.sp = -1
                     return v
                 sp -= 1
         self.sp = sp
         return -1
 
+    def _skip_far(self, sp):
+        """The pass at player node sp (depth h) did not decide it: the cat
+        node after it collected every cat step y that answers the pass.  A
+        search of depth h - 1 from y reads only cells within h - 1 steps of
+        y, so a block farther from any one such y is answered the same way;
+        drop those blocks."""
+        base = 6 * (sp + 1)
+        nr = self.nreply[sp + 1]
+        reply = self.reply
+        r2 = 2 * (self.dep[sp] - 1)
+        hq = self.hq
+        hr = self.hr
+        cand = self.cand
+        out = self.idx[sp]
+        for i in range(out, self.hi[sp]):
+            c = cand[i]
+            qc = hq[c]
+            rc = hr[c]
+            keep = True
+            for j in range(base, base + nr):
+                y = reply[j]
+                dq = qc - hq[y]
+                dr = rc - hr[y]
+                ds = dq + dr
+                if dq < 0:
+                    dq = -dq
+                if dr < 0:
+                    dr = -dr
+                if ds < 0:
+                    ds = -ds
+                if dq + dr + ds > r2:
+                    keep = False
+                    break
+            if keep:
+                cand[out] = c
+                out += 1
+        self.hi[sp] = out
+
     def abort(self):
         """Drop a running search (undo its blocks on the copy)."""
         sp = self.sp
         while sp > 0:
             sp -= 1
-            if self.kind[sp] == _BLKN:
-                self.unblock(self.cand[self.idx[sp] - 1])
+            c = self.cand[self.idx[sp] - 1]
+            if self.kind[sp] == _BLKN and c != NONE:
+                self.unblock(c)
         self.sp = -1
 
     def solve(self, mode, kind, cell, depth):
