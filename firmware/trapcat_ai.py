@@ -2,8 +2,8 @@
 
 Every strategy object is built once per Board and answers ``choose(board)``
 with a cell (``NONE`` when it has no legal move).  All work buffers live in
-one ``Analyzer`` per board and are reused; a move allocates nothing beyond
-a few small ints.
+one ``Analyzer`` per board (with one ``Deep`` exact searcher) and are reused;
+a move allocates nothing.
 
 Cats
 - EasyCat: a random free neighbour (the seed's "欢乐模式").
@@ -11,24 +11,24 @@ Cats
   smallest distance (first in W, E, NW, NE, SW, SE order on ties).
 - HardCat: exact tactics first, then a "two-distance" evaluation:
   1. step onto the border when possible;
-  2. forced escapes within 3 cat moves, found exactly (the seed's E1/E2
-     analysis: a neighbour with two free border cells, or a neighbour from
-     which every block still leaves a neighbour like that);
-  3. never step into a cell from which the player forces a capture within 3
-     blocks, when another move avoids that;
-  4. otherwise the neighbour with the smallest two-distance: free border cells
-     are 0 and any other cell is 1 + the SECOND smallest value among its
-     neighbours (the player closes the best one) - the seed's E-values
-     generalised upwards, computed by one BFS-like sweep.  Ties: BFS distance,
-     then more free neighbours.
+  2. the fastest forced escape within ESCAPE_DEPTH (5) cat moves, found
+     exactly by Deep (iterative deepening: 2, 3, 4, 5 moves);
+  3. never step into a cell from which the player forces a capture within
+     CAPTURE_DEPTH (4) blocks, when another move avoids that (when none
+     does, the step with the slowest forced capture);
+  4. among the steps left, the one with the smallest two-distance: free
+     border cells are 0 and any other cell is 1 + the SECOND smallest value
+     among its neighbours (the player closes the best one) - the seed's
+     E-values generalised upwards.  Ties: BFS distance, then more free
+     neighbours.
 
 Blockers
 - RandomBlocker: a random free cell within two steps of the cat.
 - GreedyBlocker: blocks the cell the NormalCat would step to next.
-- StrongBlocker: closes a border cell next to the cat, plays a forced capture
-  within 3 blocks when there is one, else the block (among free cells within
-  three steps of the cat) that leaves the cat the worst two-distance.
-  ``hint(board)`` is the StrongBlocker's choice.
+- StrongBlocker (the player's HINT): closes a border cell next to the cat;
+  keeps a forced capture within 4 blocks when there is one; else, among
+  the blocks that leave the cat no forced escape within 5 moves, the one
+  that leaves the cat the worst two-distance.  ``hint(board)``.
 """
 
 from array import array
@@ -54,21 +54,12 @@ class Analyzer:
         self.td = bytearray(n)       # two-distance (INF)
         self.cnt = bytearray(n)
         self.queue = bytearray(n)
-        self.fc = bytearray(n)       # free-neighbour count (tactics)
-        self.bc = bytearray(n)       # free border-neighbour count (tactics)
-        self.mark2 = array("H", bytes(2 * n))
         self.mark3 = array("H", bytes(2 * n))
-        self.gen2 = 0
         self.gen3 = 0
-        self.cand2 = bytearray(n)
         self.cand3 = bytearray(n)
         self.moves = bytearray(6)
-        self.witness = NONE          # the capturing block found by capture3
         self.nbf = bytearray(n)      # 1 on the cat's neighbours (early-exit sweeps)
         self.deep = Deep(board)      # exact escape/capture search
-        self.c3w = NONE              # resumable capture3: cell, candidates, index
-        self.c3n = 0
-        self.c3i = 0
 
     # Distances -------------------------------------------------------------
     def distances(self, stop=False):
@@ -151,205 +142,6 @@ class Analyzer:
                         q[tail] = v
                         tail += 1
 
-    # Tactics (make/unmake on the board, fc/bc kept in step) ----------------
-    def counts(self):
-        b = self.board
-        cells = b.cells
-        border = b.border
-        adj = b.adj
-        deg = b.deg
-        fc = self.fc
-        bc = self.bc
-        for x in range(b.n):
-            f = 0
-            e = 0
-            base = 6 * x
-            for k in range(base, base + deg[x]):
-                y = adj[k]
-                if not cells[y]:
-                    f += 1
-                    e += border[y]
-            fc[x] = f
-            bc[x] = e
-
-    def _block(self, c):
-        b = self.board
-        b.cells[c] = 1
-        adj = b.adj
-        fc = self.fc
-        base = 6 * c
-        end = base + b.deg[c]
-        for k in range(base, end):
-            fc[adj[k]] -= 1
-        if b.border[c]:
-            bc = self.bc
-            for k in range(base, end):
-                bc[adj[k]] -= 1
-
-    def _unblock(self, c):
-        b = self.board
-        b.cells[c] = 0
-        adj = b.adj
-        fc = self.fc
-        base = 6 * c
-        end = base + b.deg[c]
-        for k in range(base, end):
-            fc[adj[k]] += 1
-        if b.border[c]:
-            bc = self.bc
-            for k in range(base, end):
-                bc[adj[k]] += 1
-
-    def escape2(self, w):
-        """Cat on non-border w, player to move: does the cat reach the border
-        within 2 more moves whatever the player blocks?  (Needs counts().)"""
-        b = self.board
-        cells = b.cells
-        border = b.border
-        adj = b.adj
-        deg = b.deg
-        bc = self.bc
-        base = 6 * w
-        end = base + deg[w]
-        any_free = False
-        # Only blocks next to w, or on a border cell next to a neighbour of w,
-        # can matter; any other block changes nothing (blocks are monotone).
-        for k in range(base, end):
-            x = adj[k]
-            if cells[x]:
-                continue
-            any_free = True
-            for stage in range(2):
-                if stage == 0:
-                    lo = k
-                    hi = k + 1          # candidate: x itself
-                else:
-                    lo = 6 * x
-                    hi = lo + deg[x]    # candidates: border neighbours of x
-                for j in range(lo, hi):
-                    c = adj[j]
-                    if cells[c] or c == w or (stage and not border[c]):
-                        continue
-                    self._block(c)
-                    ok = False
-                    for i in range(base, end):
-                        y = adj[i]
-                        if not cells[y] and (border[y] or bc[y] >= 2):
-                            ok = True
-                            break
-                    self._unblock(c)
-                    if not ok:
-                        return False
-        return any_free
-
-    def capture2(self, x):
-        """Cat on non-border x, player to move: can the player capture it
-        within 2 blocks?  (Needs counts().)"""
-        fc = self.fc
-        if fc[x] <= 1:
-            return True
-        b = self.board
-        cells = b.cells
-        border = b.border
-        adj = b.adj
-        deg = b.deg
-        base = 6 * x
-        end = base + deg[x]
-        strong = 0
-        for k in range(base, end):
-            y = adj[k]
-            if not cells[y] and (border[y] or fc[y] >= 3):
-                strong += 1     # only blocking y itself can stop this exit
-        if strong >= 2:
-            return False
-        gen = self.gen2 + 1
-        if gen > 0xFFFF:
-            m = self.mark2
-            for i in range(b.n):
-                m[i] = 0
-            gen = 1
-        self.gen2 = gen
-        mark = self.mark2
-        cand = self.cand2
-        nc = 0
-        mark[x] = gen
-        for k in range(base, end):
-            y = adj[k]
-            if cells[y]:
-                continue
-            if mark[y] != gen:
-                mark[y] = gen
-                cand[nc] = y
-                nc += 1
-            lo = 6 * y
-            for j in range(lo, lo + deg[y]):
-                c = adj[j]
-                if mark[c] != gen and not cells[c]:
-                    mark[c] = gen
-                    cand[nc] = c
-                    nc += 1
-        for i in range(nc):
-            c = cand[i]
-            self._block(c)
-            ok = True
-            for k in range(base, end):
-                y = adj[k]
-                if not cells[y] and (border[y] or fc[y] > 1):
-                    ok = False
-                    break
-            self._unblock(c)
-            if ok:
-                return True
-        return False
-
-    def capture3(self, w):
-        """Cat on non-border w, player to move: can the player capture it
-        within 3 blocks?  Sets self.witness to a first block that does it.
-        (Needs counts().)  The same search in slices: c3_begin / c3_next."""
-        r = self.c3_begin(w)
-        while r < 0:
-            r = self.c3_next()
-        return r == 1
-
-    def c3_begin(self, w):
-        """Start capture3(w): 1 captured (witness set), 0 not, -1 call
-        c3_next() until it is not -1 (one candidate block per call)."""
-        b = self.board
-        cells = b.cells
-        border = b.border
-        adj = b.adj
-        deg = b.deg
-        fc = self.fc
-        base = 6 * w
-        end = base + deg[w]
-        if fc[w] <= 1:
-            self.witness = NONE
-            for k in range(base, end):
-                if not cells[adj[k]]:
-                    self.witness = adj[k]
-            return 1
-        nb = 0
-        lastb = NONE
-        for k in range(base, end):
-            y = adj[k]
-            if not cells[y] and border[y]:
-                nb += 1
-                lastb = y
-        if nb >= 2:
-            return 0
-        cand = self.cand3
-        if nb == 1:
-            cand[0] = lastb     # the open border cell must be closed now
-            nc = 1
-        else:
-            # Free cells within 3 steps of w: the only blocks that can matter.
-            nc = self.near3(w) - 1
-            cand[0] = cand[nc]  # drop w itself (slot 0)
-        self.c3w = w
-        self.c3n = nc
-        self.c3i = 0
-        return -1
-
     def near3(self, w):
         """Put w and the free cells within 3 steps of it in cand3 (w in slot 0,
         then breadth first); returns how many."""
@@ -384,41 +176,14 @@ class Analyzer:
             lo = hi
         return nc
 
-    def c3_next(self):
-        """Try the next candidate block of the running capture3."""
-        i = self.c3i
-        if i >= self.c3n:
-            return 0
-        self.c3i = i + 1
-        b = self.board
-        cells = b.cells
-        border = b.border
-        adj = b.adj
-        w = self.c3w
-        base = 6 * w
-        end = base + b.deg[w]
-        c = self.cand3[i]
-        self._block(c)
-        ok = True
-        for k in range(base, end):
-            x = adj[k]
-            if not cells[x] and (border[x] or not self.capture2(x)):
-                ok = False
-                break
-        self._unblock(c)
-        if ok:
-            self.witness = c
-            return 1
-        return 0 if i + 1 >= self.c3n else -1
-
-
 # Sliced thinking -------------------------------------------------------------
 # Every cat and blocker answers ``choose(board)`` in one call, and the same
 # work in slices: ``start(board)``, then ``step(deadline=None, units=...)``
 # until it returns True; the answer is then ``result``.  Work comes in units
 # whose cost is estimated in "work units" of about 1e5 VM fuel (~1 ms on a
 # Pico), measured per phase in the VM: a full sweep of the board costs n/7,
-# a hint candidate two sweeps, escape2 or one capture3 candidate 5.  A step runs units while the spent
+# a hint candidate two sweeps, DEEP_CHUNK expansions of a deep search 10.
+# A step runs units while the spent
 # total plus the next unit's cost stays within ``units`` (at least one unit),
 # or until ``deadline.expired()``.  ``start``/``step`` allocate nothing; a
 # started task may be dropped at any time (start again before stepping).
@@ -438,21 +203,21 @@ _VERIFY = const(8)
 
 ESCAPE_DEPTH = const(5)     # cat moves: forced escapes found exactly
 CAPTURE_DEPTH = const(4)    # blocks: forced captures found exactly
-DEEP_CHUNK = const(12)      # deep-search expansions per work unit
+DEEP_CHUNK = const(2)       # deep-search expansions per work unit
 
 
 def _costs(board):
     """Estimated cost of the next unit per phase (see above)."""
     sweep = board.n // 7 + 1
     c = bytearray(9)
-    c[_START] = board.n // 5 + 1         # counts() and a capture3 start
-    c[_ESCAPE] = 5                       # escape2 of one move: <= 0.5 M fuel
+    c[_START] = board.n // 3 + 1         # Deep.load: copy, counts, td
+    c[_ESCAPE] = 10                      # DEEP_CHUNK expansions: <= 1 M fuel
     c[_SWEEP_TD] = sweep
     c[_SWEEP_DIST] = sweep
-    c[_CAPTURE] = 5                      # one capture3 candidate: <= 0.5 M
+    c[_CAPTURE] = 10
     c[_CAND] = board.n // 20 + 1
     c[_SCORE] = 2 * sweep
-    c[_VERIFY] = 5                       # DEEP_CHUNK expansions
+    c[_VERIFY] = 10
     return c
 
 
@@ -710,20 +475,33 @@ class Deep:
         return 0
 
     def _cap2_try(self, x, c):
-        """After blocking c, has every free neighbour of x at most one?"""
-        self.block(c)
+        """Would blocking c leave every free neighbour of x (but c) with at
+        most one free neighbour?  (A block lowers its neighbours' counts.)"""
         fc = self.fc
         cells = self.cells
         adj = self.board.adj
+        deg = self.board.deg
+        hq = self.hq
+        hr = self.hr
+        qc = hq[c]
+        rc = hr[c]
         base = 6 * x
-        ok = 1
-        for k in range(base, base + self.board.deg[x]):
+        for k in range(base, base + deg[x]):
             y = adj[k]
-            if not cells[y] and fc[y] > 1:
-                ok = 0
-                break
-        self.unblock(c)
-        return ok
+            if cells[y] or y == c:
+                continue
+            f = fc[y]
+            if f > 2:
+                return 0
+            if f == 2:
+                dq = hq[y] - qc
+                dr = hr[y] - rc
+                # adjacent on the hex grid: (dq, dr) is a unit step
+                if not ((dq == 0 and (dr == 1 or dr == -1))
+                        or (dr == 0 and (dq == 1 or dq == -1))
+                        or (dq == 1 and dr == -1) or (dq == -1 and dr == 1)):
+                    return 0
+        return 1
 
     def _trap_blocks(self, x, h, lo):
         """Blocks that can matter to a capture of the cat at x within h
