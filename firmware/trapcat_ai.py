@@ -1059,6 +1059,7 @@ class StrongBlocker(_Task):
         self.costs = _costs(board)
         self.i = 0
         self.nc = 0
+        self.horizon = ESCAPE_DEPTH        # cat moves: escapes it avoids
         self.lost = False                  # every block leaves a forced escape
         self.inner = False                 # a deep search is running
         self.cl = bytearray(board.n)       # candidate blocks, best score first
@@ -1151,7 +1152,7 @@ class StrongBlocker(_Task):
             return
         if phase == _ESCAPE:
             # does every block leave a forced escape?  (one search)
-            r = self._search(ESCAPE, _BLKN, ESCAPE_DEPTH)
+            r = self._search(ESCAPE, _BLKN, self.horizon)
             if r >= 0:
                 self.lost = r == 1
                 self.phase = _CAND
@@ -1165,7 +1166,7 @@ class StrongBlocker(_Task):
             for i in range(1, nc):
                 cl[i - 1] = cand3[i]
             nc -= 1
-            top = deep._near(cat, ESCAPE_DEPTH, 0, True)
+            top = deep._near(cat, self.horizon, 0, True)
             mark = an.mark3
             gen = an.gen3
             dcand = deep.cand
@@ -1213,7 +1214,7 @@ class StrongBlocker(_Task):
         c = self.cl[self.i]
         if not self.inner:
             deep.block(c)
-        r = self._search(ESCAPE, _CATN, ESCAPE_DEPTH)
+        r = self._search(ESCAPE, _CATN, self.horizon)
         if r < 0:
             return
         deep.unblock(c)

@@ -11,8 +11,9 @@ cells as an int bitmask, cat cell, depth), geometry from cube coordinates.
 Cuts (each exact; the test compares against an unpruned brute force):
 the two-distance of the *current* board bounds the cat's moves from below;
 a block at p only matters if hexdist(cat, p) + td(p) <= k (else it is a
-pass); a capture needs blocks within h steps of the cat, and a cell within
-h - 1 steps with at most h free neighbours.
+pass); a capture within h blocks needs blocks on cells the cat can stand on
+(within h - 1 steps) or next to a trap cell (non-border, within h - 1 steps,
+at most h free neighbours).
 """
 
 INF = 10 ** 6
@@ -27,6 +28,7 @@ class Exact:
         self.nb = [[x for x in range(n) if self.hexdist(a, x) == 1] for a in range(n)]
         self.border = [a // size in (0, size - 1) or a % size in (0, size - 1) for a in range(n)]
         self.border_mask = sum(1 << a for a in range(n) if self.border[a])
+        self.nb_mask = [sum(1 << x for x in self.nb[a]) for a in range(n)]
         self.within = {}
         self.memo_e = {}
         self.memo_c = {}
@@ -118,9 +120,12 @@ class Exact:
         return None
 
     # capture -----------------------------------------------------------------
+    def free_count(self, blocked, cell):
+        return (self.nb_mask[cell] & ~blocked).bit_count()
+
     def capture_blk(self, blocked, cat, h):
-        moves = self.free_nb(blocked, cat)
-        if len(moves) <= 1:
+        free = self.nb_mask[cat] & ~blocked
+        if free.bit_count() <= 1:
             return True
         if h <= 1:
             return False
@@ -128,15 +133,28 @@ class Exact:
         r = self.memo_c.get(key)
         if r is not None:
             return r
-        exits = [y for y in moves if self.border[y]]
-        if len(exits) >= 2:
+        exits = free & self.border_mask
+        if exits.bit_count() >= 2:
             r = False
-        elif not any(len(self.free_nb(blocked, q)) <= h for q in [cat] + self.near(cat, h - 1)
-                     if not blocked >> q & 1):
-            r = False
+        elif exits:
+            r = self.captured_after(blocked | exits, cat, h - 1)
         else:
-            cands = exits or [p for p in self.near(cat, h) if not blocked >> p & 1]
-            r = any(self.captured_after(blocked | 1 << p, cat, h - 1) for p in cands)
+            # the cat stands only on cells within h - 1 steps; a cell h steps
+            # away matters only next to a trap cell (non-border, <= h free)
+            cands = 0
+            for q in [cat] + self.near(cat, h - 1):
+                if not blocked >> q & 1:
+                    cands |= 1 << q
+                    if not self.border[q] and self.free_count(blocked, q) <= h:
+                        cands |= self.nb_mask[q]
+            cands &= ~blocked & ~(1 << cat)
+            r = False
+            while cands:
+                low = cands & -cands
+                cands ^= low
+                if self.captured_after(blocked | low, cat, h - 1):
+                    r = True
+                    break
         self.memo_c[key] = r
         return r
 
@@ -147,7 +165,12 @@ class Exact:
             return True
         if h == 0 or any(self.border[y] for y in moves):
             return False
-        return all(self.capture_blk(blocked, y, h) for y in moves)
+        key = (blocked, cat, -h)
+        r = self.memo_c.get(key)
+        if r is None:
+            r = all(self.capture_blk(blocked, y, h) for y in moves)
+            self.memo_c[key] = r
+        return r
 
     def clear(self):
         self.memo_e.clear()
