@@ -252,9 +252,11 @@ class Deep:
     extra root ``block(c)``, ``begin(mode, kind, cell, depth)`` then
     ``run(limit)`` until it returns 0/1 (-1: not finished after ``limit``
     expansions).  ``first`` is the root's move that decided a 1 (ESCAPE cat
-    root: the cat's step; CAPTURE root: the capturing block)."""
+    root: the cat's step; CAPTURE root: the capturing block).  ``plies``
+    bounds the depth: an escape within k moves needs 2k - 2 plies, a
+    capture within h blocks 2h - 2 (the default: k <= 6, h <= 6)."""
 
-    def __init__(self, board):
+    def __init__(self, board, plies=_PLIES):
         n = board.n
         self.board = board
         self.n = n
@@ -268,16 +270,16 @@ class Deep:
         self.mark = array("H", bytes(2 * n))
         self.tmark = array("H", bytes(2 * n))   # trap neighbours (same gen)
         self.gen = 0
-        self.cand = bytearray(_PLIES * n)
-        self.idx = array("H", bytes(2 * _PLIES))
-        self.hi = array("H", bytes(2 * _PLIES))
-        self.at = bytearray(_PLIES)
-        self.dep = bytearray(_PLIES)
-        self.kind = bytearray(_PLIES)
-        self.short = bytearray(_PLIES)   # the child value that decides a node
-        self.reply = bytearray(6 * _PLIES)   # a pass child's safe cat steps
-        self.nreply = bytearray(_PLIES)      # how many (0: not collecting)
-        self.collect = bytearray(_PLIES)     # 1 on a cat node after a pass
+        self.cand = bytearray(plies * n)
+        self.idx = array("H", bytes(2 * plies))
+        self.hi = array("H", bytes(2 * plies))
+        self.at = bytearray(plies)
+        self.dep = bytearray(plies)
+        self.kind = bytearray(plies)
+        self.short = bytearray(plies)   # the child value that decides a node
+        self.reply = bytearray(6 * plies)   # a pass child's safe cat steps
+        self.nreply = bytearray(plies)      # how many (0: not collecting)
+        self.collect = bytearray(plies)     # 1 on a cat node after a pass
         self.hq = bytearray(n)           # axial coordinates (hex distance)
         self.hr = bytearray(n)
         size = board.size
@@ -293,7 +295,9 @@ class Deep:
 
     # Position ------------------------------------------------------------
     def load(self, board):
-        """Copy the cells, count free (border) neighbours, compute td."""
+        """Copy the cells, count free (border) neighbours, compute td.  A
+        search left running is dropped with the old copy."""
+        self.sp = -1
         n = self.n
         src = board.cells
         cells = self.cells

@@ -117,3 +117,49 @@ def _check_hint(ex, b, blocked, cat, block, tally):
         if ex.escape_cat(after, cat, ESCAPE_DEPTH):
             tally.hint_avoid[1] += 1
             tally.failures.append(("hint escape", ESCAPE_DEPTH, bytes(b.cells), cat, block))
+
+
+class ExactBlocker:
+    """A reference blocker for the bench (host only, slow): the hint's
+    forced captures, else the best-scored block after which the cat has no
+    forced escape within ``horizon`` moves (exact, Deep with enough plies);
+    the hint's choice when every block leaves one."""
+
+    def __init__(self, board, horizon=7):
+        self.horizon = horizon
+        self.hint = trapcat_ai.StrongBlocker(board)
+        self.deep = trapcat_ai.Deep(board, 2 * horizon + 2)
+
+    def choose(self, board):
+        h = self.hint
+        h.start(board)
+        while h.phase not in (0, 8):         # _DONE, or _VERIFY: scored candidates
+            h._unit()
+        if h.phase == 0:
+            return h.result
+        d = self.deep
+        d.load(board)
+        for i in range(h.nc):
+            c = h.cl[i]
+            d.block(c)
+            escapes = d.solve(trapcat_ai.ESCAPE, 0, board.cat, self.horizon)
+            d.unblock(c)
+            if not escapes:
+                return c
+        return h.cl[0]
+
+
+def exact_blocker_escapes(games, seed, first=0, horizon=7, blocks=12):
+    """How many of the seeded games (as `trapcat tournament`) the hard cat
+    escapes against ExactBlocker."""
+    from host_tools.trapcat_cmd import game_seed, play_game
+    b = trapcat.Board(9)
+    blocker = ExactBlocker(b, horizon)
+    cat = trapcat_ai.HardCat(b)
+    escapes = 0
+    for g in range(first, first + games):
+        winner, _, foul = play_game(b, cat, blocker, game_seed(seed, g), blocks)
+        if foul:
+            raise RuntimeError(foul)
+        escapes += winner == "cat"
+    return escapes

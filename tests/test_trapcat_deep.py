@@ -148,3 +148,35 @@ emit('alloc', max(allocs))
     assert len(positions) >= 20
     assert r['res'] == expected
     assert r['alloc'] == 0
+
+
+def test_a_dropped_hint_does_not_disturb_the_cat_sharing_its_search():
+    """The game drops a hint half-way when the player blocks; the cat then
+    starts on the same Analyzer (and Deep): its move must be unaffected."""
+    b = Board(9)
+    an = trapcat_ai.Analyzer(b)
+    hint = trapcat_ai.StrongBlocker(b, an)
+    cat = trapcat_ai.HardCat(b, an)
+    checked = 0
+    for kind, cells, c in trapcat_audit.game_positions(4, 80):
+        if kind != "blocker":
+            continue
+        b.load(cells, c)
+        hint.start(b)
+        for _ in range(3):
+            if hint.step(None, trapcat_ai.SLICE_UNITS):
+                break
+        if hint.deep.sp < 0:
+            continue                      # no search in flight to drop
+        block = trapcat_ai.GreedyBlocker(b).choose(b)
+        b.block(block)
+        if b.status != trapcat.PLAYING:
+            continue
+        got = cat.choose(b)
+        fresh = trapcat_ai.HardCat(b)
+        assert got == fresh.choose(b)
+        # the shared search's copy and counts are the board's, not a mix
+        assert bytes(an.deep.cells) == bytes(fresh.deep.cells) == bytes(b.cells)
+        assert bytes(an.deep.fc) == bytes(fresh.deep.fc)
+        checked += 1
+    assert checked >= 5
