@@ -439,6 +439,69 @@ class Deep:
                     out += 1
         return out
 
+    def _esc2(self, x):
+        """Player to move, cat on x with no free border neighbour: does the
+        cat reach the border within 2 moves?  It needs a free neighbour z
+        with two free border neighbours after the block: a z with 3 or more
+        only falls to blocking z, a z with 2 to blocking z or one of those
+        border cells - so the player's only tries are the first such z and
+        its border neighbours."""
+        b = self.board
+        cells = self.cells
+        border = b.border
+        adj = b.adj
+        deg = b.deg
+        bc = self.bc
+        base = 6 * x
+        end = base + deg[x]
+        z0 = NONE
+        for k in range(base, end):
+            z = adj[k]
+            if not cells[z] and bc[z] >= 2:
+                z0 = z
+                break
+        if z0 == NONE:
+            return 0
+        if not self._esc2_survives(x, z0):
+            return 0
+        zb = 6 * z0
+        for k in range(zb, zb + deg[z0]):
+            c = adj[k]
+            if border[c] and not cells[c] and not self._esc2_survives(x, c):
+                return 0
+        return 1
+
+    def _esc2_survives(self, x, c):
+        """After blocking c, has x a free neighbour with two free border
+        neighbours?"""
+        b = self.board
+        cells = self.cells
+        adj = b.adj
+        bc = self.bc
+        hq = self.hq
+        hr = self.hr
+        cb = b.border[c]
+        qc = hq[c]
+        rc = hr[c]
+        base = 6 * x
+        for k in range(base, base + b.deg[x]):
+            z = adj[k]
+            if cells[z] or z == c:
+                continue
+            e = bc[z]
+            if e >= 3:
+                return True
+            if e == 2:
+                if not cb:
+                    return True
+                dq = hq[z] - qc
+                dr = hr[z] - rc
+                if not ((dq == 0 and (dr == 1 or dr == -1))
+                        or (dr == 0 and (dq == 1 or dq == -1))
+                        or (dq == 1 and dr == -1) or (dq == -1 and dr == 1)):
+                    return True
+        return False
+
     def _cap2(self, x):
         """Player to move, cat on non-border x with at least two free
         neighbours, none on the border: capture within 2 blocks?  The block
@@ -596,6 +659,8 @@ class Deep:
                     return 1
                 if depth < 2 or td[x] > depth:
                     return 0
+                if depth == 2 and e == 0 and p:
+                    return self._esc2(x)
                 if e == 1:
                     for k in range(base, end):
                         y = adj[k]
