@@ -204,6 +204,7 @@ _VERIFY = const(8)
 ESCAPE_DEPTH = const(5)     # cat moves: forced escapes found exactly
 CAPTURE_DEPTH = const(4)    # blocks: forced captures found exactly
 DEEP_CHUNK = const(2)       # deep-search expansions per work unit
+HINT_TRIES = const(3)       # best-scored blocks the hint verifies itself
 
 
 def _costs(board):
@@ -1130,6 +1131,7 @@ class StrongBlocker(_Task):
         self.nc = 0
         self.horizon = ESCAPE_DEPTH        # cat moves: escapes it avoids
         self.lost = False                  # every block leaves a forced escape
+        self.safe = NONE                   # a block found to leave none
         self.inner = False                 # a deep search is running
         self.cl = bytearray(board.n)       # candidate blocks, best score first
         self.sc = array("i", bytes(4 * board.n))
@@ -1224,6 +1226,7 @@ class StrongBlocker(_Task):
             r = self._search(ESCAPE, _BLKN, self.horizon)
             if r >= 0:
                 self.lost = r == 1
+                self.safe = deep.first          # a block that leaves none
                 self.phase = _CAND
             return
         if phase == _CAND:
@@ -1278,8 +1281,9 @@ class StrongBlocker(_Task):
                 self.inner = False
                 self.phase = _DONE if self.lost else _VERIFY
             return
-        # _VERIFY: the best-scored block after which the cat has no forced
-        # escape within ESCAPE_DEPTH (one exists: the search above said so)
+        # _VERIFY: the best-scored of the first HINT_TRIES blocks after which
+        # the cat has no forced escape within the horizon; else the block
+        # the search above found (so the hint's time stays bounded)
         c = self.cl[self.i]
         if not self.inner:
             deep.block(c)
@@ -1290,9 +1294,11 @@ class StrongBlocker(_Task):
         if r == 0:
             self.result = c
             self.phase = _DONE
-        elif self.i + 1 < self.nc:
+        elif self.i + 1 < self.nc and (self.i + 1 < HINT_TRIES or self.safe == NONE):
             self.i += 1
         else:
+            if self.safe != NONE:
+                self.result = self.safe
             self.phase = _DONE
 
 
