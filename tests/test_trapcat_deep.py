@@ -14,9 +14,9 @@ import pytest
 import trapcat
 import trapcat_ai
 from host_tools import trapcat_audit
-from host_tools.trapcat_exact import Exact, mask
+from host_tools.trapcat_exact import Exact
 from test_trapcat import Brute, random_position
-from trapcat import Board, Rng
+from trapcat import Board
 
 
 @pytest.mark.parametrize("size", [7, 9])
@@ -43,6 +43,16 @@ def mask_of(blocked):
     return sum(1 << x for x in blocked)
 
 
+def load_position(board, deep, blocked, cat):
+    """Set board and deep to the position; returns its bitmask."""
+    cells = bytearray(board.n)
+    for x in blocked:
+        cells[x] = 1
+    board.load(cells, cat)
+    deep.load(board)
+    return mask_of(blocked)
+
+
 def test_deep_search_matches_exact_solver():
     """Escapes within 4 and 5 moves, captures within 3 and 4 blocks, both
     roots (cat or player to move), on random 9x9 positions."""
@@ -53,12 +63,7 @@ def test_deep_search_matches_exact_solver():
     yes = {}
     for i in range(120):
         blocked, cat = random_position(rng, 9, 8, 40, near_border=4)
-        cells = bytearray(81)
-        for x in blocked:
-            cells[x] = 1
-        b.load(cells, cat)
-        deep.load(b)
-        m = mask_of(blocked)
+        m = load_position(b, deep, blocked, cat)
         for k in (4, 5):
             want = ex.escape_cat(m, cat, k)
             assert deep.solve(trapcat_ai.ESCAPE, 0, cat, k) == want, (k, sorted(blocked), cat)
@@ -66,12 +71,7 @@ def test_deep_search_matches_exact_solver():
         want = ex.escape_blk(m, cat, 4)
         assert deep.solve(trapcat_ai.ESCAPE, 1, cat, 4) == want, (sorted(blocked), cat)
         blocked, cat = random_position(rng, 9, 25, 50)
-        cells = bytearray(81)
-        for x in blocked:
-            cells[x] = 1
-        b.load(cells, cat)
-        deep.load(b)
-        m = mask_of(blocked)
+        m = load_position(b, deep, blocked, cat)
         for h in (3, 4):
             want = ex.capture_blk(m, cat, h)
             assert deep.solve(trapcat_ai.CAPTURE, 1, cat, h) == want, (h, sorted(blocked), cat)
