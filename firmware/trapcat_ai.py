@@ -2,8 +2,8 @@
 
 Every strategy object is built once per Board and answers ``choose(board)``
 with a cell (``NONE`` when it has no legal move).  All work buffers live in
-one ``Analyzer`` per board and are reused; a move allocates nothing beyond
-a few small ints.
+one ``Analyzer`` per board (with one ``Deep`` exact searcher) and are reused;
+a move allocates nothing.
 
 Cats
 - EasyCat: a random free neighbour (the seed's "欢乐模式").
@@ -11,24 +11,24 @@ Cats
   smallest distance (first in W, E, NW, NE, SW, SE order on ties).
 - HardCat: exact tactics first, then a "two-distance" evaluation:
   1. step onto the border when possible;
-  2. forced escapes within 3 cat moves, found exactly (the seed's E1/E2
-     analysis: a neighbour with two free border cells, or a neighbour from
-     which every block still leaves a neighbour like that);
-  3. never step into a cell from which the player forces a capture within 3
-     blocks, when another move avoids that;
-  4. otherwise the neighbour with the smallest two-distance: free border cells
-     are 0 and any other cell is 1 + the SECOND smallest value among its
-     neighbours (the player closes the best one) - the seed's E-values
-     generalised upwards, computed by one BFS-like sweep.  Ties: BFS distance,
-     then more free neighbours.
+  2. the fastest forced escape within ESCAPE_DEPTH (5) cat moves, found
+     exactly by Deep (iterative deepening: 2, 3, 4, 5 moves);
+  3. never step into a cell from which the player forces a capture within
+     CAPTURE_DEPTH (4) blocks, when another move avoids that (when none
+     does, the step with the slowest forced capture);
+  4. among the steps left, the one with the smallest two-distance: free
+     border cells are 0 and any other cell is 1 + the SECOND smallest value
+     among its neighbours (the player closes the best one) - the seed's
+     E-values generalised upwards.  Ties: BFS distance, then more free
+     neighbours.
 
 Blockers
 - RandomBlocker: a random free cell within two steps of the cat.
 - GreedyBlocker: blocks the cell the NormalCat would step to next.
-- StrongBlocker: closes a border cell next to the cat, plays a forced capture
-  within 3 blocks when there is one, else the block (among free cells within
-  three steps of the cat) that leaves the cat the worst two-distance.
-  ``hint(board)`` is the StrongBlocker's choice.
+- StrongBlocker (the player's HINT): closes a border cell next to the cat;
+  keeps a forced capture within 4 blocks when there is one; else, among
+  the blocks that leave the cat no forced escape within 5 moves, the one
+  that leaves the cat the worst two-distance.  ``hint(board)``.
 """
 
 from array import array
@@ -54,20 +54,12 @@ class Analyzer:
         self.td = bytearray(n)       # two-distance (INF)
         self.cnt = bytearray(n)
         self.queue = bytearray(n)
-        self.fc = bytearray(n)       # free-neighbour count (tactics)
-        self.bc = bytearray(n)       # free border-neighbour count (tactics)
-        self.mark2 = array("H", bytes(2 * n))
         self.mark3 = array("H", bytes(2 * n))
-        self.gen2 = 0
         self.gen3 = 0
-        self.cand2 = bytearray(n)
         self.cand3 = bytearray(n)
         self.moves = bytearray(6)
-        self.witness = NONE          # the capturing block found by capture3
         self.nbf = bytearray(n)      # 1 on the cat's neighbours (early-exit sweeps)
-        self.c3w = NONE              # resumable capture3: cell, candidates, index
-        self.c3n = 0
-        self.c3i = 0
+        self.deep = Deep(board)      # exact escape/capture search
 
     # Distances -------------------------------------------------------------
     def distances(self, stop=False):
@@ -150,205 +142,6 @@ class Analyzer:
                         q[tail] = v
                         tail += 1
 
-    # Tactics (make/unmake on the board, fc/bc kept in step) ----------------
-    def counts(self):
-        b = self.board
-        cells = b.cells
-        border = b.border
-        adj = b.adj
-        deg = b.deg
-        fc = self.fc
-        bc = self.bc
-        for x in range(b.n):
-            f = 0
-            e = 0
-            base = 6 * x
-            for k in range(base, base + deg[x]):
-                y = adj[k]
-                if not cells[y]:
-                    f += 1
-                    e += border[y]
-            fc[x] = f
-            bc[x] = e
-
-    def _block(self, c):
-        b = self.board
-        b.cells[c] = 1
-        adj = b.adj
-        fc = self.fc
-        base = 6 * c
-        end = base + b.deg[c]
-        for k in range(base, end):
-            fc[adj[k]] -= 1
-        if b.border[c]:
-            bc = self.bc
-            for k in range(base, end):
-                bc[adj[k]] -= 1
-
-    def _unblock(self, c):
-        b = self.board
-        b.cells[c] = 0
-        adj = b.adj
-        fc = self.fc
-        base = 6 * c
-        end = base + b.deg[c]
-        for k in range(base, end):
-            fc[adj[k]] += 1
-        if b.border[c]:
-            bc = self.bc
-            for k in range(base, end):
-                bc[adj[k]] += 1
-
-    def escape2(self, w):
-        """Cat on non-border w, player to move: does the cat reach the border
-        within 2 more moves whatever the player blocks?  (Needs counts().)"""
-        b = self.board
-        cells = b.cells
-        border = b.border
-        adj = b.adj
-        deg = b.deg
-        bc = self.bc
-        base = 6 * w
-        end = base + deg[w]
-        any_free = False
-        # Only blocks next to w, or on a border cell next to a neighbour of w,
-        # can matter; any other block changes nothing (blocks are monotone).
-        for k in range(base, end):
-            x = adj[k]
-            if cells[x]:
-                continue
-            any_free = True
-            for stage in range(2):
-                if stage == 0:
-                    lo = k
-                    hi = k + 1          # candidate: x itself
-                else:
-                    lo = 6 * x
-                    hi = lo + deg[x]    # candidates: border neighbours of x
-                for j in range(lo, hi):
-                    c = adj[j]
-                    if cells[c] or c == w or (stage and not border[c]):
-                        continue
-                    self._block(c)
-                    ok = False
-                    for i in range(base, end):
-                        y = adj[i]
-                        if not cells[y] and (border[y] or bc[y] >= 2):
-                            ok = True
-                            break
-                    self._unblock(c)
-                    if not ok:
-                        return False
-        return any_free
-
-    def capture2(self, x):
-        """Cat on non-border x, player to move: can the player capture it
-        within 2 blocks?  (Needs counts().)"""
-        fc = self.fc
-        if fc[x] <= 1:
-            return True
-        b = self.board
-        cells = b.cells
-        border = b.border
-        adj = b.adj
-        deg = b.deg
-        base = 6 * x
-        end = base + deg[x]
-        strong = 0
-        for k in range(base, end):
-            y = adj[k]
-            if not cells[y] and (border[y] or fc[y] >= 3):
-                strong += 1     # only blocking y itself can stop this exit
-        if strong >= 2:
-            return False
-        gen = self.gen2 + 1
-        if gen > 0xFFFF:
-            m = self.mark2
-            for i in range(b.n):
-                m[i] = 0
-            gen = 1
-        self.gen2 = gen
-        mark = self.mark2
-        cand = self.cand2
-        nc = 0
-        mark[x] = gen
-        for k in range(base, end):
-            y = adj[k]
-            if cells[y]:
-                continue
-            if mark[y] != gen:
-                mark[y] = gen
-                cand[nc] = y
-                nc += 1
-            lo = 6 * y
-            for j in range(lo, lo + deg[y]):
-                c = adj[j]
-                if mark[c] != gen and not cells[c]:
-                    mark[c] = gen
-                    cand[nc] = c
-                    nc += 1
-        for i in range(nc):
-            c = cand[i]
-            self._block(c)
-            ok = True
-            for k in range(base, end):
-                y = adj[k]
-                if not cells[y] and (border[y] or fc[y] > 1):
-                    ok = False
-                    break
-            self._unblock(c)
-            if ok:
-                return True
-        return False
-
-    def capture3(self, w):
-        """Cat on non-border w, player to move: can the player capture it
-        within 3 blocks?  Sets self.witness to a first block that does it.
-        (Needs counts().)  The same search in slices: c3_begin / c3_next."""
-        r = self.c3_begin(w)
-        while r < 0:
-            r = self.c3_next()
-        return r == 1
-
-    def c3_begin(self, w):
-        """Start capture3(w): 1 captured (witness set), 0 not, -1 call
-        c3_next() until it is not -1 (one candidate block per call)."""
-        b = self.board
-        cells = b.cells
-        border = b.border
-        adj = b.adj
-        deg = b.deg
-        fc = self.fc
-        base = 6 * w
-        end = base + deg[w]
-        if fc[w] <= 1:
-            self.witness = NONE
-            for k in range(base, end):
-                if not cells[adj[k]]:
-                    self.witness = adj[k]
-            return 1
-        nb = 0
-        lastb = NONE
-        for k in range(base, end):
-            y = adj[k]
-            if not cells[y] and border[y]:
-                nb += 1
-                lastb = y
-        if nb >= 2:
-            return 0
-        cand = self.cand3
-        if nb == 1:
-            cand[0] = lastb     # the open border cell must be closed now
-            nc = 1
-        else:
-            # Free cells within 3 steps of w: the only blocks that can matter.
-            nc = self.near3(w) - 1
-            cand[0] = cand[nc]  # drop w itself (slot 0)
-        self.c3w = w
-        self.c3n = nc
-        self.c3i = 0
-        return -1
-
     def near3(self, w):
         """Put w and the free cells within 3 steps of it in cand3 (w in slot 0,
         then breadth first); returns how many."""
@@ -383,41 +176,14 @@ class Analyzer:
             lo = hi
         return nc
 
-    def c3_next(self):
-        """Try the next candidate block of the running capture3."""
-        i = self.c3i
-        if i >= self.c3n:
-            return 0
-        self.c3i = i + 1
-        b = self.board
-        cells = b.cells
-        border = b.border
-        adj = b.adj
-        w = self.c3w
-        base = 6 * w
-        end = base + b.deg[w]
-        c = self.cand3[i]
-        self._block(c)
-        ok = True
-        for k in range(base, end):
-            x = adj[k]
-            if not cells[x] and (border[x] or not self.capture2(x)):
-                ok = False
-                break
-        self._unblock(c)
-        if ok:
-            self.witness = c
-            return 1
-        return 0 if i + 1 >= self.c3n else -1
-
-
 # Sliced thinking -------------------------------------------------------------
 # Every cat and blocker answers ``choose(board)`` in one call, and the same
 # work in slices: ``start(board)``, then ``step(deadline=None, units=...)``
 # until it returns True; the answer is then ``result``.  Work comes in units
 # whose cost is estimated in "work units" of about 1e5 VM fuel (~1 ms on a
 # Pico), measured per phase in the VM: a full sweep of the board costs n/7,
-# a hint candidate two sweeps, escape2 or one capture3 candidate 5.  A step runs units while the spent
+# a hint candidate two sweeps, DEEP_CHUNK expansions of a deep search 10.
+# A step runs units while the spent
 # total plus the next unit's cost stays within ``units`` (at least one unit),
 # or until ``deadline.expired()``.  ``start``/``step`` allocate nothing; a
 # started task may be dropped at any time (start again before stepping).
@@ -433,20 +199,649 @@ _SWEEP_DIST = const(4)
 _CAPTURE = const(5)
 _CAND = const(6)
 _SCORE = const(7)
+_VERIFY = const(8)
+
+ESCAPE_DEPTH = const(5)     # cat moves: forced escapes found exactly
+CAPTURE_DEPTH = const(4)    # blocks: forced captures found exactly
+DEEP_CHUNK = const(2)       # deep-search expansions per work unit
+HINT_TRIES = const(3)       # best-scored blocks the hint verifies itself
 
 
 def _costs(board):
     """Estimated cost of the next unit per phase (see above)."""
     sweep = board.n // 7 + 1
-    c = bytearray(8)
-    c[_START] = board.n // 5 + 1         # counts() and a capture3 start
-    c[_ESCAPE] = 5                       # escape2 of one move: <= 0.5 M fuel
+    c = bytearray(9)
+    c[_START] = board.n // 3 + 1         # Deep.load: copy, counts, td
+    c[_ESCAPE] = 10                      # DEEP_CHUNK expansions: <= 1 M fuel
     c[_SWEEP_TD] = sweep
     c[_SWEEP_DIST] = sweep
-    c[_CAPTURE] = 5                      # one capture3 candidate: <= 0.5 M
+    c[_CAPTURE] = 10
     c[_CAND] = board.n // 20 + 1
     c[_SCORE] = 2 * sweep
+    c[_VERIFY] = 10
     return c
+
+
+# Exact deep search -------------------------------------------------------------
+# An AND-OR game-tree search with explicit preallocated stacks (no recursion:
+# the Pico's C stack is 8 KB), on its own copy of the cells so a dropped,
+# half-run search leaves the board untouched.  Two questions:
+# - ESCAPE: can the cat stand on the border within k of its moves whatever
+#   the player blocks?  (cat nodes OR, blocker nodes AND)
+# - CAPTURE: can the player leave the cat without a free neighbour within h
+#   blocks whatever it does?  (blocker nodes OR, cat nodes AND)
+# Every cut keeps the answer exact:
+# - the two-distance td (computed once at load) only grows as cells are
+#   blocked and is a lower bound on the cat's moves from a cell with the
+#   player to move; a cat step to y is tried only if td[y] <= moves left - 1;
+# - with k cat moves left, only blocks on cells p the cat can reach in d
+#   steps through such useful cells with d + td[p] <= k can change the
+#   outcome (any other block is a pass, and a pass never beats a block);
+# - one free border neighbour forces the player to close it, two lose;
+# - a capture within h blocks needs a cell q within h - 1 steps of the cat
+#   with at most h free neighbours, and blocks within h steps of it.
+
+ESCAPE = const(0)
+CAPTURE = const(1)
+_CATN = const(0)             # node kinds: cat to move, player to move
+_BLKN = const(1)
+_PLIES = const(10)
+
+
+class Deep:
+    """Exact escape/capture search for one Board: ``load(board)``, optional
+    extra root ``block(c)``, ``begin(mode, kind, cell, depth)`` then
+    ``run(limit)`` until it returns 0/1 (-1: not finished after ``limit``
+    expansions).  ``first`` is the root's move that decided a 1 (ESCAPE cat
+    root: the cat's step; CAPTURE root: the capturing block).  ``plies``
+    bounds the depth: an escape within k moves needs 2k - 2 plies, a
+    capture within h blocks 2h - 2 (the default: k <= 6, h <= 6)."""
+
+    def __init__(self, board, plies=_PLIES):
+        n = board.n
+        self.board = board
+        self.n = n
+        self.cells = bytearray(n)
+        self.fc = bytearray(n)
+        self.bc = bytearray(n)
+        self.td = bytearray(n)
+        self.cnt = bytearray(n)
+        self.q = bytearray(n)
+        self.dd = bytearray(n)
+        self.mark = array("H", bytes(2 * n))
+        self.tmark = array("H", bytes(2 * n))   # trap neighbours (same gen)
+        self.gen = 0
+        self.cand = bytearray(plies * n)
+        self.idx = array("H", bytes(2 * plies))
+        self.hi = array("H", bytes(2 * plies))
+        self.at = bytearray(plies)
+        self.dep = bytearray(plies)
+        self.kind = bytearray(plies)
+        self.short = bytearray(plies)   # the child value that decides a node
+        self.reply = bytearray(6 * plies)   # a pass child's safe cat steps
+        self.nreply = bytearray(plies)      # how many (0: not collecting)
+        self.collect = bytearray(plies)     # 1 on a cat node after a pass
+        self.hq = bytearray(n)           # axial coordinates (hex distance)
+        self.hr = bytearray(n)
+        size = board.size
+        for x in range(n):
+            r = x // size
+            self.hq[x] = x % size - (r - (r & 1)) // 2 + size
+            self.hr[x] = r
+        self.sp = 0
+        self.mode = ESCAPE
+        self.first = NONE
+        self.leaf = NONE
+        self.nodes = 0                   # expansions since begin (statistics)
+
+    # Position ------------------------------------------------------------
+    def load(self, board):
+        """Copy the cells, count free (border) neighbours, compute td.  A
+        search left running is dropped with the old copy."""
+        self.sp = -1
+        n = self.n
+        src = board.cells
+        cells = self.cells
+        for i in range(n):
+            cells[i] = 1 if src[i] else 0
+        border = board.border
+        adj = board.adj
+        deg = board.deg
+        fc = self.fc
+        bc = self.bc
+        for x in range(n):
+            f = 0
+            e = 0
+            base = 6 * x
+            for k in range(base, base + deg[x]):
+                y = adj[k]
+                if not cells[y]:
+                    f += 1
+                    e += border[y]
+            fc[x] = f
+            bc[x] = e
+        td = self.td
+        cnt = self.cnt
+        q = self.q
+        tail = 0
+        for x in range(n):
+            cnt[x] = 0
+            if border[x] and not cells[x]:
+                td[x] = 0
+                q[tail] = x
+                tail += 1
+            else:
+                td[x] = INF
+        head = 0
+        while head < tail:
+            u = q[head]
+            head += 1
+            d = td[u] + 1
+            base = 6 * u
+            for k in range(base, base + deg[u]):
+                v = adj[k]
+                if td[v] == INF and not cells[v]:
+                    c = cnt[v] + 1
+                    cnt[v] = c
+                    if c == 2:
+                        td[v] = d
+                        q[tail] = v
+                        tail += 1
+
+    def block(self, c):
+        b = self.board
+        self.cells[c] = 1
+        adj = b.adj
+        fc = self.fc
+        base = 6 * c
+        end = base + b.deg[c]
+        for k in range(base, end):
+            fc[adj[k]] -= 1
+        if b.border[c]:
+            bc = self.bc
+            for k in range(base, end):
+                bc[adj[k]] -= 1
+
+    def unblock(self, c):
+        b = self.board
+        self.cells[c] = 0
+        adj = b.adj
+        fc = self.fc
+        base = 6 * c
+        end = base + b.deg[c]
+        for k in range(base, end):
+            fc[adj[k]] += 1
+        if b.border[c]:
+            bc = self.bc
+            for k in range(base, end):
+                bc[adj[k]] += 1
+
+    # Search ----------------------------------------------------------------
+    def begin(self, mode, kind, cell, depth):
+        """Start a search at the root node; 0/1 when decided at once, else -1."""
+        self.abort()
+        self.mode = mode
+        self.first = NONE
+        self.nodes = 0
+        self.leaf = NONE
+        v = self._open(0, kind, cell, depth, 0)
+        if v >= 0:
+            self.first = self.leaf
+            self.sp = -1
+        else:
+            self.sp = 0
+        return v
+
+    def _near(self, x, depth, lo, useful):
+        """Free cells within ``depth`` steps of x (not x) into cand[lo:],
+        breadth first; with ``useful`` only through cells with d + td <=
+        depth.  Returns the end index and leaves dd/mark set for them."""
+        b = self.board
+        adj = b.adj
+        deg = b.deg
+        cells = self.cells
+        td = self.td
+        dd = self.dd
+        q = self.q
+        cand = self.cand
+        gen = self.gen + 1
+        if gen > 0xFFFF:
+            m = self.mark
+            t = self.tmark
+            for i in range(self.n):
+                m[i] = 0
+                t[i] = 0
+            gen = 1
+        self.gen = gen
+        mark = self.mark
+        mark[x] = gen
+        dd[x] = 0
+        q[0] = x
+        head = 0
+        tail = 1
+        out = lo
+        while head < tail:
+            u = q[head]
+            head += 1
+            d = dd[u] + 1
+            if d > depth:
+                break
+            base = 6 * u
+            for k in range(base, base + deg[u]):
+                v = adj[k]
+                if mark[v] != gen and not cells[v]:
+                    mark[v] = gen
+                    if useful and d + td[v] > depth:
+                        continue
+                    dd[v] = d
+                    q[tail] = v
+                    tail += 1
+                    cand[out] = v
+                    out += 1
+        return out
+
+    def _esc2(self, x):
+        """Player to move, cat on x with no free border neighbour: does the
+        cat reach the border within 2 moves?  It needs a free neighbour z
+        with two free border neighbours after the block: a z with 3 or more
+        only falls to blocking z, a z with 2 to blocking z or one of those
+        border cells - so the player's only tries are the first such z and
+        its border neighbours."""
+        b = self.board
+        cells = self.cells
+        border = b.border
+        adj = b.adj
+        deg = b.deg
+        bc = self.bc
+        base = 6 * x
+        end = base + deg[x]
+        z0 = NONE
+        for k in range(base, end):
+            z = adj[k]
+            if not cells[z] and bc[z] >= 2:
+                z0 = z
+                break
+        if z0 == NONE:
+            return 0
+        if not self._esc2_survives(x, z0):
+            return 0
+        zb = 6 * z0
+        for k in range(zb, zb + deg[z0]):
+            c = adj[k]
+            if border[c] and not cells[c] and not self._esc2_survives(x, c):
+                return 0
+        return 1
+
+    def _esc2_survives(self, x, c):
+        """After blocking c, has x a free neighbour with two free border
+        neighbours?"""
+        b = self.board
+        cells = self.cells
+        adj = b.adj
+        bc = self.bc
+        hq = self.hq
+        hr = self.hr
+        cb = b.border[c]
+        qc = hq[c]
+        rc = hr[c]
+        base = 6 * x
+        for k in range(base, base + b.deg[x]):
+            z = adj[k]
+            if cells[z] or z == c:
+                continue
+            e = bc[z]
+            if e >= 3:
+                return True
+            if e == 2:
+                if not cb:
+                    return True
+                dq = hq[z] - qc
+                dr = hr[z] - rc
+                if not ((dq == 0 and (dr == 1 or dr == -1))
+                        or (dr == 0 and (dq == 1 or dq == -1))
+                        or (dq == 1 and dr == -1) or (dq == -1 and dr == 1)):
+                    return True
+        return False
+
+    def _cap2(self, x):
+        """Player to move, cat on non-border x with at least two free
+        neighbours, none on the border: capture within 2 blocks?  The block
+        must leave every free neighbour y of x with at most one free
+        neighbour (the cat steps there, the last block closes it): a y with
+        3 or more can only be fixed by blocking y itself, so two such y
+        lose; else every y with 2 must be the block or touch it."""
+        fc = self.fc
+        b = self.board
+        cells = self.cells
+        adj = b.adj
+        deg = b.deg
+        base = 6 * x
+        end = base + deg[x]
+        big = NONE
+        two = NONE
+        for k in range(base, end):
+            y = adj[k]
+            if not cells[y]:
+                f = fc[y]
+                if f >= 3:
+                    if big != NONE:
+                        return 0
+                    big = y
+                elif f == 2 and two == NONE:
+                    two = y
+        if big != NONE:
+            return self._cap2_try(x, big)
+        if two == NONE:
+            return 1
+        if self._cap2_try(x, two):
+            return 1
+        tb = 6 * two
+        for k in range(tb, tb + deg[two]):
+            c = adj[k]
+            if not cells[c] and c != x and self._cap2_try(x, c):
+                return 1
+        return 0
+
+    def _cap2_try(self, x, c):
+        """Would blocking c leave every free neighbour of x (but c) with at
+        most one free neighbour?  (A block lowers its neighbours' counts.)"""
+        fc = self.fc
+        cells = self.cells
+        adj = self.board.adj
+        deg = self.board.deg
+        hq = self.hq
+        hr = self.hr
+        qc = hq[c]
+        rc = hr[c]
+        base = 6 * x
+        for k in range(base, base + deg[x]):
+            y = adj[k]
+            if cells[y] or y == c:
+                continue
+            f = fc[y]
+            if f > 2:
+                return 0
+            if f == 2:
+                dq = hq[y] - qc
+                dr = hr[y] - rc
+                # adjacent on the hex grid: (dq, dr) is a unit step
+                if not ((dq == 0 and (dr == 1 or dr == -1))
+                        or (dr == 0 and (dq == 1 or dq == -1))
+                        or (dq == 1 and dr == -1) or (dq == -1 and dr == 1)):
+                    return 0
+        return 1
+
+    def _trap_blocks(self, x, h, lo):
+        """Blocks that can matter to a capture of the cat at x within h
+        blocks, into cand[lo:]; returns the end (lo: no capture possible).
+        The cat stands only on cells within h - 1 steps, so a cell h steps
+        away matters only as a neighbour of a trap cell: a non-border cell
+        q within h - 1 steps with at most h free neighbours."""
+        b = self.board
+        adj = b.adj
+        deg = b.deg
+        border = b.border
+        fc = self.fc
+        dd = self.dd
+        cand = self.cand
+        hi = self._near(x, h, lo, False)
+        tm = self.tmark
+        gen = self.gen          # _near's generation: unique per call
+        traps = 0
+        for i in range(lo - 1, hi):
+            q = x if i < lo else cand[i]
+            if dd[q] < h and fc[q] <= h and not border[q]:
+                traps += 1
+                qb = 6 * q
+                for k in range(qb, qb + deg[q]):
+                    tm[adj[k]] = gen
+        if not traps:
+            return lo
+        # the pass goes first (see run): its refutation rules out far blocks
+        for i in range(hi, lo, -1):
+            cand[i] = cand[i - 1]
+        cand[lo] = NONE
+        hi += 1
+        out = lo + 1
+        for i in range(lo + 1, hi):
+            c = cand[i]
+            if dd[c] < h or tm[c] == gen:
+                cand[out] = c
+                out += 1
+        return out
+
+    def _open(self, p, kind, x, depth, lo):
+        """Set up node p (cat at x); its children go to cand[lo:].  Returns
+        the node's value when it is decided without children, else -1."""
+        b = self.board
+        cells = self.cells
+        border = b.border
+        adj = b.adj
+        fc = self.fc
+        bc = self.bc
+        td = self.td
+        cand = self.cand
+        base = 6 * x
+        end = base + b.deg[x]
+        hi = lo
+        if self.mode == ESCAPE:
+            if kind == _CATN:
+                free = False
+                for k in range(base, end):
+                    y = adj[k]
+                    if not cells[y]:
+                        free = True
+                        if border[y]:
+                            self.leaf = y
+                            return 1
+                if not free or depth < 2:
+                    return 0
+                for k in range(base, end):
+                    y = adj[k]
+                    if not cells[y] and bc[y] >= 2:
+                        self.leaf = y
+                        return 1
+                if depth == 2:
+                    return 0
+                for k in range(base, end):
+                    y = adj[k]
+                    t = td[y]
+                    if not cells[y] and t < depth:
+                        j = hi
+                        while j > lo and td[cand[j - 1]] > t:
+                            cand[j] = cand[j - 1]
+                            j -= 1
+                        cand[j] = y
+                        hi += 1
+                short = 1
+            else:
+                e = bc[x]
+                if e >= 2:
+                    return 1
+                if depth < 2 or td[x] > depth:
+                    return 0
+                if depth == 2 and e == 0 and p:
+                    return self._esc2(x)
+                if e == 1:
+                    for k in range(base, end):
+                        y = adj[k]
+                        if not cells[y] and border[y]:
+                            cand[lo] = y
+                    hi = lo + 1
+                else:
+                    hi = self._near(x, depth, lo, True)
+                short = 0
+        else:
+            if kind == _BLKN:
+                if fc[x] <= 1:
+                    for k in range(base, end):
+                        if not cells[adj[k]]:
+                            self.leaf = adj[k]
+                    return 1
+                if depth < 2 or bc[x] >= 2:
+                    return 0
+                if bc[x] == 1:
+                    for k in range(base, end):
+                        y = adj[k]
+                        if not cells[y] and border[y]:
+                            cand[lo] = y
+                    hi = lo + 1
+                elif depth == 2 and p:
+                    return self._cap2(x)
+                else:
+                    hi = self._trap_blocks(x, depth, lo)
+                    if hi == lo:
+                        return 0
+                short = 1
+            else:
+                for k in range(base, end):
+                    y = adj[k]
+                    if not cells[y]:
+                        if border[y]:
+                            return 0
+                        # most free neighbours first: the likeliest to escape
+                        f = fc[y]
+                        j = hi
+                        while j > lo and fc[cand[j - 1]] < f:
+                            cand[j] = cand[j - 1]
+                            j -= 1
+                        cand[j] = y
+                        hi += 1
+                if hi == lo:
+                    return 1
+                if depth == 0:
+                    return 0
+                short = 0
+        if hi == lo:
+            return 1 - short
+        self.kind[p] = kind
+        self.at[p] = x
+        self.dep[p] = depth
+        self.idx[p] = lo
+        self.hi[p] = hi
+        self.short[p] = short
+        return -1
+
+    def run(self, limit=_FOREVER):
+        """Expand up to ``limit`` children; 0/1 when the root is decided."""
+        sp = self.sp
+        if sp < 0:
+            return -1
+        cand = self.cand
+        idx = self.idx
+        hi = self.hi
+        kind = self.kind
+        at = self.at
+        dep = self.dep
+        short = self.short
+        esc = self.mode == ESCAPE
+        while limit > 0:
+            i = idx[sp]
+            if i < hi[sp]:
+                idx[sp] = i + 1
+                c = cand[i]
+                limit -= 1
+                self.nodes += 1
+                d = dep[sp]
+                if kind[sp] == _BLKN:
+                    if c != NONE:
+                        self.block(c)
+                    self.collect[sp + 1] = c == NONE
+                    self.nreply[sp + 1] = 0
+                    v = self._open(sp + 1, _CATN, at[sp], d if esc else d - 1, hi[sp])
+                else:
+                    v = self._open(sp + 1, _BLKN, c, d - 1 if esc else d, hi[sp])
+                if v < 0:
+                    sp += 1
+                    continue
+            else:
+                v = 1 - short[sp]       # every child failed to decide it
+                if self.nreply[sp]:
+                    v = short[sp]       # a pass child: some step decided it
+                if sp == 0:
+                    self.sp = -1
+                    return v
+                sp -= 1
+            # v is the value of the child just finished of node sp
+            while True:
+                if kind[sp] == _BLKN:
+                    c = cand[idx[sp] - 1]
+                    if c != NONE:
+                        self.unblock(c)
+                    elif v != short[sp]:
+                        self._skip_far(sp)
+                elif v == short[sp] and self.collect[sp]:
+                    # after a pass: collect every cat step that decides it
+                    n = self.nreply[sp]
+                    self.reply[6 * sp + n] = cand[idx[sp] - 1]
+                    self.nreply[sp] = n + 1
+                    break
+                if v != short[sp]:
+                    break
+                if sp == 0:
+                    c = cand[idx[0] - 1]
+                    if c == NONE:       # captured even after a pass
+                        c = cand[1] if hi[0] > 1 else NONE
+                    self.first = c
+                    self.sp = -1
+                    return v
+                sp -= 1
+        self.sp = sp
+        return -1
+
+    def _skip_far(self, sp):
+        """The pass at player node sp (depth h) did not decide it: the cat
+        node after it collected every cat step y that answers the pass.  A
+        search of depth h - 1 from y reads only cells within h - 1 steps of
+        y, so a block farther from any one such y is answered the same way;
+        drop those blocks."""
+        base = 6 * (sp + 1)
+        nr = self.nreply[sp + 1]
+        reply = self.reply
+        r2 = 2 * (self.dep[sp] - 1)
+        hq = self.hq
+        hr = self.hr
+        cand = self.cand
+        out = self.idx[sp]
+        for i in range(out, self.hi[sp]):
+            c = cand[i]
+            qc = hq[c]
+            rc = hr[c]
+            keep = True
+            for j in range(base, base + nr):
+                y = reply[j]
+                dq = qc - hq[y]
+                dr = rc - hr[y]
+                ds = dq + dr
+                if dq < 0:
+                    dq = -dq
+                if dr < 0:
+                    dr = -dr
+                if ds < 0:
+                    ds = -ds
+                if dq + dr + ds > r2:
+                    keep = False
+                    break
+            if keep:
+                cand[out] = c
+                out += 1
+        self.hi[sp] = out
+
+    def abort(self):
+        """Drop a running search (undo its blocks on the copy)."""
+        sp = self.sp
+        while sp > 0:
+            sp -= 1
+            c = self.cand[self.idx[sp] - 1]
+            if self.kind[sp] == _BLKN and c != NONE:
+                self.unblock(c)
+        self.sp = -1
+
+    def solve(self, mode, kind, cell, depth):
+        v = self.begin(mode, kind, cell, depth)
+        while v < 0:
+            v = self.run()
+        return v
 
 
 class _Task:
@@ -532,21 +927,28 @@ class NormalCat(_Task):
 
 
 class HardCat(_Task):
+    """Exact within its horizon: the fastest forced escape within ESCAPE_DEPTH
+    moves; else the best-evaluated step from which the player cannot force
+    a capture within CAPTURE_DEPTH blocks (see the module docstring)."""
+
     def __init__(self, board, analyzer=None):
         self.result = NONE       # attributes made here: start() allocates nothing
         self.phase = _DONE
         self.an = analyzer or Analyzer(board)
+        self.deep = self.an.deep
         self.board = board
         self.costs = _costs(board)
-        self.reason = 0   # 1 border, 2 escape in 2, 3 escape in 3, 4 eval
+        self.reason = 0   # 1 border, k escape in k moves (2..5), 9 eval
         self.m = 0
         self.i = 0
+        self.k = 0
         self.order = bytearray(6)          # move indices, best evaluation first
         self.vals = array("i", bytes(24))  # evaluation per move (< 2**19)
-        self.inner = False                 # a capture3 is running
+        self.inner = False                 # a deep search is running
 
     def _unit(self):
         an = self.an
+        deep = self.deep
         board = self.board
         phase = self.phase
         moves = an.moves
@@ -571,39 +973,46 @@ class HardCat(_Task):
             if m == 0:
                 self.phase = _DONE
                 return
-            an.counts()
-            bc = an.bc
+            deep.load(board)
+            bc = deep.bc
             for i in range(m):
                 if bc[moves[i]] >= 2:
                     self.reason = 2
                     self.result = moves[i]
                     self.phase = _DONE
                     return
-            self.i = 0
+            self.k = 3
+            self.inner = False
             self.phase = _ESCAPE
             return
         if phase == _ESCAPE:
-            i = self.i
-            if an.escape2(moves[i]):
-                self.reason = 3
-                self.result = moves[i]
-                self.phase = _DONE
-            elif i + 1 < self.m:
-                self.i = i + 1
+            # iterative deepening: the first k with a forced escape is the
+            # fastest; the root's deciding step keeps it
+            if self.inner:
+                r = deep.run(DEEP_CHUNK)
             else:
-                self.phase = _SWEEP_TD
-            return
-        if phase == _SWEEP_TD:
-            self.reason = 4
-            an.two_distance()
-            self.phase = _SWEEP_DIST
+                r = deep.begin(ESCAPE, _CATN, board.cat, self.k)
+                if r < 0:
+                    r = deep.run(DEEP_CHUNK)
+            self.inner = r < 0
+            if r < 0:
+                return
+            if r == 1:
+                self.reason = self.k
+                self.result = deep.first
+                self.phase = _DONE
+            elif self.k < ESCAPE_DEPTH:
+                self.k += 1
+            else:
+                self.phase = _SWEEP_DIST
             return
         if phase == _SWEEP_DIST:
+            self.reason = 9
             an.distances()
             # evaluations, then the move order (stable: first move wins ties)
-            td = an.td
+            td = deep.td
             dist = an.dist
-            fc = an.fc
+            fc = deep.fc
             vals = self.vals
             order = self.order
             m = self.m
@@ -616,30 +1025,34 @@ class HardCat(_Task):
                     j -= 1
                 order[j] = i
             self.i = 0
+            self.k = CAPTURE_DEPTH
             self.inner = False
             self.phase = _CAPTURE
             return
         # _CAPTURE: the best-evaluated move the player cannot capture within
-        # 3 blocks (the same choice as penalising captured moves, with fewer
-        # capture3 searches); when every move loses by force, the best one.
+        # h = CAPTURE_DEPTH blocks; when every move loses so, again with
+        # h - 1 (the slowest capture), and at h = 1 the best-evaluated one.
         x = moves[self.order[self.i]]
         if self.inner:
-            r = an.c3_next()
+            r = deep.run(DEEP_CHUNK)
         else:
-            r = an.c3_begin(x)
-            self.inner = r < 0
+            r = deep.begin(CAPTURE, _BLKN, x, self.k)
+            if r < 0:
+                r = deep.run(DEEP_CHUNK)
+        self.inner = r < 0
         if r < 0:
             return
-        self.inner = False
         if r == 0:
             self.result = x
             self.phase = _DONE
         elif self.i + 1 < self.m:
             self.i += 1
+        elif self.k > 1:
+            self.k -= 1
+            self.i = 0
         else:
             self.result = moves[self.order[0]]
             self.phase = _DONE
-        return
 
 
 class RandomBlocker(_Task):
@@ -702,15 +1115,26 @@ class GreedyBlocker(_Task):
 
 
 class StrongBlocker(_Task):
+    """The player's HINT: closes a border cell next to the cat; else keeps a
+    forced capture within CAPTURE_DEPTH blocks when there is one; else the
+    best-scored block that leaves the cat no forced escape within
+    ESCAPE_DEPTH moves (the best-scored block when every block leaves one)."""
+
     def __init__(self, board, analyzer=None):
         self.result = NONE       # attributes made here: start() allocates nothing
         self.phase = _DONE
         self.an = analyzer or Analyzer(board)
+        self.deep = self.an.deep
         self.board = board
         self.costs = _costs(board)
         self.i = 0
         self.nc = 0
-        self.bestv = -1
+        self.horizon = ESCAPE_DEPTH        # cat moves: escapes it avoids
+        self.lost = False                  # every block leaves a forced escape
+        self.safe = NONE                   # a block found to leave none
+        self.inner = False                 # a deep search is running
+        self.cl = bytearray(board.n)       # candidate blocks, best score first
+        self.sc = array("i", bytes(4 * board.n))
 
     def _score(self, board):
         """How bad the position is for the cat to move (bigger = better for
@@ -747,8 +1171,21 @@ class StrongBlocker(_Task):
             return 1 << 22      # captured
         return (best * 8 + 7 - ties) * 256 + bestd
 
+    def _search(self, mode, kind, depth):
+        """One slice of a deep search rooted at the cat (-1: not finished)."""
+        deep = self.deep
+        if self.inner:
+            r = deep.run(DEEP_CHUNK)
+        else:
+            r = deep.begin(mode, kind, self.board.cat, depth)
+            if r < 0:
+                r = deep.run(DEEP_CHUNK)
+        self.inner = r < 0
+        return r
+
     def _unit(self):
         an = self.an
+        deep = self.deep
         board = self.board
         phase = self.phase
         cells = board.cells
@@ -772,25 +1209,44 @@ class StrongBlocker(_Task):
                 self.phase = _DONE
                 return
             self.result = first
-            an.counts()
-            r = an.c3_begin(cat)
-            if r == 1 and an.witness != NONE:
-                self.result = an.witness
-                self.phase = _DONE
-            else:
-                self.phase = _CAPTURE if r < 0 else _CAND
+            deep.load(board)
+            self.inner = False
+            self.phase = _CAPTURE
             return
         if phase == _CAPTURE:
-            r = an.c3_next()
-            if r == 1 and an.witness != NONE:
-                self.result = an.witness
+            r = self._search(CAPTURE, _BLKN, CAPTURE_DEPTH)
+            if r == 1 and deep.first != NONE:
+                self.result = deep.first
                 self.phase = _DONE
             elif r >= 0:
+                self.phase = _ESCAPE
+            return
+        if phase == _ESCAPE:
+            # does every block leave a forced escape?  (one search)
+            r = self._search(ESCAPE, _BLKN, self.horizon)
+            if r >= 0:
+                self.lost = r == 1
+                self.safe = deep.first          # a block that leaves none
                 self.phase = _CAND
             return
         if phase == _CAND:
-            # candidates: free cells within three steps of the cat
+            # candidates: free cells within three steps of the cat, and every
+            # cell whose block can matter to an escape within ESCAPE_DEPTH
             nc = an.near3(cat)
+            cl = self.cl
+            cand3 = an.cand3
+            for i in range(1, nc):
+                cl[i - 1] = cand3[i]
+            nc -= 1
+            top = deep._near(cat, self.horizon, 0, True)
+            mark = an.mark3
+            gen = an.gen3
+            dcand = deep.cand
+            for i in range(top):
+                c = dcand[i]
+                if mark[c] != gen:
+                    cl[nc] = c
+                    nc += 1
             deg = board.deg
             nbf = an.nbf
             for i in range(board.n):
@@ -799,23 +1255,51 @@ class StrongBlocker(_Task):
             for k in range(base, base + deg[cat]):
                 nbf[adj[k]] = 1
             self.nc = nc
-            self.i = 1
-            self.bestv = -1
-            self.phase = _SCORE if nc > 1 else _DONE
+            self.i = 0
+            self.phase = _SCORE if nc > 0 else _DONE
             return
-        # _SCORE: one candidate block
-        i = self.i
-        c = an.cand3[i]
-        cells[c] = 1
-        v = self._score(board)
-        cells[c] = 0
-        if v > self.bestv:
-            self.bestv = v
+        if phase == _SCORE:
+            # one candidate block, kept in order of score (best first)
+            i = self.i
+            cl = self.cl
+            sc = self.sc
+            c = cl[i]
+            cells[c] = 1
+            v = self._score(board)
+            cells[c] = 0
+            j = i
+            while j > 0 and sc[j - 1] < v:
+                sc[j] = sc[j - 1]
+                cl[j] = cl[j - 1]
+                j -= 1
+            sc[j] = v
+            cl[j] = c
+            self.i = i + 1
+            if i + 1 >= self.nc:
+                self.result = cl[0]
+                self.i = 0
+                self.inner = False
+                self.phase = _DONE if self.lost else _VERIFY
+            return
+        # _VERIFY: the best-scored of the first HINT_TRIES blocks after which
+        # the cat has no forced escape within the horizon; else the block
+        # the search above found (so the hint's time stays bounded)
+        c = self.cl[self.i]
+        if not self.inner:
+            deep.block(c)
+        r = self._search(ESCAPE, _CATN, self.horizon)
+        if r < 0:
+            return
+        deep.unblock(c)
+        if r == 0:
             self.result = c
-        self.i = i + 1
-        if i + 1 >= self.nc:
             self.phase = _DONE
-        return
+        elif self.i + 1 < self.nc and (self.i + 1 < HINT_TRIES or self.safe == NONE):
+            self.i += 1
+        else:
+            if self.safe != NONE:
+                self.result = self.safe
+            self.phase = _DONE
 
 
 def hint(board, blocker=None):

@@ -247,11 +247,11 @@ def test_hard_cat_avoids_forced_captures_within_3(size, seed):
     assert interesting >= 10
 
 
-def test_capture3_agrees_with_brute_force():
+def test_deep_capture3_agrees_with_brute_force():
     brute = Brute(9)
     rng = random.Random(77)
     b = Board(9)
-    an = trapcat_ai.Analyzer(b)
+    deep = trapcat_ai.Deep(b)
     yes = 0
     for _ in range(150):
         blocked, cat = random_position(rng, 9, 30, 55)
@@ -259,12 +259,12 @@ def test_capture3_agrees_with_brute_force():
         for x in blocked:
             cells[x] = 1
         b.load(cells, cat)
-        an.counts()
+        deep.load(b)
         expected = brute.capture(3, blocked, cat)
-        assert an.capture3(cat) == expected, (sorted(blocked), cat)
+        assert deep.solve(trapcat_ai.CAPTURE, 1, cat, 3) == expected, (sorted(blocked), cat)
         if expected:
             yes += 1
-            w = an.witness
+            w = deep.first
             if w != NONE and brute.free_nb(blocked, cat):
                 # the witness block really forces the capture
                 b2 = blocked | {w}
@@ -412,21 +412,20 @@ emit('allocs', allocs)
 # cat's step is never into a cell from which a capture within 3 blocks is
 # forced (brute force) when another step avoids one.
 
-TRAP_GAMES_9 = (503, 525, 529, 535, 551)
+TRAP_GAMES_9 = (510, 525, 529, 554, 572, 579)
 
 
 def _eval_only_move(board):
     """The hard cat's step (4) alone - what it would play without the
     capture avoidance of (3): the mutant this test must catch."""
     an = trapcat_ai.Analyzer(board)
-    an.counts()
-    an.two_distance()
+    an.deep.load(board)
     an.distances()
     best = None
     for k in range(board.deg[board.cat]):
         x = board.adj[6 * board.cat + k]
         if not board.cells[x]:
-            v = (an.td[x] * 256 + an.dist[x]) * 8 + 7 - an.fc[x]
+            v = (an.deep.td[x] * 256 + an.dist[x]) * 8 + 7 - an.deep.fc[x]
             if best is None or v < best[0]:
                 best = (v, x)
     return best[1]

@@ -1,0 +1,182 @@
+"""Issue 18: the hard cat and the hint play exactly several moves deep.
+
+The independent host solver (host_tools/trapcat_exact.py) is checked against
+the unpruned brute force of test_trapcat.py on small depths; the device's
+Deep search against the host solver at full depth; then the goals on every
+position of seeded games (host_tools/trapcat_audit.py - `make bench` runs
+the same audit on more games); and the MicroPython VM picks the same moves."""
+
+import json
+import random
+
+import pytest
+
+import trapcat
+import trapcat_ai
+from host_tools import trapcat_audit
+from host_tools.trapcat_exact import Exact
+from test_trapcat import Brute, random_position
+from trapcat import Board
+
+
+@pytest.mark.parametrize("size", [7, 9])
+def test_exact_solver_matches_unpruned_brute_force(size):
+    brute = Brute(size)
+    ex = Exact(size)
+    rng = random.Random(size)
+    seen = {"escape": 0, "capture": 0}
+    for _ in range(60):
+        blocked, cat = random_position(rng, size, 8, 40, near_border=3)
+        for k in (1, 2, 3):
+            got = ex.escape_cat(mask_of(blocked), cat, k)
+            assert got == brute.escape(k, blocked, cat), (k, sorted(blocked), cat)
+            seen["escape"] += got
+        blocked, cat = random_position(rng, size, 3 * size, 5 * size)
+        for h in (1, 2, 3):
+            got = ex.capture_blk(mask_of(blocked), cat, h)
+            assert got == brute.capture(h, blocked, cat), (h, sorted(blocked), cat)
+            seen["capture"] += got
+    assert seen["escape"] >= 30 and seen["capture"] >= 15, seen
+
+
+def mask_of(blocked):
+    return sum(1 << x for x in blocked)
+
+
+def load_position(board, deep, blocked, cat):
+    """Set board and deep to the position; returns its bitmask."""
+    cells = bytearray(board.n)
+    for x in blocked:
+        cells[x] = 1
+    board.load(cells, cat)
+    deep.load(board)
+    return mask_of(blocked)
+
+
+def test_deep_search_matches_exact_solver():
+    """Escapes within 4 and 5 moves, captures within 3 and 4 blocks, both
+    roots (cat or player to move), on random 9x9 positions."""
+    ex = Exact(9)
+    b = Board(9)
+    deep = trapcat_ai.Deep(b)
+    rng = random.Random(5)
+    yes = {}
+    for i in range(120):
+        blocked, cat = random_position(rng, 9, 8, 40, near_border=4)
+        m = load_position(b, deep, blocked, cat)
+        for k in (4, 5):
+            want = ex.escape_cat(m, cat, k)
+            assert deep.solve(trapcat_ai.ESCAPE, 0, cat, k) == want, (k, sorted(blocked), cat)
+            yes["e%d" % k] = yes.get("e%d" % k, 0) + want
+        want = ex.escape_blk(m, cat, 4)
+        assert deep.solve(trapcat_ai.ESCAPE, 1, cat, 4) == want, (sorted(blocked), cat)
+        blocked, cat = random_position(rng, 9, 25, 50)
+        m = load_position(b, deep, blocked, cat)
+        for h in (3, 4):
+            want = ex.capture_blk(m, cat, h)
+            assert deep.solve(trapcat_ai.CAPTURE, 1, cat, h) == want, (h, sorted(blocked), cat)
+            yes["c%d" % h] = yes.get("c%d" % h, 0) + want
+            if want and deep.first != trapcat.NONE and ex.free_nb(m, cat):
+                # the witness block keeps the capture
+                assert ex.captured_after(m | 1 << deep.first, cat, h - 1)
+        ex.clear()
+    assert min(yes.values()) >= 15, yes
+
+
+@pytest.mark.parametrize("first", [0, 10])
+def test_goals_hold_on_seeded_game_positions(first):
+    """Every position of 10 seeded games: 0 misses for the cat (fastest
+    forced escape within 5, no step into a capture forced within 4) and the
+    hint (keeps forced captures within 4, never hands an avoidable forced
+    escape within 5).  The positions must exercise each rule."""
+    positions = trapcat_audit.game_positions(10, first)
+    tally = trapcat_audit.audit(positions)
+    assert tally.misses() == 0, tally.failures[:3]
+    deep_escapes = sum(tally.cat_escape[k][0] for k in (3, 4, 5))
+    assert deep_escapes >= 4, tally.cat_escape
+    assert tally.cat_avoid[0] >= 30
+    assert sum(v[0] for v in tally.hint_capture.values()) >= 10, tally.hint_capture
+    assert tally.hint_avoid[0] >= 30
+
+
+def test_sliced_hint_and_cat_match_whole_and_leave_the_board_alone():
+    b = Board(9)
+    an = trapcat_ai.Analyzer(b)
+    hint = trapcat_ai.StrongBlocker(b, an)
+    cat = trapcat_ai.HardCat(b, an)
+    for kind, cells, c in trapcat_audit.game_positions(3, 40)[::3]:
+        b.load(cells, c)
+        task = hint if kind == "blocker" else cat
+        whole = task.choose(b)
+        task.start(b)
+        steps = 0
+        while not task.step(None, trapcat_ai.SLICE_UNITS):
+            steps += 1
+            if steps == 2:
+                # a dropped search works on its own copy: the board is intact
+                assert bytes(b.cells) == cells
+        assert task.result == whole
+        assert bytes(b.cells) == cells and b.cat == c
+
+
+def test_vm_picks_the_same_moves(vm):
+    positions = trapcat_audit.game_positions(4, 60)[::3]
+    expected = []
+    b = Board(9)
+    for kind, cells, c in positions:
+        b.load(cells, c)
+        task = trapcat_ai.StrongBlocker(b) if kind == "blocker" else trapcat_ai.HardCat(b)
+        expected.append(task.choose(b))
+    r = vm('''
+import trapcat, trapcat_ai
+P = %s
+b = trapcat.Board(9)
+an = trapcat_ai.Analyzer(b)
+hint = trapcat_ai.StrongBlocker(b, an)
+cat = trapcat_ai.HardCat(b, an)
+res = []
+allocs = []
+for kind, cells, c in P:
+    b.load(bytes(cells), c)
+    task = hint if kind == "blocker" else cat
+    x, fuel, alloc = measure(task.choose, b)
+    res.append(x)
+    allocs.append(alloc)
+emit('res', res)
+emit('alloc', max(allocs))
+''' % json.dumps([(k, list(cells), c) for k, cells, c in positions]), fuel=60_000_000_000)
+    assert len(positions) >= 20
+    assert r['res'] == expected
+    assert r['alloc'] == 0
+
+
+def test_a_dropped_hint_does_not_disturb_the_cat_sharing_its_search():
+    """The game drops a hint half-way when the player blocks; the cat then
+    starts on the same Analyzer (and Deep): its move must be unaffected."""
+    b = Board(9)
+    an = trapcat_ai.Analyzer(b)
+    hint = trapcat_ai.StrongBlocker(b, an)
+    cat = trapcat_ai.HardCat(b, an)
+    checked = 0
+    for kind, cells, c in trapcat_audit.game_positions(4, 80):
+        if kind != "blocker":
+            continue
+        b.load(cells, c)
+        hint.start(b)
+        for _ in range(3):
+            if hint.step(None, trapcat_ai.SLICE_UNITS):
+                break
+        if hint.deep.sp < 0:
+            continue                      # no search in flight to drop
+        block = trapcat_ai.GreedyBlocker(b).choose(b)
+        b.block(block)
+        if b.status != trapcat.PLAYING:
+            continue
+        got = cat.choose(b)
+        fresh = trapcat_ai.HardCat(b)
+        assert got == fresh.choose(b)
+        # the shared search's copy and counts are the board's, not a mix
+        assert bytes(an.deep.cells) == bytes(fresh.deep.cells) == bytes(b.cells)
+        assert bytes(an.deep.fc) == bytes(fresh.deep.fc)
+        checked += 1
+    assert checked >= 5
