@@ -47,11 +47,21 @@ Solver (one object per piece set; the table serves every layout of the set):
 
 from array import array
 
+import sys
+
 try:
     from micropython import const
 except ImportError:
     def const(value):
         return value
+
+try:
+    import klotski_viper as _kv   # the search loop as a viper kernel
+except (ImportError, SyntaxError):  # no native emitter here (WebAssembly VMs, CircuitPython)
+    _kv = None
+# machine code only where the kernel compiles to it: elsewhere it would be the
+# plain loop of ``Solver.step`` again (the tests still run it on CPython)
+NATIVE_KERNEL = _kv is not None and sys.implementation.name == "micropython"
 
 COLS = const(4)
 ROWS = const(5)
@@ -262,9 +272,13 @@ class Solver:
     """Distance table for one piece set (nv verticals, nh horizontals, ns
     soldiers; nv + nh + ns/2 == 7)."""
 
-    def __init__(self, nv, nh, ns, sliced=False):
+    def __init__(self, nv, nh, ns, sliced=False, kernel=None):
         """``sliced``: leave the setup (DAG build and tables, ~1 s on a Pico) to
-        ``setup()`` calls, so a caller can keep its UI alive; else it runs here."""
+        ``setup()`` calls, so a caller can keep its UI alive; else it runs here.
+        ``kernel``: run the search in ``klotski_viper`` (None: where it is
+        machine code, ``NATIVE_KERNEL``); only tables of one 16-bit word per
+        geometry (4 soldiers or fewer) have a kernel, the others keep the
+        loop of ``step``."""
         if nv < 0 or nh < 0 or ns < 0 or 2 * (nv + nh) + ns != 14:
             raise LayoutError("piece set must fill 18 cells: 2*(V+H)+S == 14")
         self.nv = nv
@@ -278,6 +292,12 @@ class Solver:
         self.expanded = 0                 # layouts expanded (mirror images are not)
         self.reached = 0                  # layouts with a distance so far (progress: reached / size)
         self.heavy_next = False
+        if kernel is None:
+            kernel = NATIVE_KERNEL
+        if kernel and _kv is None:
+            raise RuntimeError("klotski_viper is not importable here")
+        self._kernel = _kv.search16 if kernel and self.pairs <= 16 else None
+        self._kst = None
         self._setup = self._setup_steps()
         if not sliced:
             while not self.setup():
@@ -1206,6 +1226,8 @@ class Solver:
             budget = self._walk(budget)
             if not self._walked:
                 return False
+        if self._kernel is not None:
+            return self._step_kernel(budget)
         T = self.table
         FR = self.fr
         ACT = self.act
@@ -1565,12 +1587,34 @@ class Solver:
             si = 0
             found = 0
 
+    def _step_kernel(self, budget):
+        """``step``'s search loop run by the viper kernel (same layers, same
+        table; its state passes through ``_kst``)."""
+        ks = self._kst
+        if ks is None:
+            ks = self._kst = array("i", (0, 0, 0, 0, 0, 0))
+        ks[0] = self._scan
+        ks[1] = self._found
+        ks[2] = self.reached
+        ks[3] = self.expanded
+        ks[4] = self.depth
+        done = self._kernel(self, budget)
+        self._scan = ks[0]
+        self._found = ks[1]
+        self.reached = ks[2]
+        self.expanded = ks[3]
+        self.depth = ks[4]
+        if done:
+            self.finish()
+            return True
+        return False
+
     def finish(self):
         """The table is complete (the search ended, or klotski_cache filled
         it): drop what only the search uses (~18 KB, and the 4.5 KB row
         offset table of the classic set)."""
         self.done = True
-        self.fr = self.act = self.asum = self.mir = self.o2s = self.obase = None
+        self.fr = self.act = self.asum = self.mir = self.o2s = self.obase = self._kst = None
 
     def _pause(self, si, found, reached, expanded):
         """Keep a call's progress for the next one (a byte of the scan is
