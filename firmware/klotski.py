@@ -276,9 +276,8 @@ class Solver:
         """``sliced``: leave the setup (DAG build and tables, ~1 s on a Pico) to
         ``setup()`` calls, so a caller can keep its UI alive; else it runs here.
         ``kernel``: run the search in ``klotski_viper`` (None: where it is
-        machine code, ``NATIVE_KERNEL``); only tables of one 16-bit word per
-        geometry (4 soldiers or fewer) have a kernel, the others keep the
-        loop of ``step``."""
+        machine code, ``NATIVE_KERNEL``); tables of several words per
+        geometry (8 soldiers or more) keep the loop of ``step``."""
         if nv < 0 or nh < 0 or ns < 0 or 2 * (nv + nh) + ns != 14:
             raise LayoutError("piece set must fill 18 cells: 2*(V+H)+S == 14")
         self.nv = nv
@@ -296,7 +295,9 @@ class Solver:
             kernel = NATIVE_KERNEL
         if kernel and _kv is None:
             raise RuntimeError("klotski_viper is not importable here")
-        self._kernel = _kv.search16 if kernel and self.pairs <= 16 else None
+        self._kernel = None
+        if kernel and self.pairs <= 30:   # one table word per geometry
+            self._kernel = _kv.search16 if self.pairs <= 16 else _kv.search32
         self._kst = None
         self._setup = self._setup_steps()
         if not sliced:
