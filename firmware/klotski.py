@@ -1228,7 +1228,7 @@ class Solver:
             self._begin()                 # calls of their own
             return False
         if not self._walked:
-            budget = self._walk(budget)
+            budget = self._walk(budget) if self._kernel is None else self._walk_kernel(budget)
             if not self._walked:
                 return False
         if self._kernel is not None:
@@ -1592,12 +1592,45 @@ class Solver:
             si = 0
             found = 0
 
-    def _step_kernel(self, budget):
-        """``step``'s search loop run by the viper kernel (same layers, same
-        table; its state passes through ``_kst``)."""
+    def _kernel_state(self):
         ks = self._kst
         if ks is None:
             ks = self._kst = array("i", (0, 0, 0, 0, 0, 0))
+        return ks
+
+    def _walk_kernel(self, budget):
+        """``_walk`` run by the viper kernel; when it ends, the goal
+        geometries it marked get their table and frontier words here."""
+        ks = self._kernel_state()
+        ks[0] = self._wr
+        ks[2] = self.reached
+        if NATIVE_KERNEL:
+            budget = budget * KERNEL_UNITS if budget < 1 << 26 else 1 << 30
+        budget = _kv.walk(self, budget)
+        if NATIVE_KERNEL:
+            budget //= KERNEL_UNITS
+        self._wr = ks[0]
+        self.reached = ks[2]
+        if self._wr < 0:
+            self._walked = True
+            T = self.table
+            FR = self.fr
+            ACT = self.act
+            lsb = self.lsb
+            fw = self.fullw[0]
+            for i in range(len(ACT)):
+                a = ACT[i]
+                while a:
+                    u = (i << 3) | lsb[a]
+                    a &= a - 1
+                    T[u] = fw
+                    FR[u] = fw
+        return budget
+
+    def _step_kernel(self, budget):
+        """``step``'s search loop run by the viper kernel (same layers, same
+        table; its state passes through ``_kst``)."""
+        ks = self._kernel_state()
         ks[0] = self._scan
         ks[1] = self._found
         ks[2] = self.reached

@@ -904,3 +904,104 @@ def search32(s, budget: int) -> int:
         hi3 = n3 & 2
         si = 0
         found = 0
+
+
+@micropython.viper
+def walk(s, budget: int) -> int:
+    """``Solver._walk`` (mirror ranks, goal geometries) for one-word tables:
+    resumes from the depth ``solver._kst[0]`` (-1 there when finished), adds
+    the goal layouts to ``_kst[2]`` and marks their geometries in the
+    frontier bitmaps; the caller fills their table words.  Returns the budget
+    left."""
+    KS = ptr32(s._kst)
+    ent = ptr32(s.ent)
+    base = ptr32(s.base)
+    words = ptr16(s.words)
+    wstart = ptr16(s.wstart)
+    nodemask = ptr8(s.nodemask)
+    lpi = ptr8(s.lpi)
+    nlo = ptr8(s.nlo)
+    nhi = ptr8(s.nhi)
+    mwg = ptr16(s.mwg)
+    mir = ptr16(s.mir)
+    wn = ptr16(s._wn)
+    ws = ptr16(s._ws)
+    wo = ptr16(s._wo)
+    wmn = ptr16(s._wmn)
+    wmo = ptr16(s._wmo)
+    ACT = ptr8(s.act)
+    ASUM = ptr8(s.asum)
+    P = int(s.pairs)
+    r = KS[0]
+    reached = KS[2]
+    n = 0
+    t = 0
+    b = 0
+    e = 0
+    nxt = 0
+    gi = 0
+    w = 0
+    me = 0
+    o = 0
+    mo = 0
+    goal = 0
+    b4 = 0
+    bm = 0
+    w0 = 0
+    g = 0
+    gm = 0
+    while r >= 0:
+        if budget <= 0:
+            break
+        budget -= 2
+        n = wn[r]
+        t = ws[r]
+        b = ((base[n] + 0x100000) & 0x3FFFFF) - 0x100000
+        if t > b + nhi[n]:
+            r -= 1
+            continue
+        ws[r] = t + 1
+        e = ent[t]
+        nxt = e & 1023
+        if nxt == 1023:
+            continue
+        budget -= 10
+        gi = wstart[nodemask[n]] + t - b
+        w = words[gi]
+        me = ent[(((base[wmn[r]] + 0x100000) & 0x3FFFFF) - 0x100000) + lpi[mwg[gi]]]
+        o = wo[r] + (e >> 10)
+        mo = wmo[r] + (me >> 10)
+        if r < 3:
+            r += 1
+            wn[r] = nxt
+            ws[r] = (((base[nxt] + 0x100000) & 0x3FFFFF) - 0x100000) + nlo[nxt]
+            wo[r] = o
+            wmn[r] = me & 1023
+            wmo[r] = mo
+            continue
+        # row 4: each used slot of the next node ends one geometry
+        goal = 0
+        if (w // 5) % 5 == 4:            # the block's top-left cell is GOAL_CELL
+            goal = 1
+        b4 = ((base[nxt] + 0x100000) & 0x3FFFFF) - 0x100000
+        bm = ((base[me & 1023] + 0x100000) & 0x3FFFFF) - 0x100000
+        w0 = wstart[nodemask[nxt]] - b4
+        for t in range(b4 + nlo[nxt], b4 + nhi[nxt] + 1):
+            e = ent[t]
+            if (e & 1023) == 1023:
+                continue
+            g = o + (e >> 10)
+            gm = mo + (ent[bm + lpi[mwg[w0 + t]]] >> 10)
+            mir[g] = gm
+            budget -= 4
+            if goal and g <= gm:
+                ACT[g >> 3] |= 1 << (g & 7)
+                ASUM[g >> 6] |= 1 << ((g >> 3) & 7)
+                if g == gm:
+                    reached += P
+                else:
+                    reached += P + P
+                budget -= P
+    KS[0] = r
+    KS[2] = reached
+    return budget
