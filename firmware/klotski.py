@@ -64,8 +64,10 @@ except (ImportError, SyntaxError):  # no native emitter here (WebAssembly VMs, C
 NATIVE_KERNEL = _kv is not None and sys.implementation.name == "micropython"
 # the kernel's work units per unit of ``step``'s budget: machine code does a
 # unit ~20x faster than the bytecode loop (virtual Pico: step(40) of the
-# kernel 1.4 ms, of the loop ~40 ms), so a slice stays near the loop's time
-KERNEL_UNITS = const(16)
+# kernel 1.4 ms, of the loop ~40 ms); 8 keeps a slice at about half the
+# loop's time, so a game tick that runs slices up to its deadline overshoots
+# it by little
+KERNEL_UNITS = const(8)
 
 COLS = const(4)
 ROWS = const(5)
