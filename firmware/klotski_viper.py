@@ -1,4 +1,5 @@
-"""The Klotski solver's layered search as one ``@micropython.viper`` kernel.
+"""The Klotski solver's layered search and its walk as ``@micropython.viper``
+kernels.
 
 Why a module of its own: a MicroPython port without the native emitters (the
 WebAssembly VMs, CircuitPython) refuses ``@micropython.viper`` at compile time,
@@ -21,6 +22,7 @@ word per geometry (``wper == 1``; 16-bit words ``search16``, 30-bit words
 ``search32``, 6 soldiers): the state it resumes from and leaves is ``solver._kst`` =
 [scan, found, reached, expanded, depth, budget left]; it returns 1 when the
 search has finished (a layer found nothing), else 0 (budget spent).
+``walk(solver, budget)`` is ``Solver._walk`` for the same tables.
 """
 
 from array import array
