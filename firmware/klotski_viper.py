@@ -20,7 +20,7 @@ every value below 2**31 (machine words wrap, Python ints do not).
 ``search(solver, budget)`` is ``Solver.step``'s search loop for tables of one
 word per geometry (``wper == 1``; 16-bit words ``search16``, 30-bit words
 ``search32``, 6 soldiers): the state it resumes from and leaves is ``solver._kst`` =
-[scan, found, reached, expanded, depth, budget left]; it returns 1 when the
+[scan or walk depth, found, reached, expanded, depth, spare]; it returns 1 when the
 search has finished (a layer found nothing), else 0 (budget spent).
 ``walk(solver, budget)`` is ``Solver._walk`` for the same tables.
 """
