@@ -47,11 +47,27 @@ Solver (one object per piece set; the table serves every layout of the set):
 
 from array import array
 
+import sys
+
 try:
     from micropython import const
 except ImportError:
     def const(value):
         return value
+
+try:
+    import klotski_viper as _kv   # the search loop as a viper kernel
+except (ImportError, SyntaxError):  # no native emitter here (WebAssembly VMs, CircuitPython)
+    _kv = None
+# machine code only where the kernel compiles to it: elsewhere it would be the
+# plain loop of ``Solver.step`` again (the tests still run it on CPython)
+NATIVE_KERNEL = _kv is not None and sys.implementation.name == "micropython"
+# the kernel's work units per unit of ``step``'s budget: machine code does a
+# unit ~20x faster than the bytecode loop (virtual Pico: step(40) of the
+# kernel 1.4 ms, of the loop ~40 ms); 8 keeps a slice at about half the
+# loop's time, so a game tick that runs slices up to its deadline overshoots
+# it by little
+KERNEL_UNITS = const(8)
 
 COLS = const(4)
 ROWS = const(5)
@@ -262,9 +278,12 @@ class Solver:
     """Distance table for one piece set (nv verticals, nh horizontals, ns
     soldiers; nv + nh + ns/2 == 7)."""
 
-    def __init__(self, nv, nh, ns, sliced=False):
+    def __init__(self, nv, nh, ns, sliced=False, kernel=None):
         """``sliced``: leave the setup (DAG build and tables, ~1 s on a Pico) to
-        ``setup()`` calls, so a caller can keep its UI alive; else it runs here."""
+        ``setup()`` calls, so a caller can keep its UI alive; else it runs here.
+        ``kernel``: run the search in ``klotski_viper`` (None: where it is
+        machine code, ``NATIVE_KERNEL``); tables of several words per
+        geometry (8 soldiers or more) keep the loop of ``step``."""
         if nv < 0 or nh < 0 or ns < 0 or 2 * (nv + nh) + ns != 14:
             raise LayoutError("piece set must fill 18 cells: 2*(V+H)+S == 14")
         self.nv = nv
@@ -278,6 +297,14 @@ class Solver:
         self.expanded = 0                 # layouts expanded (mirror images are not)
         self.reached = 0                  # layouts with a distance so far (progress: reached / size)
         self.heavy_next = False
+        if kernel is None:
+            kernel = NATIVE_KERNEL
+        if kernel and _kv is None:
+            raise RuntimeError("klotski_viper is not importable here")
+        self._kernel = None
+        if kernel and self.pairs <= 30:   # one table word per geometry
+            self._kernel = _kv.search16 if self.pairs <= 16 else _kv.search32
+        self._kst = None
         self._setup = self._setup_steps()
         if not sliced:
             while not self.setup():
@@ -1203,9 +1230,11 @@ class Solver:
             self._begin()                 # calls of their own
             return False
         if not self._walked:
-            budget = self._walk(budget)
+            budget = self._walk(budget) if self._kernel is None else self._walk_kernel(budget)
             if not self._walked:
                 return False
+        if self._kernel is not None:
+            return self._step_kernel(budget)
         T = self.table
         FR = self.fr
         ACT = self.act
@@ -1565,12 +1594,69 @@ class Solver:
             si = 0
             found = 0
 
+    def _kernel_state(self):
+        ks = self._kst
+        if ks is None:
+            ks = self._kst = array("i", (0, 0, 0, 0, 0, 0))
+        return ks
+
+    def _walk_kernel(self, budget):
+        """``_walk`` run by the viper kernel; when it ends, the goal
+        geometries it marked get their table and frontier words here."""
+        ks = self._kernel_state()
+        ks[0] = self._wr
+        ks[2] = self.reached
+        if NATIVE_KERNEL:
+            budget = budget * KERNEL_UNITS if budget < 1 << 26 else 1 << 30
+        budget = _kv.walk(self, budget)
+        if NATIVE_KERNEL:
+            budget //= KERNEL_UNITS
+        self._wr = ks[0]
+        self.reached = ks[2]
+        if self._wr < 0:
+            self._walked = True
+            T = self.table
+            FR = self.fr
+            ACT = self.act
+            lsb = self.lsb
+            fw = self.fullw[0]
+            for i in range(len(ACT)):
+                a = ACT[i]
+                while a:
+                    u = (i << 3) | lsb[a]
+                    a &= a - 1
+                    T[u] = fw
+                    FR[u] = fw
+        return budget
+
+    def _step_kernel(self, budget):
+        """``step``'s search loop run by the viper kernel (same layers, same
+        table; its state passes through ``_kst``)."""
+        ks = self._kernel_state()
+        ks[0] = self._scan
+        ks[1] = self._found
+        ks[2] = self.reached
+        ks[3] = self.expanded
+        ks[4] = self.depth
+        if NATIVE_KERNEL:
+            budget = budget * KERNEL_UNITS if budget < 1 << 26 else 1 << 30
+        done = self._kernel(self, budget)
+        self._scan = ks[0]
+        self._found = ks[1]
+        self.reached = ks[2]
+        self.expanded = ks[3]
+        self.depth = ks[4]
+        if done:
+            self.finish()
+            return True
+        return False
+
     def finish(self):
         """The table is complete (the search ended, or klotski_cache filled
         it): drop what only the search uses (~18 KB, and the 4.5 KB row
         offset table of the classic set)."""
         self.done = True
-        self.fr = self.act = self.asum = self.mir = self.o2s = self.obase = None
+        self.fr = self.act = self.asum = self.mir = self.o2s = self.obase = self._kst = None
 
     def _pause(self, si, found, reached, expanded):
         """Keep a call's progress for the next one (a byte of the scan is

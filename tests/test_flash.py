@@ -538,3 +538,23 @@ def test_klotski_layouts_include_a_klotski_pack(tmp_path):
     data = levelpack.build_pack("klotski", [b"SBBS/SBBS/SSSS/SSSS/S..S"])
     layouts = flash.klotski_layouts({"levels/klotski.bin": data})
     assert len(layouts) == klotski_levels.count() + 1 and layouts[-1] == "SBBS/SBBS/SSSS/SSSS/S..S"
+
+
+def test_native_code_is_compiled_for_the_device_arch(tmp_path):
+    """klotski_viper's @micropython.viper kernel becomes armv6m machine code
+    for a Pico (arch 4 in the .mpy header); a device without native code gets
+    the source, whose failing import klotski catches."""
+    fw = tmp_path / "fw"
+    fw.mkdir()
+    shutil.copy(flash.ROOT / "firmware" / "klotski_viper.py", fw)
+    (fw / "plain.py").write_text("X = 1\n")
+    shutil.copy(flash.ROOT / "firmware" / "boot_switch.py", fw)
+    boards = flash.ROOT / "boards"
+    pico = 6 | (3 << 8) | (4 << 10)
+    assert flash.native_arch(pico) == "armv6m"
+    files = flash.build_files(fw, "pico-ssd1306", boards, pico)
+    assert files["klotski_viper.mpy"][2] >> 2 == 4
+    assert "plain.mpy" in files
+    files = flash.build_files(fw, "pico-ssd1306", boards, 6 | (3 << 8))
+    assert files["klotski_viper.py"] == (fw / "klotski_viper.py").read_bytes()
+    assert "klotski_viper.mpy" not in files and "plain.mpy" in files

@@ -315,3 +315,24 @@ emit('sol', out)
 ''')
     for (layout, moves), (_, steps) in zip(r['sol'], SEEDS):
         check_solution(layout, [tuple(m) for m in moves], steps)
+
+
+@pytest.mark.parametrize("piece_set", [(4, 1, 4), (2, 3, 4), (0, 4, 6), (3, 3, 2)])
+def test_kernel_source_builds_the_same_table_on_cpython(piece_set):
+    """klotski_viper's kernels, run as Python (identity casts), resumed in
+    small slices, give the plain loop's table byte for byte (16-bit and 30-bit
+    words); on the virtual Pico: tests/test_klotski_vpico.py."""
+    plain = klotski.Solver(*piece_set, kernel=False)
+    plain.build()
+    fast = klotski.Solver(*piece_set, kernel=True)
+    assert fast._kernel is not None and plain._kernel is None
+    while not fast.step(300):
+        pass
+    assert bytes(fast.table) == bytes(plain.table)
+    assert (fast.reached, fast.expanded, fast.depth) == (plain.reached, plain.expanded, plain.depth)
+    assert fast.fr is None and fast._kst is None        # search-only state dropped
+
+
+def test_many_word_tables_keep_the_plain_loop():
+    s = klotski.Solver(1, 2, 8, kernel=True)          # 45 pairs: two words per geometry
+    assert s.wper == 2 and s._kernel is None

@@ -426,6 +426,8 @@ def test_cache_full_disk_is_reported_and_not_fatal(tmp_path, classic_solver):
     g.state = kg.PLAY
     g.sphase = kg.S_BUILD
     tick(g, ctx)
+    assert g.sphase == kg.S_SAVE             # the write gets a tick of its own
+    tick(g, ctx)
     assert g.sphase == kg.S_READY and g.cache_status == "full"
     assert "FLASH FULL: NO CACHE" in ctx.toasts
     # other write failures
@@ -436,6 +438,7 @@ def test_cache_full_disk_is_reported_and_not_fatal(tmp_path, classic_solver):
             return super().open(name, mode)
     g.cache = Broken(str(tmp_path / "game"))
     g.sphase = kg.S_BUILD
+    tick(g, ctx)
     tick(g, ctx)
     assert g.cache_status == "failed" and "CACHE WRITE FAILED" in ctx.toasts
 
