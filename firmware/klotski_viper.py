@@ -25,12 +25,15 @@ search has finished (a layer found nothing), else 0 (budget spent).
 ``walk(solver, budget)`` is ``Solver._walk`` for the same tables.
 """
 
+import sys
 from array import array
 
-try:
+if sys.implementation.name == "micropython":
     import micropython
     from micropython import const
-except ImportError:
+else:
+    # CPython runs the kernel as plain Python.  Not ``try: import micropython``:
+    # Blinka installs a CPython ``micropython`` module whose ``viper`` raises.
     def const(value):
         return value
 
