@@ -73,6 +73,11 @@ class DeviceTransport:
     def reset(self):
         raise NotImplementedError
 
+    def scan_i2c(self, bus, sda, scl, freq):
+        """Addresses that answer ``machine.I2C(bus, sda, scl, freq).scan()`` on
+        the device (doctor's display check)."""
+        raise NotImplementedError
+
     def close(self):
         pass
 
@@ -115,6 +120,11 @@ def _h(p):
     f.close()
     print(repr(h.digest()))
 _h(%r)
+"""
+
+_SCAN_CODE = """
+from machine import I2C, Pin
+print(repr(I2C(%d, sda=Pin(%d), scl=Pin(%d), freq=%d).scan()))
 """
 
 
@@ -191,6 +201,9 @@ class MpremoteTransport(DeviceTransport):
 
     def rename(self, old, new):
         self._exec("import os\nos.rename(%r, %r)" % (old, new))
+
+    def scan_i2c(self, bus, sda, scl, freq):
+        return self._eval(_SCAN_CODE % (bus, sda, scl, freq))
 
     def reset(self):
         try:
