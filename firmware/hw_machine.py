@@ -33,6 +33,32 @@ def make_display(cfg, i2c):
     return Driver(disp["width"], disp["height"], i2c, addr, rotate=disp["rotation"])
 
 
+def scan_bus(i2c, address):
+    """What answers on the bus: ``i2c.scan()`` plus the display addresses (0x3C,
+    0x3D and the board's) probed with the driver's own kind of transfer, a
+    one-byte write of 0x00 (an empty command stream for an SSD1306/SH1106).
+    The rp2 port's scan() probes with zero-length writes bit-banged on the pins;
+    a display that only understands the I2C peripheral's transfers (the virtual
+    Pico's OLED model, a marginal module) is still found this way."""
+    found = i2c.scan()
+    for addr in (0x3C, 0x3D, address):
+        if addr not in found and (_probe(i2c, addr) or _probe(i2c, addr)):
+            found.append(addr)
+    found.sort()
+    return found
+
+
+def _probe(i2c, addr):
+    """One try; scan_bus tries twice because a transfer that timed out can leave
+    its abort pending, failing the next transfer whatever the address (seen on
+    the virtual Pico)."""
+    try:
+        i2c.writeto(addr, b"\x00")
+        return True
+    except OSError:
+        return False
+
+
 # LED blink code timing, in 100 ms slots: a blink is 2 on + 3 off, then 15 off
 _SLOT_MS = 100
 _ON_SLOTS = 2
@@ -94,7 +120,8 @@ class Hardware:
         except OSError as exc:
             import displaycheck
 
-            raise displaycheck.DisplayFault(cfg, self.i2c.scan(), exc, start_blink) from None
+            found = scan_bus(self.i2c, cfg["i2c"]["address"])
+            raise displaycheck.DisplayFault(cfg, found, exc, start_blink) from None
         pins = []
         active = []
         masks = []

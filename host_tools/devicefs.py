@@ -73,9 +73,10 @@ class DeviceTransport:
     def reset(self):
         raise NotImplementedError
 
-    def scan_i2c(self, bus, sda, scl, freq):
-        """Addresses that answer ``machine.I2C(bus, sda, scl, freq).scan()`` on
-        the device (doctor's display check)."""
+    def scan_i2c(self, bus, sda, scl, freq, address):
+        """Addresses that answer on the device's bus (doctor's display check):
+        ``i2c.scan()`` plus the display addresses (0x3C, 0x3D, ``address``)
+        probed with a one-byte write, as firmware/hw_machine.py scan_bus."""
         raise NotImplementedError
 
     def close(self):
@@ -122,9 +123,20 @@ def _h(p):
 _h(%r)
 """
 
+# as firmware/hw_machine.py scan_bus: scan() plus a one-byte probe of the display addresses
 _SCAN_CODE = """
 from machine import I2C, Pin
-print(repr(I2C(%d, sda=Pin(%d), scl=Pin(%d), freq=%d).scan()))
+i2c = I2C(%d, sda=Pin(%d), scl=Pin(%d), freq=%d)
+found = i2c.scan()
+for a in (0x3C, 0x3D, %d):
+    for _ in range(2 if a not in found else 0):
+        try:
+            i2c.writeto(a, b'\\x00')
+            found.append(a)
+            break
+        except OSError:
+            pass
+print(repr(sorted(found)))
 """
 
 
@@ -202,8 +214,8 @@ class MpremoteTransport(DeviceTransport):
     def rename(self, old, new):
         self._exec("import os\nos.rename(%r, %r)" % (old, new))
 
-    def scan_i2c(self, bus, sda, scl, freq):
-        return self._eval(_SCAN_CODE % (bus, sda, scl, freq))
+    def scan_i2c(self, bus, sda, scl, freq, address):
+        return self._eval(_SCAN_CODE % (bus, sda, scl, freq, address))
 
     def reset(self):
         try:

@@ -7,7 +7,7 @@ truncated file), atomic rename that replaces an existing file (littlefs), and
 a power cut after any number of mutating steps: ``cut_after = n`` lets n
 mutating steps through, then the step raises PowerCut and the device stays dead
 until ``power_on()``.  The I2C bus: ``i2c_found`` is what a scan answers
-(default: an OLED at 0x3C); ``scans`` records the (bus, sda, scl, freq) asked.
+(default: an OLED at 0x3C); ``scans`` records the (bus, sda, scl, freq, address) asked.
 """
 
 from host_tools.devicefs import ENOENT, ENOSPC, DeviceTransport, sha256_hex
@@ -170,9 +170,9 @@ class FakeDevice(DeviceTransport):
         self._step()
         self.resets += 1
 
-    def scan_i2c(self, bus, sda, scl, freq):
+    def scan_i2c(self, bus, sda, scl, freq, address):
         self._alive()
-        self.scans.append((bus, sda, scl, freq))
+        self.scans.append((bus, sda, scl, freq, address))
         return sorted(self.i2c_found)
 
     def snapshot(self):

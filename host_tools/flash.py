@@ -680,7 +680,7 @@ def check_display(dev, board, problems, log=print):
         return
     bus = cfg["i2c"]
     try:
-        found = dev.scan_i2c(bus["bus"], bus["sda"], bus["scl"], bus["freq"])
+        found = dev.scan_i2c(bus["bus"], bus["sda"], bus["scl"], bus["freq"], bus["address"])
     except devicefs.DeviceError as exc:
         log("display:      not checked (%s)" % exc)
         return

@@ -141,7 +141,7 @@ def test_doctor_reports_the_display_in_one_line(found, line):
     dev = FakeDevice(i2c_found=found)
     lines = []
     problems = flash.doctor(dev, log=lines.append)
-    assert dev.scans == [(0, 4, 5, 400000)]       # the default board: no board.json yet
+    assert dev.scans == [(0, 4, 5, 400000, 0x3C)]       # the default board: no board.json yet
     if line is None:
         assert "display:      SSD1306 at 0x3C on I2C0 (SDA GP4, SCL GP5) answers" in lines
         assert line not in problems
@@ -162,6 +162,6 @@ def test_doctor_scans_the_bus_of_the_board_file():
     dev = FakeDevice(files={"/board.json": json.dumps(board).encode()}, i2c_found=[0x3C])
     lines = []
     problems = flash.doctor(dev, log=lines.append)
-    assert dev.scans == [(1, 26, 27, 400000)]
+    assert dev.scans == [(1, 26, 27, 400000, 0x3D)]
     assert ("no display at 0x3D on I2C1 (SDA GP26, SCL GP27); found: 0x3C - set the address "
             "in the board file") in problems
