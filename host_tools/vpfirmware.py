@@ -53,8 +53,16 @@ def wait_usb(pico, emulated_ms=3000):
         pico.run_for(10)
 
 
-def repl(pico):
-    """Stop whatever main.py runs (Ctrl-C) and enter the raw REPL."""
+def repl(pico, tries=4):
+    """Stop whatever main.py runs (Ctrl-C) and enter the raw REPL.  Keys sent in
+    the first moments after USB comes up can be lost (boot.py still running, the
+    CDC not yet read), so they are sent again until the raw REPL answers."""
     wait_usb(pico)
-    pico.write_serial(b"\r\x03\x03\x01")
-    pico.wait_serial(RAW_REPL, 3000)
+    for attempt in range(tries):
+        pico.write_serial(b"\r\x03\x03\x01")
+        try:
+            pico.wait_serial(RAW_REPL, 1000)
+            return
+        except vpico.VPicoError:
+            if attempt == tries - 1:
+                raise
