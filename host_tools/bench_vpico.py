@@ -143,7 +143,12 @@ def step(mask=0):
 idle = steps
 """
 
+# main.py ran before Ctrl-C: forget its modules, so BASE is the bare interpreter's heap
 _HEAP_BASE = r"""
+import sys
+for _m in list(sys.modules):
+    if _m != 'rp2':
+        del sys.modules[_m]
 gc.collect()
 BASE = gc.mem_alloc()
 """
