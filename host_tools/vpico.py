@@ -74,7 +74,7 @@ def read_firmware(path):
     if len(data) > FLASH_SIZE:
         raise VPicoError("firmware %s is %d B, more than the Pico's 2 MB flash" % (path, len(data)))
     if len(data) < 0x108:
-        raise VPicoError("firmware %s is too small to be an RP2040 flash image" % path)
+        raise VPicoError("firmware %s is not an RP2040 flash image (too small)" % path)
     sp, reset = struct.unpack_from("<II", data, 0x100)
     if not (0x20000000 <= sp <= 0x20042000 and FLASH_BASE <= reset < FLASH_BASE + FLASH_SIZE):
         raise VPicoError("firmware %s is not an RP2040 flash image (no vector table at 0x100); "
@@ -168,6 +168,7 @@ class VirtualPico:
         self._serial = bytearray()
         self._pty_master = None
         self._pty_slave = None
+        self._relay = None
         self.pty_path = None
         self.now_ns = 0
         self.flash_ops = 0
@@ -177,6 +178,7 @@ class VirtualPico:
         self.i2c_transactions = 0
         self.i2c_bytes = 0
         self._reached = None
+        self._query = None
 
     # -- process ------------------------------------------------------------------------
     def start(self, hold=()):
@@ -200,6 +202,8 @@ class VirtualPico:
         return self
 
     def _send(self, kind, payload=b""):
+        if self.proc is None:
+            return
         try:
             self.proc.stdin.write(kind.encode() + struct.pack("<I", len(payload)) + bytes(payload))
             self.proc.stdin.flush()
@@ -227,6 +231,10 @@ class VirtualPico:
                 self.i2c_transactions += 1
                 self.i2c_bytes += len(body) - 1
                 self.oled.write(body[1:])
+            elif kind == "Q":
+                with self._lock:
+                    self._query = struct.unpack("<QI", body)
+                    self._lock.notify_all()
             elif kind in "TX":
                 t, ops = struct.unpack("<QI", body)
                 with self._lock:
@@ -278,6 +286,33 @@ class VirtualPico:
 
     def run_for(self, ms, timeout=600):
         return self.run_until(self.now_ns + int(ms * MS), timeout)
+
+    def query(self, timeout=30):
+        """(emulated nanoseconds, flash operations so far), also while running free."""
+        with self._lock:
+            self._query = None
+        self._send("Q")
+        if not self._wait(lambda: self._query is not None, timeout):
+            self._check_alive()
+            raise VPicoError("the virtual Pico did not answer a query")
+        self.now_ns, self.flash_ops = self._query
+        return self._query
+
+    def run_until_off(self, emulated_ms, step_ms=20):
+        """Step until the power goes off (an armed cut fires); False if it did not
+        within ``emulated_ms``."""
+        end = self.now_ns + emulated_ms * MS
+        while self.now_ns < end and not self.exited:
+            try:
+                self.run_for(step_ms)
+            except VPicoError:
+                if self.exited:
+                    break
+                raise
+        if not self.exited:
+            return False
+        self.wait_off()
+        return True
 
     def run_free(self):
         """Run without pausing (for the pty bridge and interactive use)."""
@@ -342,6 +377,9 @@ class VirtualPico:
             except VPicoError:
                 self.proc.kill()
                 self.proc = None
+        relay, self._relay = self._relay, None
+        if relay is not None:
+            relay.join()       # before closing: a reused fd number must not be read
         for fd in (self._pty_master, self._pty_slave):
             if fd is not None:
                 os.close(fd)
@@ -362,12 +400,13 @@ class VirtualPico:
         tty.setraw(slave)
         self._pty_master, self._pty_slave = master, slave
         self.pty_path = os.ttyname(slave)
-        threading.Thread(target=self._relay_pty, daemon=True).start()
+        self._relay = threading.Thread(target=self._relay_pty, daemon=True)
+        self._relay.start()
         return self.pty_path
 
     def _relay_pty(self):
         master = self._pty_master
-        while not self.exited and self._pty_master is not None:
+        while self._relay is not None:
             try:
                 ready = select.select([master], [], [], 0.2)[0]
                 if ready:
@@ -395,16 +434,45 @@ class VirtualPico:
                                  % (marker, emulated_ms, tail))
             self.run_for(step_ms)
 
-    def boot_to_repl(self, emulated_ms=5000):
-        """Step until USB is up, interrupt whatever runs (main.py) and enter the raw
-        REPL."""
+    def wait_booted(self, emulated_ms=5000):
+        """Step until the boot is over: USB is up and the firmware either idles in
+        its main loop (the driver's clearing frame and a first screen drawn, then
+        50 ms without I2C: the launcher redraws only on change), sits at the REPL
+        prompt, or said "safe mode" / printed a traceback.  Returns the serial
+        output of the boot (kept in the buffer too)."""
         end = self.now_ns + emulated_ms * MS
-        while not self.usb_up:
-            if self.now_ns >= end:
-                raise VPicoError("the virtual Pico's USB did not come up within %d ms" % emulated_ms)
-            self.run_for(10)
-        self.write_serial(b"\r\x03\x03\x01")
-        self.wait_serial(b"raw REPL; CTRL-B to exit\r\n>", emulated_ms)
+        drawn = False
+        while self.now_ns < end:
+            before = self.i2c_transactions
+            self.run_for(50)
+            with self._lock:
+                out = bytes(self._serial)
+            if not self.usb_up:
+                continue
+            if b"safe mode" in out or b"Traceback" in out or out.rstrip().endswith(b">>>"):
+                break
+            if drawn and self.i2c_transactions == before:
+                break
+            drawn = drawn or (self.oled.display_on and self.oled.data_bytes >= 2048)
+        if not self.usb_up:
+            raise VPicoError("the virtual Pico's USB did not come up within %d ms" % emulated_ms)
+        return out.decode(errors="replace")
+
+    def boot_to_repl(self, emulated_ms=5000):
+        """Boot, interrupt whatever runs (main.py) and enter the raw REPL."""
+        self.wait_booted(emulated_ms)
+        for _ in range(10):
+            self.take_serial()
+            self.write_serial(b"\r\x03\x03")
+            self.run_for(30)
+            self.take_serial()
+            self.write_serial(b"\r\x01")
+            try:
+                self.wait_serial(b"raw REPL; CTRL-B to exit\r\n>", 300)
+                return
+            except VPicoError:
+                continue
+        raise VPicoError("the virtual Pico does not answer Ctrl-C / Ctrl-A (no raw REPL)")
 
     def exec(self, code, emulated_ms=60000, timeout=600):
         """Run ``code`` in the raw REPL; returns its printed output (str).  A Python

@@ -11,6 +11,7 @@
 //   in  K u32 n            power cut after n more flash erase/program operations
 //   in  C u64 nanos        power cut when the emulated clock reaches nanos
 //   in  P                  power off now (flash kept), like C at the current time
+//   in  Q                  query: answered by Q u64 nanos, u32 flashOps
 //   out S bytes            serial bytes from the device (CDC IN)
 //   out I addr,bytes...    one I2C write transaction to the OLED (sent at STOP)
 //   out T u64 nanos, u32 flashOps   reached the L limit
@@ -251,33 +252,34 @@ function powerOff() {
 
 function runSlice() {
   if (poweredOff) return;
+  if (watchdogReset) {
+    watchdogReset = false;
+    buildChip();
+    send("R", u64(now()));
+  }
   const core = chip.core;
-  for (let i = 0; i < 200000; i++) {
-    if (watchdogReset) {
-      watchdogReset = false;
-      buildChip();
-      send("R", u64(now()));
+  const stopAt = Math.min(cutAtNanos, pauseAtNanos) - nanosBefore; // in this chip's clock
+  const sliceEnd = clock.nanos + 4e6; // yield to the event loop every 4 ms emulated
+  const end = Math.min(stopAt, sliceEnd);
+  while (clock.nanosCounter < end && !watchdogReset && !poweredOff) {
+    if (core.waiting) {
+      let step = clock.nanosToNextAlarm;
+      if (step <= 0) step = 1000;
+      clock.tick(Math.min(step, Math.max(end - clock.nanosCounter, CYCLE_NANOS)));
+    } else {
+      clock.tick(core.executeInstruction() * CYCLE_NANOS);
     }
+  }
+  if (poweredOff) return;
+  if (!watchdogReset) {
     const t = now();
     if (t >= cutAtNanos) return powerOff();
     if (t >= pauseAtNanos) {
       pauseAtNanos = Infinity;
       paused = true;
       send("T", Buffer.concat([u64(t), u32(flashOps)]));
-      if (process.env.VPICO_DEBUG) process.stderr.write(`PC=${core.PC.toString(16)} waiting=${core.waiting}\n`);
       return;
     }
-    if (core.waiting) {
-      let step = clock.nanosToNextAlarm;
-      const limit = Math.min(cutAtNanos, pauseAtNanos) - t;
-      if (step <= 0) step = 1000;
-      if (step > limit) step = Math.max(limit, CYCLE_NANOS);
-      clock.tick(step);
-      i += step / CYCLE_NANOS / 8;
-    } else {
-      clock.tick(core.executeInstruction() * CYCLE_NANOS);
-    }
-    if (poweredOff) return;
   }
   setImmediate(runSlice);
 }
@@ -317,6 +319,8 @@ function handle(type, body) {
     cutAfterOps = body.readUInt32LE(0);
   } else if (type === "C") {
     cutAtNanos = Number(body.readBigUInt64LE(0));
+  } else if (type === "Q") {
+    send("Q", Buffer.concat([u64(now()), u32(flashOps)]));
   } else if (type === "P") {
     powerOff();
   }
