@@ -53,7 +53,8 @@ def realtime_frames(pico, script):
 
 # Guest code: boot the firmware as the simulator does (virtual clock, saves in memory)
 _STEPPED_BOOT = r"""
-import gc, boardcfg, hw_machine, main, saves
+import gc, boardcfg, hw_machine, main
+import savestore as saves
 cfg = boardcfg.load_device()
 hw = hw_machine.Hardware(cfg)
 CLOCK = [0, 0]
