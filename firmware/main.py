@@ -3,6 +3,8 @@
 Reads board.json (or the default Pico + SSD1306 build), brings up the
 hardware backend, and starts the launcher.  Safe mode: B held at power-on
 shows "SAFE MODE" and returns at once, leaving the REPL free for flashing.
+A display that does not answer (firmware/displaycheck.py) is reported on the
+serial console and by an LED blink code, and main.py returns to the REPL.
 """
 
 import sys
@@ -62,8 +64,26 @@ def boot(cfg=None, hw=None, saves=None):
     return rt
 
 
+def report_display_fault(fault):
+    """Console lines + LED blink code; the REPL stays usable."""
+    import displaycheck
+
+    for line in displaycheck.console_lines(fault):
+        print(line)
+    if fault.signal is not None:
+        fault.signal(fault.cfg, displaycheck.blink_count(fault.cfg, fault.found))
+
+
 def main():
-    rt = boot()
+    try:
+        rt = boot()
+    except OSError as exc:
+        import displaycheck
+
+        if not isinstance(exc, displaycheck.DisplayFault):
+            raise
+        report_display_fault(exc)
+        return
     if rt is not None:
         rt.run()
 

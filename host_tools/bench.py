@@ -21,6 +21,7 @@ BENCH_MODULES = (
     "host_tools.bench_klotski",
     "host_tools.bench_circuitpython",
     "host_tools.bench_plugins",
+    "host_tools.bench_vpico",
 )
 
 BUILD_DIR = Path(__file__).resolve().parent.parent / "build"

@@ -73,6 +73,12 @@ class DeviceTransport:
     def reset(self):
         raise NotImplementedError
 
+    def scan_i2c(self, bus, sda, scl, freq, address):
+        """Addresses that answer on the device's bus (doctor's display check):
+        ``i2c.scan()`` plus the display addresses (0x3C, 0x3D, ``address``)
+        probed with a one-byte write, as firmware/hw_machine.py scan_bus."""
+        raise NotImplementedError
+
     def close(self):
         pass
 
@@ -115,6 +121,22 @@ def _h(p):
     f.close()
     print(repr(h.digest()))
 _h(%r)
+"""
+
+# as firmware/hw_machine.py scan_bus: scan() plus a one-byte probe of the display addresses
+_SCAN_CODE = """
+from machine import I2C, Pin
+i2c = I2C(%d, sda=Pin(%d), scl=Pin(%d), freq=%d)
+found = i2c.scan()
+for a in (0x3C, 0x3D, %d):
+    for _ in range(2 if a not in found else 0):
+        try:
+            i2c.writeto(a, b'\\x00')
+            found.append(a)
+            break
+        except OSError:
+            pass
+print(repr(sorted(found)))
 """
 
 
@@ -191,6 +213,9 @@ class MpremoteTransport(DeviceTransport):
 
     def rename(self, old, new):
         self._exec("import os\nos.rename(%r, %r)" % (old, new))
+
+    def scan_i2c(self, bus, sda, scl, freq, address):
+        return self._eval(_SCAN_CODE % (bus, sda, scl, freq, address))
 
     def reset(self):
         try:

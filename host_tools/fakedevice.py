@@ -6,7 +6,8 @@ full filesystem, writes that go out in 256-byte chunks (a cut leaves a
 truncated file), atomic rename that replaces an existing file (littlefs), and
 a power cut after any number of mutating steps: ``cut_after = n`` lets n
 mutating steps through, then the step raises PowerCut and the device stays dead
-until ``power_on()``.
+until ``power_on()``.  The I2C bus: ``i2c_found`` is what a scan answers
+(default: an OLED at 0x3C); ``scans`` records the (bus, sda, scl, freq, address) asked.
 """
 
 from host_tools.devicefs import ENOENT, ENOSPC, DeviceTransport, sha256_hex
@@ -21,7 +22,10 @@ class PowerCut(Exception):
 class FakeDevice(DeviceTransport):
     def __init__(self, files=None, capacity=848 * 1024, block=4096,
                  implementation="micropython", version="1.27.0", mpy=6 | (3 << 8) | (4 << 10),
-                 machine="Raspberry Pi Pico with RP2040", mem_free=180_000, port="/dev/fake0"):
+                 machine="Raspberry Pi Pico with RP2040", mem_free=180_000, port="/dev/fake0",
+                 i2c_found=(0x3C,)):
+        self.i2c_found = list(i2c_found)
+        self.scans = []
         self.files = {}
         self.dirs = {"/"}
         self.block = block
@@ -165,6 +169,11 @@ class FakeDevice(DeviceTransport):
     def reset(self):
         self._step()
         self.resets += 1
+
+    def scan_i2c(self, bus, sda, scl, freq, address):
+        self._alive()
+        self.scans.append((bus, sda, scl, freq, address))
+        return sorted(self.i2c_found)
 
     def snapshot(self):
         return dict(self.files), set(self.dirs)

@@ -24,6 +24,8 @@ def detach_all():
     global devices, levels
     devices = {}
     levels = {}
+    for timer in list(Timer.active):
+        timer.deinit()
     stats["transactions"] = 0
     stats["bytes"] = 0
 
@@ -138,6 +140,34 @@ class I2C:
 
 class SoftI2C(I2C):
     pass
+
+
+class Timer:
+    """A periodic timer that fires only when a test calls ``fire()`` (the
+    simulator has no interrupts); ``active`` lists the running ones."""
+
+    ONE_SHOT = 0
+    PERIODIC = 1
+    active = []
+
+    def __init__(self, id=-1, mode=PERIODIC, period=-1, callback=None):
+        self.init(mode=mode, period=period, callback=callback)
+
+    def init(self, mode=PERIODIC, period=-1, callback=None):
+        self.mode = mode
+        self.period = period
+        self.callback = callback
+        if self not in Timer.active:
+            Timer.active.append(self)
+
+    def fire(self):
+        self.callback(self)
+        if self.mode == Timer.ONE_SHOT:
+            self.deinit()
+
+    def deinit(self):
+        if self in Timer.active:
+            Timer.active.remove(self)
 
 
 def freq(f=None):

@@ -684,6 +684,38 @@ class _HashingFs(LocalFs):
 # ---------------------------------------------------------------------------
 # doctor
 
+def check_display(dev, board, problems, log=print):
+    """Scan the board file's I2C bus on the device (the default board when there
+    is none, as the firmware does); a missing display is worded by the
+    firmware's own displaycheck.verdict, as on the serial console."""
+    import boardcfg
+    import displaycheck
+
+    if board is None:
+        board = boardcfg.DEFAULT
+    try:
+        cfg = boardcfg.validate(board)
+    except (boardcfg.BoardError, TypeError, AttributeError):
+        log("display:      not checked (the board file is not valid)")
+        return
+    if cfg["runtime"] != "micropython":
+        log("display:      not checked (a %s board)" % cfg["runtime"])
+        return
+    bus = cfg["i2c"]
+    try:
+        found = dev.scan_i2c(bus["bus"], bus["sda"], bus["scl"], bus["freq"], bus["address"])
+    except devicefs.DeviceError as exc:
+        log("display:      not checked (%s)" % exc)
+        return
+    if bus["address"] in found:
+        log("display:      %s at 0x%02X on %s answers" % (
+            cfg["display"]["controller"].upper(), bus["address"], displaycheck.bus_text(cfg)))
+        return
+    line = displaycheck.verdict(cfg, found)
+    log("display:      " + line)
+    problems.append(line)
+
+
 def doctor(dev, log=print):
     info = dev.info()
     problems = []
@@ -697,6 +729,7 @@ def doctor(dev, log=print):
     log("flash:        %d KB free of %d KB" % (info["fs_free"] // 1024, info["fs_total"] // 1024))
     if info["implementation"] != "micropython":
         problems.append("not MicroPython")
+    board = None
     if dev.exists("/" + BOARD_FILE):
         try:
             board = json.loads(dev.read("/" + BOARD_FILE))
@@ -707,6 +740,8 @@ def doctor(dev, log=print):
     else:
         log("board file:   missing")
         problems.append("no board file (run flash)")
+    if info["implementation"] == "micropython":
+        check_display(dev, board, problems, log)
     if dev.exists("/" + MANIFEST):
         version, board_name, names = parse_manifest(dev.read("/" + MANIFEST))
         missing = [n for n in names if not dev.exists("/" + n)]

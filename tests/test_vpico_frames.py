@@ -1,0 +1,60 @@
+"""Issue 13 item 2: the flashed firmware on the virtual Pico (official MicroPython
+v1.28.0, .mpy modules, C framebuf, machine.I2C at 400 kHz into the OLED model,
+buttons on GPIO pull-ups) draws pixel for pixel what the host simulator draws
+after the same key script: the launcher and a few frames of every game.  One
+boot: first main.py's own real-time loop on clock-free screens, then the
+firmware stepped on the simulator's clock (host_tools/vpframes.py says why)."""
+
+import pytest
+
+from host_tools import vpico
+
+pytestmark = pytest.mark.skipif(
+    vpico.firmware_dir() is None,
+    reason="no ../shared/rp2-firmware (MicroPython RPI_PICO image + RP2040 bootrom)")
+
+REALTIME = [
+    ("launcher", "wait:10"),
+    ("Cat & Mouse title", "a wait:8"),
+]
+
+STEPPED = [
+    ("launcher", "wait:2"),
+    ("Cat & Mouse board", "a wait:2 a wait:3"),
+    ("Cat & Mouse after a move and the AI's reply", "left wait:15"),
+    ("launcher after Cat & Mouse", "b wait:2 b wait:2"),
+    ("Trap the Cat board (seeded from the clock)", "down a wait:3"),
+    ("Trap the Cat after a block and the cat's move", "right a wait:15"),
+    ("launcher after Trap the Cat", "hold:b:30 wait:2"),
+    ("Flip Junqi menu", "down a wait:2"),
+    ("Flip Junqi board", "a wait:2"),
+    ("Flip Junqi after a flip and the AI's turn", "a wait:20"),
+    ("launcher after Flip Junqi", "hold:b:30 wait:2"),
+    ("Klotski level list", "down a wait:2"),
+    ("Klotski level, solver setting up", "a wait:3"),
+]
+
+
+def _report(label, sim_rows, pico_rows):
+    from host_tools import vpframes
+
+    lines = ["%s: %d pixels differ (simulator | virtual Pico)" % (
+        label, vpframes.differences(sim_rows, pico_rows))]
+    for a, b in zip(vpframes.text(sim_rows).splitlines(), vpframes.text(pico_rows).splitlines()):
+        lines.append("%s | %s%s" % (a, b, "  <" if a != b else ""))
+    return "\n".join(lines)
+
+
+def test_frames_match_the_simulator():
+    from host_tools import vpfirmware, vpframes
+
+    with vpfirmware.firmware_pico() as pico:
+        realtime = vpframes.realtime_frames(pico, REALTIME)
+        stepped = vpframes.stepped_frames(pico, STEPPED)
+    for script, got in ((REALTIME, realtime), (STEPPED, stepped)):
+        want = vpframes.sim_frames(script)
+        for (label, sim_rows), (_, pico_rows) in zip(want, got):
+            assert any(any(row) for row in sim_rows), label          # a real screen
+            assert sim_rows == pico_rows, _report(label, sim_rows, pico_rows)
+    # the script really visits distinct screens
+    assert len({bytes(b"".join(rows)) for _, rows in stepped}) >= len(STEPPED) - 3
