@@ -30,6 +30,7 @@ try:
 except ImportError:          # a port built without it: the slower Fletcher sum
     crc32 = None
 import saves
+from asciitext import first_bad
 
 MAGIC = "KTC2"
 ENOSPC = 28
@@ -121,7 +122,7 @@ def load(d, solver):
     status = "corrupt"
     try:
         line = f.readline()
-        parts = line.decode().split(" ") if 10 < len(line) < 160 else ()
+        parts = line.decode().split(" ") if 10 < len(line) < 160 and not first_bad(line) else ()
         if len(parts) == 9 and parts[0] != MAGIC and parts[0].startswith("KTC"):
             status = "stale"                 # another version of this format
         elif len(parts) == 9 and parts[0] == MAGIC:
