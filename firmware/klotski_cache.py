@@ -33,7 +33,10 @@ import saves
 from asciitext import first_bad
 
 MAGIC = "KTC2"
-ENOSPC = 28
+try:
+    from errno import ENOSPC    # CPython; MicroPython's errno module has no ENOSPC name
+except ImportError:
+    ENOSPC = 28                 # MicroPython's number (py/mperrno.h)
 
 
 def name_for(solver):
