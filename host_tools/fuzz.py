@@ -467,36 +467,21 @@ def _host_input(rng, seeds):
     return mutate_text(rng, rng.choice(seeds), "0123456789VHSx,*: ")
 
 
-def _piece_set_check(text):
-    from host_tools.klotski_cmd import parse_piece_set
-    try:
-        got = parse_piece_set(text)
-    except UserError:
-        return False
-    _host_ascii(text, "parse_piece_set")
-    _expect(parse_piece_set("%dV%dH%dS" % got) == got, "piece set round trip differs")
-    return True
-
-
-def _size_check(text):
-    from host_tools.levels_catmouse import parse_size
-    try:
-        got = parse_size(text)
-    except UserError:
-        return False
-    _host_ascii(text, "parse_size")
-    _expect(parse_size("%dx%d" % got) == got, "size round trip differs")
-    return True
-
-
-def _keys_check(text):
-    from host_tools.sim import parse_keys
-    try:
-        parse_keys(text)
-    except UserError:
-        return False
-    _host_ascii(text, "parse_keys")
-    return True
+def _host_check(module, name, fmt=None):
+    """Check of a host option parser (imported on first use): UserError only,
+    ASCII acceptance, and ``parse(fmt % result) == result`` when ``fmt`` is given."""
+    def check(text):
+        import importlib
+        parse = getattr(importlib.import_module(module), name)
+        try:
+            got = parse(text)
+        except UserError:
+            return False
+        _host_ascii(text, name)
+        if fmt:
+            _expect(parse(fmt % got) == got, "%s round trip differs" % name)
+        return True
+    return check
 
 
 # name -> (seeds(), make_input(rng, seeds), check(input) -> accepted)
@@ -510,9 +495,12 @@ TARGETS = {
     "level-pack": (_pack_seeds, _pack_input, _pack_check),
     "klotski-cache": (_cache_seeds, _cache_input, _cache_check),
     "switch-journal": (_journal_seeds, _journal_input, _journal_check),
-    "piece-set": (lambda: ["4V1H4S", "4,1,4", "2v3h4s"], _host_input, _piece_set_check),
-    "map-size": (lambda: ["16x8", "4X4", "20x10"], _host_input, _size_check),
-    "key-script": (lambda: ["a wait:3 down*2", "hold:b:5, up"], _host_input, _keys_check),
+    "piece-set": (lambda: ["4V1H4S", "4,1,4", "2v3h4s"], _host_input,
+                  _host_check("host_tools.klotski_cmd", "parse_piece_set", "%dV%dH%dS")),
+    "map-size": (lambda: ["16x8", "4X4", "20x10"], _host_input,
+                 _host_check("host_tools.levels_catmouse", "parse_size", "%dx%d")),
+    "key-script": (lambda: ["a wait:3 down*2", "hold:b:5, up"], _host_input,
+                   _host_check("host_tools.sim", "parse_keys")),
 }
 
 

@@ -165,31 +165,9 @@ _DIFF_TARGETS = ("klotski-layout", "catmouse-map", "trapcat-level", "junqi-cell"
 _DIFF_CASES = 150
 
 
-def _verdict(target, data):
-    """What the parser made of ``data``, comparable across runtimes."""
-    import catmouse
-    import junqi_board
-    import trapcat
-    try:
-        if target == "klotski-layout":
-            return bytes(klotski.parse(data)).decode()
-        if target == "catmouse-map":
-            return catmouse.parse_map(data).to_text()
-        if target == "trapcat-level":
-            size, cells, cat = trapcat.parse_level(data)
-            return [size, list(cells), cat]
-        if target == "junqi-cell":
-            return junqi_board.parse_cell(data)
-        if target == "save":
-            got = saves.decode(data)
-            return None if got is None else got[0]
-        return sorted(boardcfg.loads(data))
-    except ValueError:
-        return "error"
-
-
-_GUEST = r'''
-import catmouse, junqi_board, klotski, trapcat, saves, boardcfg, fuzzcases
+# what a parser made of one input, comparable across runtimes; run as is on both
+_VERDICT = r'''
+import boardcfg, catmouse, junqi_board, klotski, saves, trapcat
 def verdict(target, data):
     try:
         if target == "klotski-layout":
@@ -207,10 +185,11 @@ def verdict(target, data):
         return sorted(boardcfg.loads(data))
     except ValueError:
         return "error"
-out = []
-for target, data in fuzzcases.CASES:
-    out.append(verdict(target, data))
-emit("verdicts", out)
+'''
+
+_GUEST = _VERDICT + r'''
+import fuzzcases
+emit("verdicts", [verdict(target, data) for target, data in fuzzcases.CASES])
 '''
 
 
@@ -236,7 +215,9 @@ def test_micropython_reads_fuzzed_inputs_as_cpython_does(node_vm, tmp_path):
     shutil.copytree(mpvm.FIRMWARE_DIR, fw, ignore=shutil.ignore_patterns("__pycache__"))
     (fw / "fuzzcases.py").write_text("CASES = %r\n" % (cases,), encoding="utf-8")
     got = node_vm(_GUEST, firmware_dir=fw)["verdicts"]
-    want = [_verdict(t, d) for t, d in cases]
+    host = {}
+    exec(_VERDICT, host)
+    want = [host["verdict"](t, d) for t, d in cases]
     diffs = [(t, d, w, g) for (t, d), w, g in zip(cases, want, got) if w != g]
     assert not diffs, "\n".join(repr(x)[:300] for x in diffs)
     accepted = sum(w != "error" and w is not None for w in want)

@@ -15,6 +15,7 @@ from pathfinding.finder.a_star import AStarFinder
 from pathfinding.finder.breadth_first import BreadthFirstFinder
 
 from gridpath import UNREACHED, GridSearch
+from host_tools.bench_grid import grid_graph
 from gridref import check_path
 
 BOARDS = 36          # ~3 s; sizes include 64x64 and single rows/columns
@@ -32,20 +33,6 @@ def boards(seed=1, count=BOARDS):
                           for _ in range(cols * rows))
         pairs = [(rng.randrange(cols * rows), rng.randrange(cols * rows)) for _ in range(3)]
         yield cols, rows, costs, pairs
-
-
-def graph_of(cols, rows, costs):
-    """Directed grid graph: an edge into a cell weighs that cell's cost."""
-    g = nx.DiGraph()
-    g.add_nodes_from(c for c in range(cols * rows) if costs[c])
-    for cell in range(cols * rows):
-        if not costs[cell]:
-            continue
-        r, c = divmod(cell, cols)
-        for nr, nc in ((r, c - 1), (r, c + 1), (r - 1, c), (r + 1, c)):
-            if 0 <= nr < rows and 0 <= nc < cols and costs[nr * cols + nc]:
-                g.add_edge(cell, nr * cols + nc, weight=costs[nr * cols + nc])
-    return g
 
 
 def pathfinding_lengths(cols, rows, costs, src, dst):
@@ -72,7 +59,7 @@ def mismatches(search_cls=GridSearch, seed=1, count=BOARDS):
     for cols, rows, costs, pairs in boards(seed, count):
         search = search_cls(cols, rows)
         search.load(costs)
-        g = graph_of(cols, rows, costs)
+        g = grid_graph(cols, rows, costs)
         moves_map = array("H", bytes(2 * len(search.cost)))
         cost_map = array("H", bytes(2 * len(search.cost)))
         src0 = pairs[0][0]
