@@ -29,7 +29,7 @@ try:
     from binascii import crc32
 except ImportError:          # a port built without it: the slower Fletcher sum
     crc32 = None
-import saves
+import savestore as saves
 from asciitext import first_bad
 
 MAGIC = "KTC2"
@@ -72,7 +72,7 @@ def _layout_text(cells):
 
 def checksum(buf):
     """CRC-32 of a buffer's bytes as 8 hex digits (binascii: ~0.6 M fuel for the
-    17 KB classic table; the pure-Python Fletcher sum of saves.py, over the
+    17 KB classic table; the pure-Python Fletcher sum of savestore.py, over the
     array's items, would take ~35 M)."""
     if crc32 is None:
         return saves.checksum(buf)

@@ -52,7 +52,7 @@ def boot(cfg=None, hw=None, saves=None):
         return None
     import launcher
     import runtime
-    import saves as saves_mod
+    import savestore as saves_mod
 
     if saves is None:
         saves = saves_mod.Saves()

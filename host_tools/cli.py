@@ -23,6 +23,7 @@ COMMAND_MODULES = (
     "host_tools.klotski_cmd",
     "host_tools.run_cmd",
     "host_tools.fuzz",
+    "host_tools.vpico_cmd",
 )
 
 

@@ -55,7 +55,7 @@ class CpSimulator(PinSim):
         self._map_buttons()
         self.set_keys(hold_at_boot)
         import hw_circuitpython
-        import saves
+        import savestore as saves
 
         self._boot(hw_circuitpython.Hardware(self.cfg), saves_fs or saves.MemFs())
 

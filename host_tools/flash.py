@@ -43,7 +43,7 @@ from pathlib import Path
 
 import host_tools.fwpath  # noqa: F401  (firmware/ importable)
 import boot_switch
-from saves import json_loads        # json.loads without RecursionError on deep nesting
+from savestore import json_loads        # json.loads without RecursionError on deep nesting
 from host_tools import devicefs
 from host_tools.cli import UserError
 

@@ -32,7 +32,7 @@ import klotski
 import klotski_cache
 import klotski_levels
 import levelpack
-import saves
+import savestore as saves
 import trapcat
 from host_tools.cli import UserError
 

@@ -75,7 +75,7 @@ def run_board(args):
     i2c = _probe(cfg)
     import hw_circuitpython
     import main
-    import saves
+    import savestore as saves
 
     try:
         hw = hw_circuitpython.Hardware(cfg, i2c=i2c)

@@ -69,7 +69,8 @@ except NameError:
 import machine
 dev = machine.Counter()
 machine.attach(0x3C, dev)
-import boardcfg, hw_machine, main, saves, buttons
+import boardcfg, hw_machine, main, buttons
+import savestore as saves
 cfg = boardcfg.validate(boardcfg.DEFAULT)
 hw = hw_machine.Hardware(cfg)
 PIN_LEVELS = machine.levels
@@ -119,7 +120,8 @@ try:
     GC_SAFE
 except NameError:
     GC_SAFE = False
-import boardcfg, hw_circuitpython, main, saves, buttons
+import boardcfg, hw_circuitpython, main, buttons
+import savestore as saves
 cfg = boardcfg.validate(CP_CFG)
 hw = hw_circuitpython.Hardware(cfg)
 PIN_LEVELS = keypad.levels

@@ -112,7 +112,7 @@ class PinSim:
         """Run the firmware's boot on ``hw`` (its clock replaced by the virtual one)
         with saves in ``fs``."""
         import main
-        import saves
+        import savestore as saves
 
         self.hw = hw
         hw.ticks_ms = self._ticks_ms
@@ -169,7 +169,7 @@ class Simulator(PinSim):
         self.levels = fake.levels
         self.set_keys(hold_at_boot)
         import hw_machine
-        import saves
+        import savestore as saves
 
         self._boot(hw_machine.Hardware(self.cfg),
                    saves.OsFs(str(saves_dir)) if saves_dir else saves.MemFs())

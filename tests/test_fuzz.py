@@ -9,7 +9,7 @@ import pytest
 
 import boardcfg
 import klotski
-import saves
+import savestore as saves
 from host_tools import fuzz, mpvm
 
 CASES = 2000        # per target in make test (~0.1-1 s each); `fuzz --cases 100000` is the long run
@@ -81,7 +81,7 @@ def test_deep_save_is_damaged_and_the_bak_is_used():
 # the same inputs on MicroPython: its json parses any depth without recursion (it
 # accepted 5000 levels in the VM), so only the pre-check makes the runtimes agree
 _MP_DEEP = r'''
-import boardcfg, saves
+import boardcfg, savestore as saves
 def sealed(body, seq):
     return ("PPS1 %d %d %s\n" % (seq, len(body), saves.checksum(body))).encode() + body
 out = []
@@ -167,7 +167,7 @@ _DIFF_CASES = 150
 
 # what a parser made of one input, comparable across runtimes; run as is on both
 _VERDICT = r'''
-import boardcfg, catmouse, junqi_board, klotski, saves, trapcat
+import boardcfg, catmouse, junqi_board, klotski, savestore as saves, trapcat
 def verdict(target, data):
     try:
         if target == "klotski-layout":

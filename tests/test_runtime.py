@@ -14,7 +14,7 @@ simmod.install_host_modules()
 
 import boardcfg  # noqa: E402
 import buttons  # noqa: E402
-import saves  # noqa: E402
+import savestore as saves  # noqa: E402
 from buttons import A, B, DOWN, LEFT, RIGHT, UP  # noqa: E402
 from host_tools.oledmodel import OledModel  # noqa: E402
 

@@ -1,0 +1,251 @@
+"""The handheld on a virtual Pico: the official MicroPython RPI_PICO firmware in
+the rp2040js emulator (host_tools/vpico.py).
+
+One session image: the built firmware flashed with the real ``flash --port PTY``
+(mpremote over the pty), shared by the xdist workers through a file lock.  Then:
+the flashed device boots to the launcher; a save survives machine.reset() and
+power cuts in the middle of a save write; a power cut in the middle of ``flash``
+leaves a device that boots; ``doctor --port PTY`` reports the board.
+"""
+
+import fcntl
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from host_tools import vpico
+from host_tools.vpico_cmd import VpicoSim
+
+ROOT = Path(__file__).resolve().parent.parent
+BOARD = "pico-ssd1306"
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(vpico.firmware_dir() is None,
+                       reason="needs ../shared/rp2-firmware (MicroPython RPI_PICO image + RP2040 bootrom)"),
+]
+
+
+def cli(*argv, timeout=600):
+    return subprocess.run([sys.executable, "-m", "host_tools", *argv], cwd=ROOT,
+                          capture_output=True, text=True, timeout=timeout)
+
+
+def serve(image):
+    """A running virtual Pico on ``image`` with its console on a pty."""
+    pico = vpico.VirtualPico(image, board=BOARD)
+    pico.start()
+    pico.run_free()
+    return pico, pico.open_pty()
+
+
+@pytest.fixture(scope="session")
+def flashed(tmp_path_factory):
+    """(flash image, flash CLI result): a new Pico (MicroPython, empty littlefs)
+    flashed once per test session with ``python -m host_tools flash --port PTY``."""
+    base = tmp_path_factory.getbasetemp()
+    shared = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "vpico-session"
+    shared.mkdir(exist_ok=True)
+    image = shared / "flashed.img"
+    log = shared / "flash.log"
+    with open(shared / "lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not image.exists():
+            work = shared / "flashing.img"
+            shutil.copyfile(vpico.blank_image(BOARD), work)
+            pico, port = serve(work)
+            try:
+                result = cli("flash", "--board", BOARD, "--port", port)
+                pico._wait(lambda: pico.resets > 0, 60)   # flash ends with machine.reset()
+            finally:
+                pico.close()
+            log.write_text("%d\n%s\n%s" % (result.returncode, result.stdout, result.stderr))
+            work.rename(image)
+    code, _, text = log.read_text().partition("\n")
+    return image, int(code), text
+
+
+@pytest.fixture
+def device(flashed, tmp_path):
+    """A private copy of the flashed image."""
+    path = tmp_path / "flash.img"
+    shutil.copyfile(flashed[0], path)
+    return path
+
+
+def launcher_frame():
+    from host_tools.sim import Simulator
+    sim = Simulator(BOARD)
+    sim.step()
+    return sim.oled.pixels()
+
+
+def boot_frame(image, hold=()):
+    """Power on ``image`` like the vpico command; (serial output of the boot, frame)."""
+    pico = vpico.VirtualPico(image, board=BOARD)
+    try:
+        adapter = VpicoSim(pico, pico.cfg)
+        out = adapter.boot(hold)
+        return out, pico.oled.pixels()
+    finally:
+        pico.close()
+
+
+def test_flash_over_pty_then_boots_to_the_launcher(flashed, device):
+    _, code, text = flashed
+    assert code == 0, text
+    assert "flashed firmware fw-" in text and "verified" in text
+    out, frame = boot_frame(device)
+    assert "Traceback" not in out
+    assert frame == launcher_frame()
+
+
+def test_safe_mode_when_b_held_at_power_on(device):
+    out, _ = boot_frame(device, hold=("b",))
+    assert "safe mode: launcher skipped" in out
+
+
+SAVE = """
+import savestore
+s = savestore.Saves()
+s.store('probe', {'v': %d, 'pad': 'x' * 300})
+"""
+LOAD = "import savestore\nprint(repr(savestore.Saves().load('probe')))"
+
+
+def test_save_survives_machine_reset(device):
+    with vpico.VirtualPico(device, board=BOARD) as pico:
+        pico.start()
+        pico.boot_to_repl()
+        pico.exec(SAVE % 7)
+        pico.write_serial(b"import machine\nmachine.reset()\x04")
+        pico._wait(lambda: pico.resets > 0 or pico.exited, 0)
+        while pico.resets == 0:
+            pico.run_for(50)
+        pico.boot_to_repl()
+        assert pico.exec(LOAD).strip() == repr(({"v": 7, "pad": "x" * 300}, "ok"))
+
+
+def _store_with_cut(image, cut_after):
+    """Boot ``image`` (holding save v=1), store v=2 with the power cut after
+    ``cut_after`` flash operations (None: no cut); returns the flash operations
+    the store took when not cut."""
+    with vpico.VirtualPico(image, board=BOARD) as pico:
+        pico.start()
+        pico.boot_to_repl()
+        _, before = pico.query()
+        if cut_after is None:
+            pico.exec(SAVE % 2)
+            return pico.query()[1] - before
+        pico.cut_after_flash_ops(cut_after)
+        pico.write_serial((SAVE % 2).encode() + b"\x04")
+        assert pico.run_until_off(5000), "the cut did not happen"
+        return None
+
+
+def test_power_cut_during_a_save_leaves_old_or_new(device, tmp_path):
+    with vpico.VirtualPico(device, board=BOARD) as pico:
+        pico.start()
+        pico.boot_to_repl()
+        pico.exec(SAVE % 1)
+    reference = tmp_path / "ref.img"
+    shutil.copyfile(device, reference)
+    ops = _store_with_cut(reference, None)
+    assert ops >= 4            # data, .new, renames: several erase/program steps
+    seen = set()
+    for cut in sorted({1, ops // 4, ops // 2, (3 * ops) // 4, ops - 1}):
+        img = tmp_path / ("cut%d.img" % cut)
+        shutil.copyfile(device, img)
+        _store_with_cut(img, cut)
+        with vpico.VirtualPico(img, board=BOARD) as pico:
+            pico.start()
+            pico.boot_to_repl()
+            data, status = eval(pico.exec(LOAD).strip())
+        assert status in ("ok", "recovered") and data["v"] in (1, 2), (cut, data, status)
+        seen.add(data["v"])
+        out, frame = boot_frame(img)
+        assert "Traceback" not in out and frame == launcher_frame(), cut
+    assert seen, "no cut point was tried"
+
+
+def old_modules(tmp_path):
+    """launcher/gfx/runtime .mpy that work like the flashed ones but differ in their
+    bytes (another source name inside), so ``flash`` has to stage and switch them."""
+    from host_tools.flash import _mpy_cross_default
+    files = {}
+    for name in ("launcher", "gfx", "runtime"):
+        out = tmp_path / (name + ".mpy")
+        subprocess.run([_mpy_cross_default(), "-o", str(out), "-s", name + "_old.py",
+                        str(ROOT / "firmware" / (name + ".py"))], check=True)
+        files[name + ".mpy"] = out.read_bytes()
+    return files
+
+
+def test_power_cut_during_flash_leaves_a_bootable_device(device, tmp_path):
+    """The device runs an older (working) build of three modules; ``flash`` stages
+    the new ones and switches.  Power cuts part-way (staging, switch) must leave
+    old or new firmware, complete: the launcher comes up either way."""
+    with vpico.VirtualPico(device, board=BOARD) as pico:
+        pico.start()
+        pico.boot_to_repl()
+        for name, data in old_modules(tmp_path).items():
+            pico.write_file(name, data)
+    old = tmp_path / "old.img"
+    shutil.copyfile(device, old)
+    assert boot_frame(old)[1] == launcher_frame()
+
+    full = tmp_path / "full.img"
+    shutil.copyfile(old, full)
+    pico, port = serve(full)
+    try:
+        _, start = pico.query()
+        result = cli("flash", "--board", BOARD, "--port", port)
+        assert result.returncode == 0, result.stdout + result.stderr
+        assert "send launcher.mpy" in result.stdout and "send runtime.mpy" in result.stdout
+        pico._wait(lambda: pico.resets > 0, 60)
+        total = pico.query()[1] - start
+    finally:
+        pico.close()
+    assert total > 10
+
+    for fraction in (0.4, 0.85):
+        img = tmp_path / ("cut%d.img" % int(fraction * 100))
+        shutil.copyfile(old, img)
+        pico, port = serve(img)
+        try:
+            pico.cut_after_flash_ops(int(total * fraction))
+            proc = subprocess.Popen([sys.executable, "-m", "host_tools", "flash", "--board", BOARD,
+                                     "--port", port], cwd=ROOT, stdout=subprocess.DEVNULL,
+                                    stderr=subprocess.DEVNULL)
+            try:
+                assert pico._wait(lambda: pico.exited, 300), "the cut did not happen"
+                pico.wait_off()
+            finally:
+                proc.kill()
+                proc.wait()
+        finally:
+            pico.close()
+        out, frame = boot_frame(img)        # boot.py finishes or drops the switch
+        assert "Traceback" not in out, (fraction, out)
+        assert frame == launcher_frame(), fraction
+        with vpico.VirtualPico(img, board=BOARD) as pico:
+            pico.start()
+            pico.boot_to_repl()
+            left = pico.exec("import os\nprint([n for n in os.listdir() if n.startswith('.s')])")
+        assert left.strip() == "[]", (fraction, left)
+
+
+def test_doctor_reports_the_board(device):
+    pico, port = serve(device)
+    try:
+        result = cli("doctor", "--port", port)
+    finally:
+        pico.close()
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "board.json (pico-ssd1306)" in result.stdout
+    assert "MicroPython 1.28.0 on Raspberry Pi Pico with RP2040" in result.stdout
+    assert "status:       OK" in result.stdout
