@@ -19,7 +19,8 @@ Fields:
   buzzer: null or {pin}.
 """
 
-import json
+from asciitext import first_bad
+from savestore import json_loads
 
 BUTTON_NAMES = ("up", "down", "left", "right", "a", "b")
 RUNTIMES = ("micropython", "circuitpython", "blinka")
@@ -64,6 +65,8 @@ def _int(value):
     if isinstance(value, int):
         return value
     if isinstance(value, str):
+        if first_bad(value):        # CPython's int() reads Unicode digits and spaces
+            return None
         try:
             return int(value, 0)
         except ValueError:
@@ -213,7 +216,7 @@ def validate(cfg, name=None):
         elif cname in btn_out:
             problems.append("combos.%s: %s is already a physical button" % (cname, cname))
         if (not isinstance(parts, list) or len(parts) < 2
-                or any(p not in btn_out for p in parts)):
+                or any(not isinstance(p, str) or p not in btn_out for p in parts)):
             problems.append("combos.%s must list two or more physical buttons" % cname)
         else:
             combo_out[cname] = list(parts)
@@ -244,8 +247,14 @@ def validate(cfg, name=None):
 
 
 def loads(text, name="?"):
+    """Parse and validate board JSON (str or bytes); BoardError is the only error."""
+    if isinstance(text, (bytes, bytearray)):
+        try:
+            text = bytes(text).decode()
+        except UnicodeError:
+            raise BoardError(name, ["not UTF-8 text"])
     try:
-        cfg = json.loads(text)
+        cfg = json_loads(text)
     except ValueError as exc:
         raise BoardError(name, ["not valid JSON (%s)" % exc])
     return validate(cfg, name)
@@ -258,14 +267,18 @@ def load(name, boards_dir):
     names = sorted(f[:-5] for f in os.listdir(boards_dir) if f.endswith(".json"))
     if name not in names:
         raise BoardError(name, ["unknown board; known boards: %s" % ", ".join(names)])
-    with open(boards_dir + "/" + name + ".json") as f:
-        return loads(f.read(), name)
+    try:
+        with open(boards_dir + "/" + name + ".json", "rb") as f:
+            text = f.read()
+    except OSError as exc:
+        raise BoardError(name, ["cannot read it (%s)" % exc])
+    return loads(text, name)
 
 
 def load_device(path="board.json"):
     """The device's board.json, or DEFAULT when there is none."""
     try:
-        with open(path) as f:
+        with open(path, "rb") as f:
             text = f.read()
     except OSError:
         return validate(DEFAULT)

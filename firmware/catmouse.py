@@ -23,6 +23,7 @@ except ImportError:
         return value
 
 from gridpath import WHOLE  # the prebuilt slice [:] (no slice object per use)
+from asciitext import first_bad
 
 FREE = const(0)
 CAT = const(1)
@@ -88,6 +89,10 @@ def parse_map(text):
     ``C`` cat, ``M`` mouse (both stand on road).  Blank lines at the ends and
     lines starting with ``;`` (comments) are ignored.
     """
+    bad = first_bad(text)
+    if bad:
+        raise MapError("unexpected character U+%04X (maps are plain ASCII)" % ord(bad[2]),
+                       bad[0], bad[1])
     rows = []
     numbers = []
     for number, line in enumerate(text.split("\n"), 1):

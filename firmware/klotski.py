@@ -46,6 +46,7 @@ Solver (one object per piece set; the table serves every layout of the set):
 """
 
 from array import array
+from asciitext import first_bad
 
 import sys
 
@@ -93,6 +94,9 @@ def parse(text):
     LayoutError with one clear line for a malformed layout."""
     if not isinstance(text, str):
         raise LayoutError("layout must be text like VBBV/VBBV/VHHV/VSSV/S..S")
+    bad = first_bad(text)
+    if bad:     # before strip()/upper(): CPython maps 'ß' to 'SS', MicroPython does not
+        raise LayoutError("unknown cell %r (use B V H S .)" % bad[2])
     rows = text.strip().split("/")
     if len(rows) != ROWS:
         raise LayoutError("layout needs 5 rows joined by '/', got %d" % len(rows))

@@ -30,9 +30,13 @@ try:
 except ImportError:          # a port built without it: the slower Fletcher sum
     crc32 = None
 import savestore as saves
+from asciitext import first_bad
 
 MAGIC = "KTC2"
-ENOSPC = 28
+try:
+    from errno import ENOSPC    # CPython; MicroPython's errno module has no ENOSPC name
+except ImportError:
+    ENOSPC = 28                 # MicroPython's number (py/mperrno.h)
 
 
 def name_for(solver):
@@ -121,7 +125,7 @@ def load(d, solver):
     status = "corrupt"
     try:
         line = f.readline()
-        parts = line.decode().split(" ") if 10 < len(line) < 160 else ()
+        parts = line.decode().split(" ") if 10 < len(line) < 160 and not first_bad(line) else ()
         if len(parts) == 9 and parts[0] != MAGIC and parts[0].startswith("KTC"):
             status = "stale"                 # another version of this format
         elif len(parts) == 9 and parts[0] == MAGIC:

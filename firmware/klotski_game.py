@@ -416,7 +416,7 @@ class Game:
                 klotski_cache.save(self.cache, self.solver)
                 self.cache_status = "written"
             except OSError as exc:
-                full = exc.args and exc.args[0] == klotski_cache.ENOSPC
+                full = getattr(exc, "errno", None) == klotski_cache.ENOSPC
                 self.cache_status = "full" if full else "failed"
                 ctx.toast("FLASH FULL: NO CACHE" if full else "CACHE WRITE FAILED", 60)
 

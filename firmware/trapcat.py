@@ -17,6 +17,8 @@ All buffers are allocated once per Board and reused; nothing here allocates
 after construction except ``reset``'s bookkeeping-free loop.
 """
 
+from asciitext import describe, first_bad
+
 try:
     from micropython import const
 except ImportError:
@@ -241,6 +243,9 @@ def parse_level(text):
     line otherwise."""
     if isinstance(text, (bytes, bytearray)):
         text = bytes(text).decode()
+    bad = first_bad(text)
+    if bad:
+        raise LevelError(describe(bad))
     rows = []
     number = 0
     for line in text.split("\n"):

@@ -123,10 +123,13 @@ def pathfinding_fns(cols, rows, costs, src, dst):
     return (lambda: run(bfs)), (lambda: run(astar))
 
 
-def networkx_fns(cols, rows, costs, src, dst):
+def grid_graph(cols, rows, costs):
+    """networkx DiGraph of a terrain grid: free cells, an edge into a cell weighs
+    that cell's cost (tests/test_grid_oracles.py uses it as an oracle)."""
     import networkx as nx
 
     graph = nx.DiGraph()
+    graph.add_nodes_from(cell for cell in range(cols * rows) if costs[cell])
     for cell in range(cols * rows):
         if not costs[cell]:
             continue
@@ -134,6 +137,13 @@ def networkx_fns(cols, rows, costs, src, dst):
         for nr, nc in ((r, c - 1), (r, c + 1), (r - 1, c), (r + 1, c)):
             if 0 <= nr < rows and 0 <= nc < cols and costs[nr * cols + nc]:
                 graph.add_edge(cell, nr * cols + nc, weight=costs[nr * cols + nc])
+    return graph
+
+
+def networkx_fns(cols, rows, costs, src, dst):
+    import networkx as nx
+
+    graph = grid_graph(cols, rows, costs)
 
     def manhattan(a, b):
         return abs(a % cols - b % cols) + abs(a // cols - b // cols)

@@ -22,6 +22,7 @@ COMMAND_MODULES = (
     "host_tools.junqi_cmd",
     "host_tools.klotski_cmd",
     "host_tools.run_cmd",
+    "host_tools.fuzz",
     "host_tools.vpico_cmd",
 )
 

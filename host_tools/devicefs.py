@@ -8,10 +8,26 @@ names also match what ``firmware/boot_switch.py`` expects of a filesystem, so
 the host can finish an interrupted switch by running that same code.
 """
 
+import errno
 import hashlib
+import re
 
-ENOSPC = 28
-ENOENT = 2
+# host errno numbers: mpremote turns a device OSError into OSError(host errno)
+ENOSPC = errno.ENOSPC
+ENOENT = errno.ENOENT
+MP_ENOSPC = 28              # MicroPython's own number for ENOSPC (py/mperrno.h)
+_OSERROR_LINE = re.compile(r"OSError: (?:\[Errno )?(-?\d+)\b")
+
+
+def device_errno(exc):
+    """The MicroPython errno of an OSError raised on the device, read from the
+    last line of mpremote's error text ("OSError: 28", "OSError: [Errno 28]
+    ENOSPC"), or None.  Only that line: a "28" elsewhere (a line number, a path,
+    a size) says nothing about the error."""
+    text = getattr(exc, "error_output", None) or str(exc)
+    lines = text.strip().splitlines()
+    match = _OSERROR_LINE.match(lines[-1].strip()) if lines else None
+    return int(match.group(1)) if match else None
 
 # USB vendor ids of boards that run MicroPython / CircuitPython, and common
 # USB-serial bridges on such boards.
@@ -196,9 +212,9 @@ class MpremoteTransport(DeviceTransport):
         try:
             self._t.fs_writefile(path, data)
         except OSError:
-            raise
+            raise               # mpremote converted it: exc.errno is the host's number
         except self._TransportError as exc:
-            if "ENOSPC" in str(exc) or "28" in str(exc):
+            if device_errno(exc) == MP_ENOSPC:
                 raise OSError(ENOSPC, "no space left on device") from None
             raise DeviceError("writing %s failed: %s" % (path, exc)) from None
 

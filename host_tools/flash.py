@@ -33,7 +33,6 @@ a CircuitPython one over a serial port, before anything is written.
 """
 
 import glob
-import json
 import os
 import re
 import shutil
@@ -44,6 +43,7 @@ from pathlib import Path
 
 import host_tools.fwpath  # noqa: F401  (firmware/ importable)
 import boot_switch
+from savestore import json_loads        # json.loads without RecursionError on deep nesting
 from host_tools import devicefs
 from host_tools.cli import UserError, plural
 
@@ -160,7 +160,7 @@ def load_board(name, boards_dir=None):
             path, ", ".join(have) or "none"))
     raw = path.read_bytes()
     try:
-        data = json.loads(raw)
+        data = json_loads(raw)
     except ValueError as exc:
         raise UserError("board file %s is not valid JSON: %s" % (path, exc)) from None
     if not isinstance(data, dict):
@@ -232,7 +232,7 @@ def build_files(fw_dir, board_name, boards_dir, mpy, circuitpython=False):
 def board_runtime(name, boards_dir=None):
     """The board file's "runtime", or None when it cannot be read (errors come later)."""
     try:
-        data = json.loads((Path(boards_dir or BOARDS_DIR) / (name + ".json")).read_bytes())
+        data = json_loads((Path(boards_dir or BOARDS_DIR) / (name + ".json")).read_bytes())
         return data.get("runtime") if isinstance(data, dict) else None
     except (OSError, ValueError):
         return None
@@ -732,7 +732,9 @@ def doctor(dev, log=print):
     board = None
     if dev.exists("/" + BOARD_FILE):
         try:
-            board = json.loads(dev.read("/" + BOARD_FILE))
+            board = json_loads(dev.read("/" + BOARD_FILE))
+            if not isinstance(board, dict):
+                raise ValueError("not an object")
             log("board file:   %s (%s)" % (BOARD_FILE, board.get("name") or board.get("board") or "unnamed"))
         except ValueError:
             log("board file:   %s is not valid JSON" % BOARD_FILE)

@@ -87,6 +87,8 @@ def table_files(layouts, log=print):
 
 def parse_piece_set(text):
     """'4V1H4S' / '4,1,4' -> (nv, nh, ns)."""
+    if not text.isascii():      # before upper()/isdigit(): '²'.isdigit() is True
+        raise UserError("piece set must look like 4V1H4S or 4,1,4")
     t = text.upper().replace(" ", "")
     if "," in t:
         parts = t.split(",")

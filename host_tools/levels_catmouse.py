@@ -32,6 +32,8 @@ MAX_TRIES_PER_MAP = 400
 
 def parse_size(text):
     try:
+        if not text.isascii():      # int() would read Unicode digits
+            raise ValueError(text)
         cols, rows = (int(v) for v in text.lower().split("x"))
     except ValueError:
         raise UserError("--size must look like 16x8, got %r" % text) from None

@@ -47,6 +47,8 @@ def parse_keys(text):
     """Key script -> list of per-tick sets of pressed button names."""
     from host_tools.cli import UserError
 
+    if not text.isascii():          # before lower(): 'K' (Kelvin) lowers to 'k'
+        raise UserError("key script has a non-ASCII character")
     ticks = []
     for token in text.replace(",", " ").split():
         tok = token.lower()

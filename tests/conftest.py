@@ -14,6 +14,33 @@ sys.path.insert(0, str(ROOT / "firmware"))
 from host_tools import mpnode, mpvm  # noqa: E402
 
 
+def pytest_addoption(parser):
+    parser.addoption("--update-goldens", action="store_true",
+                     help="rewrite tests/golden/*.txt from the current screens (review the diff)")
+
+
+@pytest.fixture
+def golden(request):
+    """``golden(name, text)``: assert ``text`` equals tests/golden/<name>.txt.  A
+    missing golden fails; only ``pytest --update-goldens`` writes goldens."""
+    return GoldenChecker(ROOT / "tests" / "golden", request.config.getoption("--update-goldens"))
+
+
+class GoldenChecker:
+    def __init__(self, folder, update):
+        self.folder = Path(folder)
+        self.update = update
+
+    def __call__(self, name, text):
+        path = self.folder / (name + ".txt")
+        if self.update:
+            self.folder.mkdir(exist_ok=True)
+            path.write_text(text)
+        assert path.exists(), ("golden %s is missing: run `python -m pytest tests/test_sim.py "
+                               "--update-goldens` and review it" % path)
+        assert text == path.read_text(), "screen %s differs from %s" % (name, path)
+
+
 @pytest.fixture(scope="session")
 def vm():
     """``vm(code) -> VMResult``; ``emit(tag, value)`` and ``measure(fn, *args)``

@@ -558,3 +558,41 @@ def test_native_code_is_compiled_for_the_device_arch(tmp_path):
     files = flash.build_files(fw, "pico-ssd1306", boards, 6 | (3 << 8))
     assert files["klotski_viper.py"] == (fw / "klotski_viper.py").read_bytes()
     assert "klotski_viper.mpy" not in files and "plain.mpy" in files
+
+
+def test_disk_full_is_read_from_the_device_errno_not_from_a_28_anywhere():
+    # Regression: `"28" in str(exc)` called any failed write whose text held a 28
+    # (a line number, a size) "no space left"; only the OSError's number counts.
+    import errno
+
+    from mpremote.transport import TransportError, TransportExecError
+
+    from host_tools import devicefs
+
+    class Link:
+        def __init__(self, exc):
+            self.exc = exc
+
+        def fs_writefile(self, path, data):
+            raise self.exc
+
+    def write_with(exc):
+        dev = object.__new__(devicefs.MpremoteTransport)
+        dev._TransportError = TransportError
+        dev._t = Link(exc)
+        dev.write("/levels/l28.bin", b"x" * 28)
+
+    not_full = TransportExecError(1, 'Traceback (most recent call last):\r\n  File "<stdin>", '
+                                  'line 28, in <module>\r\nMemoryError: memory allocation failed, '
+                                  'allocating 2048 bytes\r\n')
+    with pytest.raises(DeviceError, match="MemoryError"):
+        write_with(not_full)
+    for text in ("OSError: 28\r\n", "Traceback:\r\nOSError: [Errno 28] ENOSPC\r\n"):
+        with pytest.raises(OSError) as got:
+            write_with(TransportExecError(1, text))
+        assert got.value.errno == errno.ENOSPC
+    with pytest.raises(DeviceError):
+        write_with(TransportExecError(1, "OSError: 5\r\n"))
+    with pytest.raises(OSError) as got:        # already converted by mpremote: kept as is
+        write_with(OSError(errno.ENOSPC, "/levels/l28.bin"))
+    assert got.value.errno == errno.ENOSPC and devicefs.ENOSPC == errno.ENOSPC

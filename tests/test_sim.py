@@ -1,8 +1,9 @@
 """Simulator: golden screens through the I2C decoder, the CLI front ends, and
 the host framebuf against MicroPython's own (issue 3).
 
-Goldens live in tests/golden/*.txt ('#' lit, '.' dark); regenerate them with
-UPDATE_GOLDEN=1 after an intended change and look at the diff."""
+Goldens live in tests/golden/*.txt ('#' lit, '.' dark); a missing one fails.
+Regenerate them with `python -m pytest tests/test_sim.py --update-goldens` after
+an intended change and look at the diff."""
 
 import os
 import subprocess
@@ -14,15 +15,6 @@ import pytest
 from host_tools import sim as simmod
 
 ROOT = Path(__file__).resolve().parent.parent
-GOLDEN = Path(__file__).resolve().parent / "golden"
-
-
-def _check(name, text):
-    path = GOLDEN / (name + ".txt")
-    if os.environ.get("UPDATE_GOLDEN") or not path.exists():
-        GOLDEN.mkdir(exist_ok=True)
-        path.write_text(text)
-    assert text == path.read_text(), "screen %s differs from %s" % (name, path)
 
 
 def _sim(board="pico-ssd1306"):
@@ -39,12 +31,24 @@ def _run(s, keys):
         s.step(k)
 
 
-def test_golden_launcher():
+def test_golden_launcher(golden):
     s = _sim()
     _run(s, "wait:3")
-    _check("launcher", s.screen_text())
+    golden("launcher", s.screen_text())
     _run(s, "down wait:2")
-    _check("launcher_settings_selected", s.screen_text())
+    golden("launcher_settings_selected", s.screen_text())
+
+
+def test_a_missing_golden_fails_and_is_not_written(tmp_path):
+    from conftest import GoldenChecker
+    check = GoldenChecker(tmp_path, update=False)
+    with pytest.raises(AssertionError, match="missing.*--update-goldens"):
+        check("new_screen", "#.\n")
+    assert not (tmp_path / "new_screen.txt").exists()
+    GoldenChecker(tmp_path, update=True)("new_screen", "#.\n")
+    check("new_screen", "#.\n")
+    with pytest.raises(AssertionError, match="differs"):
+        check("new_screen", ".#\n")
 
 
 def test_golden_launcher_on_sh1106_matches_ssd1306():
@@ -56,12 +60,12 @@ def test_golden_launcher_on_sh1106_matches_ssd1306():
     assert a.screen_text() == b.screen_text()
 
 
-def test_golden_catmouse_title_and_play():
+def test_golden_catmouse_title_and_play(golden):
     s = _sim()
     _run(s, "a wait:3")
-    _check("catmouse_title", s.screen_text())
+    golden("catmouse_title", s.screen_text())
     _run(s, "a wait:10 left wait:10 up wait:10 left wait:10")
-    _check("catmouse_play", s.screen_text())
+    golden("catmouse_play", s.screen_text())
     g = s.runtime.screen
     assert type(g).__name__ == "Game" and g.game.round >= 3
 
@@ -265,7 +269,7 @@ def test_terminal_key_parsing():
 
 
 def test_pygame_front_end_takes_taps_and_quits(monkeypatch):
-    pytest.importorskip("pygame")
+    import pygame  # noqa: F401  (pygame-ce is a dependency: a broken install fails here)
     monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
     s = simmod.Simulator()
     shots = []
@@ -280,6 +284,21 @@ def test_pygame_front_end_takes_taps_and_quits(monkeypatch):
     assert simmod.run_pygame(s, 3, 100, on_frame) == 0
     assert shots == [(384, 192)] and s.tick_index == 16
     assert type(s.runtime.screen).__name__ == "Game"
+
+
+def test_a_broken_pygame_install_fails_the_window_test(tmp_path):
+    # pygame-ce is in requirements.txt: without it the window frontend is broken, and
+    # its test must fail (an importorskip turned this into a quiet "skipped")
+    broken = tmp_path / "pygame"
+    broken.mkdir()
+    (broken / "__init__.py").write_text("raise ModuleNotFoundError('pygame is broken: no pygame.base')\n")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), str(ROOT)]))
+    proc = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:xdist", "-rs",
+         "tests/test_sim.py::test_pygame_front_end_takes_taps_and_quits"],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 1 and "1 failed" in proc.stdout, proc.stdout[-500:]
+    assert "pygame is broken" in proc.stdout
 
 
 def test_sim_output_mistakes_are_one_line_errors(tmp_path, capsys):
