@@ -1,7 +1,7 @@
 """Finish an interrupted firmware switch, or discard an unfinished upload.
 
 Called first thing from boot.py (``import boot_switch; boot_switch.run()``).
-The flasher (host_tools/flash.py) works in three phases:
+The flasher (host_tools/device/flash.py) works in three phases:
 
 1. upload: changed files go to ``/.stage/NAME``; the live firmware is untouched;
 2. commit: the journal is written to ``/.switch.tmp`` and renamed to ``/.switch``

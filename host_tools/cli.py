@@ -12,18 +12,18 @@ import sys
 
 # Each module here defines register(subparsers). Adding a tool = one line.
 COMMAND_MODULES = (
-    "host_tools.solve_cmd",
-    "host_tools.play_cmd",
-    "host_tools.bench",
-    "host_tools.flash",
-    "host_tools.levels_cmd",
-    "host_tools.trapcat_cmd",
-    "host_tools.sim",
-    "host_tools.junqi_cmd",
-    "host_tools.klotski_cmd",
-    "host_tools.run_cmd",
-    "host_tools.fuzz",
-    "host_tools.vpico_cmd",
+    "host_tools.commands.solve_cmd",
+    "host_tools.commands.play_cmd",
+    "host_tools.bench.runner",
+    "host_tools.device.flash",
+    "host_tools.commands.levels_cmd",
+    "host_tools.commands.trapcat_cmd",
+    "host_tools.emulation.sim",
+    "host_tools.commands.junqi_cmd",
+    "host_tools.commands.klotski_cmd",
+    "host_tools.commands.run_cmd",
+    "host_tools.commands.fuzz",
+    "host_tools.commands.vpico_cmd",
 )
 
 
@@ -69,7 +69,7 @@ def write_level_dir(out, game, levels, **info):
     import json
     from pathlib import Path
 
-    from host_tools.levels_cmd import level_checker
+    from host_tools.commands.levels_cmd import level_checker
 
     check = level_checker(game)
     if check is not None:

@@ -11,7 +11,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "firmware"))
 
-from host_tools import mpnode, mpvm  # noqa: E402
+from host_tools.emulation import mpnode, mpvm  # noqa: E402
 
 
 def pytest_addoption(parser):

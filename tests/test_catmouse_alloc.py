@@ -14,7 +14,7 @@ Measured (MicroPython 1.27 WASI VM, GC off), per tick while playing:
   flood buffers (1.5 KB).
 - now: 0 B on every measured tick (all of play after the 3 ticks of the A press
   that started it), both sides, all three difficulties.
-host_tools/bench_runtime.py's "bytes allocated per tick in play" read 171 B
+host_tools/bench/bench_runtime.py's "bytes allocated per tick in play" read 171 B
 before, 156 B of it its own ``measure()`` calls; it now reads the allocation
 around plain ticks (0 B) and times the worst tick in a second stretch of play.
 """
@@ -24,14 +24,14 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "host_tools" / "hostfb"))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "host_tools" / "emulation" / "hostfb"))
 
 import framebuf  # noqa: E402  (host copy of MicroPython's framebuf)
 import catmouse_game  # noqa: E402
 import gamectx  # noqa: E402
 from buttons import A, DOWN, LEFT, RIGHT, UP  # noqa: E402
 
-from host_tools import mpvm, runtime_vm  # noqa: E402
+from host_tools.emulation import mpvm, runtime_vm  # noqa: E402
 
 MAX_TICKS = 240
 # The player's presses on the Garden board, cycled: both routes cross grass, so

@@ -1,8 +1,8 @@
 """The CircuitPython / Blinka backend (firmware/hw_circuitpython.py) on the REAL
 display stack (Blinka's displayio + Adafruit's SSD1306/SH1106 drivers, from PyPI):
 the I2C bytes they send are decoded by the simulator's controller model and must
-give the same glass, pixel for pixel, as the MicroPython path (host_tools.sim)
-for the same key scripts; keypad events are scripted (host_tools/fakecp); the
+give the same glass, pixel for pixel, as the MicroPython path (host_tools.emulation.sim)
+for the same key scripts; keypad events are scripted (host_tools/emulation/fakecp); the
 `run` command end to end on the simulated bus; the CircuitPython flash
 deployment."""
 
@@ -15,9 +15,10 @@ from pathlib import Path
 import pytest
 
 from clirun import run_cli
-from host_tools import flash, runtime_vm
-from host_tools.cpsim import CpSimulator, SimI2C, install_circuitpython
-from host_tools.sim import Simulator, parse_keys
+from host_tools.device import flash
+from host_tools.emulation import runtime_vm
+from host_tools.emulation.cpsim import CpSimulator, SimI2C, install_circuitpython
+from host_tools.emulation.sim import Simulator, parse_keys
 
 MODS = install_circuitpython()
 import buttons  # noqa: E402  (firmware, importable after the install)
@@ -91,9 +92,9 @@ def _init_commands(log):
 
 
 def test_sim_command_runs_circuitpython_boards_on_the_real_stack(capsys, tmp_path, monkeypatch):
-    """`sim --board pico-cp-sh1106` goes through host_tools.cpsim (Adafruit's driver over
+    """`sim --board pico-cp-sh1106` goes through host_tools.emulation.cpsim (Adafruit's driver over
     SimI2C); its screen is the MicroPython board's, its I2C traffic displayio's."""
-    from host_tools import cpsim
+    from host_tools.emulation import cpsim
 
     made = []
     monkeypatch.setattr(cpsim.CpSimulator, "wire_totals",
@@ -253,7 +254,7 @@ def test_pull_down_inputs_get_their_own_keys(tmp_path, monkeypatch):
     cfg = boardcfg.load("pico-cp-ssd1306", str(flash.BOARDS_DIR))
     cfg["buttons"]["a"]["pull"] = "down"
     MODS["keypad"].reset()
-    from host_tools.oledmodel import OledModel
+    from host_tools.emulation.oledmodel import OledModel
     i2c = SimI2C()
     i2c.attach(0x3C, OledModel())
     hw = hw_circuitpython.Hardware(cfg, i2c=i2c)
@@ -318,7 +319,7 @@ def test_run_i2c_sim_starts_the_launcher(capsys, tmp_path, monkeypatch):
     MicroPython path's."""
     import time as _time
 
-    from host_tools.sim import halfblocks
+    from host_tools.emulation.sim import halfblocks
 
     clock = [0]
     monkeypatch.setattr(MODS["supervisor"], "now", clock)
@@ -487,7 +488,7 @@ def test_pure_framebuf_runs_on_micropython_and_matches_builtin(vm, seed):
     gives the built-in framebuf's bytes for random clipped draws (byte-wise text,
     blit with key/palette at unaligned rows, fills), also with a height that is
     not a multiple of 8."""
-    from host_tools import runtime_vm
+    from host_tools.emulation import runtime_vm
 
     code = "OPS = %r\n" % (_random_fb_ops(seed, 250),) + _FB_COMPARE
     with runtime_vm.staged_cp_firmware() as fw:
@@ -495,7 +496,7 @@ def test_pure_framebuf_runs_on_micropython_and_matches_builtin(vm, seed):
     assert r["same64"] and r["same61"]
 
 
-# -- the VM stand-ins (host_tools/vmcp) send the real stack's bytes ---------------------
+# -- the VM stand-ins (host_tools/emulation/vmcp) send the real stack's bytes ---------------------
 _VM_LOG = r"""
 import board, busio, displayio, busdisplay, i2cdisplaybus, bitmaptools, keypad, supervisor
 LOG = []

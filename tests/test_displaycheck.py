@@ -1,19 +1,19 @@
 """The OLED missing, miswired or at another address (issue 13, item 5): the
 firmware says so on the serial console and with an LED blink code and returns
 to the REPL; `doctor` says the same in one line.  Here with the fakes
-(host_tools/fakemachine.py as ``machine``, FakeDevice as the serial device)
+(host_tools/emulation/fakemachine.py as ``machine``, FakeDevice as the serial device)
 and in the MicroPython VM; tests/test_vpico_diag.py does it on the virtual Pico."""
 
 import pytest
 
-from host_tools import sim as simmod
+from host_tools.emulation import sim as simmod
 
 fake = simmod.install_host_modules()
 
 import displaycheck  # noqa: E402
 import hw_machine  # noqa: E402
 import main  # noqa: E402
-from host_tools.oledmodel import OledModel  # noqa: E402
+from host_tools.emulation.oledmodel import OledModel  # noqa: E402
 
 
 class Broken:
@@ -107,10 +107,10 @@ def test_no_led_outside_the_picos(bus):
 
 def test_firmware_fault_path_runs_in_micropython(vm):
     """The same path under MicroPython itself (OSError subclass, formatting)."""
-    from host_tools import runtime_vm
+    from host_tools.emulation import runtime_vm
 
     with runtime_vm.staged_firmware() as fw:
-        from host_tools import mpvm
+        from host_tools.emulation import mpvm
 
         r = mpvm.run(r"""
 import machine, main, hw_machine
@@ -135,8 +135,8 @@ emit('stopped', (len(machine.Timer.active), machine.levels.get('LED')))
              "the board file"),
 ])
 def test_doctor_reports_the_display_in_one_line(found, line):
-    from host_tools import flash
-    from host_tools.fakedevice import FakeDevice
+    from host_tools.device import flash
+    from host_tools.emulation.fakedevice import FakeDevice
 
     dev = FakeDevice(i2c_found=found)
     lines = []
@@ -154,8 +154,8 @@ def test_doctor_reports_the_display_in_one_line(found, line):
 def test_doctor_scans_the_bus_of_the_board_file():
     import json
 
-    from host_tools import flash
-    from host_tools.fakedevice import FakeDevice
+    from host_tools.device import flash
+    from host_tools.emulation.fakedevice import FakeDevice
 
     board = json.loads((simmod.BOARDS_DIR / "pico-ssd1306-5btn.json").read_text())
     board["i2c"]["address"] = "0x3D"

@@ -10,10 +10,10 @@ import pytest
 
 import boot_switch
 from clirun import run_cli
-from host_tools import flash
+from host_tools.device import flash
 from host_tools.cli import UserError
-from host_tools.devicefs import DeviceError
-from host_tools.fakedevice import FakeDevice, PowerCut
+from host_tools.device.devicefs import DeviceError
+from host_tools.emulation.fakedevice import FakeDevice, PowerCut
 
 ROOT = Path(__file__).resolve().parent.parent
 BOARD = json.loads((ROOT / "boards" / "pico-ssd1306.json").read_text())
@@ -567,7 +567,7 @@ def test_disk_full_is_read_from_the_device_errno_not_from_a_28_anywhere():
 
     from mpremote.transport import TransportError, TransportExecError
 
-    from host_tools import devicefs
+    from host_tools.device import devicefs
 
     class Link:
         def __init__(self, exc):

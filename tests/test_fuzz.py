@@ -1,4 +1,4 @@
-"""Every parser under seeded mutation fuzzing (host_tools/fuzz.py): only its own
+"""Every parser under seeded mutation fuzzing (host_tools/commands/fuzz.py): only its own
 error type, ASCII-only acceptance, round trips; the same verdicts in MicroPython
 (the Node port, GC on); and the crashes found by fuzzing, one test each."""
 
@@ -10,8 +10,9 @@ import pytest
 import boardcfg
 import klotski
 import savestore as saves
-from host_tools import fuzz, mpvm
+from host_tools.commands import fuzz
 
+from host_tools.emulation import mpvm
 CASES = 2000        # per target in make test (~0.1-1 s each); `fuzz --cases 100000` is the long run
 
 
@@ -140,8 +141,8 @@ def test_unicode_digits_are_not_numbers_anywhere():
     import junqi_board
     import trapcat
     from host_tools.cli import UserError
-    from host_tools.klotski_cmd import parse_piece_set
-    from host_tools.levels_catmouse import parse_size
+    from host_tools.commands.klotski_cmd import parse_piece_set
+    from host_tools.levels.levels_catmouse import parse_size
     with pytest.raises(boardcfg.BoardError, match="buttons.a.pin missing or not an integer"):
         cfg = json.loads(json.dumps(boardcfg.DEFAULT))
         cfg["buttons"]["a"]["pin"] = "\u0668"          # int() on CPython: 8
@@ -242,7 +243,7 @@ emit("deep", out)
 
 
 def _no_pico_image():
-    from host_tools import vpico
+    from host_tools.emulation import vpico
     return vpico.firmware_dir() is None
 
 
@@ -250,7 +251,7 @@ def _no_pico_image():
 def test_deep_and_lenient_json_on_the_virtual_pico():
     import ast
 
-    from host_tools import vpico
+    from host_tools.emulation import vpico
     code = "def emit(tag, value):\n    print('@@' + repr(value))\n" + _MP_DEEP + \
         _PICO_LENIENT.replace('emit("deep", out)', 'emit("lenient", out)')
     fw = mpvm.FIRMWARE_DIR

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "host_tools" / "hostfb"))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "host_tools" / "emulation" / "hostfb"))
 import host_tools.fwpath  # noqa: E402,F401
 import framebuf  # noqa: E402
 import gfx  # noqa: E402

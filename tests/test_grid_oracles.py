@@ -15,7 +15,7 @@ from pathfinding.finder.a_star import AStarFinder
 from pathfinding.finder.breadth_first import BreadthFirstFinder
 
 from gridpath import UNREACHED, GridSearch
-from host_tools.bench_grid import grid_graph
+from host_tools.bench.bench_grid import grid_graph
 from gridref import check_path
 
 BOARDS = 36          # ~3 s; sizes include 64x64 and single rows/columns

@@ -1,4 +1,4 @@
-"""host_tools/hostfb/framebuf.py (the pure-Python framebuf flashed to CircuitPython)
+"""host_tools/emulation/hostfb/framebuf.py (the pure-Python framebuf flashed to CircuitPython)
 against MicroPython's built-in framebuf, call by call.
 
 The MONO_VLSB primitives work on whole page bytes (text's per-glyph column spans
@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from host_tools import runtime_vm
+from host_tools.emulation import runtime_vm
 
-HOSTFB = Path(__file__).resolve().parent.parent / "host_tools" / "hostfb"
+HOSTFB = Path(__file__).resolve().parent.parent / "host_tools" / "emulation" / "hostfb"
 
 # (width, height, stride, format): the OLED, a height that is not a multiple of 8,
 # a stride wider than the width, and the horizontal formats (per-pixel paths)

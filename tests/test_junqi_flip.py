@@ -8,7 +8,7 @@ import junqi_ai as ja
 import junqi_board as jb
 import junqi_flip as jf
 from host_tools import cli
-from host_tools.junqi_cmd import tournament
+from host_tools.commands.junqi_cmd import tournament
 
 C = jb.parse_cell
 

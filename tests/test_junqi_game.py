@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "host_tools" / "hostfb"))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "host_tools" / "emulation" / "hostfb"))
 
 import framebuf  # noqa: E402  (host copy of MicroPython's framebuf)
 import junqi_ai as ja  # noqa: E402
@@ -293,7 +293,7 @@ emit('cursor', g.cursor)
 
 
 def test_game_from_the_launcher_in_the_micropython_vm(vm):
-    from host_tools import mpvm, runtime_vm
+    from host_tools.emulation import mpvm, runtime_vm
 
     with runtime_vm.staged_firmware() as fw:
         r = mpvm.run(runtime_vm.SETUP + VM_SCRIPT, input_dir=fw)
@@ -340,7 +340,7 @@ PICO_FREE_HEAP = 175 * 1024      # MicroPython 1.27 on a Pico after boot (tests/
 
 
 def test_resident_heap_while_playing_fits_the_pico(node_vm):
-    from host_tools import mpnode, runtime_vm
+    from host_tools.emulation import mpnode, runtime_vm
 
     with runtime_vm.staged_firmware() as fw:
         r = mpnode.run(HEAP_SCRIPT % runtime_vm.SETUP, firmware_dir=fw)

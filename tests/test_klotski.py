@@ -262,7 +262,7 @@ def test_table_matches_reference_bfs_slow(piece_set):
 
 def test_step_slices_are_bounded_in_vm(vm):
     # the UI polls input every 50 ms (~5.5 M fuel): step(40) stays under it
-    from host_tools.bench_klotski import WORST_STEP
+    from host_tools.bench.bench_klotski import WORST_STEP
 
     res = vm(WORST_STEP % (5, 0, 4))
     worst, reached = res['w']

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "host_tools" / "hostfb"))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "host_tools" / "emulation" / "hostfb"))
 
 import framebuf  # noqa: E402  (host copy of MicroPython's framebuf)
 import klotski  # noqa: E402
@@ -486,7 +486,7 @@ def test_solve_and_levels_commands(capsys):
 # ------------------------------------------------------------ simulator
 
 def test_in_the_simulator_launcher(tmp_path):
-    from host_tools import sim as simmod
+    from host_tools.emulation import sim as simmod
 
     s = simmod.Simulator("pico-ssd1306", tmp_path)
     rt = s.runtime
@@ -627,7 +627,7 @@ emit('heap', gc.mem_alloc() - a0)
 
 
 def _stage(tmp_path, solver=None):
-    from host_tools import runtime_vm
+    from host_tools.emulation import runtime_vm
 
     fw = tmp_path / "fw"
     fw.mkdir()
@@ -640,7 +640,7 @@ def _stage(tmp_path, solver=None):
 
 
 def test_game_in_the_micropython_vm(tmp_path, classic_solver):
-    from host_tools import mpvm
+    from host_tools.emulation import mpvm
 
     fw = _stage(tmp_path, classic_solver)
     r = mpvm.run("CACHE = '/input/cache'\n" + VM_PLAY, input_dir=fw)
@@ -667,7 +667,7 @@ def test_game_in_the_micropython_vm(tmp_path, classic_solver):
 def test_solver_slices_in_the_micropython_vm(tmp_path, prefix):
     """Per-tick fuel while the table builds, with the deadline on an emulated
     Pico clock (fuel / 110,000 per ms)."""
-    from host_tools import mpvm
+    from host_tools.emulation import mpvm
 
     fw = _stage(tmp_path)
     level = next(i for i in range(klotski_levels.count())

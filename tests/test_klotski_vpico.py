@@ -1,5 +1,5 @@
 """The Klotski search kernel on the virtual Pico (official MicroPython v1.28.0
-in rp2040js, host_tools/vpico.py): the @micropython.viper machine code that
+in rp2040js, host_tools/emulation/vpico.py): the @micropython.viper machine code that
 ``flash`` makes (mpy-cross -march=armv6m) builds, byte for byte, the table of
 the plain-Python loop."""
 
@@ -8,7 +8,7 @@ import hashlib
 import pytest
 
 import klotski
-from host_tools import vpico
+from host_tools.emulation import vpico
 
 pytestmark = pytest.mark.skipif(vpico.firmware_dir() is None,
                                 reason="no RP2040 firmware bundle (../shared/rp2-firmware)")

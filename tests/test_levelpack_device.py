@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "host_tools" / "hostfb"))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "host_tools" / "emulation" / "hostfb"))
 
 import framebuf  # noqa: E402  (host copy of MicroPython's framebuf)
 import gamectx  # noqa: E402
@@ -310,7 +310,7 @@ else:
 
 @pytest.mark.parametrize("pack", ["good", "bad"])
 def test_catmouse_pack_in_the_micropython_vm(pack):
-    from host_tools import mpvm, runtime_vm
+    from host_tools.emulation import mpvm, runtime_vm
 
     with runtime_vm.staged_firmware() as fw:
         (fw / "levels").mkdir()

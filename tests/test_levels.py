@@ -11,7 +11,8 @@ import catmouse
 from clirun import run_cli
 import levelpack
 from gridpath import GridSearch
-from host_tools import levels_catmouse, levels_cmd
+from host_tools.levels import levels_catmouse
+from host_tools.commands import levels_cmd
 from levelpack import LevelPack, LevelPackError, build_pack
 
 MAPS = [b"C..g\n.##.\nw..M\n", b"C.#.\n....\n..#M\n", b"Cwww\n...M\n"]
@@ -192,7 +193,7 @@ def test_check_refuses_a_level_too_big_for_the_screen_like_flash(tmp_path, capsy
                                                                  game, good, big, reason):
     # Regression: `levels check` used the bare parser, so a pack it passed was then
     # refused by `flash` (and `levels preview`) for the game's screen limits.
-    from host_tools import flash
+    from host_tools.device import flash
     from host_tools.cli import UserError
 
     path = tmp_path / ("%s.bin" % game)
@@ -210,7 +211,7 @@ def test_check_refuses_a_level_too_big_for_the_screen_like_flash(tmp_path, capsy
     ("trapcat", trapcat_board(9)),
 ], ids=["catmouse-16x8", "trapcat-9x9"])
 def test_check_passes_a_level_exactly_at_the_screen_limit(tmp_path, capsys, game, level):
-    from host_tools import flash
+    from host_tools.device import flash
 
     path = tmp_path / ("%s.bin" % game)
     path.write_bytes(build_pack(game, [level]))

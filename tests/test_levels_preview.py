@@ -1,11 +1,11 @@
 """`levels preview`: levels rendered through the game's draw code, the display
-driver, the I2C bus and the controller model (host_tools/levels_preview.py)."""
+driver, the I2C bus and the controller model (host_tools/levels/levels_preview.py)."""
 
 import pytest
 from PIL import Image
 
 import catmouse
-from host_tools import levels_preview
+from host_tools.levels import levels_preview
 from levelpack import build_pack
 from test_levels import run_cli
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-from host_tools import sim as simmod  # noqa: E402
+from host_tools.emulation import sim as simmod  # noqa: E402
 
 simmod.install_host_modules()
 
@@ -16,7 +16,7 @@ import boardcfg  # noqa: E402
 import buttons  # noqa: E402
 import savestore as saves  # noqa: E402
 from buttons import A, B, DOWN, LEFT, RIGHT, UP  # noqa: E402
-from host_tools.oledmodel import OledModel  # noqa: E402
+from host_tools.emulation.oledmodel import OledModel  # noqa: E402
 
 
 # -- buttons -------------------------------------------------------------------------

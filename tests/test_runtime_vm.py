@@ -2,7 +2,7 @@
 VM with the fake ``machine``: a few hundred scripted ticks, no allocation in
 idle ticks, no allocation in the drivers' frame path (issue 3)."""
 
-from host_tools import runtime_vm
+from host_tools.emulation import runtime_vm
 
 SCRIPT = runtime_vm.SETUP + r"""
 idle(5)
@@ -36,7 +36,7 @@ emit('back', (type(rt.screen).__name__, 'catmouse_game' in __import__('sys').mod
 
 def test_whole_firmware_in_the_micropython_vm(vm):
     with runtime_vm.staged_firmware() as fw:
-        from host_tools import mpvm
+        from host_tools.emulation import mpvm
 
         r = mpvm.run(SCRIPT, input_dir=fw)
     assert r["launcher_alloc"] == 0
@@ -70,8 +70,8 @@ emit('next_part', gc.mem_alloc() - a)
 
 
 def test_resident_heap_at_the_launcher_is_measured_after_collection():
-    from host_tools import mpnode
-    from host_tools.bench_runtime import _HEAP
+    from host_tools.emulation import mpnode
+    from host_tools.bench.bench_runtime import _HEAP
 
     with runtime_vm.staged_firmware() as fw:
         resident, total, fake_machine = mpnode.run(_HEAP, firmware_dir=fw)["heap"]

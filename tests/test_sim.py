@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from host_tools import sim as simmod
+from host_tools.emulation import sim as simmod
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -157,7 +157,7 @@ draw(fb)
 emit('buf', bytes(buf))
 '''
     r = vm(code)
-    sys.path.insert(0, str(ROOT / "host_tools" / "hostfb"))
+    sys.path.insert(0, str(ROOT / "host_tools" / "emulation" / "hostfb"))
     import framebuf
 
     ns = {"framebuf": framebuf}

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from host_tools import sim as simmod
+from host_tools.emulation import sim as simmod
 
 from clirun import run_cli
 
@@ -152,7 +152,7 @@ def test_saves_pointing_at_a_file(tmp_path, capsys):
 def test_klotski_list_cuts_names_at_a_word_boundary(monkeypatch):
     """Every name drawn on the level list and the panel is whole or ends where
     a word ends (it was "TAO HUA YUAN ZHON")."""
-    sys.path.insert(0, str(ROOT / "host_tools" / "hostfb"))
+    sys.path.insert(0, str(ROOT / "host_tools" / "emulation" / "hostfb"))
     import framebuf
     import gfx
     import klotski_game as kg

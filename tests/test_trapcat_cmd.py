@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from host_tools import trapcat_cmd
+from host_tools.commands import trapcat_cmd
 from host_tools.cli import UserError
 
 

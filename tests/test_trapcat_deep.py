@@ -1,9 +1,9 @@
 """Issue 18: the hard cat and the hint play exactly several moves deep.
 
-The independent host solver (host_tools/trapcat_exact.py) is checked against
+The independent host solver (host_tools/oracles/trapcat_exact.py) is checked against
 the unpruned brute force of test_trapcat.py on small depths; the device's
 Deep search against the host solver at full depth; then the goals on every
-position of seeded games (host_tools/trapcat_audit.py - `make bench` runs
+position of seeded games (host_tools/oracles/trapcat_audit.py - `make bench` runs
 the same audit on more games); and the MicroPython VM picks the same moves."""
 
 import json
@@ -13,8 +13,8 @@ import pytest
 
 import trapcat
 import trapcat_ai
-from host_tools import trapcat_audit
-from host_tools.trapcat_exact import Exact
+from host_tools.oracles import trapcat_audit
+from host_tools.oracles.trapcat_exact import Exact
 from test_trapcat import Brute, random_position
 from trapcat import Board
 

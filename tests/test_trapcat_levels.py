@@ -6,7 +6,8 @@ import json
 import pytest
 
 import trapcat
-from host_tools import levels_cmd, levels_trapcat
+from host_tools.commands import levels_cmd
+from host_tools.levels import levels_trapcat
 from host_tools.cli import main as cli_main
 
 

@@ -1,5 +1,5 @@
 """The handheld on a virtual Pico: the official MicroPython RPI_PICO firmware in
-the rp2040js emulator (host_tools/vpico.py).
+the rp2040js emulator (host_tools/emulation/vpico.py).
 
 One session image: the built firmware flashed with the real ``flash --port PTY``
 (mpremote over the pty), shared by the xdist workers through a file lock.  Then:
@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from host_tools import vpico
-from host_tools.vpico_cmd import VpicoSim
+from host_tools.emulation import vpico
+from host_tools.commands.vpico_cmd import VpicoSim
 
 ROOT = Path(__file__).resolve().parent.parent
 BOARD = "pico-ssd1306"
@@ -79,7 +79,7 @@ def device(flashed, tmp_path):
 
 
 def launcher_frame():
-    from host_tools.sim import Simulator
+    from host_tools.emulation.sim import Simulator
     sim = Simulator(BOARD)
     sim.step()
     return sim.oled.pixels()
@@ -179,7 +179,7 @@ def test_power_cut_during_a_save_leaves_old_or_new(device, tmp_path):
 def old_modules(tmp_path):
     """launcher/gfx/runtime .mpy that work like the flashed ones but differ in their
     bytes (another source name inside), so ``flash`` has to stage and switch them."""
-    from host_tools.flash import _mpy_cross_default
+    from host_tools.device.flash import _mpy_cross_default
     files = {}
     for name in ("launcher", "gfx", "runtime"):
         out = tmp_path / (name + ".mpy")

@@ -6,7 +6,7 @@ line.  One boot per case."""
 
 import pytest
 
-from host_tools import vpico
+from host_tools.emulation import vpico
 
 pytestmark = pytest.mark.skipif(
     vpico.firmware_dir() is None,
@@ -44,7 +44,7 @@ def groups_of_blinks(samples):
     (0x3D, 2, "found: 0x3D - set the address in the board file"),
 ])
 def test_missing_display_on_the_virtual_pico(oled, blinks, found, capsys):
-    from host_tools import vpfirmware
+    from host_tools.emulation import vpfirmware
     from host_tools.cli import main as cli_main
 
     line = "no display at %s; %s" % (BUS, found)

@@ -3,11 +3,11 @@ v1.28.0, .mpy modules, C framebuf, machine.I2C at 400 kHz into the OLED model,
 buttons on GPIO pull-ups) draws pixel for pixel what the host simulator draws
 after the same key script: the launcher and a few frames of every game.  One
 boot: first main.py's own real-time loop on clock-free screens, then the
-firmware stepped on the simulator's clock (host_tools/vpframes.py says why)."""
+firmware stepped on the simulator's clock (host_tools/emulation/vpframes.py says why)."""
 
 import pytest
 
-from host_tools import vpico
+from host_tools.emulation import vpico
 
 pytestmark = pytest.mark.skipif(
     vpico.firmware_dir() is None,
@@ -36,7 +36,7 @@ STEPPED = [
 
 
 def _report(label, sim_rows, pico_rows):
-    from host_tools import vpframes
+    from host_tools.emulation import vpframes
 
     lines = ["%s: %d pixels differ (simulator | virtual Pico)" % (
         label, vpframes.differences(sim_rows, pico_rows))]
@@ -46,7 +46,7 @@ def _report(label, sim_rows, pico_rows):
 
 
 def test_frames_match_the_simulator():
-    from host_tools import vpfirmware, vpframes
+    from host_tools.emulation import vpfirmware, vpframes
 
     with vpfirmware.firmware_pico() as pico:
         realtime = vpframes.realtime_frames(pico, REALTIME)

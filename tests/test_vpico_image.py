@@ -6,7 +6,7 @@ import struct
 import pytest
 
 from clirun import run_cli
-from host_tools import vpico
+from host_tools.emulation import vpico
 
 FW = vpico.firmware_dir()
 needs_bundle = pytest.mark.skipif(FW is None, reason="needs ../shared/rp2-firmware (MicroPython RPI_PICO image)")

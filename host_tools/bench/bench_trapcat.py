@@ -1,0 +1,234 @@
+"""Trap the Cat figures for `make bench`: the hard cat's and the hint's cost
+per move in the MicroPython VM (fuel, estimated Pico ms, bytes, slices), the
+issue-18 audit (misses by depth against the exact host solver on every
+position of seeded games), the hint-vs-hard-cat tournament beside an exact
+7-move blocker, and the strength table (cats x blockers, escape rate)."""
+
+import multiprocessing
+import time
+
+from host_tools.emulation import mpvm
+
+GAMES = 200
+SEED = 2024
+AUDIT_GAMES = 60
+EXACT_GAMES = 60
+EXACT_HORIZON = 7
+TOURNAMENT_BUDGET = 15.0               # % escapes, hint blocker vs hard cat
+HINT_FUEL_BUDGET = 110_000_000         # 1 s at 1.1e8 fuel/s
+CATS = ("easy", "normal", "hard")
+BLOCKERS = ("random", "greedy", "strong")
+HARD_FUEL_BUDGET = 27_500_000          # 250 ms at 1.1e8 fuel/s
+HARD_BYTES_BUDGET = 16 * 1024
+SLICE_FUEL_BUDGET = 5_500_000          # input polled every 50 ms
+
+
+def _match(job):
+    from host_tools.commands.trapcat_cmd import run_match
+    cat, blocker, first, games = job
+    r = run_match(cat, blocker, games, SEED, first_game=first)
+    return cat, blocker, r["escapes"], games
+
+
+def _audit(job):
+    from host_tools.oracles import trapcat_audit
+    first, games = job
+    t = trapcat_audit.audit(trapcat_audit.game_positions(games, first))
+    return t.cat_escape, t.cat_avoid, t.hint_capture, t.hint_avoid
+
+
+def _exact(job):
+    from host_tools.oracles import trapcat_audit
+    first, games = job
+    return trapcat_audit.exact_blocker_escapes(games, SEED, first, EXACT_HORIZON)
+
+
+def _pool_sum(fn, total, workers=2, chunks=6):
+    """fn((first, games)) over ``total`` games in chunks on ``workers``."""
+    size = -(-total // chunks)
+    jobs = [(i, min(size, total - i)) for i in range(0, total, size)]
+    ctx = multiprocessing.get_context("spawn")
+    with ctx.Pool(workers) as pool:
+        return pool.map(fn, jobs)
+
+
+def audit_table(games=AUDIT_GAMES):
+    cat_escape = {}
+    cat_avoid = [0, 0]
+    hint_capture = {}
+    hint_avoid = [0, 0]
+    for ce, ca, hc, ha in _pool_sum(_audit, games):
+        for k, (n, m) in ce.items():
+            a = cat_escape.setdefault(k, [0, 0])
+            a[0] += n
+            a[1] += m
+        for h, (n, m) in hc.items():
+            a = hint_capture.setdefault(h, [0, 0])
+            a[0] += n
+            a[1] += m
+        cat_avoid[0] += ca[0]
+        cat_avoid[1] += ca[1]
+        hint_avoid[0] += ha[0]
+        hint_avoid[1] += ha[1]
+    return cat_escape, cat_avoid, hint_capture, hint_avoid
+
+
+def strength_table(games=GAMES, workers=2):
+    """{(cat, blocker): escape rate}.  Each pairing is split in two halves so
+    the two workers stay busy; seeds depend only on the game number."""
+    half = games // 2
+    jobs = []
+    for cat in CATS:
+        for blocker in BLOCKERS:
+            jobs.append((cat, blocker, 0, half))
+            jobs.append((cat, blocker, half, games - half))
+    jobs.sort(key=lambda j: j[1] != "strong")      # slow jobs first
+    escapes = {}
+    ctx = multiprocessing.get_context("spawn")
+    with ctx.Pool(workers) as pool:
+        for cat, blocker, esc, n in pool.imap_unordered(_match, jobs):
+            e, t = escapes.get((cat, blocker), (0, 0))
+            escapes[(cat, blocker)] = (e + esc, t + n)
+    return {k: e / t for k, (e, t) in escapes.items()}
+
+
+_VM_SAMPLE = r'''
+import trapcat, trapcat_ai
+b = trapcat.Board(%(size)d)
+cat = trapcat_ai.HardCat(b)
+blockers = (trapcat_ai.StrongBlocker(b), trapcat_ai.GreedyBlocker(b),
+            trapcat_ai.RandomBlocker(b, 5))
+hint = trapcat_ai.StrongBlocker(b)
+U = trapcat_ai.SLICE_UNITS
+fuels = []
+allocs = [0]
+hints = []
+slices = [0, 0]
+hslices = [0, 0]
+def sliced(task, out):
+    task.start(b)
+    done = False
+    while not done:
+        done, f, a = measure(task.step, None, U)
+        if f > out[0]:
+            out[0] = f
+        out[1] += 1
+        if a > allocs[0]:
+            allocs[0] = a
+    return task.result
+for g in range(%(first)d, %(first)d + %(games)d):
+    b.reset(trapcat.Rng(1000 + g), %(blocks)d)
+    bl = blockers[g %% 3]
+    while b.status == 0:
+        if g %% 4 == 0:
+            x, f, a = measure(hint.choose, b)
+            hints.append(f)
+            if g %% 8 == 0:
+                assert sliced(hint, hslices) == x
+        else:
+            x = bl.choose(b)
+        b.block(x)
+        if b.status:
+            break
+        m, f, a = measure(cat.choose, b)
+        fuels.append(f)
+        allocs.append(a)
+        if g %% 2 == 0:
+            assert sliced(cat, slices) == m
+        b.move_cat(m)
+emit('fuel', fuels)
+emit('alloc', allocs)
+emit('hint', hints)
+emit('slices', slices)
+emit('hslices', hslices)
+'''
+
+
+def hard_cat_cost(size=9, games=24, blocks=12):
+    """Per move in the VM: hard cat fuel and bytes, hint fuel, max fuel per
+    slice for both (as the game runs them)."""
+    fuel, alloc, hints = [], [], []
+    slices, hslices = [0, 0], [0, 0]
+    for first in range(0, games, 4):    # the VM heap (1 MB, no GC) holds ~4 games
+        r = mpvm.run(_VM_SAMPLE % {"size": size, "games": min(4, games - first),
+                                   "blocks": blocks, "first": first},
+                     fuel=200_000_000_000, timeout=600.0)
+        fuel += r["fuel"]
+        alloc += r["alloc"]
+        hints += r["hint"]
+        for acc, got in ((slices, r["slices"]), (hslices, r["hslices"])):
+            acc[0] = max(acc[0], got[0])
+            acc[1] += got[1]
+    return fuel, alloc, hints, slices, hslices
+
+
+def collect(report):
+    sec = "trapcat: hard cat per move (MicroPython VM)"
+    for size, games in ((9, 30), (11, 12)):
+        fuel, alloc, hints, slices, hslices = hard_cat_cost(size, games)
+        budget = HARD_FUEL_BUDGET if size == 9 else None
+        note = "%d moves" % len(fuel)
+        report.add(sec, "%dx%d hard move fuel, max" % (size, size), max(fuel), "fuel",
+                   budget=budget, note=note)
+        report.add(sec, "%dx%d hard move fuel, mean" % (size, size),
+                   sum(fuel) / len(fuel), "fuel")
+        report.add(sec, "%dx%d hard move est. Pico, max" % (size, size),
+                   mpvm.pico_ms(max(fuel)), "ms", budget=250 if size == 9 else None)
+        report.add(sec, "%dx%d hard move est. Pico, mean" % (size, size),
+                   mpvm.pico_ms(sum(fuel) / len(fuel)), "ms")
+        report.add(sec, "%dx%d hard move allocation, max" % (size, size), max(alloc), "bytes",
+                   budget=HARD_BYTES_BUDGET if size == 9 else None)
+        if hints:
+            report.add(sec, "%dx%d hint (strong blocker) fuel, max" % (size, size), max(hints),
+                       "fuel", budget=HINT_FUEL_BUDGET if size == 9 else None)
+            report.add(sec, "%dx%d hint (strong blocker) est. Pico, max" % (size, size),
+                       mpvm.pico_ms(max(hints)), "ms", budget=1000 if size == 9 else None,
+                       note="%d hints, whole" % len(hints))
+            report.add(sec, "%dx%d hint (strong blocker) est. Pico, mean" % (size, size),
+                       mpvm.pico_ms(sum(hints) / len(hints)), "ms")
+        # sliced as on the device: step(units=SLICE_UNITS) per tick
+        report.add(sec, "%dx%d hard move fuel per slice, max" % (size, size), slices[0], "fuel",
+                   budget=SLICE_FUEL_BUDGET, note="%d slices" % slices[1])
+        report.add(sec, "%dx%d hint fuel per slice, max" % (size, size), hslices[0], "fuel",
+                   budget=SLICE_FUEL_BUDGET, note="%d slices" % hslices[1])
+
+    started = time.time()
+    cat_escape, cat_avoid, hint_capture, hint_avoid = audit_table()
+    sec = ("trapcat: exact guarantees vs the host solver, every position of %d seeded games"
+           % AUDIT_GAMES)
+    for k in sorted(cat_escape):
+        n, m = cat_escape[k]
+        report.add(sec, "hard cat misses, forced escape in %d" % k, m, "positions", budget=0,
+                   note="of %d" % n)
+    report.add(sec, "hard cat steps into a capture forced within 4", cat_avoid[1], "positions",
+               budget=0, note="of %d avoidable" % cat_avoid[0])
+    for h in sorted(hint_capture):
+        n, m = hint_capture[h]
+        report.add(sec, "hint loses a capture forced in %d" % h, m, "positions", budget=0,
+                   note="of %d" % n)
+    report.add(sec, "hint hands an avoidable escape within 5", hint_avoid[1], "positions",
+               budget=0, note="of %d avoidable" % hint_avoid[0])
+    report.add(sec, "audit wall time", round(time.time() - started, 1), "s")
+
+    started = time.time()
+    table = strength_table()
+    exact = sum(_pool_sum(_exact, EXACT_GAMES))
+    sec = "trapcat: hint blocker vs hard cat, seed %d, 12 start blocks" % SEED
+    report.add(sec, "hint (strong) blocker: hard cat escapes", round(100.0 * table[("hard", "strong")], 1),
+               "%", budget=TOURNAMENT_BUDGET, note="%d games" % GAMES)
+    report.add(sec, "exact %d-move blocker: hard cat escapes" % EXACT_HORIZON,
+               round(100.0 * exact / EXACT_GAMES, 1), "%",
+               note="%d games (host only, reference)" % EXACT_GAMES)
+    sec = "trapcat: cat escape rate, %d games per cell, seed %d" % (GAMES, SEED)
+    for cat in CATS:
+        for blocker in BLOCKERS:
+            report.add(sec, "%s cat vs %s blocker" % (cat, blocker),
+                       round(100.0 * table[(cat, blocker)], 1), "%")
+    ordered = all(table[("hard", bl)] >= table[("normal", bl)] >= table[("easy", bl)]
+                  for bl in BLOCKERS)
+    strict = sum(table[("hard", bl)] > table[("normal", bl)] for bl in BLOCKERS)
+    report.add(sec, "hard >= normal >= easy vs every blocker", int(ordered), "bool",
+               budget=1, higher_is_better=True,
+               note="hard strictly ahead vs %d/3 blockers (vs random both ~100%%: a tie, "
+                    "not a win; see docs/trapcat.md)" % strict)
+    report.add(sec, "strength table wall time", round(time.time() - started, 1), "s")

@@ -1,0 +1,278 @@
+"""`make bench` column from the virtual Pico (issue 13): the device budgets
+measured on the official MicroPython v1.28.0 RPI_PICO firmware in rp2040js
+(host_tools/emulation/vpico.py), beside the fuel estimate of the same guest code in the
+MicroPython VM, with the ratio.
+
+Each part below is guest code run twice: on the virtual Pico, with the
+firmware compiled to .mpy as `flash` deploys it, ``cost(fn, *args)`` times a
+call with ``time.ticks_us()`` (the emulated 125 MHz clock; GC on); in the
+WASI VM it is ``measure()``'s fuel / 1.1e8 (the estimate the other bench
+sections print).  The same work on both sides, so the ratio compares like with
+like.  Budgets apply to the virtual-Pico figure: where it is over, that is the
+figure that counts.  rp2040js is typically ~10 % (up to ~40 %) faster than a
+real Pico (no flash XIP cache misses, simplified bus timing).
+"""
+
+import host_tools.fwpath  # noqa: F401
+from host_tools.bench.runner import bench_grid, bench_junqi, bench_klotski
+from host_tools.emulation import mpvm, runtime_vm, vpico
+from host_tools.emulation import sim as simmod
+from host_tools.emulation import vpfirmware, vpframes
+
+SECTION = "virtual Pico: MicroPython v1.28.0 on rp2040js, 125 MHz (emulated ms; est. = VM fuel / 1.1e8)"
+PICO_W_HEAP = 205_184      # the smallest MicroPython heap among the supported boards (Pico W)
+
+_VPICO_PRELUDE = r"""
+import time, gc
+def emit(tag, value):
+    print('@@%s\t%r' % (tag, value))
+def cost(fn, *args):
+    t = time.ticks_us()
+    r = fn(*args)
+    return r, time.ticks_diff(time.ticks_us(), t) / 1000.0
+"""
+
+_VM_PRELUDE = r"""
+def cost(fn, *args):
+    r, fuel, alloc = measure(fn, *args)
+    return r, fuel / 110000.0
+"""
+
+# (name, guest code) pairs; each emits ms figures under its own tags
+_GRID = r"""
+from gridpath import GridSearch
+s = GridSearch(16, 8)
+s.load(%(costs)r)
+s.bfs(%(src)d, %(dst)d)
+s.astar(%(src)d, %(dst)d)
+emit('bfs', cost(s.bfs, %(src)d, %(dst)d)[1])
+emit('astar', cost(s.astar, %(src)d, %(dst)d)[1])
+del s
+"""
+
+_MOUSE = r"""
+import catmouse_ai
+from catmouse import CatMouseGame, parse_map
+from catmouse_maps import LEVELS
+game = CatMouseGame(parse_map(LEVELS[0][1]), round_limit=60)
+cat = catmouse_ai.BfsCat()
+mouse = catmouse_ai.EvasiveMouse()
+slices = []
+board = game.board
+while not game.winner:
+    game.move('cat', cat(board, game.cat, game.legal_moves('cat')))
+    if game.winner:
+        break
+    done, ms = cost(mouse.begin, board, game.mouse, game.legal_moves('mouse'))
+    slices.append(ms)
+    while not done:
+        done, ms = cost(mouse.step)
+        slices.append(ms)
+    game.move('mouse', mouse.best)
+    game.round += 1
+    if game.round >= game.round_limit:
+        game.winner = 'mouse'
+emit('mouse_slice', (max(slices[1:]), len(slices) - 1))
+del game, cat, mouse, slices, board
+"""
+
+_TRAPCAT = r"""
+import trapcat, trapcat_ai
+b = trapcat.Board(9)
+cat = trapcat_ai.HardCat(b)
+blocker = trapcat_ai.StrongBlocker(b)
+moves = []
+for g in range(%(games)d):
+    b.reset(trapcat.Rng(1000 + g), 12)
+    while b.status == 0:
+        b.block(blocker.choose(b))
+        if b.status:
+            break
+        m, ms = cost(cat.choose, b)
+        moves.append(ms)
+        b.move_cat(m)
+emit('trapcat', (max(moves), sum(moves) / len(moves), len(moves)))
+del b, cat, blocker, moves
+"""
+
+_JUNQI = r"""
+import junqi_board as jb
+r = jb.Router()
+occ = %(occ)r
+for i in range(60):
+    r.occ[i] = occ[i]
+worst = 0
+for src in (25, 5, 30, 9):
+    r.destinations(src, 1, jb.ENGINEER)
+    worst = max(worst, cost(r.destinations, src, 1, jb.ENGINEER)[1])
+emit('junqi_route', worst)
+del r
+"""
+
+_KLOTSKI = r"""
+import klotski
+def full():
+    s, r = klotski.solver_for(%(layout)r)
+    s.build()
+    return s, r
+(s, r), ms = cost(full)
+worst = 0
+rank = r
+for i in range(81):
+    mv, h = cost(s.best_move, rank)
+    worst = max(worst, h)
+    rank = mv[2]
+emit('klotski', (ms, worst))
+del s
+"""
+
+# one full frame: the launcher redrawn from scratch and every page sent
+_FRAME = r"""
+idle(5)
+def full_frame():
+    rt.invalidate_frame()
+    rt.display.invalidate()
+    rt.step()
+_, ms = cost(full_frame)
+emit('frame', ms)
+"""
+
+# the firmware booted on the real hardware layer, stepped on the simulator's clock
+_PICO_SETUP = vpframes._STEPPED_BOOT + r"""
+def step(mask=0):
+    steps(1)
+idle = steps
+"""
+
+# main.py ran before Ctrl-C: forget its modules, so BASE is the bare interpreter's heap
+_HEAP_BASE = r"""
+import sys
+for _m in list(sys.modules):
+    if _m != 'rp2':
+        del sys.modules[_m]
+gc.collect()
+BASE = gc.mem_alloc()
+"""
+
+_HEAP_LAUNCHER = r"""
+idle(10)
+del boardcfg, cfg
+gc.collect()
+emit('heap_launcher', gc.mem_alloc() - BASE)
+"""
+
+# per game: start it from the launcher (buttons on the GPIO pins, driven by the
+# host between calls), play, and sample the live heap after every tick
+_HEAP_GAME = r"""
+def play(n, peak):
+    for _ in range(n):
+        step()
+        gc.collect()
+        a = gc.mem_alloc() - BASE
+        if a > peak[0]:
+            peak[0] = a
+PEAK = [0]
+"""
+
+GAME_SCRIPTS = (
+    # (game title, key script from the launcher with the cursor on it, exit script)
+    ("Cat & Mouse", "a wait:2 a wait:3 left wait:15 up wait:15", "b wait:2 b wait:2"),
+    ("Trap the Cat", "a wait:3 right a wait:15 up a wait:15", "hold:b:30 wait:2"),
+    ("Flip Junqi", "a wait:2 a wait:2 a wait:30", "hold:b:30 wait:2"),
+    ("Klotski", "a wait:2 a wait:40 right wait:5", "b wait:2 b wait:2 b wait:2"),
+)
+
+
+def _params():
+    name, cols, rows, costs, src, dst = bench_grid.boards()[0]
+    return {"costs": costs, "src": src, "dst": dst, "games": 4,
+            "occ": bench_junqi._busy_occ(), "layout": bench_klotski.LAYOUT}
+
+
+def vm_estimates():
+    """ms estimated from VM fuel for every timed part."""
+    p = _params()
+    est = {}
+    for part in (_GRID, _MOUSE, _TRAPCAT, _JUNQI, _KLOTSKI):
+        est.update(mpvm.run(_VM_PRELUDE + part % p, timeout=900).results)
+    with runtime_vm.staged_firmware() as fw:
+        r = mpvm.run(_VM_PRELUDE + runtime_vm.SETUP + r"""
+b0 = dev.bytes; t0 = dev.transactions
+""" + _FRAME + r"""
+emit('frame_i2c', (dev.bytes - b0, dev.transactions - t0))
+""", input_dir=fw).results
+    from host_tools.bench.bench_runtime import wire_ms
+    data, trans = r["frame_i2c"]
+    est["frame"] = r["frame"] + wire_ms(data, trans)
+    return est
+
+
+def vpico_figures():
+    """Every part on the virtual Pico running the flashed firmware (two boots)."""
+    p = _params()
+    out = {}
+    with vpfirmware.firmware_pico() as pico:
+        vpfirmware.repl(pico)
+        pico.exec(_VPICO_PRELUDE)
+        for part in (_GRID, _MOUSE, _TRAPCAT, _JUNQI, _KLOTSKI):
+            out.update(mpvm._parse_results(pico.exec(part % p, emulated_ms=600000, timeout=3600)))
+    # a second boot: the heap figures start from the bare REPL's heap
+    with vpfirmware.firmware_pico() as pico:
+        vpfirmware.repl(pico)
+        pico.exec(_VPICO_PRELUDE)
+        pico.exec(_HEAP_BASE)
+        pico.set_buttons(())
+        pico.exec(_PICO_SETUP)
+        out.update(mpvm._parse_results(pico.exec(_FRAME)))
+        out.update(mpvm._parse_results(pico.exec(_HEAP_LAUNCHER)))
+        pico.exec(_HEAP_GAME)
+        for i, (title, keys, leave) in enumerate(GAME_SCRIPTS):
+            pico.exec("PEAK[0] = 0")
+            for tick, count in vpframes._runs(simmod.parse_keys(keys + " " + leave)):
+                pico.set_buttons(tick)
+                pico.exec("play(%d, PEAK)" % count, emulated_ms=600000, timeout=3600)
+            out["peak " + title] = int(pico.exec("print(PEAK[0])").strip())
+            pico.set_buttons(("down",))
+            pico.exec("step(); step()")
+            pico.set_buttons(())
+            pico.exec("idle(2)")
+    return out
+
+
+def _row(report, name, pico_ms, est_ms, budget=None, note=""):
+    ratio = ""
+    if pico_ms and est_ms:
+        ratio = "est. %.3g ms = %.2fx" % (est_ms, est_ms / pico_ms)
+    report.add(SECTION, name, round(pico_ms, 2), "ms", budget,
+               note=(ratio + ("; " + note if note else "")))
+
+
+def collect(report):
+    if vpico.firmware_dir() is None:
+        report.add(SECTION, "virtual Pico figures", None, "", note="not measured: no "
+                   "../shared/rp2-firmware (MicroPython RPI_PICO image + bootrom)")
+        return
+    est = vm_estimates()
+    got = vpico_figures()
+    _row(report, "BFS 16x8 default board", got["bfs"], est["bfs"], bench_grid.BFS_16x8_MS)
+    _row(report, "A* 16x8 default board", got["astar"], est["astar"], bench_grid.ASTAR_16x8_MS)
+    ms, n = got["mouse_slice"]
+    _row(report, "evasive mouse, largest slice", ms, est["mouse_slice"][0], 50.0,
+         "%d slices, 60-round game" % n)
+    worst, mean, n = got["trapcat"]
+    _row(report, "9x9 hard cat move, max", worst, est["trapcat"][0], 250.0,
+         "%d moves, 4 games" % n)
+    _row(report, "9x9 hard cat move, mean", mean, est["trapcat"][1])
+    _row(report, "Junqi engineer all destinations, busy board", got["junqi_route"],
+         est["junqi_route"], 20.0)
+    full, hint = got["klotski"]
+    _row(report, "Klotski full table (横刀立马)", full, est["klotski"][0], 8000.0)  # issue 16: <= 8 s on the Pico
+    _row(report, "Klotski worst hint along the solution", hint, est["klotski"][1], 50.0)
+    _row(report, "full frame: launcher redrawn + all pages over I2C at 400 kHz",
+         got["frame"], est["frame"], 50.0, "est. = VM fuel + wire time")
+    report.add(SECTION, "resident heap at the launcher (GC on, after gc.collect())",
+               got["heap_launcher"], "bytes", 60 * 1024,
+               note="gc.mem_alloc() less the bare REPL's")
+    for title, _, _ in GAME_SCRIPTS:
+        report.add(SECTION, "%s peak live heap" % title, got["peak " + title], "bytes",
+                   PICO_W_HEAP, note="max over ticks, after gc.collect(); budget: Pico W heap")

@@ -1,0 +1,98 @@
+"""`python -m host_tools bench` / `make bench`: every budget, measured, printed
+beside its limit, and written to build/bench.json.
+
+Each module in BENCH_MODULES defines ``collect(report)`` and calls
+``report.add(...)`` per figure.  Budgets are checked here and nowhere else (no
+timed unit tests): a figure over budget is marked OVER and the command exits 1.
+"""
+
+import importlib
+import json
+import time
+
+from host_tools.cli import UserError
+from host_tools.fwpath import ROOT
+
+BENCH_MODULES = (
+    "host_tools.bench.bench_grid",
+    "host_tools.bench.bench_trapcat",
+    "host_tools.bench.bench_junqi",
+    "host_tools.bench.bench_runtime",
+    "host_tools.bench.bench_klotski",
+    "host_tools.bench.bench_circuitpython",
+    "host_tools.bench.bench_plugins",
+    "host_tools.bench.bench_vpico",
+)
+
+BUILD_DIR = ROOT / "build"
+
+
+class Report:
+    def __init__(self):
+        self.rows = []
+
+    def add(self, section, name, value, unit, budget=None, higher_is_better=False, note=""):
+        """One figure.  ``budget`` is the limit (max, or min if higher_is_better)."""
+        ok = None
+        if budget is not None and value is not None:
+            ok = value >= budget if higher_is_better else value <= budget
+        self.rows.append({
+            "section": section, "name": name, "value": value, "unit": unit,
+            "budget": budget, "higher_is_better": higher_is_better, "ok": ok, "note": note,
+        })
+
+    def over_budget(self):
+        return [row for row in self.rows if row["ok"] is False]
+
+
+def _fmt(value):
+    if value is None:
+        return "-"
+    if isinstance(value, float):
+        return "%.3g" % value if abs(value) < 100 else "%.0f" % value
+    if isinstance(value, int):
+        return "{:,}".format(value)
+    return str(value)
+
+
+def print_report(report):
+    section = None
+    for row in report.rows:
+        if row["section"] != section:
+            section = row["section"]
+            print("\n== %s" % section)
+            print("  %-46s %14s %-10s %14s  %s" % ("figure", "measured", "unit", "budget", ""))
+        budget = ""
+        if row["budget"] is not None:
+            budget = ("≥ " if row["higher_is_better"] else "≤ ") + _fmt(row["budget"])
+        verdict = {True: "ok", False: "OVER", None: ""}[row["ok"]]
+        print("  %-46s %14s %-10s %14s  %s %s" % (
+            row["name"], _fmt(row["value"]), row["unit"], budget, verdict, row["note"]))
+
+
+def run_bench(args):
+    names = BENCH_MODULES if not args.only else [m for m in BENCH_MODULES if args.only in m]
+    if not names:
+        raise UserError("--only %s matches no bench module (have: %s)" % (
+            args.only, ", ".join(m.rsplit(".", 1)[-1].replace("bench_", "") for m in BENCH_MODULES)))
+    report = Report()
+    started = time.time()
+    for name in names:
+        importlib.import_module(name).collect(report)
+    print_report(report)
+    BUILD_DIR.mkdir(exist_ok=True)
+    out = BUILD_DIR / "bench.json"
+    tmp = out.with_suffix(".json.tmp")
+    tmp.write_text(json.dumps({"generated": time.strftime("%Y-%m-%d %H:%M:%S"),
+                               "seconds": round(time.time() - started, 1),
+                               "rows": report.rows}, indent=1))
+    tmp.replace(out)
+    over = report.over_budget()
+    print("\n%d figures, %d over budget; written to %s" % (len(report.rows), len(over), out))
+    return 1 if over else 0
+
+
+def register(subparsers):
+    parser = subparsers.add_parser("bench", help="measure every budget (make bench)")
+    parser.add_argument("--only", help="run only bench modules whose name contains this")
+    parser.set_defaults(func=run_bench)

@@ -1,0 +1,582 @@
+"""`python -m host_tools fuzz`: seeded mutation fuzzing of every parser.
+
+Each target takes real inputs (built-in levels, maps/, boards/, saves and packs
+built by the firmware's own writers), mutates them (character and byte edits,
+truncation, duplication, deep JSON nesting, Unicode look-alikes such as 'ß',
+'ſ', 'ı', U+00A0, Arabic digits) and checks the parser's contract:
+
+- it returns or raises its own one-line error type, nothing else (a TypeError
+  or RecursionError is a failure);
+- whatever it accepts is plain ASCII text (what CPython and MicroPython read
+  the same way) and survives a round trip: parse -> format -> parse is equal.
+
+The same seed gives the same inputs.  `make test` runs a few thousand cases per
+target (tests/test_fuzz.py); `fuzz --cases 100000` is the long run.
+"""
+
+import io
+import json
+import random
+import time
+import traceback
+from pathlib import Path
+
+import host_tools.fwpath  # noqa: F401  (firmware/ importable)
+import asciitext
+import boardcfg
+import boot_switch
+import catmouse
+import catmouse_maps
+import junqi_board
+import klotski
+import klotski_cache
+import klotski_levels
+import levelpack
+import savestore as saves
+import trapcat
+from host_tools.cli import UserError
+from host_tools.fwpath import ROOT
+
+# characters that CPython and MicroPython treat differently, or that are
+# one-to-many under case mapping
+TRICKY = "\u00df\u017f\u0131\u212a\ufb00\u00a0\u3000\x1c\x1f\x0b\x0c\t\r\u0663\u00b2\u00e9\x00\ufeff\u0130"
+
+
+class FuzzFailure(AssertionError):
+    """A parser broke its contract on one input."""
+
+
+def _expect(cond, what):
+    if not cond:
+        raise FuzzFailure(what)
+
+
+def _host_ascii(text, what):
+    _expect(text.isascii(), "%s accepted non-ASCII text" % what)
+
+
+def _ascii(text, what):
+    if isinstance(text, (bytes, bytearray)):
+        text = bytes(text).decode()
+    _expect(asciitext.first_bad(text) is None, "%s accepted non-ASCII text" % what)
+
+
+# -- mutation --------------------------------------------------------------------------
+def mutate_text(rng, text, alphabet, json_like=False):
+    """1-4 random edits of ``text`` with characters from ``alphabet`` + TRICKY."""
+    chars = alphabet + TRICKY
+    for _ in range(rng.randint(1, 4)):
+        n = len(text)
+        op = rng.randrange(10 if json_like else 9)
+        pos = rng.randint(0, n)
+        if op == 0 and n:                          # replace
+            pos = min(pos, n - 1)
+            text = text[:pos] + rng.choice(chars) + text[pos + 1:]
+        elif op == 1:                              # insert
+            text = text[:pos] + rng.choice(chars) + text[pos:]
+        elif op == 2 and n:                        # delete a run
+            text = text[:pos] + text[pos + rng.randint(1, 3):]
+        elif op == 3 and n:                        # swap two characters
+            a, b = sorted((rng.randrange(n), rng.randrange(n)))
+            if a != b:
+                text = text[:a] + text[b] + text[a + 1:b] + text[a] + text[b + 1:]
+        elif op == 4:                              # truncate
+            text = text[:pos]
+        elif op == 5 and n:                        # duplicate a slice
+            end = min(n, pos + rng.randint(1, 12))
+            text = text[:end] + text[pos:end] + text[end:]
+        elif op == 6 and n:                        # case flip
+            pos = min(pos, n - 1)
+            text = text[:pos] + text[pos].swapcase() + text[pos + 1:]
+        elif op == 7:                              # a line dropped or doubled
+            lines = text.split("\n")
+            i = rng.randrange(len(lines))
+            if rng.random() < 0.5:
+                del lines[i]
+            else:
+                lines.insert(i, lines[i])
+            text = "\n".join(lines)
+        elif op == 8 and n:                        # a tricky look-alike
+            pos = min(pos, n - 1)
+            text = text[:pos] + rng.choice(TRICKY) + text[pos + 1:]
+        elif op == 9:                              # deep nesting
+            k = rng.choice((2, 20, 200, 1200))
+            opener = rng.choice(("[", "{\"a\":", "[{\"b\":"))
+            text = text[:pos] + opener * k + text[pos:]
+    return text
+
+
+def mutate_bytes(rng, data):
+    b = bytearray(data)
+    for _ in range(rng.randint(1, 4)):
+        n = len(b)
+        op = rng.randrange(6)
+        pos = rng.randint(0, n)
+        if op == 0 and n:
+            b[min(pos, n - 1)] = rng.randrange(256)
+        elif op == 1 and n:
+            b[min(pos, n - 1)] ^= 1 << rng.randrange(8)
+        elif op == 2:
+            b[pos:pos] = bytes([rng.randrange(256)]) * rng.randint(1, 4)
+        elif op == 3:
+            del b[pos:pos + rng.randint(1, 8)]
+        elif op == 4:
+            del b[pos:]
+        elif op == 5 and n:
+            b[pos:pos] = rng.choice(("\u00df".encode(), b"\xff", b"\n", b"0", b"[" * 50))
+    return bytes(b)
+
+
+# -- targets ------------------------------------------------------------------------------
+def _klotski_seeds():
+    return [line.split("|")[1] for line in klotski_levels.LEVELS.split("\n")]
+
+
+def _klotski_input(rng, seeds):
+    text = rng.choice(seeds)
+    if rng.random() < 0.2:
+        text = text.lower() if rng.random() < 0.5 else " " + text + "\n"
+    return text if rng.random() < 0.05 else mutate_text(rng, text, "SVHB./ sb")
+
+
+def _klotski_check(text):
+    try:
+        cells = klotski.parse(text)
+    except klotski.LayoutError:
+        return False
+    _ascii(text, "klotski.parse")
+    canon = "/".join(bytes(cells[i:i + 4]).decode() for i in range(0, 20, 4))
+    _expect(canon == text.strip().upper(), "parsed cells %s do not match the text" % canon)
+    try:
+        klotski.anchors(cells)
+    except klotski.LayoutError:
+        return False
+    _expect(bytes(klotski.parse(canon)) == bytes(cells), "round trip changed the layout")
+    return True
+
+
+def _map_seeds():
+    out = [p.read_text() for p in sorted((ROOT / "maps").glob("*.txt"))]
+    out += [catmouse_maps.level_text(i) for i in range(len(catmouse_maps.LEVELS))]
+    return out
+
+
+def _map_input(rng, seeds):
+    return mutate_text(rng, rng.choice(seeds), ".gw#CM;\n ")
+
+
+def _map_check(text):
+    try:
+        m = catmouse.parse_map(text)
+    except catmouse.MapError:
+        return False
+    _ascii(text, "catmouse.parse_map")
+    again = catmouse.parse_map(m.to_text())
+    _expect((again.cols, again.rows, bytes(again.costs), again.cat, again.mouse)
+            == (m.cols, m.rows, bytes(m.costs), m.cat, m.mouse), "map round trip differs")
+    return True
+
+
+def _trapcat_seeds():
+    out = []
+    rng = trapcat.Rng(7)
+    for size in (3, 5, 7, 9, 11, 15):
+        b = trapcat.Board(size)
+        b.reset(rng, blocks=size + 1)
+        out.append("; level %d\n" % size + trapcat.level_text(b))
+    return out
+
+
+def _trapcat_input(rng, seeds):
+    text = rng.choice(seeds)
+    if rng.random() < 0.3:
+        return mutate_text(rng, text, ".#C; \n").encode("utf-8", "surrogatepass")
+    return mutate_text(rng, text, ".#C; \n")
+
+
+def _trapcat_check(text):
+    try:
+        size, cells, cat = trapcat.parse_level(text)
+    except (trapcat.LevelError, UnicodeError):
+        return False
+    _ascii(text, "trapcat.parse_level")
+    b = trapcat.Board(size)
+    b.load(cells, cat)
+    again = trapcat.parse_level(trapcat.level_text(b))
+    _expect((again[0], bytes(again[1]), again[2]) == (size, bytes(cells), cat),
+            "level round trip differs")
+    return True
+
+
+def _junqi_input(rng, seeds):
+    if rng.random() < 0.5:
+        return mutate_text(rng, junqi_board.cell_name(rng.randrange(60)), "ABCLl0459")
+    return "".join(rng.choice("AbLlMz049" + TRICKY) for _ in range(rng.randint(0, 3)))
+
+
+def _junqi_check(name):
+    try:
+        c = junqi_board.parse_cell(name)
+    except ValueError:
+        return False
+    _ascii(name, "junqi_board.parse_cell")
+    _expect(junqi_board.cell_name(c) == name.upper(), "cell %d is named %s, not %r"
+            % (c, junqi_board.cell_name(c), name))
+    return True
+
+
+_SAVE_SEEDS = ({"best": 12, "level": 3, "name": "cat"}, {"solved": [1, 2, 5], "x": {"y": None}},
+               {"scores": {"easy": [3, 4], "hard": []}, "flag": True, "pi": 3.5}, {})
+
+
+def _saves_seeds():
+    return [saves.encode(d, i + 1) for i, d in enumerate(_SAVE_SEEDS)]
+
+
+def _reseal(body, seq):
+    return ("%s %d %d %s\n" % (saves.MAGIC, seq, len(body), saves.checksum(body))).encode() + body
+
+
+def _saves_input(rng, seeds):
+    raw = rng.choice(seeds)
+    if rng.random() < 0.3:
+        return mutate_bytes(rng, raw)
+    nl = raw.index(b"\n")
+    body = mutate_text(rng, raw[nl + 1:].decode(), "{}[],:\"0123456789.-eE truefalsnul\\",
+                       json_like=True)
+    return _reseal(body.encode("utf-8", "surrogatepass"), rng.randint(2, 9))
+
+
+_BAK = {"from": "bak"}
+
+
+def _saves_check(raw):
+    got = saves.decode(raw)
+    fs = saves.MemFs()
+    fs.files["g.sav"] = raw
+    fs.files["g.bak"] = saves.encode(_BAK, 1)
+    data, status = saves.Saves(fs).load("g")
+    if got is None:
+        _expect((data, status) == (_BAK, "recovered"), "a valid .bak was not used: %r"
+                % ((data, status),))
+        return False
+    seq, body = got
+    _expect(isinstance(body, dict), "decode returned %r" % type(body))
+    _ascii(raw[:raw.index(b"\n")], "saves.decode header")
+    _expect(saves.decode(saves.encode(body, seq)) == (seq, body), "save round trip differs")
+    if seq > 1:
+        _expect((data, status) == (body, "ok"), "load did not take the newest save")
+    return True
+
+
+def _board_seeds():
+    return [p.read_text() for p in sorted((ROOT / "boards").glob("*.json"))]
+
+
+def _board_input(rng, seeds):
+    text = rng.choice(seeds)
+    if rng.random() < 0.5:     # edit the parsed structure: values of the wrong type
+        cfg = json.loads(text)
+        for _ in range(rng.randint(1, 3)):
+            node = cfg
+            for _ in range(4):
+                if isinstance(node, dict) and node:
+                    key = rng.choice(sorted(node))
+                    if rng.random() < 0.4 or not isinstance(node[key], (dict, list)):
+                        node[key] = rng.choice(([{}, None], {}, [], None, 0, -1, 1.5, "0x3C",
+                                                "\u0663", " 7", True, ["up", "down"], "b",
+                                                {"pin": 3}, [[]], "x" * 3))
+                        break
+                    node = node[key]
+                elif isinstance(node, list) and node:
+                    i = rng.randrange(len(node))
+                    node[i] = rng.choice(({}, None, [], "up", 3))
+                    break
+        text = json.dumps(cfg)
+    return mutate_text(rng, text, "{}[],:\"0123456789 abupdownpin", json_like=True)
+
+
+def _board_check(text):
+    try:
+        cfg = boardcfg.loads(text)
+    except boardcfg.BoardError:
+        return False
+    _expect(boardcfg.loads(json.dumps(cfg)) == cfg, "board round trip differs")
+    boardcfg.button_pins(cfg)
+    boardcfg.combos(cfg)
+    return True
+
+
+_PACK_GAMES = ("klotski", "catmouse", "trapcat")
+
+
+def _pack_seeds():
+    return [build_pack_for(game) for game in _PACK_GAMES]
+
+
+def build_pack_for(game):
+    if game == "klotski":
+        levels = [t.encode() for t in _klotski_seeds()[:6]]
+    elif game == "catmouse":
+        levels = [catmouse_maps.level_text(i).encode() for i in range(2)]
+    else:
+        levels = [t.encode() for t in _trapcat_seeds()[:3]]
+    return levelpack.build_pack(game, levels)
+
+
+def _pack_input(rng, seeds):
+    if rng.random() < 0.5:      # well-formed packs of mutated levels: the game parsers behind
+        game = rng.choice(_PACK_GAMES)
+        texts = {"klotski": _klotski_seeds, "catmouse": _map_seeds, "trapcat": _trapcat_seeds}
+        levels = []
+        for text in rng.sample(texts[game](), 2):
+            data = mutate_text(rng, text, ".#CSVHBgwM\n").encode("utf-8", "surrogatepass")
+            levels.append(data[:levelpack.MAX_LEVEL_BYTES] or b".")
+        return levelpack.build_pack(game, levels)
+    blob = bytearray(mutate_bytes(rng, rng.choice(seeds)))
+    if rng.random() < 0.5 and len(blob) >= 16:   # reach the checks behind the CRC
+        levelpack._put_u32(blob, 12, levelpack.binascii.crc32(bytes(blob[16:])) & 0xFFFFFFFF)
+    return bytes(blob)
+
+
+def _level_parser(game):
+    if game == "klotski":
+        return lambda data: klotski.anchors(klotski.parse(data.decode()))
+    if game == "catmouse":
+        return lambda data: catmouse.parse_map(data.decode())
+    return trapcat.parse_level
+
+
+def _pack_check(blob):
+    try:
+        pack = levelpack.LevelPack(io.BytesIO(blob))
+        pack.check_levels(_level_parser(pack.game))
+        levels = [pack.level(i) for i in range(pack.count)]
+    except levelpack.LevelPackError:
+        return False
+    _expect(levelpack.build_pack(pack.game, levels) == blob, "pack round trip differs")
+    return True
+
+
+def _journal_seeds():
+    return [boot_switch.format_journal([("M", "main.py"), ("D", "old.mpy"),
+                                        ("M", "levels/klotski.bin")]),
+            boot_switch.format_journal([("D", "a.py")])]
+
+
+def _journal_input(rng, seeds):
+    if rng.random() < 0.3:
+        return mutate_bytes(rng, rng.choice(seeds))
+    return mutate_text(rng, rng.choice(seeds).decode(), "MD /.%pyab\n").encode("utf-8",
+                                                                               "surrogatepass")
+
+
+def _journal_check(data):
+    try:
+        steps = boot_switch.parse_journal(data)
+    except ValueError:
+        return False
+    _expect(boot_switch.parse_journal(boot_switch.format_journal(steps)) == steps,
+            "journal round trip differs")
+    return True
+
+
+class _MemDir:
+    """klotski_cache's file access over a dict (one solver table file)."""
+
+    def __init__(self):
+        self.files = {}
+
+    def open(self, name, mode):
+        if mode == "rb":
+            if name not in self.files:
+                raise OSError(2, "no such file")
+            return io.BytesIO(self.files[name])
+        return _Sink(self.files, name)
+
+    def write(self, name, *parts):
+        self.files[name] = b"".join(bytes(p) for p in parts)
+
+    def remove(self, name):
+        self.files.pop(name, None)
+
+    def rename(self, old, new):
+        self.files[new] = self.files.pop(old)
+
+
+class _Sink(io.BytesIO):
+    def __init__(self, files, name):
+        super().__init__()
+        self._files, self._name = files, name
+
+    def close(self):
+        self._files[self._name] = self.getvalue()
+        super().close()
+
+
+_CACHE_SET = (0, 0, 14)      # the smallest piece set: a 384-byte table, solved in ~20 ms
+_cache_solver = []
+
+
+def _solved():
+    s = klotski.Solver(*_CACHE_SET)
+    while not s.step(100000):
+        pass
+    return s
+
+
+def _cache_seeds():
+    d = _MemDir()
+    klotski_cache.save(d, _solved())
+    return [d.files[klotski_cache.name_for(klotski.Solver(*_CACHE_SET))]]
+
+
+def _cache_input(rng, seeds):
+    raw = seeds[0]
+    if rng.random() < 0.5:
+        return mutate_bytes(rng, raw)
+    nl = raw.index(b"\n")
+    head = mutate_text(rng, raw[:nl].decode(), "0123456789 KTC2.SVHB/")
+    return head.encode("utf-8", "surrogatepass") + raw[nl:]
+
+
+def _cache_check(raw):
+    if not _cache_solver:
+        _cache_solver.append(klotski.Solver(*_CACHE_SET))
+    solver = _cache_solver[0]
+    d = _MemDir()
+    name = klotski_cache.name_for(solver)
+    d.files[name] = raw
+    status = klotski_cache.load(d, solver)
+    _expect(status in ("ok", "corrupt", "stale"), "load returned %r" % (status,))
+    if status != "ok":
+        _expect(name not in d.files, "a %s cache file was kept" % status)
+        _expect(not any(bytes(solver.table)), "the table is not zero after a failed load")
+        return False
+    _cache_solver.clear()               # finished: the next case needs a fresh solver
+    _ascii(raw[:raw.index(b"\n")], "klotski_cache.load header")
+    klotski_cache.save(d, solver)
+    fresh = klotski.Solver(*_CACHE_SET)
+    _expect(klotski_cache.load(d, fresh) == "ok" and bytes(fresh.table) == bytes(solver.table),
+            "cache round trip differs")
+    return True
+
+
+def _host_input(rng, seeds):
+    return mutate_text(rng, rng.choice(seeds), "0123456789VHSx,*: ")
+
+
+def _host_check(module, name, fmt=None):
+    """Check of a host option parser (imported on first use): UserError only,
+    ASCII acceptance, and ``parse(fmt % result) == result`` when ``fmt`` is given."""
+    def check(text):
+        import importlib
+        parse = getattr(importlib.import_module(module), name)
+        try:
+            got = parse(text)
+        except UserError:
+            return False
+        _host_ascii(text, name)
+        if fmt:
+            _expect(parse(fmt % got) == got, "%s round trip differs" % name)
+        return True
+    return check
+
+
+# name -> (seeds(), make_input(rng, seeds), check(input) -> accepted)
+TARGETS = {
+    "klotski-layout": (_klotski_seeds, _klotski_input, _klotski_check),
+    "catmouse-map": (_map_seeds, _map_input, _map_check),
+    "trapcat-level": (_trapcat_seeds, _trapcat_input, _trapcat_check),
+    "junqi-cell": (lambda: [], _junqi_input, _junqi_check),
+    "save": (_saves_seeds, _saves_input, _saves_check),
+    "board": (_board_seeds, _board_input, _board_check),
+    "level-pack": (_pack_seeds, _pack_input, _pack_check),
+    "klotski-cache": (_cache_seeds, _cache_input, _cache_check),
+    "switch-journal": (_journal_seeds, _journal_input, _journal_check),
+    "piece-set": (lambda: ["4V1H4S", "4,1,4", "2v3h4s"], _host_input,
+                  _host_check("host_tools.commands.klotski_cmd", "parse_piece_set", "%dV%dH%dS")),
+    "map-size": (lambda: ["16x8", "4X4", "20x10"], _host_input,
+                 _host_check("host_tools.levels.levels_catmouse", "parse_size", "%dx%d")),
+    "key-script": (lambda: ["a wait:3 down*2", "hold:b:5, up"], _host_input,
+                   _host_check("host_tools.emulation.sim", "parse_keys")),
+}
+
+
+class Result:
+    def __init__(self, name):
+        self.name = name
+        self.cases = 0
+        self.accepted = 0
+        self.failures = []      # (input, one-line reason)
+        self.seconds = 0.0
+
+    @property
+    def rejected(self):
+        return self.cases - self.accepted
+
+
+def run(name, cases, seed=1, keep=5, progress=None):
+    """Fuzz one target with ``cases`` seeded inputs; a Result (failures kept: ``keep``)."""
+    seeds_fn, make_input, check = TARGETS[name]
+    rng = random.Random("%s/%d" % (name, seed))
+    seeds = seeds_fn()
+    res = Result(name)
+    start = time.perf_counter()
+    for _ in range(cases):
+        data = make_input(rng, seeds)
+        res.cases += 1
+        try:
+            if check(data):
+                res.accepted += 1
+        except Exception as exc:  # noqa: BLE001  (any other exception is the finding)
+            if len(res.failures) < keep:
+                where = traceback.extract_tb(exc.__traceback__)[-1]
+                res.failures.append((data, "%s: %s (%s:%d)" % (
+                    type(exc).__name__, str(exc)[:200], Path(where.filename).name, where.lineno)))
+            else:
+                res.failures.append(None)
+        if progress:
+            progress(1)
+    res.seconds = time.perf_counter() - start
+    return res
+
+
+def register(sub):
+    p = sub.add_parser("fuzz", help="seeded mutation fuzzing of every parser (maps, layouts, "
+                       "levels, packs, saves, board files, journals, host options)",
+                       description=__doc__.split("\n\n")[0])
+    p.add_argument("--cases", type=int, default=10000, metavar="N",
+                   help="inputs per target (default 10000; the long run is 100000)")
+    p.add_argument("--seed", type=int, default=1, help="seed (same seed, same inputs)")
+    p.add_argument("--only", action="append", choices=sorted(TARGETS), metavar="TARGET",
+                   help="fuzz only this target (repeatable): %s" % ", ".join(sorted(TARGETS)))
+    p.set_defaults(func=main)
+
+
+def main(args):
+    if args.cases < 1:
+        raise UserError("--cases must be 1 or more")
+    from tqdm import tqdm
+
+    names = args.only or list(TARGETS)
+    results = []
+    with tqdm(total=args.cases * len(names), unit="case", leave=False) as bar:
+        for name in names:
+            bar.set_description(name)
+            results.append(run(name, args.cases, args.seed, progress=bar.update))
+    print("%-16s %8s %9s %9s %9s %8s" % ("target", "cases", "accepted", "rejected", "failures",
+                                          "seconds"))
+    failed = 0
+    for r in results:
+        print("%-16s %8d %9d %9d %9d %8.1f" % (r.name, r.cases, r.accepted, r.rejected,
+                                                len(r.failures), r.seconds))
+        failed += len(r.failures)
+    for r in results:
+        for item in r.failures:
+            if item is not None:
+                print("FAIL %s: %s\n     input %r" % (r.name, item[1], item[0][:300]))
+    if failed:
+        print("%d inputs broke a parser's contract (seed %d)" % (failed, args.seed))
+        return 1
+    return 0

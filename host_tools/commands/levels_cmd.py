@@ -1,0 +1,209 @@
+"""`levels`: pack, check, generate and preview level packs.
+
+    python -m host_tools levels pack DIR -o levels.bin [--game G]
+    python -m host_tools levels check FILE
+    python -m host_tools levels catmouse --count N ... -o DIR
+    python -m host_tools levels klotski --piece-set 4V1H4S --min-steps N --count K
+    python -m host_tools levels preview FILE [--index I] -o out.png
+
+This module owns the ``levels`` command.  Games add their generators as one line
+in LEVEL_GENERATORS: ``"name": "module:function"`` (or a callable), where the
+function receives the ``levels`` sub-subparsers and adds its own parser (with
+``set_defaults(func=...)``).  A module may also add an entry at import time, as
+long as it is imported before the parser is built.
+
+Pack format and the device-side reader: firmware/levelpack.py.
+"""
+
+import importlib
+import json
+from pathlib import Path
+
+import host_tools.fwpath  # noqa: F401
+import levelpack
+from host_tools.cli import UserError, plural, write_atomic
+
+LEVEL_GENERATORS = {
+    "catmouse": "host_tools.levels.levels_catmouse:add_parser",
+    "trapcat": "host_tools.levels.levels_trapcat:add_parser",
+    "klotski": "host_tools.commands.klotski_cmd:add_levels_parser",
+}
+
+# Per-game payload parsers: firmware module and the functions tried in order.
+PARSERS = {
+    "catmouse": ("catmouse", ("parse_level", "parse_map")),
+    "klotski": ("klotski", ("parse_level", "parse_layout", "parse")),
+    "trapcat": ("trapcat", ("parse_level", "parse_blocks", "parse")),
+}
+LEVEL_SUFFIX = ".txt"
+PACK_INFO = "pack.json"
+
+
+def level_text(data):
+    """A level's bytes as text; a ValueError naming the first bad byte otherwise."""
+    if not isinstance(data, (bytes, bytearray)):
+        return data
+    try:
+        return bytes(data).decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ValueError("not UTF-8 text (byte %d)" % exc.start) from None
+
+
+def game_parser(game):
+    """The game's own level parser taking text, or None when the game module
+    (or a parser in it) does not exist yet: such levels are stored unchecked."""
+    module_name, names = PARSERS.get(game, (None, ()))
+    if module_name is None:
+        return None
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError:
+        return None
+    for name in names:
+        fn = getattr(module, name, None)
+        if callable(fn):
+            return lambda data, fn=fn: fn(level_text(data))
+    return None
+
+
+def game_module(game):
+    """firmware/<game>_game.py (its screen limits), imported with the host's
+    framebuf and machine; None when the game has no scene module."""
+    from host_tools.emulation.sim import install_host_modules
+
+    install_host_modules()
+    try:
+        return importlib.import_module(game + "_game")
+    except ImportError:
+        return None
+
+
+def level_checker(game):
+    """The device's own check of a pack level: ``check_level`` in
+    firmware/<game>_game.py (the parser plus the largest board the 128x64 screen
+    draws), else the bare parser, else None.  `levels check`, `levels preview`
+    and `flash` all take it from here, so they refuse exactly what the device
+    refuses."""
+    check = getattr(game_module(game), "check_level", None)
+    if check is None:
+        return game_parser(game)
+    return lambda data: check(level_text(data))
+
+
+def read_level_dir(directory, game=None):
+    """(game, [(name, bytes)]) from DIR: every *.txt level file, by name."""
+    directory = Path(directory)
+    if not directory.is_dir():
+        raise UserError("%s is not a directory" % directory)
+    info_path = directory / PACK_INFO
+    if game is None and info_path.is_file():
+        try:
+            game = json.loads(info_path.read_text()).get("game")
+        except (ValueError, AttributeError):
+            raise UserError("%s is not a JSON object" % info_path) from None
+    if game is None:
+        raise UserError("which game? give --game (%s) or put %s with {\"game\": ...} in %s"
+                        % (", ".join(sorted(levelpack.GAME_IDS)), PACK_INFO, directory))
+    if game not in levelpack.GAME_IDS:
+        raise UserError("unknown game %r (known: %s)" % (game, ", ".join(sorted(levelpack.GAME_IDS))))
+    paths = sorted(p for p in directory.iterdir() if p.suffix == LEVEL_SUFFIX and p.is_file())
+    if not paths:
+        raise UserError("no level files (*%s) in %s" % (LEVEL_SUFFIX, directory))
+    levels = [(p.name, p.read_bytes().replace(b"\r\n", b"\n")) for p in paths]
+    return game, levels
+
+
+def cmd_pack(args):
+    game, levels = read_level_dir(args.dir, args.game)
+    check = level_checker(game)
+    for name, data in levels:
+        if check is not None:
+            try:
+                check(data)
+            except Exception as exc:
+                raise UserError("%s: %s" % (Path(args.dir) / name, exc)) from None
+    try:
+        blob = levelpack.build_pack(game, [d for _, d in levels])
+    except levelpack.LevelPackError as exc:
+        raise UserError(str(exc)) from None
+    out = Path(args.output)
+    write_atomic(out, blob)
+    print("packed %s into %s (%s)%s" % (
+        plural(len(levels), game + " level"), out, plural(len(blob), "byte"), "" if check else " (levels not parsed: no %s parser yet)" % game))
+    return 0
+
+
+def read_pack(path, use):
+    """Open a pack file like the device does and return ``use(pack)``; a file that
+    cannot be opened, or a LevelPackError from the header or from ``use``, becomes
+    a UserError naming the file."""
+    try:
+        f = open(path, "rb")
+    except OSError as exc:
+        raise UserError("cannot open %s: %s" % (path, exc.strerror or exc)) from None
+    with f:
+        try:
+            return use(levelpack.LevelPack(f))
+        except levelpack.LevelPackError as exc:
+            raise UserError("%s: %s" % (path, exc)) from None
+
+
+def check_pack(path):
+    """Validate a pack file like the device does, then each level with the game's
+    level_checker (parser and screen limits).  Returns (game, count, parsed);
+    raises UserError with the first problem."""
+    return read_pack(path, _check_levels)
+
+
+def _check_levels(pack):
+    check = level_checker(pack.game)
+    if check is not None:
+        pack.check_levels(check)
+    return pack.game, pack.count, check is not None
+
+
+def cmd_check(args):
+    game, count, parsed = check_pack(args.file)
+    print("%s: OK, %s%s" % (args.file, plural(count, game + " level"),
+                                         "" if parsed else " (levels not parsed: no %s parser yet)" % game))
+    return 0
+
+
+def cmd_preview(args):
+    try:
+        from host_tools.levels import levels_preview
+    except ImportError as exc:
+        raise UserError("preview needs the simulator renderer (host_tools/emulation/sim.py): %s" % exc) from None
+    return levels_preview.preview(args)
+
+
+def _load(spec):
+    if callable(spec):
+        return spec
+    module, _, fn = spec.partition(":")
+    return getattr(importlib.import_module(module), fn)
+
+
+def register(subparsers):
+    p = subparsers.add_parser("levels", help="generate, pack, check and preview level packs")
+    sub = p.add_subparsers(dest="levels_command", metavar="ACTION")
+    sub.required = True
+    pk = sub.add_parser("pack", help="pack DIR/*.txt into one level pack")
+    pk.add_argument("dir")
+    pk.add_argument("-o", "--output", default="levels.bin")
+    pk.add_argument("--game", choices=sorted(levelpack.GAME_IDS),
+                    help="default: from DIR/pack.json")
+    pk.set_defaults(func=cmd_pack)
+    ck = sub.add_parser("check", help="validate a level pack as the device and flash do "
+                                      "(screen limits included); report the first problem")
+    ck.add_argument("file")
+    ck.set_defaults(func=cmd_check)
+    pv = sub.add_parser("preview", help="render a level as the OLED shows it (PNG)")
+    pv.add_argument("file")
+    pv.add_argument("--index", type=int, default=None,
+                    help="one level (default: all, on one contact sheet)")
+    pv.add_argument("--scale", type=int, default=4)
+    pv.add_argument("-o", "--output", default="preview.png")
+    pv.set_defaults(func=cmd_preview)
+    for name, spec in LEVEL_GENERATORS.items():
+        _load(spec)(sub)

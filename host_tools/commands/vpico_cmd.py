@@ -1,0 +1,199 @@
+"""`python -m host_tools vpico`: the handheld on a virtual Pico.
+
+The official MicroPython RPI_PICO firmware runs in the rp2040js RP2040 emulator
+(host_tools/emulation/vpico.py); the OLED, the buttons and the USB serial console are
+wired as the board file says.  The game firmware gets onto the virtual flash
+the way a maker's does: ``flash`` over the USB serial console (mpremote), into
+a flash image kept under build/vpico/ and flashed again only when firmware/
+or the board file changed (saves survive, as on a real handheld).
+
+Front ends and key scripts are the simulator's (host_tools/emulation/sim.py); one tick
+is 1/30 s of emulated time.  ``--serve`` keeps the device running and prints
+the pty path for mpremote, ``flash --port`` and ``doctor --port``.
+"""
+
+import hashlib
+import sys
+import time
+from pathlib import Path
+
+from host_tools.emulation import sim
+from host_tools.cli import UserError
+
+TICK_NS = 1_000_000_000 // 30
+BOOT_LIMIT_MS = 5000
+
+
+def firmware_stamp(board, boards_dir, image_firmware):
+    """What the provisioned image must match: firmware/ sources, the board file and
+    the MicroPython image."""
+    from host_tools.device.flash import FIRMWARE_DIR, load_board
+
+    digest = hashlib.sha256()
+    for src in sorted(Path(FIRMWARE_DIR).iterdir()):
+        if src.is_file() and not src.name.startswith("."):
+            digest.update(src.name.encode() + b"\0" + src.read_bytes())
+    _, raw = load_board(board, boards_dir)
+    digest.update(raw if isinstance(raw, bytes) else str(raw).encode())
+    digest.update(image_firmware)
+    return digest.hexdigest()
+
+
+def provision(image, board, firmware=None, boards_dir=None, log=print):
+    """Make sure ``image`` holds MicroPython and the current game firmware, flashed
+    with ``flash`` over the pty (the maker's path); returns the image path."""
+    from host_tools.device import flash
+
+    from host_tools.emulation import vpico
+    fw_bytes = vpico.read_firmware(firmware or vpico.require_firmware_dir() / "firmware.bin")
+    stamp_path = Path(str(image) + ".stamp")
+    stamp = firmware_stamp(board, boards_dir, fw_bytes)
+    if Path(image).exists() and stamp_path.exists() and stamp_path.read_text() == stamp:
+        return image
+    Path(image).parent.mkdir(parents=True, exist_ok=True)
+    log("vpico: flashing the firmware onto the virtual Pico (%s) ..." % image)
+    started = time.monotonic()
+    pico = vpico.VirtualPico(image, board=board, firmware=firmware, boards_dir=boards_dir)
+    try:
+        pico.start()
+        pico.wait_booted()
+        pico.run_free()
+        port = pico.open_pty()
+        dev = flash.connect(port)
+        try:
+            flash.flash_micropython(dev, board, boards_dir=boards_dir, log=lambda line: None)
+        finally:
+            dev.close()
+        resets = pico.resets
+        pico._wait(lambda: pico.resets > resets, 60)
+    finally:
+        pico.close()
+    stamp_path.write_text(stamp)
+    log("vpico: flashed in %.0f s" % (time.monotonic() - started))
+    return image
+
+
+class VpicoSim:
+    """The simulator's front-end interface (step/image/oled) on a virtual Pico."""
+
+    runtime = None            # the firmware's runtime lives inside the emulator
+
+    def __init__(self, pico, cfg):
+        self.pico = pico
+        self.oled = pico.oled
+        self.cfg = cfg
+        self.ticks = 0
+        self.t0 = pico.now_ns
+
+    def boot(self, hold=()):
+        """Power on with ``hold`` pressed until the boot is over
+        (VirtualPico.wait_booted); returns the boot's serial output."""
+        pico = self.pico
+        pico.start(hold=hold)
+        out = pico.wait_booted(BOOT_LIMIT_MS)
+        pico.take_serial()
+        pico.set_buttons(())
+        self.t0 = pico.now_ns
+        return out
+
+    def step(self, keys=()):
+        self.pico.set_buttons(keys)
+        self.ticks += 1
+        self.pico.run_until(self.t0 + self.ticks * TICK_NS)
+
+    def image(self, scale=4):
+        return self.pico.image(scale)
+
+
+def _oled_address(text):
+    if text is None:
+        return "board"
+    if text.lower() == "none":
+        return None
+    try:
+        value = int(text, 0)
+    except ValueError:
+        raise UserError("bad --oled-address %r (use e.g. 0x3C, or none)" % text) from None
+    if not 0 < value < 0x80:
+        raise UserError("--oled-address must be a 7-bit I2C address, got %r" % text)
+    return value
+
+
+def run_vpico(args):
+    from host_tools.emulation import vpico
+
+    script, frontend = sim.run_options(args)
+    address = _oled_address(args.oled_address)
+    try:
+        image = Path(args.flash_image) if args.flash_image else vpico.CACHE_DIR / ("%s.img" % args.board)
+        if not args.no_provision:
+            provision(image, args.board, args.firmware)
+        pico = vpico.VirtualPico(image, board=args.board, oled_address=address,
+                                 firmware=args.firmware if args.no_provision else None)
+        if args.serve:
+            return _serve(pico)
+        adapter = VpicoSim(pico, pico.cfg)
+        started = time.monotonic()
+        try:
+            boot_log = adapter.boot(hold=("b",) if args.safe_mode else ())
+            if "Traceback" in boot_log or "safe mode" in boot_log:
+                print(boot_log.strip())
+            if frontend == "headless":
+                code = sim.run_headless(adapter, script, args.ticks, args.screenshot, args.gif, args.scale)
+            elif frontend in ("window", "pygame"):
+                code = sim.run_pygame(adapter, args.scale, args.ticks or None)
+            else:
+                code = sim.run_terminal(adapter, args.ticks or None)
+            print("virtual Pico: %.2f s emulated in %.1f s wall, I2C %d bytes in %d transactions"
+                  % (pico.now_ns / 1e9, time.monotonic() - started, pico.i2c_bytes, pico.i2c_transactions))
+            return code
+        finally:
+            pico.close()
+    except vpico.VPicoError as exc:
+        raise UserError(str(exc)) from None
+
+
+def _serve(pico):
+    pico.start()
+    pico.wait_booted(BOOT_LIMIT_MS)   # a real port appears once the board is up
+    pico.run_free()
+    port = pico.open_pty()
+    print("virtual Pico serial port: %s  (Ctrl-C powers it off; flash kept in %s)"
+          % (port, pico.flash_path), flush=True)
+    try:
+        while not pico.exited:
+            time.sleep(0.5)
+        print("the virtual Pico stopped", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 0
+    finally:
+        pico.close()
+
+
+def register(subparsers):
+    p = subparsers.add_parser(
+        "vpico", help="run the handheld on a virtual Pico (MicroPython in the rp2040js emulator)",
+        description="The official MicroPython RPI_PICO firmware in an emulated RP2040, with the "
+                    "board file's OLED and buttons; the game firmware is flashed onto it over "
+                    "its USB serial console like a real handheld.")
+    p.add_argument("--board", default="pico-ssd1306", help="board name from boards/ (default pico-ssd1306)")
+    p.add_argument("--firmware", help="MicroPython image: the official RPI_PICO .uf2 or a .bin "
+                                      "(default ../shared/rp2-firmware/firmware.bin)")
+    p.add_argument("--flash-image", help="the virtual Pico's 2 MB flash file "
+                                         "(default build/vpico/BOARD.img, kept between runs)")
+    p.add_argument("--no-provision", action="store_true",
+                   help="do not flash the game firmware first (boot the flash image as it is)")
+    p.add_argument("--serve", action="store_true",
+                   help="keep running and print the serial port (pty) for mpremote/flash/doctor")
+    p.add_argument("--frontend", choices=("auto", "window", "pygame", "terminal", "headless"), default="auto")
+    p.add_argument("--keys", help='key script, e.g. "down a right right wait:30"')
+    p.add_argument("--keys-file", help="key script from a file")
+    p.add_argument("--ticks", type=int, help="run this many ticks (1/30 s emulated each)")
+    p.add_argument("--screenshot", help="write the final screen as PNG")
+    p.add_argument("--gif", help="write an animated GIF of the run")
+    p.add_argument("--scale", type=int, default=4, help="pixel scale for window/images")
+    p.add_argument("--safe-mode", action="store_true", help="hold B at power-on")
+    p.add_argument("--oled-address", help="I2C address the OLED answers at (default the board "
+                                          "file's; 'none' = no display attached)")
+    p.set_defaults(func=run_vpico)

@@ -1,0 +1,261 @@
+"""The one interface the flasher and doctor use to talk to a device.
+
+``DeviceTransport`` is what flash.py needs: device facts, a few filesystem
+operations (paths are absolute device paths), hashes computed *on the device*,
+and reset.  ``MpremoteTransport`` implements it over USB serial with mpremote's
+Python transport; tests use ``host_tools.emulation.fakedevice.FakeDevice``.  The method
+names also match what ``firmware/boot_switch.py`` expects of a filesystem, so
+the host can finish an interrupted switch by running that same code.
+"""
+
+import errno
+import hashlib
+import re
+
+# host errno numbers: mpremote turns a device OSError into OSError(host errno)
+ENOSPC = errno.ENOSPC
+ENOENT = errno.ENOENT
+MP_ENOSPC = 28              # MicroPython's own number for ENOSPC (py/mperrno.h)
+_OSERROR_LINE = re.compile(r"OSError: (?:\[Errno )?(-?\d+)\b")
+
+
+def device_errno(exc):
+    """The MicroPython errno of an OSError raised on the device, read from the
+    last line of mpremote's error text ("OSError: 28", "OSError: [Errno 28]
+    ENOSPC"), or None.  Only that line: a "28" elsewhere (a line number, a path,
+    a size) says nothing about the error."""
+    text = getattr(exc, "error_output", None) or str(exc)
+    lines = text.strip().splitlines()
+    match = _OSERROR_LINE.match(lines[-1].strip()) if lines else None
+    return int(match.group(1)) if match else None
+
+# USB vendor ids of boards that run MicroPython / CircuitPython, and common
+# USB-serial bridges on such boards.
+KNOWN_VIDS = {
+    0x2E8A: "Raspberry Pi",
+    0xF055: "MicroPython",
+    0x239A: "Adafruit",
+    0x303A: "Espressif",
+    0x10C4: "Silicon Labs CP210x",
+    0x1A86: "WCH CH340",
+}
+
+
+class DeviceError(Exception):
+    """The device could not be reached or did something unexpected (one line)."""
+
+
+class DeviceTransport:
+    """Interface; see MpremoteTransport and fakedevice.FakeDevice."""
+
+    port = "?"
+
+    def info(self):
+        """dict: implementation, version, mpy (sys.implementation._mpy or None),
+        machine, mem_free, fs_block, fs_total, fs_free (bytes)."""
+        raise NotImplementedError
+
+    def exists(self, path):
+        raise NotImplementedError
+
+    def isdir(self, path):
+        raise NotImplementedError
+
+    def listdir(self, path):
+        raise NotImplementedError
+
+    def sha256(self, path):
+        """Hex SHA-256 of a device file computed on the device, None if absent."""
+        raise NotImplementedError
+
+    def read(self, path):
+        raise NotImplementedError
+
+    def write(self, path, data):
+        raise NotImplementedError
+
+    def mkdir(self, path):
+        raise NotImplementedError
+
+    def remove(self, path):
+        raise NotImplementedError
+
+    def rmdir(self, path):
+        raise NotImplementedError
+
+    def rename(self, old, new):
+        raise NotImplementedError
+
+    def reset(self):
+        raise NotImplementedError
+
+    def scan_i2c(self, bus, sda, scl, freq, address):
+        """Addresses that answer on the device's bus (doctor's display check):
+        ``i2c.scan()`` plus the display addresses (0x3C, 0x3D, ``address``)
+        probed with a one-byte write, as firmware/hw_machine.py scan_bus."""
+        raise NotImplementedError
+
+    def close(self):
+        pass
+
+
+def sha256_hex(data):
+    return hashlib.sha256(data).hexdigest()
+
+
+_INFO_CODE = """
+import sys, os, gc
+gc.collect()
+try:
+    _m = sys.implementation._mpy
+except AttributeError:
+    _m = None
+try:
+    _s = os.statvfs('/')
+    _fs = (_s[0], _s[0] * _s[2], _s[0] * _s[3])
+except Exception:
+    _fs = (0, 0, 0)
+try:
+    _mach = sys.implementation._machine
+except AttributeError:
+    _mach = sys.platform
+print(repr((sys.implementation.name, '.'.join(str(v) for v in sys.implementation.version[:3]), _m, _mach, gc.mem_free()) + _fs))
+"""
+
+_HASH_CODE = """
+import hashlib
+def _h(p):
+    try:
+        f = open(p, 'rb')
+    except OSError:
+        print('None'); return
+    h = hashlib.sha256(); b = bytearray(256)
+    while True:
+        n = f.readinto(b)
+        if not n: break
+        h.update(memoryview(b)[:n])
+    f.close()
+    print(repr(h.digest()))
+_h(%r)
+"""
+
+# as firmware/hw_machine.py scan_bus: scan() plus a one-byte probe of the display addresses
+_SCAN_CODE = """
+from machine import I2C, Pin
+i2c = I2C(%d, sda=Pin(%d), scl=Pin(%d), freq=%d)
+found = i2c.scan()
+for a in (0x3C, 0x3D, %d):
+    for _ in range(2 if a not in found else 0):
+        try:
+            i2c.writeto(a, b'\\x00')
+            found.append(a)
+            break
+        except OSError:
+            pass
+print(repr(sorted(found)))
+"""
+
+
+class MpremoteTransport(DeviceTransport):
+    """A MicroPython device on a serial port, through mpremote's SerialTransport."""
+
+    def __init__(self, port):
+        from mpremote.transport import TransportError
+        from mpremote.transport_serial import SerialTransport
+
+        self._TransportError = TransportError
+        self.port = port
+        try:
+            self._t = SerialTransport(port, baudrate=115200)
+        except Exception as exc:  # serial.SerialException, OSError, TransportError
+            raise DeviceError("cannot open %s: %s" % (port, exc)) from None
+        try:
+            self._t.enter_raw_repl(soft_reset=False)
+        except Exception:
+            self._t.close()
+            raise DeviceError(
+                "%s does not answer like a MicroPython REPL (is it running something "
+                "that ignores Ctrl-C, or is it not MicroPython?)" % port) from None
+
+    def _exec(self, code):
+        try:
+            return self._t.exec(code).decode()
+        except self._TransportError as exc:
+            raise DeviceError("device error: %s" % str(exc).strip().splitlines()[-1]) from None
+
+    def _eval(self, code):
+        import ast
+        return ast.literal_eval(self._exec(code).strip())
+
+    def info(self):
+        name, version, mpy, machine, mem, block, total, free = self._eval(_INFO_CODE)
+        return {"implementation": name, "version": version, "mpy": mpy, "machine": machine,
+                "mem_free": mem, "fs_block": block, "fs_total": total, "fs_free": free}
+
+    def exists(self, path):
+        return self._t.fs_exists(path)
+
+    def isdir(self, path):
+        return self._t.fs_isdir(path)
+
+    def listdir(self, path):
+        return [entry.name for entry in self._t.fs_listdir(path)]
+
+    def sha256(self, path):
+        digest = self._eval(_HASH_CODE % path)
+        return None if digest is None else digest.hex()
+
+    def read(self, path):
+        return self._t.fs_readfile(path)
+
+    def write(self, path, data):
+        try:
+            self._t.fs_writefile(path, data)
+        except OSError:
+            raise               # mpremote converted it: exc.errno is the host's number
+        except self._TransportError as exc:
+            if device_errno(exc) == MP_ENOSPC:
+                raise OSError(ENOSPC, "no space left on device") from None
+            raise DeviceError("writing %s failed: %s" % (path, exc)) from None
+
+    def mkdir(self, path):
+        self._t.fs_mkdir(path)
+
+    def remove(self, path):
+        self._t.fs_rmfile(path)
+
+    def rmdir(self, path):
+        self._t.fs_rmdir(path)
+
+    def rename(self, old, new):
+        self._exec("import os\nos.rename(%r, %r)" % (old, new))
+
+    def scan_i2c(self, bus, sda, scl, freq, address):
+        return self._eval(_SCAN_CODE % (bus, sda, scl, freq, address))
+
+    def reset(self):
+        try:
+            self._t.exec_raw_no_follow("import machine\nmachine.reset()")
+        except Exception:
+            pass  # the USB link drops as the board resets
+
+    def close(self):
+        try:
+            self._t.exit_raw_repl()
+        except Exception:
+            pass
+        self._t.close()
+
+
+def list_device_ports():
+    """[(port, description)] of USB serial ports that look like a board."""
+    try:
+        from serial.tools import list_ports
+    except ImportError:  # pragma: no cover - pyserial comes with mpremote
+        return []
+    found = []
+    for p in sorted(list_ports.comports(), key=lambda p: p.device):
+        if p.vid in KNOWN_VIDS:
+            found.append((p.device, "%s %04x:%04x %s" % (
+                KNOWN_VIDS[p.vid], p.vid, p.pid or 0, p.description or "")))
+    return found

