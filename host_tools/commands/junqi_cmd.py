@@ -4,7 +4,6 @@ using the firmware modules unchanged.  A strategy ``module:function`` follows
 host_tools/commands/plugins.py: a foul loses that game and the tournament goes on."""
 
 import json
-import sys
 
 import host_tools.fwpath  # noqa: F401  (puts firmware/ on sys.path)
 from host_tools.commands import plugins
@@ -156,17 +155,8 @@ def _tournament_cmd(args):
                   res["wins"], res["losses"], res["draws"],
                   100 * res["win_rate"], goal, res["mean_plies"],
                   "ply" if round(res["mean_plies"]) == 1 else "plies"))
-        for f in res.get("fouls", ()):
-            print("game %d, ply %d: FOUL by the opponent (%s): %s; that game is lost"
-                  % (f["game"], f["ply"], f["strategy"], f["foul"]))
-        if res.get("fouls"):
-            print("fouls: %s" % ", ".join("%d %s" % (n, kind)
-                                         for kind, n in res["foul_counts"].items() if n))
-    if res["interrupted"]:
-        sys.stdout.flush()
-        print("interrupted", file=sys.stderr)
-        return 130
-    return 0
+        plugins.print_fouls(res, lambda f: "game %d, ply %d" % (f["game"], f["ply"]))
+    return plugins.finish(res)
 
 
 def register(subparsers):

@@ -218,6 +218,26 @@ def foul_counts(fouls):
     return counts
 
 
+def print_fouls(res, when):
+    """The tournament's fouls, one line each, then their count by kind. ``when``
+    names the game and the step in the game's own words (``"game 3, ply 5"``)."""
+    for f in res.get("fouls", ()):
+        print("%s: FOUL by the %s (%s): %s; that game is lost"
+              % (when(f), f["side"], f["strategy"], f["foul"]))
+    if res.get("fouls"):
+        print("fouls: %s" % ", ".join("%d %s" % (n, kind)
+                                     for kind, n in res["foul_counts"].items() if n))
+
+
+def finish(res):
+    """Exit status of a tournament command: 130 after Ctrl-C (what was played is printed)."""
+    if res["interrupted"]:
+        sys.stdout.flush()
+        print("interrupted", file=sys.stderr)
+        return 130
+    return 0
+
+
 def add_move_timeout_argument(parser):
     parser.add_argument("--move-timeout", type=float, default=DEFAULT_MOVE_TIMEOUT,
                         metavar="SECONDS",

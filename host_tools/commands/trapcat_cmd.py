@@ -175,17 +175,8 @@ def _run_tournament(args):
                  if res["interrupted"] else ""))
         print("cat escaped %d/%d (%.1f%%), mean %.1f turns"
               % (res["escapes"], res["games"], 100.0 * res["escape_rate"], res["mean_turns"]))
-        for f in res["fouls"]:
-            print("game %d, turn %d: FOUL by the %s (%s): %s; that game is lost"
-                  % (f["game"], f["turn"], f["side"], f["strategy"], f["foul"]))
-        if res["fouls"]:
-            print("fouls: %s" % ", ".join("%d %s" % (n, kind)
-                                         for kind, n in res["foul_counts"].items() if n))
-    if res["interrupted"]:
-        sys.stdout.flush()
-        print("interrupted", file=sys.stderr)
-        return 130
-    return 0
+        plugins.print_fouls(res, lambda f: "game %d, turn %d" % (f["game"], f["turn"]))
+    return plugins.finish(res)
 
 
 def register(subparsers):
