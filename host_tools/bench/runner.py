@@ -9,6 +9,7 @@ timed unit tests): a figure over budget is marked OVER and the command exits 1.
 import importlib
 import json
 import time
+from pathlib import Path
 
 from host_tools.cli import UserError
 from host_tools.fwpath import ROOT
@@ -70,7 +71,45 @@ def print_report(report):
             row["name"], _fmt(row["value"]), row["unit"], budget, verdict, row["note"]))
 
 
+def load_rows(path):
+    """The rows of a bench.json written earlier, keyed by (section, figure)."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        return {(row["section"], row["name"]): row for row in data["rows"]}
+    except FileNotFoundError:
+        raise UserError("%s does not exist (a run of `bench` writes build/bench.json)" % path)
+    except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError) as exc:
+        raise UserError("%s is not a bench.json file (%s)" % (path, exc.__class__.__name__))
+
+
+def print_comparison(report, old_rows):
+    """Every figure that moved since ``old_rows``, with the change in percent, and
+    the figures added or gone. Fuel, bytes and seeded-game rates are deterministic:
+    a move there means the measured code changed; host timings move with load."""
+    lines, seen = [], set()
+    for row in report.rows:
+        key = (row["section"], row["name"])
+        seen.add(key)
+        old = old_rows.get(key)
+        if old is None:
+            lines.append("  new   %s: %s: %s %s" % (key + (_fmt(row["value"]), row["unit"])))
+        elif old["value"] != row["value"]:
+            a, b = old["value"], row["value"]
+            change = ""
+            if isinstance(a, (int, float)) and isinstance(b, (int, float)) and a:
+                change = " (%+.1f %%)" % (100.0 * (b - a) / abs(a))
+            lines.append("  moved %s: %s: %s -> %s %s%s" % (key[0], key[1], _fmt(a), _fmt(b),
+                                                          row["unit"], change))
+    sections = set(row["section"] for row in report.rows)   # --only: the others were not run
+    lines += ["  gone  %s: %s" % key for key in old_rows if key not in seen and key[0] in sections]
+    print("\n== compared with the earlier run: %s" % (
+        "%d figure(s) moved, added or gone" % len(lines) if lines else "no figure moved"))
+    for line in lines:
+        print(line)
+
+
 def run_bench(args):
+    old_rows = load_rows(args.compare) if args.compare else None
     names = BENCH_MODULES if not args.only else [m for m in BENCH_MODULES if args.only in m]
     if not names:
         raise UserError("--only %s matches no bench module (have: %s)" % (
@@ -80,6 +119,8 @@ def run_bench(args):
     for name in names:
         importlib.import_module(name).collect(report)
     print_report(report)
+    if old_rows is not None:
+        print_comparison(report, old_rows)
     BUILD_DIR.mkdir(exist_ok=True)
     out = BUILD_DIR / "bench.json"
     tmp = out.with_suffix(".json.tmp")
@@ -95,4 +136,7 @@ def run_bench(args):
 def register(subparsers):
     parser = subparsers.add_parser("bench", help="measure every budget (make bench)")
     parser.add_argument("--only", help="run only bench modules whose name contains this")
+    parser.add_argument("--compare", metavar="OLD_JSON",
+                        help="also list what moved since an earlier run's bench.json "
+                             "(e.g. build/bench.json before it is rewritten)")
     parser.set_defaults(func=run_bench)

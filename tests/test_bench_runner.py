@@ -1,0 +1,54 @@
+"""The bench runner's own logic: budgets decide OVER, and --compare lists what moved."""
+
+import json
+
+import pytest
+
+from host_tools.bench import runner
+from host_tools.cli import UserError
+
+
+def _report(*rows):
+    report = runner.Report()
+    for section, name, value, unit, budget in rows:
+        report.add(section, name, value, unit, budget=budget)
+    return report
+
+
+def test_budget_marks_over_and_ok():
+    report = _report(("s", "fast", 1.0, "ms", 2.0), ("s", "slow", 3.0, "ms", 2.0), ("s", "free", 9, "fuel", None))
+    assert [r["ok"] for r in report.rows] == [True, False, None]
+    assert [r["name"] for r in report.over_budget()] == ["slow"]
+
+
+def test_compare_lists_moved_new_and_gone(tmp_path, capsys):
+    old = tmp_path / "old.json"
+    old.write_text(json.dumps({"rows": _report(
+        ("a", "same", 5, "fuel", None), ("a", "moved", 100, "fuel", None),
+        ("a", "dropped", 1, "bytes", None), ("other", "not run", 1, "bytes", None)).rows}))
+    new = _report(("a", "same", 5, "fuel", None), ("a", "moved", 110, "fuel", None), ("a", "added", 7, "bytes", None))
+    runner.print_comparison(new, runner.load_rows(old))
+    out = capsys.readouterr().out
+    assert "3 figure(s) moved, added or gone" in out
+    assert "moved a: moved: 100 -> 110 fuel (+10.0 %)" in out
+    assert "new   a: added: 7 bytes" in out
+    assert "gone  a: dropped" in out
+    assert "same" not in out and "not run" not in out     # unchanged, and a section --only skipped
+
+
+def test_compare_with_itself_says_nothing_moved(tmp_path, capsys):
+    report = _report(("a", "x", 1, "fuel", None))
+    path = tmp_path / "b.json"
+    path.write_text(json.dumps({"rows": report.rows}))
+    runner.print_comparison(report, runner.load_rows(path))
+    assert "no figure moved" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("text, message", [
+    (None, "does not exist"), ("{", "is not a bench.json file"), ('{"rows": [{"x": 1}]}', "is not a bench.json file")])
+def test_compare_file_errors_are_one_line(tmp_path, text, message):
+    path = tmp_path / "bench.json"
+    if text is not None:
+        path.write_text(text)
+    with pytest.raises(UserError, match=message):
+        runner.load_rows(path)
