@@ -14,7 +14,7 @@ real Pico (no flash XIP cache misses, simplified bus timing).
 """
 
 import host_tools.fwpath  # noqa: F401
-from host_tools.bench.runner import bench_grid, bench_junqi, bench_klotski
+from host_tools.bench import bench_grid, bench_junqi, bench_klotski
 from host_tools.emulation import mpvm, runtime_vm, vpico
 from host_tools.emulation import sim as simmod
 from host_tools.emulation import vpfirmware, vpframes
