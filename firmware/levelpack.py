@@ -4,7 +4,8 @@ Layout (little-endian)::
 
     0   4  magic b"PZLV"
     4   1  format version (1)
-    5   1  game id (GAMES: 1 catmouse, 2 klotski, 3 trapcat)
+    5   1  game number (the PACK field of the game's descriptor in games.py:
+           1 catmouse, 2 klotski, 3 trapcat)
     6   2  level count N (1..MAX_LEVELS)
     8   4  data length D (bytes of level data)
     12  4  CRC-32 of every byte after the header (offset table + data)
@@ -39,12 +40,36 @@ MAX_LEVELS = const(4096)
 MAX_LEVEL_BYTES = const(4160)  # a 64 x 64 text map with newlines
 _CHUNK = const(128)
 
-GAMES = {1: "catmouse", 2: "klotski", 3: "trapcat"}
-GAME_IDS = {"catmouse": 1, "klotski": 2, "trapcat": 3}
-
 
 class LevelPackError(ValueError):
     """A bad level pack (or a bad request to one): one precise message."""
+
+
+def _descriptors():
+    import games
+    return games.GAMES
+
+
+def pack_games():
+    """The ids of the games that take level packs, in games.GAMES order."""
+    return [game[0] for game in _descriptors() if game[3]]
+
+
+def game_number(game):
+    """The header number of ``game``'s packs; LevelPackError for a game without."""
+    for entry in _descriptors():
+        if entry[0] == game and entry[3]:
+            return entry[3]
+    raise LevelPackError("unknown game %r (known: %s)" % (game, ", ".join(sorted(pack_games()))))
+
+
+def game_name(number):
+    """The game whose packs carry ``number``, or None."""
+    if number:
+        for entry in _descriptors():
+            if entry[3] == number:
+                return entry[0]
+    return None
 
 
 def _u32(b, o):
@@ -81,11 +106,10 @@ class LevelPack:
         if buf[4] != VERSION:
             raise LevelPackError("unsupported pack format version %d at byte 4 (this reader "
                                  "knows version %d)" % (buf[4], VERSION))
-        game_id = buf[5]
-        if game_id not in GAMES:
-            raise LevelPackError("unknown game id %d at byte 5 (known: 1 catmouse, 2 klotski, "
-                                 "3 trapcat)" % game_id)
-        self.game = GAMES[game_id]
+        self.game = game_name(buf[5])
+        if self.game is None:
+            raise LevelPackError("unknown game id %d at byte 5 (known: %s)" % (
+                buf[5], ", ".join("%d %s" % (game_number(g), g) for g in pack_games())))
         if game is not None and game != self.game:
             raise LevelPackError("the pack holds %s levels, not %s" % (self.game, game))
         count = buf[6] | (buf[7] << 8)
@@ -236,8 +260,7 @@ def open_pack(path, game=None):
 
 def build_pack(game, levels):
     """The bytes of a pack holding ``levels`` (a list of bytes) for ``game``."""
-    if game not in GAME_IDS:
-        raise LevelPackError("unknown game %r (known: %s)" % (game, ", ".join(sorted(GAME_IDS))))
+    number = game_number(game)
     count = len(levels)
     if not 1 <= count <= MAX_LEVELS:
         raise LevelPackError("a pack holds 1..%d levels, got %d" % (MAX_LEVELS, count))
@@ -253,7 +276,7 @@ def build_pack(game, levels):
     header = bytearray(HEADER_SIZE)
     header[0:4] = MAGIC
     header[4] = VERSION
-    header[5] = GAME_IDS[game]
+    header[5] = number
     header[6] = count & 0xFF
     header[7] = count >> 8
     _put_u32(header, 8, off)

@@ -293,15 +293,6 @@ def test_pack_and_generators_refuse_what_the_screen_cannot_show(tmp_path, capsys
         assert (code, e) == (2, "error: %s\n" % reason) and not dest.exists()
 
 
-def test_level_generators_hook_adds_subcommands(capsys, monkeypatch):
-    def add(sub):
-        p = sub.add_parser("dummy")
-        p.set_defaults(func=lambda args: print("dummy ran") or 0)
-    monkeypatch.setitem(levels_cmd.LEVEL_GENERATORS, "dummy", add)
-    code, o, e = run_cli(["levels", "dummy"], capsys)
-    assert code == 0 and "dummy ran" in o
-
-
 def test_unwritable_outputs_are_one_line_errors(tmp_path, capsys):
     # Regression: -o under a file or in /proc ended in a mkdir/write traceback; --count 0
     # for klotski claimed no layout needs 60 steps.

@@ -49,7 +49,7 @@ mutation_st = st.lists(
 
 @settings(max_examples=HYPOTHESIS_EXAMPLES, deadline=None, database=None, derandomize=True,
           suppress_health_check=list(HealthCheck))
-@given(game=st.sampled_from(sorted(levelpack.GAME_IDS)), levels=levels_st,
+@given(game=st.sampled_from(sorted(levelpack.pack_games())), levels=levels_st,
        mutations=mutation_st, recrc=st.booleans())
 def test_fuzz_structured(game, levels, mutations, recrc):
     b = bytearray(build_pack(game, levels))

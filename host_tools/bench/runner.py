@@ -1,8 +1,9 @@
 """`python -m host_tools bench` / `make bench`: every budget, measured, printed
 beside its limit, and written to build/bench.json.
 
-Each module in BENCH_MODULES defines ``collect(report)`` and calls
-``report.add(...)`` per figure.  Budgets are checked here and nowhere else (no
+Each bench module defines ``collect(report)`` and calls ``report.add(...)`` per
+figure: first every game's (the BENCH field of its descriptor in
+firmware/games.py, in that order), then PLATFORM_BENCHES.  Budgets are checked here and nowhere else (no
 timed unit tests): a figure over budget is marked OVER and the command exits 1.
 """
 
@@ -11,19 +12,21 @@ import json
 import time
 from pathlib import Path
 
+from host_tools import registry
 from host_tools.cli import UserError
 from host_tools.fwpath import ROOT
 
-BENCH_MODULES = (
-    "host_tools.bench.bench_grid",
-    "host_tools.bench.bench_trapcat",
-    "host_tools.bench.bench_junqi",
+PLATFORM_BENCHES = (
     "host_tools.bench.bench_runtime",
-    "host_tools.bench.bench_klotski",
     "host_tools.bench.bench_circuitpython",
     "host_tools.bench.bench_plugins",
     "host_tools.bench.bench_vpico",
 )
+
+
+def bench_modules():
+    """Every bench module, the games' first."""
+    return registry.bench_modules() + list(PLATFORM_BENCHES)
 
 BUILD_DIR = ROOT / "build"
 
@@ -110,10 +113,11 @@ def print_comparison(report, old_rows):
 
 def run_bench(args):
     old_rows = load_rows(args.compare) if args.compare else None
-    names = BENCH_MODULES if not args.only else [m for m in BENCH_MODULES if args.only in m]
+    modules = bench_modules()
+    names = modules if not args.only else [m for m in modules if args.only in m]
     if not names:
         raise UserError("--only %s matches no bench module (have: %s)" % (
-            args.only, ", ".join(m.rsplit(".", 1)[-1].replace("bench_", "") for m in BENCH_MODULES)))
+            args.only, ", ".join(m.rsplit(".", 1)[-1].replace("bench_", "") for m in modules)))
     report = Report()
     started = time.time()
     for name in names:

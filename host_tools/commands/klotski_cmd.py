@@ -1,7 +1,7 @@
 """`solve klotski LAYOUT [--json]` and `levels klotski ...`: the shared `solve` /
-`levels` groups call ``add_solve_parser(solve_subparsers)`` (host_tools/commands/solve_cmd.py:
-SOLVERS) and ``add_levels_parser(levels_subparsers)`` (host_tools/commands/levels_cmd.py:
-LEVEL_GENERATORS)."""
+`levels` groups call ``add_solve_parser(solve_subparsers)`` and
+``add_levels_parser(levels_subparsers)``, named in Klotski's descriptor
+(firmware/games.py: SOLVE and LEVELS)."""
 
 import contextlib
 import json
@@ -199,5 +199,5 @@ def add_levels_parser(levels_subparsers):
 
 
 def register(subparsers):
-    """Nothing of its own: `solve klotski` comes through solve_cmd.SOLVERS and
-    `levels klotski` through levels_cmd.LEVEL_GENERATORS."""
+    """Nothing of its own: `solve klotski` and `levels klotski` come through
+    Klotski's descriptor (firmware/games.py)."""

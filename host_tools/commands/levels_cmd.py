@@ -6,11 +6,11 @@
     python -m host_tools levels klotski --piece-set 4V1H4S --min-steps N --count K
     python -m host_tools levels preview FILE [--index I] -o out.png
 
-This module owns the ``levels`` command.  Games add their generators as one line
-in LEVEL_GENERATORS: ``"name": "module:function"`` (or a callable), where the
-function receives the ``levels`` sub-subparsers and adds its own parser (with
-``set_defaults(func=...)``).  A module may also add an entry at import time, as
-long as it is imported before the parser is built.
+This module owns the ``levels`` command.  A game adds its generator through the
+LEVELS field of its descriptor (firmware/games.py): ``"module:function"``, a
+function that receives the ``levels`` sub-subparsers and adds its own parser
+(with ``set_defaults(func=...)``).  A pack level is checked by the
+``check_level(text)`` of the game's scene module, the device's own check.
 
 Pack format and the device-side reader: firmware/levelpack.py.
 """
@@ -21,20 +21,9 @@ from pathlib import Path
 
 import host_tools.fwpath  # noqa: F401
 import levelpack
+from host_tools import registry
 from host_tools.cli import UserError, plural, write_atomic
 
-LEVEL_GENERATORS = {
-    "catmouse": "host_tools.levels.levels_catmouse:add_parser",
-    "trapcat": "host_tools.levels.levels_trapcat:add_parser",
-    "klotski": "host_tools.commands.klotski_cmd:add_levels_parser",
-}
-
-# Per-game payload parsers: firmware module and the functions tried in order.
-PARSERS = {
-    "catmouse": ("catmouse", ("parse_level", "parse_map")),
-    "klotski": ("klotski", ("parse_level", "parse_layout", "parse")),
-    "trapcat": ("trapcat", ("parse_level", "parse_blocks", "parse")),
-}
 LEVEL_SUFFIX = ".txt"
 PACK_INFO = "pack.json"
 
@@ -49,44 +38,31 @@ def level_text(data):
         raise ValueError("not UTF-8 text (byte %d)" % exc.start) from None
 
 
-def game_parser(game):
-    """The game's own level parser taking text, or None when the game module
-    (or a parser in it) does not exist yet: such levels are stored unchecked."""
-    module_name, names = PARSERS.get(game, (None, ()))
-    if module_name is None:
-        return None
-    try:
-        module = importlib.import_module(module_name)
-    except ImportError:
-        return None
-    for name in names:
-        fn = getattr(module, name, None)
-        if callable(fn):
-            return lambda data, fn=fn: fn(level_text(data))
-    return None
-
-
 def game_module(game):
-    """firmware/<game>_game.py (its screen limits), imported with the host's
-    framebuf and machine; None when the game has no scene module."""
+    """The game's scene module (its descriptor's SCENE: Game, check_level, screen
+    limits), imported with the host's framebuf and machine; None when there is
+    none."""
     from host_tools.emulation.sim import install_host_modules
 
+    name = registry.scene_module(game)
+    if name is None:
+        return None
     install_host_modules()
     try:
-        return importlib.import_module(game + "_game")
+        return importlib.import_module(name)
     except ImportError:
         return None
 
 
 def level_checker(game):
-    """The device's own check of a pack level: ``check_level`` in
-    firmware/<game>_game.py (the parser plus the largest board the 128x64 screen
-    draws), else the bare parser, else None.  `levels check`, `levels preview`
-    and `flash` all take it from here, so they refuse exactly what the device
-    refuses."""
+    """The device's own check of a pack level: ``check_level`` in the game's
+    scene module (the parser plus the largest board the 128x64 screen draws),
+    or None when it has none (levels are then stored unchecked).  `levels
+    check`, `levels preview` and `flash` all take it from here, so they refuse
+    exactly what the device refuses."""
     check = getattr(game_module(game), "check_level", None)
     if check is None:
-        return game_parser(game)
+        return None
     return lambda data: check(level_text(data))
 
 
@@ -103,9 +79,9 @@ def read_level_dir(directory, game=None):
             raise UserError("%s is not a JSON object" % info_path) from None
     if game is None:
         raise UserError("which game? give --game (%s) or put %s with {\"game\": ...} in %s"
-                        % (", ".join(sorted(levelpack.GAME_IDS)), PACK_INFO, directory))
-    if game not in levelpack.GAME_IDS:
-        raise UserError("unknown game %r (known: %s)" % (game, ", ".join(sorted(levelpack.GAME_IDS))))
+                        % (", ".join(sorted(levelpack.pack_games())), PACK_INFO, directory))
+    if game not in levelpack.pack_games():
+        raise UserError("unknown game %r (known: %s)" % (game, ", ".join(sorted(levelpack.pack_games()))))
     paths = sorted(p for p in directory.iterdir() if p.suffix == LEVEL_SUFFIX and p.is_file())
     if not paths:
         raise UserError("no level files (*%s) in %s" % (LEVEL_SUFFIX, directory))
@@ -129,7 +105,7 @@ def cmd_pack(args):
     out = Path(args.output)
     write_atomic(out, blob)
     print("packed %s into %s (%s)%s" % (
-        plural(len(levels), game + " level"), out, plural(len(blob), "byte"), "" if check else " (levels not parsed: no %s parser yet)" % game))
+        plural(len(levels), game + " level"), out, plural(len(blob), "byte"), "" if check else " (levels not parsed: %s has no check_level)" % game))
     return 0
 
 
@@ -165,7 +141,7 @@ def _check_levels(pack):
 def cmd_check(args):
     game, count, parsed = check_pack(args.file)
     print("%s: OK, %s%s" % (args.file, plural(count, game + " level"),
-                                         "" if parsed else " (levels not parsed: no %s parser yet)" % game))
+                                         "" if parsed else " (levels not parsed: %s has no check_level)" % game))
     return 0
 
 
@@ -177,13 +153,6 @@ def cmd_preview(args):
     return levels_preview.preview(args)
 
 
-def _load(spec):
-    if callable(spec):
-        return spec
-    module, _, fn = spec.partition(":")
-    return getattr(importlib.import_module(module), fn)
-
-
 def register(subparsers):
     p = subparsers.add_parser("levels", help="generate, pack, check and preview level packs")
     sub = p.add_subparsers(dest="levels_command", metavar="ACTION")
@@ -191,7 +160,7 @@ def register(subparsers):
     pk = sub.add_parser("pack", help="pack DIR/*.txt into one level pack")
     pk.add_argument("dir")
     pk.add_argument("-o", "--output", default="levels.bin")
-    pk.add_argument("--game", choices=sorted(levelpack.GAME_IDS),
+    pk.add_argument("--game", choices=sorted(levelpack.pack_games()),
                     help="default: from DIR/pack.json")
     pk.set_defaults(func=cmd_pack)
     ck = sub.add_parser("check", help="validate a level pack as the device and flash do "
@@ -205,5 +174,5 @@ def register(subparsers):
     pv.add_argument("--scale", type=int, default=4)
     pv.add_argument("-o", "--output", default="preview.png")
     pv.set_defaults(func=cmd_preview)
-    for name, spec in LEVEL_GENERATORS.items():
-        _load(spec)(sub)
+    for add_parser in registry.level_generators():
+        add_parser(sub)

@@ -1,19 +1,16 @@
-"""`python -m host_tools solve grid MAP --algo bfs|astar [--json]` (and the other
-games' solvers, which add their own `solve` subcommands through SOLVERS)."""
+"""`python -m host_tools solve GAME ...`: each game adds its `solve` subcommand
+through the SOLVE field of its descriptor (firmware/games.py), a function
+receiving the `solve` sub-subparsers.  Cat & Mouse's is here:
+`solve grid MAP --algo bfs|astar [--json]`."""
 
-import importlib
 import json
 
 import host_tools.fwpath  # noqa: F401
 from gridpath import GridSearch
 
+from host_tools import registry
 from host_tools.cli import plural
 from host_tools.commands.maps import read_map
-
-# Modules defining add_solve_parser(solve_subparsers) for their game.
-SOLVERS = (
-    "host_tools.commands.klotski_cmd",
-)
 
 
 def solve_grid(args):
@@ -63,19 +60,19 @@ def render_path(cmap, path):
     return "\n".join(lines)
 
 
-def register(subparsers):
-    parser = subparsers.add_parser("solve", help="solve a puzzle or map and print the optimal answer")
-    games = parser.add_subparsers(dest="game", metavar="GAME")
-    games.required = True
-    grid = games.add_parser("grid", help="shortest cat-to-mouse path on a Cat & Mouse map")
+def add_grid_parser(solvers):
+    """Cat & Mouse's `solve grid` (its descriptor's SOLVE)."""
+    grid = solvers.add_parser("grid", help="shortest cat-to-mouse path on a Cat & Mouse map")
     grid.add_argument("map", help="map text file (. road, g grass, w stream, # obstacle, C cat, M mouse)")
     grid.add_argument("--algo", choices=("bfs", "astar"), default="bfs",
                       help="bfs: fewest moves; astar: least stamina (default bfs)")
     grid.add_argument("--json", action="store_true", help="print JSON")
     grid.set_defaults(func=solve_grid)
-    for name in SOLVERS:
-        try:
-            module = importlib.import_module(name)
-        except ImportError:
-            continue
-        module.add_solve_parser(games)
+
+
+def register(subparsers):
+    parser = subparsers.add_parser("solve", help="solve a puzzle or map and print the optimal answer")
+    solvers = parser.add_subparsers(dest="game", metavar="GAME")
+    solvers.required = True
+    for add_parser in registry.solvers():
+        add_parser(solvers)

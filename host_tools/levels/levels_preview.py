@@ -17,9 +17,9 @@ from pathlib import Path
 
 import host_tools.fwpath  # noqa: F401
 from host_tools.cli import UserError, plural
+from host_tools import registry
 from host_tools.commands.levels_cmd import level_checker, level_text, read_pack
 
-GAME_MODULES = {"catmouse": "catmouse_game", "klotski": "klotski_game", "trapcat": "trapcat_game"}
 SHEET_COLUMNS = 3
 GAP = 4          # OLED pixels between two screens on a contact sheet
 
@@ -34,7 +34,7 @@ def _game_class(game):
     from host_tools.emulation.sim import install_host_modules
 
     install_host_modules()              # framebuf for the game module
-    module = GAME_MODULES.get(game)
+    module = registry.scene_module(game)
     try:
         mod = importlib.import_module(module) if module else None
     except ImportError:
