@@ -359,7 +359,7 @@ class AI:
         return jb.NONE
 
     def _consider(self, move, score):
-        score = score * 8 + self.rng.next(self.noise)
+        score = score * 8 + self.rng.below(self.noise)
         if score > self.best_score:
             self.best_score = score
             self.best = move
@@ -666,7 +666,7 @@ class RandomPlayer:
 
     def choose(self, game):
         n = game.legal_moves()
-        return game.moves[self.rng.next(n)]
+        return game.moves[self.rng.below(n)]
 
 
 def play(game, players, max_plies=2000):

@@ -16,6 +16,7 @@ Router): 0 empty, 1 face-up red, 2 face-up blue, 3 face-down.
 from array import array
 
 import junqi_board as jb
+from rng import DealRng as Rng  # the deals of a seed stay the same (rng.py)
 
 try:
     from micropython import const
@@ -76,24 +77,6 @@ def move_mode(t):
     return jb.NORMAL
 
 
-class Rng:
-    """Small deterministic generator, identical on CPython and MicroPython:
-    Lehmer (Park-Miller) modulo the prime 2**30 - 35 with Schrage's trick, so
-    every intermediate stays a small int (nothing allocates on the device)."""
-
-    def __init__(self, seed):
-        self.s = seed % 1073741788 + 1
-
-    def next(self, n):
-        """Uniform-ish int in 0..n-1."""
-        s = self.s
-        s = 16807 * (s % 63886) - 9787 * (s // 63886)
-        if s <= 0:
-            s += 1073741789
-        self.s = s
-        return (s >> 4) % n
-
-
 class FlipGame:
     """One game of flip Junqi.
 
@@ -130,7 +113,7 @@ class FlipGame:
                 cells[n] = c
                 n += 1
         for i in range(n - 1, 0, -1):
-            j = rng.next(i + 1)
+            j = rng.below(i + 1)
             t = cells[i]
             cells[i] = cells[j]
             cells[j] = t

@@ -18,6 +18,7 @@ after construction except ``reset``'s bookkeeping-free loop.
 """
 
 from asciitext import describe, first_bad
+from rng import BoardRng as Rng  # the boards of a seed stay the same (rng.py)
 
 try:
     from micropython import const
@@ -34,39 +35,6 @@ DEFAULT_BLOCKS = const(12)
 PLAYING = const(0)       # game status values
 CAT_WON = const(1)
 PLAYER_WON = const(2)
-
-
-class Rng:
-    """Small deterministic generator (two Lehmer generators combined, L'Ecuyer
-    style).  Every product stays below 2**30, so it never allocates on the
-    device and gives identical numbers on CPython and MicroPython."""
-
-    def __init__(self, seed=1):
-        self.seed(seed)
-
-    def seed(self, seed):
-        seed = int(seed) & 0x3FFFFFFF
-        self.a = seed % 32362 + 1
-        self.b = (seed // 32362) % 31726 + 1
-
-    def next(self):
-        """Next value in 1..32361."""
-        a = 157 * (self.a % 206) - 21 * (self.a // 206)
-        if a < 0:
-            a += 32363
-        b = 146 * (self.b % 217) - 45 * (self.b // 217)
-        if b < 0:
-            b += 31727
-        self.a = a
-        self.b = b
-        z = a - b
-        if z < 1:
-            z += 32362
-        return z
-
-    def below(self, n):
-        """Uniform-enough integer in 0..n-1 (n <= 32361)."""
-        return (self.next() - 1) % n
 
 
 class Board:

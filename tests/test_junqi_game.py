@@ -188,7 +188,7 @@ def test_vs_ai_whole_game_with_scripted_buttons(difficulty):
         # prefer piece moves (they exercise selection, highlight and the route)
         moves = [game.moves[i] for i in range(n)]
         walks = [m for m in moves if m >> 6 != m & 63]
-        move = (walks or moves)[rng.next(len(walks or moves))]
+        move = (walks or moves)[rng.below(len(walks or moves))]
         if walks and game.kind[move >> 6] == jf.ENGINEER:
             engineer_routes += 1
         before = game.plies
