@@ -42,6 +42,24 @@ class NeverExpires:
         return False
 
 
+class CountingDeadline:
+    """Expires after ``budget`` checks; ``max_checks`` is the most checks seen
+    since the last reset of ``checks`` (the AI slices run in one tick)."""
+
+    def __init__(self, budget=2):
+        self.checks = 0
+        self.budget = budget
+        self.max_checks = 0
+
+    def remaining(self):
+        return 0 if self.checks >= self.budget else 45
+
+    def expired(self):
+        self.checks += 1
+        self.max_checks = max(self.max_checks, self.checks)
+        return self.checks >= self.budget
+
+
 class FakeCtx:
     """Saves in ``saved`` (through JSON, as on the device; ``stores`` counts them),
     toasts in ``toasts``, ``ai_calls`` counts ``ctx.ai``, a clock stopped at ``now``."""

@@ -7,7 +7,7 @@ import pytest
 import junqi_ai as ja
 import junqi_board as jb
 import junqi_flip as jf
-from host_tools import cli
+from clirun import run_cli
 from host_tools.commands.junqi_cmd import tournament
 
 C = jb.parse_cell
@@ -234,23 +234,17 @@ emit('g', (seq, bytes(g.occ)))
 
 
 # --- host commands -------------------------------------------------------------------
-def run_cli(capsys, *argv):
-    code = cli.main(list(argv))
-    out = capsys.readouterr()
-    return code, out.out, out.err
-
-
 def test_cli_route_json(capsys):
-    code, out, _ = run_cli(capsys, "junqi", "route", "B1", "K3", "--engineer",
-                           "--occupied", "B2", "--json")
+    code, out, _ = run_cli(["junqi", "route", "B1", "K3", "--engineer",
+                           "--occupied", "B2", "--json"], capsys)
     assert code == 0
     assert json.loads(out) == {"steps": 13, "path": ["B1", "B0", "C0", "D0", "E0", "F0", "G0",
                                                      "H0", "I0", "J0", "K0", "K1", "K2", "K3"]}
-    code, out, _ = run_cli(capsys, "junqi", "route", "B1", "K3", "--occupied", "B2", "--json")
+    code, out, _ = run_cli(["junqi", "route", "B1", "K3", "--occupied", "B2", "--json"], capsys)
     assert json.loads(out) == {"steps": None}
-    code, out, _ = run_cli(capsys, "junqi", "route", "a1", "b1", "--json")
+    code, out, _ = run_cli(["junqi", "route", "a1", "b1", "--json"], capsys)
     assert json.loads(out) == {"steps": None}          # headquarters never move
-    code, out, _ = run_cli(capsys, "junqi", "route", "B0", "B4")
+    code, out, _ = run_cli(["junqi", "route", "B0", "B4"], capsys)
     assert out.strip() == "4 steps: B0 B1 B2 B3 B4"
 
 
@@ -261,15 +255,15 @@ def test_cli_route_json(capsys):
     ("junqi", "tournament", "--games", "0"),
 ])
 def test_cli_bad_input(capsys, argv):
-    code, out, err = run_cli(capsys, *argv)
+    code, out, err = run_cli(list(argv), capsys)
     assert code == 2 and err.startswith("error:") and "Traceback" not in err
 
 
 def test_cli_tournament(capsys):
-    code, out, _ = run_cli(capsys, "junqi", "tournament", "--games", "4", "--seed", "2", "--json")
+    code, out, _ = run_cli(["junqi", "tournament", "--games", "4", "--seed", "2", "--json"], capsys)
     res = json.loads(out)
     assert code == 0 and res["games"] == 4 and 0 <= res["win_rate"] <= 1
     assert (res["ai"], res["opponent"]) == ("full", "random")
-    code, out, _ = run_cli(capsys, "junqi", "tournament", "--games", "4", "--ai", "easy",
-                           "--opponent", "full")
+    code, out, _ = run_cli(["junqi", "tournament", "--games", "4", "--ai", "easy",
+                           "--opponent", "full"], capsys)
     assert code == 0 and out.startswith("easy AI vs full AI: 4 games")

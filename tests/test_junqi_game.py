@@ -15,85 +15,25 @@ import junqi_board as jb  # noqa: E402
 import junqi_flip as jf  # noqa: E402
 import junqi_game  # noqa: E402
 from buttons import A, B, DOWN, LEFT, RIGHT, UP  # noqa: E402
+import gamectx  # noqa: E402
+from gamectx import press, release  # noqa: E402
 
 
-class FakeButtons:
-    def __init__(self):
-        self.down = 0
-        self.up = 0
+class FakeCtx(gamectx.FakeCtx):
+    """A deadline that expires after two checks, handed out fresh per tick:
+    counts the AI slices run per tick (``deadlines``, ``dl.max_checks``)."""
 
-    def pressed(self, m):
-        return False
-
-    def held_ms(self, m):
-        return 0
-
-    def just_pressed(self, m):
-        return bool(self.down & m)
-
-    def just_released(self, m):
-        return bool(self.up & m)
-
-    def repeat(self, m):
-        return bool(self.down & m)
-
-
-class FakeDeadline:
-    """Expires after ``budget`` checks: counts the AI slices run per tick."""
-
-    def __init__(self):
-        self.checks = 0
-        self.budget = 2
-        self.max_checks = 0
-
-    def expired(self):
-        self.checks += 1
-        self.max_checks = max(self.max_checks, self.checks)
-        return self.checks >= self.budget
-
-
-class FakeCtx:
     def __init__(self, difficulty=1):
-        self.buttons = FakeButtons()
-        self.settings = {"difficulty": difficulty}
-        self.saved = {}
-        self.dl = FakeDeadline()
+        super().__init__(difficulty)
+        self.now = 4321
+        self.dl = gamectx.CountingDeadline(budget=2)
         self.deadlines = 0
-
-    def ticks_ms(self):
-        return 4321
 
     def deadline(self, ms=20):
         assert ms <= 20
         self.deadlines += 1
         self.dl.checks = 0
         return self.dl
-
-    def load(self, gid):
-        return dict(self.saved.get(gid, {}))
-
-    def store(self, gid, data):
-        self.saved[gid] = dict(data)
-
-    def beep(self, f, ms):
-        pass
-
-    def ai(self, fn, *args):
-        return fn(*args)
-
-
-def press(game, ctx, mask):
-    ctx.buttons.down = mask
-    r = game.tick(ctx)
-    ctx.buttons.down = 0
-    return r
-
-
-def release(game, ctx, mask):
-    ctx.buttons.up = mask
-    r = game.tick(ctx)
-    ctx.buttons.up = 0
-    return r
 
 
 def goto(game, ctx, fb, cell):

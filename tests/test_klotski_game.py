@@ -19,6 +19,7 @@ import klotski_game as kg  # noqa: E402
 import klotski_levels  # noqa: E402
 from buttons import A, B, DOWN, LEFT, RIGHT, UP  # noqa: E402
 from gamectx import FakeCtx, hold, tap, tick  # noqa: E402
+from host_tools.emulation.guestctx import GUEST_CTX  # noqa: E402
 
 CLASSIC = "VBBV/VBBV/VHHV/VSSV/S..S"
 DIRS = {-1: LEFT, 1: RIGHT, -4: UP, 4: DOWN}
@@ -516,47 +517,7 @@ def ticks():
     CLOCK[0] += 1
     return (F0 - _fuel()) // 110000      # emulated Pico milliseconds
 CLOCK_ALLOC = measure(ticks)[2]          # the fuel read allocates: the heap figure leaves it out
-class Dl:
-    def set(self, ms):
-        self.at = ticks() + ms
-        return self
-    def remaining(self):
-        return self.at - ticks()
-    def expired(self):
-        return self.remaining() <= 0
-class Btn:
-    down = 0
-    up = 0
-    def pressed(self, m):
-        return bool(self.down & m)
-    def held_ms(self, b):
-        return 0
-    def just_pressed(self, m):
-        return bool(self.down & m)
-    def just_released(self, m):
-        return bool(self.up & m)
-    def repeat(self, m):
-        return bool(self.down & m)
-class Ctx:
-    def __init__(self):
-        self.buttons = Btn()
-        self.settings = {}
-        self.cache_dir = CACHE
-        self.toasts = []
-        self.dl = Dl()
-        self.saved = {}
-    def ticks_ms(self):
-        return ticks()
-    def deadline(self, ms):
-        return self.dl.set(ms)
-    def load(self, gid):
-        return self.saved.get(gid, {})
-    def store(self, gid, d):
-        self.saved[gid] = d
-    def beep(self, f, ms):
-        pass
-    def toast(self, t, n=45):
-        self.toasts.append(t)
+""" + GUEST_CTX + r"""
 ctx = Ctx()
 fb = framebuf.FrameBuffer(bytearray(1024), 128, 64, framebuf.MONO_VLSB)
 def tap(g, m):

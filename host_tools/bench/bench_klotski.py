@@ -8,6 +8,7 @@ import time
 import host_tools.fwpath  # noqa: F401
 import klotski
 from host_tools.emulation import mpvm
+from host_tools.emulation.guestctx import GUEST_CTX
 
 # Guest code: the slices of a sliced setup (count, worst, the table's own slice,
 # total fuel), then the most fuel one step(40) call takes over a whole table
@@ -151,46 +152,9 @@ print('slices', (setup, step))
 # tick boundaries, everything the scene imported included.
 VPICO_SCENE = r'''
 import time, gc, os, framebuf, buttons
-class Dl:
-    def set(self, ms):
-        self.at = time.ticks_add(time.ticks_ms(), ms)
-        return self
-    def remaining(self):
-        return time.ticks_diff(self.at, time.ticks_ms())
-    def expired(self):
-        return self.remaining() <= 0
-class Btn:
-    down = 0
-    up = 0
-    def pressed(self, m):
-        return bool(self.down & m)
-    def held_ms(self, b):
-        return 0
-    def just_pressed(self, m):
-        return bool(self.down & m)
-    def just_released(self, m):
-        return bool(self.up & m)
-    def repeat(self, m):
-        return bool(self.down & m)
-class Ctx:
-    def __init__(self):
-        self.buttons = Btn()
-        self.settings = {}
-        self.cache_dir = '/kcache'
-        self.dl = Dl()
-        self.saved = {}
-    def ticks_ms(self):
-        return time.ticks_ms()
-    def deadline(self, ms):
-        return self.dl.set(ms)
-    def load(self, gid):
-        return self.saved.get(gid, {})
-    def store(self, gid, d):
-        self.saved[gid] = d
-    def beep(self, f, ms):
-        pass
-    def toast(self, t, n=45):
-        pass
+CACHE = '/kcache'
+ticks = time.ticks_ms
+''' + GUEST_CTX + r'''
 gc.collect()
 base = gc.mem_alloc()
 import klotski_game
