@@ -45,30 +45,13 @@ class LevelPackError(ValueError):
     """A bad level pack (or a bad request to one): one precise message."""
 
 
-def _descriptors():
-    import games
-    return games.GAMES
-
-
-def pack_games():
-    """The ids of the games that take level packs, in games.GAMES order."""
-    return [game[0] for game in _descriptors() if game[3]]
-
-
-def game_number(game):
-    """The header number of ``game``'s packs; LevelPackError for a game without."""
-    for entry in _descriptors():
-        if entry[0] == game and entry[3]:
-            return entry[3]
-    raise LevelPackError("unknown game %r (known: %s)" % (game, ", ".join(sorted(pack_games()))))
-
-
 def game_name(number):
-    """The game whose packs carry ``number``, or None."""
-    if number:
-        for entry in _descriptors():
-            if entry[3] == number:
-                return entry[0]
+    """The game whose packs carry ``number`` (the PACK field of its descriptor
+    in games.py), or None."""
+    import games
+    for game in games.GAMES:
+        if game[3] == number and number:
+            return game[0]
     return None
 
 
@@ -108,8 +91,8 @@ class LevelPack:
                                  "knows version %d)" % (buf[4], VERSION))
         self.game = game_name(buf[5])
         if self.game is None:
-            raise LevelPackError("unknown game id %d at byte 5 (known: %s)" % (
-                buf[5], ", ".join("%d %s" % (game_number(g), g) for g in pack_games())))
+            raise LevelPackError("unknown game id %d at byte 5 (no game of this firmware)"
+                                 % buf[5])
         if game is not None and game != self.game:
             raise LevelPackError("the pack holds %s levels, not %s" % (self.game, game))
         count = buf[6] | (buf[7] << 8)
@@ -260,7 +243,14 @@ def open_pack(path, game=None):
 
 def build_pack(game, levels):
     """The bytes of a pack holding ``levels`` (a list of bytes) for ``game``."""
-    number = game_number(game)
+    import games
+    number = 0
+    for entry in games.GAMES:
+        if entry[0] == game:
+            number = entry[3]
+    if not number:
+        raise LevelPackError("unknown game %r (known: %s)" % (
+            game, ", ".join(sorted(entry[0] for entry in games.GAMES if entry[3]))))
     count = len(levels)
     if not 1 <= count <= MAX_LEVELS:
         raise LevelPackError("a pack holds 1..%d levels, got %d" % (MAX_LEVELS, count))

@@ -28,6 +28,11 @@ def ids():
     return [game[_games.ID] for game in _games.GAMES]
 
 
+def pack_games():
+    """The ids of the games that take level packs (PACK set), in GAMES order."""
+    return [game[_games.ID] for game in _games.GAMES if game[_games.PACK]]
+
+
 def scene_module(game_id):
     """Name of the firmware module with the game's ``Game(ctx)``, or None."""
     game = find(game_id)

@@ -15,6 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import levelpack
+from host_tools import registry
 from levelpack import LevelPack, LevelPackError, build_pack
 
 HYPOTHESIS_EXAMPLES = 1500
@@ -49,7 +50,7 @@ mutation_st = st.lists(
 
 @settings(max_examples=HYPOTHESIS_EXAMPLES, deadline=None, database=None, derandomize=True,
           suppress_health_check=list(HealthCheck))
-@given(game=st.sampled_from(sorted(levelpack.pack_games())), levels=levels_st,
+@given(game=st.sampled_from(sorted(registry.pack_games())), levels=levels_st,
        mutations=mutation_st, recrc=st.booleans())
 def test_fuzz_structured(game, levels, mutations, recrc):
     b = bytearray(build_pack(game, levels))

@@ -79,9 +79,9 @@ def read_level_dir(directory, game=None):
             raise UserError("%s is not a JSON object" % info_path) from None
     if game is None:
         raise UserError("which game? give --game (%s) or put %s with {\"game\": ...} in %s"
-                        % (", ".join(sorted(levelpack.pack_games())), PACK_INFO, directory))
-    if game not in levelpack.pack_games():
-        raise UserError("unknown game %r (known: %s)" % (game, ", ".join(sorted(levelpack.pack_games()))))
+                        % (", ".join(sorted(registry.pack_games())), PACK_INFO, directory))
+    if game not in registry.pack_games():
+        raise UserError("unknown game %r (known: %s)" % (game, ", ".join(sorted(registry.pack_games()))))
     paths = sorted(p for p in directory.iterdir() if p.suffix == LEVEL_SUFFIX and p.is_file())
     if not paths:
         raise UserError("no level files (*%s) in %s" % (LEVEL_SUFFIX, directory))
@@ -160,7 +160,7 @@ def register(subparsers):
     pk = sub.add_parser("pack", help="pack DIR/*.txt into one level pack")
     pk.add_argument("dir")
     pk.add_argument("-o", "--output", default="levels.bin")
-    pk.add_argument("--game", choices=sorted(levelpack.pack_games()),
+    pk.add_argument("--game", choices=sorted(registry.pack_games()),
                     help="default: from DIR/pack.json")
     pk.set_defaults(func=cmd_pack)
     ck = sub.add_parser("check", help="validate a level pack as the device and flash do "
