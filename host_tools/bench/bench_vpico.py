@@ -126,6 +126,21 @@ emit('klotski', (ms, worst))
 del s
 """
 
+# between two parts on the virtual Pico: forget the modules the part imported
+# and collect, as the launcher does when a game exits, so each part starts
+# from the same heap (the Klotski table does not fit beside every other
+# game's modules and garbage)
+_MODULES_AT_START = r"""
+import sys
+KEEP = set(sys.modules)
+"""
+_FORGET_PART = r"""
+for _m in list(sys.modules):
+    if _m not in KEEP:
+        del sys.modules[_m]
+gc.collect()
+"""
+
 # one full frame: the launcher redrawn from scratch and every page sent
 _FRAME = r"""
 idle(5)
@@ -214,8 +229,10 @@ def vpico_figures():
     with vpfirmware.firmware_pico() as pico:
         vpfirmware.repl(pico)
         pico.exec(_VPICO_PRELUDE)
+        pico.exec(_MODULES_AT_START)
         for part in (_GRID, _MOUSE, _TRAPCAT, _JUNQI, _KLOTSKI):
             out.update(mpvm._parse_results(pico.exec(part % p, emulated_ms=600000, timeout=3600)))
+            pico.exec(_FORGET_PART)
     # a second boot: the heap figures start from the bare REPL's heap
     with vpfirmware.firmware_pico() as pico:
         vpfirmware.repl(pico)
