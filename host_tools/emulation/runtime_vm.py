@@ -1,7 +1,8 @@
 """Run the whole firmware (launcher + games) inside the MicroPython VMs.
 
-``staged_firmware()`` copies firmware/*.py into a temporary directory together
-with host_tools/emulation/fakemachine.py as ``machine.py`` (the VMs have a built-in
+``staged_firmware()`` copies firmware/*.py into a temporary directory (games.py
+as `flash` writes it) together with host_tools/emulation/fakemachine.py as
+``machine.py`` (the VMs have a built-in
 ``framebuf``).  ``SETUP`` is guest code that boots the default board on a
 counting I2C device with a virtual clock; then ``step(mask)`` runs one tick
 with the buttons in ``mask`` held (bit flags from buttons.py).
@@ -13,6 +14,7 @@ import tempfile
 from contextlib import contextmanager
 from pathlib import Path
 
+from host_tools.device.flash import GAMES_FILE, device_games
 from host_tools.fwpath import ROOT
 
 
@@ -22,6 +24,8 @@ def staged_firmware():
     try:
         for path in (ROOT / "firmware").glob("*.py"):
             shutil.copy(path, tmp / path.name)
+        # games.py as flash writes it: the descriptors without their laptop fields
+        (tmp / GAMES_FILE).write_text(device_games((ROOT / "firmware" / GAMES_FILE).read_text()))
         shutil.copy(ROOT / "host_tools" / "emulation" / "fakemachine.py", tmp / "machine.py")
         yield tmp
     finally:
