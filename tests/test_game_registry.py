@@ -1,6 +1,6 @@
 """A game is described once (firmware/games.py): a fifth, test-only game
 (tests/toygame/) registered by one descriptor is picked up by the launcher,
-`levels` (generate, pack, check), `solve`, `bench` and `flash`'s device copy
+`levels` (generate, pack, check, preview), `solve`, `bench` and `flash`'s device copy
 of the list."""
 
 import json
@@ -53,6 +53,9 @@ def test_levels_generates_packs_and_checks_toy_levels(toy, tmp_path, capsys):
     assert pack.read_bytes()[5] == 9                 # the descriptor's PACK number
     code, o, e = run_cli(["levels", "check", str(pack)], capsys)
     assert (code, o.strip()) == (0, "%s: OK, 4 toy levels" % pack)
+    png = tmp_path / "toy.png"
+    code, o, e = run_cli(["levels", "preview", str(pack), "--index", "1", "-o", str(png)], capsys)
+    assert code == 0 and png.read_bytes()[:4] == b"\x89PNG", e
     (out / "toy_005.txt").write_text("100\n")        # the toy's own check_level refuses it
     code, o, e = run_cli(["levels", "pack", str(out), "-o", str(pack)], capsys)
     assert code == 2 and "a Count Down level is a number 1..99, not '100'" in e
