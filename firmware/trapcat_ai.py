@@ -571,6 +571,58 @@ class Deep:
                     return 0
         return 1
 
+    def _roomy(self, x, h):
+        """Player to move, cat on x, h = 3 or 4: True when the cat has room
+        enough that no capture within h blocks exists, by a sufficient
+        condition read off the free-neighbour counts.  With e blocks still
+        to come anywhere (not on the cat), the cat on c is not captured
+        within j blocks when c is on the border, or (j = 1) fc[c] >= e + 2,
+        or (j >= 2) at least e + 2 of its free neighbours d are so for
+        j - 1 and e + 1 (the e blocks and the next one close at most e + 1
+        of them; the cat steps to another).  Here: x with e = 0."""
+        b = self.board
+        adj = b.adj
+        deg = b.deg
+        border = b.border
+        cells = self.cells
+        fc = self.fc
+        ny = 0
+        xb = 6 * x
+        for k in range(xb, xb + deg[x]):
+            y = adj[k]
+            if cells[y]:
+                continue
+            if not border[y]:
+                # y with j = h - 1, e = 1: 3 neighbours z good for j = h - 2, e = 2
+                nz = 0
+                yb = 6 * y
+                for j in range(yb, yb + deg[y]):
+                    z = adj[j]
+                    if cells[z]:
+                        continue
+                    if h == 3:
+                        if not border[z] and fc[z] < 4:
+                            continue
+                    elif not border[z]:
+                        # z with j = 2, e = 2: 4 neighbours w with fc >= 5
+                        nw = 0
+                        zb = 6 * z
+                        for i in range(zb, zb + deg[z]):
+                            w = adj[i]
+                            if not cells[w] and (border[w] or fc[w] >= 5):
+                                nw += 1
+                        if nw < 4:
+                            continue
+                    nz += 1
+                    if nz >= 3:
+                        break
+                if nz < 3:
+                    continue
+            ny += 1
+            if ny >= 2:
+                return True
+        return False
+
     def _trap_blocks(self, x, h, lo):
         """Blocks that can matter to a capture of the cat at x within h
         blocks, into cand[lo:]; returns the end (lo: no capture possible).
@@ -689,6 +741,8 @@ class Deep:
                 elif depth == 2 and p:
                     return self._cap2(x)
                 else:
+                    if depth <= 4 and self._roomy(x, depth):
+                        return 0
                     hi = self._trap_blocks(x, depth, lo)
                     if hi == lo:
                         return 0
