@@ -60,6 +60,9 @@ class Analyzer:
         self.moves = bytearray(6)
         self.nbf = bytearray(n)      # 1 on the cat's neighbours (early-exit sweeps)
         self.deep = Deep(board)      # exact escape/capture search
+        self.zero = self.deep.zero
+        self.init = self.deep.init
+        self.blist = self.deep.blist
 
     # Distances -------------------------------------------------------------
     def distances(self, stop=False):
@@ -75,13 +78,13 @@ class Analyzer:
         nbf = self.nbf
         q = self.queue
         tail = 0
-        for x in range(b.n):
-            if border[x] and not cells[x]:
-                dist[x] = 0
+        dist[:] = self.init
+        for x in self.blist:
+            if cells[x]:
+                dist[x] = INF
+            else:
                 q[tail] = x
                 tail += 1
-            else:
-                dist[x] = INF
         head = 0
         while head < tail:
             u = q[head]
@@ -114,14 +117,14 @@ class Analyzer:
         q = self.queue
         best = INF
         tail = 0
-        for x in range(b.n):
-            cnt[x] = 0
-            if border[x] and not cells[x]:
-                td[x] = 0
+        td[:] = self.init
+        cnt[:] = self.zero
+        for x in self.blist:
+            if cells[x]:
+                td[x] = INF
+            else:
                 q[tail] = x
                 tail += 1
-            else:
-                td[x] = INF
         head = 0
         while head < tail:
             u = q[head]
@@ -205,6 +208,7 @@ ESCAPE_DEPTH = const(5)     # cat moves: forced escapes found exactly
 CAPTURE_DEPTH = const(4)    # blocks: forced captures found exactly
 DEEP_CHUNK = const(2)       # deep-search expansions per work unit
 HINT_TRIES = const(3)       # best-scored blocks the hint verifies itself
+VERIFY_NODES = const(200)   # expansions the hint spends verifying them
 
 
 def _costs(board):
@@ -216,7 +220,7 @@ def _costs(board):
     c[_SWEEP_TD] = sweep
     c[_SWEEP_DIST] = sweep
     c[_CAPTURE] = 10
-    c[_CAND] = board.n // 20 + 1
+    c[_CAND] = board.n // 20 + 1 + 2 * sweep   # + the unblocked score
     c[_SCORE] = 2 * sweep
     c[_VERIFY] = 10
     return c
@@ -281,6 +285,9 @@ class Deep:
         self.reply = bytearray(6 * plies)   # a pass child's safe cat steps
         self.nreply = bytearray(plies)      # how many (0: not collecting)
         self.collect = bytearray(plies)     # 1 on a cat node after a pass
+        self.zero = bytes(n)             # sweep templates: all 0;
+        self.init = bytes(0 if board.border[x] else INF for x in range(n))
+        self.blist = bytes(x for x in range(n) if board.border[x])   # border
         self.hq = bytearray(n)           # axial coordinates (hex distance)
         self.hr = bytearray(n)
         size = board.size
@@ -324,14 +331,14 @@ class Deep:
         cnt = self.cnt
         q = self.q
         tail = 0
-        for x in range(n):
-            cnt[x] = 0
-            if border[x] and not cells[x]:
-                td[x] = 0
+        td[:] = self.init
+        cnt[:] = self.zero
+        for x in self.blist:
+            if cells[x]:
+                td[x] = INF
+            else:
                 q[tail] = x
                 tail += 1
-            else:
-                td[x] = INF
         head = 0
         while head < tail:
             u = q[head]
@@ -1189,6 +1196,12 @@ class StrongBlocker(_Task):
         self.inner = False                 # a deep search is running
         self.cl = bytearray(board.n)       # candidate blocks, best score first
         self.sc = array("i", bytes(4 * board.n))
+        self.bad = bytearray(board.n)      # blocks proven to leave an escape
+        self.same = bytearray(board.n)     # blocks that leave the score as is
+        self.base = 0                      # the score with no block
+        self.best = 0                      # _score's best td and BFS distance
+        self.bestd = 0
+        self.vleft = 0                     # expansions left for _VERIFY
 
     def _score(self, board):
         """How bad the position is for the cat to move (bigger = better for
@@ -1221,6 +1234,8 @@ class StrongBlocker(_Task):
                 ties += 1
             if dist[x] < bestd:
                 bestd = dist[x]
+        self.best = best
+        self.bestd = bestd
         if best == 999:
             return 1 << 22      # captured
         return (best * 8 + 7 - ties) * 256 + bestd
@@ -1264,6 +1279,9 @@ class StrongBlocker(_Task):
                 return
             self.result = first
             deep.load(board)
+            bad = self.bad
+            for i in range(board.n):
+                bad[i] = 0
             self.inner = False
             self.phase = _CAPTURE
             return
@@ -1281,24 +1299,38 @@ class StrongBlocker(_Task):
             if r >= 0:
                 self.lost = r == 1
                 self.safe = deep.first          # a block that leaves none
+                if r == 0 and deep.nodes:
+                    # the root's blocks tried before that one each lose
+                    bad = self.bad
+                    dc = deep.cand
+                    for i in range(deep.idx[0] - 1):
+                        bad[dc[i]] = 1
                 self.phase = _CAND
             return
         if phase == _CAND:
             # candidates: free cells within three steps of the cat, and every
             # cell whose block can matter to an escape within ESCAPE_DEPTH
+            # (unless some block avoids a forced escape: then not the blocks
+            # proven to leave one)
             nc = an.near3(cat)
             cl = self.cl
             cand3 = an.cand3
+            bad = self.bad
+            lost = self.lost
+            m = 0
             for i in range(1, nc):
-                cl[i - 1] = cand3[i]
-            nc -= 1
+                c = cand3[i]
+                if lost or not bad[c]:
+                    cl[m] = c
+                    m += 1
+            nc = m
             top = deep._near(cat, self.horizon, 0, True)
             mark = an.mark3
             gen = an.gen3
             dcand = deep.cand
             for i in range(top):
                 c = dcand[i]
-                if mark[c] != gen:
+                if mark[c] != gen and (lost or not bad[c]):
                     cl[nc] = c
                     nc += 1
             deg = board.deg
@@ -1308,6 +1340,19 @@ class StrongBlocker(_Task):
             base = 6 * cat
             for k in range(base, base + deg[cat]):
                 nbf[adj[k]] = 1
+            # the score with no block: a block c off the cat's neighbours
+            # with td[c] >= the best neighbour's td and dist[c] >= its BFS
+            # distance leaves it as is (a value depends only on smaller ones)
+            self.base = self._score(board)
+            td = an.td
+            dist = an.dist
+            best = self.best
+            bestd = self.bestd
+            same = self.same
+            for i in range(nc):
+                c = cl[i]
+                same[c] = not nbf[c] and td[c] >= best and dist[c] >= bestd
+            self.vleft = VERIFY_NODES
             self.nc = nc
             self.i = 0
             self.phase = _SCORE if nc > 0 else _DONE
@@ -1318,9 +1363,12 @@ class StrongBlocker(_Task):
             cl = self.cl
             sc = self.sc
             c = cl[i]
-            cells[c] = 1
-            v = self._score(board)
-            cells[c] = 0
+            if self.same[c]:
+                v = self.base
+            else:
+                cells[c] = 1
+                v = self._score(board)
+                cells[c] = 0
             j = i
             while j > 0 and sc[j - 1] < v:
                 sc[j] = sc[j - 1]
@@ -1339,12 +1387,23 @@ class StrongBlocker(_Task):
         # the cat has no forced escape within the horizon; else the block
         # the search above found (so the hint's time stays bounded)
         c = self.cl[self.i]
-        if not self.inner:
-            deep.block(c)
-        r = self._search(ESCAPE, _CATN, self.horizon)
-        if r < 0:
-            return
-        deep.unblock(c)
+        if c == self.safe:
+            r = 0                       # the search above proved it
+        elif self.bad[c]:
+            r = 1
+        else:
+            if not self.inner:
+                deep.block(c)
+            r = self._search(ESCAPE, _CATN, self.horizon)
+            if r < 0:
+                if deep.nodes < self.vleft:
+                    return
+                # out of budget: take it as unverified
+                deep.abort()
+                self.inner = False
+                r = 1
+            self.vleft -= deep.nodes
+            deep.unblock(c)
         if r == 0:
             self.result = c
             self.phase = _DONE
