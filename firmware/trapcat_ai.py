@@ -252,6 +252,26 @@ _BLKN = const(1)
 _PLIES = const(10)
 
 
+def _templates(board):
+    """Sweep templates, made once per Board and shared: all 0; 0 on the
+    border and INF elsewhere; the border cells."""
+    tpl = getattr(board, "sweep_templates", None)
+    if tpl is None:
+        n = board.n
+        init = bytearray(n)
+        blist = bytearray(4 * board.size - 4)
+        m = 0
+        for x in range(n):
+            if board.border[x]:
+                blist[m] = x
+                m += 1
+            else:
+                init[x] = INF
+        tpl = (bytes(n), init, blist)
+        board.sweep_templates = tpl
+    return tpl
+
+
 class Deep:
     """Exact escape/capture search for one Board: ``load(board)``, optional
     extra root ``block(c)``, ``begin(mode, kind, cell, depth)`` then
@@ -285,9 +305,10 @@ class Deep:
         self.reply = bytearray(6 * plies)   # a pass child's safe cat steps
         self.nreply = bytearray(plies)      # how many (0: not collecting)
         self.collect = bytearray(plies)     # 1 on a cat node after a pass
-        self.zero = bytes(n)             # sweep templates: all 0;
-        self.init = bytes(0 if board.border[x] else INF for x in range(n))
-        self.blist = bytes(x for x in range(n) if board.border[x])   # border
+        tpl = _templates(board)
+        self.zero = tpl[0]
+        self.init = tpl[1]
+        self.blist = tpl[2]
         self.hq = bytearray(n)           # axial coordinates (hex distance)
         self.hr = bytearray(n)
         size = board.size
@@ -1197,7 +1218,6 @@ class StrongBlocker(_Task):
         self.cl = bytearray(board.n)       # candidate blocks, best score first
         self.sc = array("i", bytes(4 * board.n))
         self.bad = bytearray(board.n)      # blocks proven to leave an escape
-        self.same = bytearray(board.n)     # blocks that leave the score as is
         self.base = 0                      # the score with no block
         self.best = 0                      # _score's best td and BFS distance
         self.bestd = 0
@@ -1348,10 +1368,10 @@ class StrongBlocker(_Task):
             dist = an.dist
             best = self.best
             bestd = self.bestd
-            same = self.same
+            sc = self.sc            # until scored: 1 = the block leaves the score
             for i in range(nc):
                 c = cl[i]
-                same[c] = not nbf[c] and td[c] >= best and dist[c] >= bestd
+                sc[i] = 1 if not nbf[c] and td[c] >= best and dist[c] >= bestd else 0
             self.vleft = VERIFY_NODES
             self.nc = nc
             self.i = 0
@@ -1363,7 +1383,7 @@ class StrongBlocker(_Task):
             cl = self.cl
             sc = self.sc
             c = cl[i]
-            if self.same[c]:
+            if sc[i]:
                 v = self.base
             else:
                 cells[c] = 1
