@@ -709,20 +709,21 @@ class Deep:
         if self.mode == ESCAPE:
             if kind == _CATN:
                 free = False
+                two = NONE              # the first neighbour with 2 exits
                 for k in range(base, end):
                     y = adj[k]
                     if not cells[y]:
-                        free = True
                         if border[y]:
                             self.leaf = y
                             return 1
+                        free = True
+                        if two == NONE and bc[y] >= 2:
+                            two = y
                 if not free or depth < 2:
                     return 0
-                for k in range(base, end):
-                    y = adj[k]
-                    if not cells[y] and bc[y] >= 2:
-                        self.leaf = y
-                        return 1
+                if two != NONE:
+                    self.leaf = two
+                    return 1
                 if depth == 2:
                     return 0
                 for k in range(base, end):
@@ -818,20 +819,38 @@ class Deep:
         at = self.at
         dep = self.dep
         short = self.short
+        collect = self.collect
+        nreply = self.nreply
+        b = self.board
+        adj = b.adj
+        deg = b.deg
+        border = b.border
+        cells = self.cells
+        fc = self.fc
+        bc = self.bc
         esc = self.mode == ESCAPE
+        nodes = self.nodes
         while limit > 0:
             i = idx[sp]
             if i < hi[sp]:
                 idx[sp] = i + 1
                 c = cand[i]
                 limit -= 1
-                self.nodes += 1
+                nodes += 1
                 d = dep[sp]
                 if kind[sp] == _BLKN:
                     if c != NONE:
-                        self.block(c)
-                    self.collect[sp + 1] = c == NONE
-                    self.nreply[sp + 1] = 0
+                        # self.block(c), inline
+                        cells[c] = 1
+                        base = 6 * c
+                        end = base + deg[c]
+                        for k in range(base, end):
+                            fc[adj[k]] -= 1
+                        if border[c]:
+                            for k in range(base, end):
+                                bc[adj[k]] -= 1
+                    collect[sp + 1] = c == NONE
+                    nreply[sp + 1] = 0
                     v = self._open(sp + 1, _CATN, at[sp], d if esc else d - 1, hi[sp])
                 else:
                     v = self._open(sp + 1, _BLKN, c, d - 1 if esc else d, hi[sp])
@@ -840,10 +859,11 @@ class Deep:
                     continue
             else:
                 v = 1 - short[sp]       # every child failed to decide it
-                if self.nreply[sp]:
+                if nreply[sp]:
                     v = short[sp]       # a pass child: some step decided it
                 if sp == 0:
                     self.sp = -1
+                    self.nodes = nodes
                     return v
                 sp -= 1
             # v is the value of the child just finished of node sp
@@ -851,14 +871,22 @@ class Deep:
                 if kind[sp] == _BLKN:
                     c = cand[idx[sp] - 1]
                     if c != NONE:
-                        self.unblock(c)
+                        # self.unblock(c), inline
+                        cells[c] = 0
+                        base = 6 * c
+                        end = base + deg[c]
+                        for k in range(base, end):
+                            fc[adj[k]] += 1
+                        if border[c]:
+                            for k in range(base, end):
+                                bc[adj[k]] += 1
                     elif v != short[sp]:
                         self._skip_far(sp)
-                elif v == short[sp] and self.collect[sp]:
+                elif v == short[sp] and collect[sp]:
                     # after a pass: collect every cat step that decides it
-                    n = self.nreply[sp]
+                    n = nreply[sp]
                     self.reply[6 * sp + n] = cand[idx[sp] - 1]
-                    self.nreply[sp] = n + 1
+                    nreply[sp] = n + 1
                     break
                 if v != short[sp]:
                     break
@@ -868,9 +896,11 @@ class Deep:
                         c = cand[1] if hi[0] > 1 else NONE
                     self.first = c
                     self.sp = -1
+                    self.nodes = nodes
                     return v
                 sp -= 1
         self.sp = sp
+        self.nodes = nodes
         return -1
 
     def _skip_far(self, sp):

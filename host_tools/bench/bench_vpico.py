@@ -100,6 +100,11 @@ for g in range(%(games)d):
 emit('trapcat', (max(moves), sum(moves) / len(moves), len(moves)))
 emit('trapcat_hint', (hint[0], hint[1] / hint[2], hint[2]))
 del b, cat, blocker, moves, hint
+import sys
+sys.modules.pop('trapcat_ai', None)    # its code leaves the heap for Klotski's tables
+del trapcat_ai
+if sys.platform == 'rp2':
+    gc.collect()
 """
 
 _JUNQI = r"""
