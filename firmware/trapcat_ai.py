@@ -1255,6 +1255,8 @@ class StrongBlocker(_Task):
         self.bestd = 0
         self.vleft = 0                     # expansions left for _VERIFY
         self.thr = 0                       # _DIST: scores that need it
+        self.best0 = 0                     # the unblocked best td, BFS distance
+        self.bestd0 = 0
 
     def _score(self, board, with_dist=False):
         """How bad the position is for the cat to move (bigger = better for
@@ -1296,6 +1298,77 @@ class StrongBlocker(_Task):
         if best == 999:
             return 1 << 22      # captured
         return (best * 8 + 7 - ties) * 256 + bestd
+
+    def _keeps(self, c):
+        """Does a block on c (not a cat neighbour) leave the unblocked score
+        (kept by _CAND: td in deep.cnt, BFS distance in deep.dd, both exact
+        up to the best neighbour's values best0, bestd0)?  A value depends
+        only on smaller ones, so the cells it changes are found level by
+        level from c: a cell with td L keeps it while two free unchanged
+        neighbours have td < L, one with distance L while a free unchanged
+        neighbour has L - 1.  The score keeps when no cat neighbour with td
+        best0 changes and one with distance bestd0 does not."""
+        an = self.an
+        board = self.board
+        adj = board.adj
+        deg = board.deg
+        cells = board.cells
+        nbf = an.nbf
+        mark = an.mark3                 # idle after _CAND, as is cand3
+        chg = an.cand3
+        best = self.best0
+        bestd = self.bestd0
+        if best > 12 or bestd > 12:
+            return False                # (no border in reach: just sweep)
+        for part in range(2):
+            val = self.deep.cnt if part == 0 else self.deep.dd
+            top = best if part == 0 else bestd
+            need = 2 - part             # supporters: two for td, one for BFS
+            gen = an.gen3 + 1
+            if gen > 0xFFFF:
+                for i in range(board.n):
+                    mark[i] = 0
+                gen = 1
+            an.gen3 = gen
+            mark[c] = gen
+            chg[0] = c
+            m = 1
+            for lv in range(val[c] + 1, top + 1):
+                end = m
+                for i in range(end):
+                    u = chg[i]
+                    ub = 6 * u
+                    for k in range(ub, ub + deg[u]):
+                        v = adj[k]
+                        if val[v] != lv or mark[v] == gen or cells[v]:
+                            continue
+                        n = 0
+                        vb = 6 * v
+                        for j in range(vb, vb + deg[v]):
+                            w = adj[j]
+                            if val[w] < lv and mark[w] != gen and not cells[w]:
+                                n += 1
+                                if n >= need:
+                                    break
+                        if n < need:
+                            mark[v] = gen
+                            if part == 0 and nbf[v]:
+                                return False    # td best0 at the cat: changed
+                            chg[m] = v
+                            m += 1
+            if part == 1 and val[c] < bestd:
+                # some cat neighbour at distance bestd0 must be unchanged
+                cat = board.cat
+                cb = 6 * cat
+                keep = False
+                for k in range(cb, cb + deg[cat]):
+                    v = adj[k]
+                    if not cells[v] and val[v] == bestd and mark[v] != gen:
+                        keep = True
+                        break
+                if not keep:
+                    return False
+        return True
 
     def _search(self, mode, kind, depth):
         """One slice of a deep search rooted at the cat (-1: not finished)."""
@@ -1409,6 +1482,12 @@ class StrongBlocker(_Task):
             for i in range(nc):
                 c = cl[i]
                 sc[i] = 1 if not nbf[c] and td[c] >= best and dist[c] >= bestd else 0
+            # the unblocked values for _keeps, in Deep buffers idle until
+            # _VERIFY (a dropped hint starts again from _START)
+            deep.cnt[:] = td
+            deep.dd[:] = dist
+            self.best0 = best
+            self.bestd0 = bestd
             self.vleft = VERIFY_NODES
             self.nc = nc
             self.i = 0
@@ -1418,10 +1497,10 @@ class StrongBlocker(_Task):
             # one candidate block's score without the BFS distance
             i = self.i
             sc = self.sc
-            if sc[i]:
+            c = self.cl[i]
+            if sc[i] or (not self.an.nbf[c] and self._keeps(c)):
                 sc[i] = self.base
             else:
-                c = self.cl[i]
                 cells[c] = 1
                 sc[i] = self._score(board)
                 cells[c] = 0

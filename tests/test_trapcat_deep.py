@@ -180,3 +180,42 @@ def test_a_dropped_hint_does_not_disturb_the_cat_sharing_its_search():
         assert bytes(an.deep.fc) == bytes(fresh.deep.fc)
         checked += 1
     assert checked >= 5
+
+
+def test_hint_score_shortcut_keeps_only_what_a_sweep_keeps():
+    """StrongBlocker._keeps skips the two sweeps for a block that leaves the
+    unblocked score: wherever it says so, the sweeps agree (and it does say
+    so for most blocks off the cat's neighbours)."""
+    rng = random.Random(18)
+    checked = kept = 0
+    for _ in range(80):
+        size = rng.choice([7, 9, 11])
+        blocked, cat = random_position(rng, size, 0, size * size // 3)
+        b = Board(size)
+        cells = bytearray(size * size)
+        for x in blocked:
+            cells[x] = 1
+        b.load(cells, cat)
+        hint = trapcat_ai.StrongBlocker(b)
+        an = hint.an
+        near = [b.adj[k] for k in range(6 * cat, 6 * cat + b.deg[cat])]
+        if any(b.border[y] and not cells[y] for y in near):
+            continue
+        for i in range(b.n):
+            an.nbf[i] = 1 if i in near else 0
+        base = hint._score(b, True)
+        hint.deep.cnt[:] = an.td
+        hint.deep.dd[:] = an.dist
+        hint.best0, hint.bestd0 = hint.best, hint.bestd
+        for c in range(b.n):
+            if cells[c] or c == cat or c in near:
+                continue
+            keeps = hint._keeps(c)
+            cells[c] = 1
+            score = hint._score(b, True)
+            cells[c] = 0
+            checked += 1
+            if keeps:
+                kept += 1
+                assert score == base, (size, sorted(blocked), cat, c)
+    assert checked > 1000 and kept > checked // 2, (checked, kept)
