@@ -209,7 +209,7 @@ ESCAPE_DEPTH = const(5)     # cat moves: forced escapes found exactly
 CAPTURE_DEPTH = const(4)    # blocks: forced captures found exactly
 DEEP_CHUNK = const(2)       # deep-search expansions per work unit
 HINT_TRIES = const(3)       # best-scored blocks the hint verifies itself
-VERIFY_NODES = const(200)   # expansions the hint spends verifying them
+VERIFY_NODES = const(300)   # expansions the hint spends verifying them
 
 
 def _costs(board):
