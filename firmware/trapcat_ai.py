@@ -533,6 +533,64 @@ class Deep:
                     return True
         return False
 
+    def _witness_killers(self, x, lo):
+        """Player to move, cat on x with no free border neighbour: a free
+        neighbour y with two free border neighbours (a witness) gets the
+        cat out in 2 moves unless the block kills it - blocks y, or (y with
+        exactly two) one of those two.  So only a block that kills every
+        witness can stop the cat: those go to cand[lo:]; returns the end,
+        lo when there is no witness, -1 when no block kills them all."""
+        b = self.board
+        cells = self.cells
+        border = b.border
+        adj = b.adj
+        deg = b.deg
+        bc = self.bc
+        cand = self.cand
+        base = 6 * x
+        end = base + deg[x]
+        y0 = NONE
+        for k in range(base, end):
+            y = adj[k]
+            if not cells[y] and bc[y] >= 2:
+                y0 = y
+                break
+        if y0 == NONE:
+            return lo
+        hi = lo
+        yb = 6 * y0
+        for t in range(-1, deg[y0]):
+            if t < 0:
+                c = y0
+            else:
+                c = adj[yb + t]
+                if bc[y0] != 2 or cells[c] or not border[c]:
+                    continue
+            # does blocking c kill every other witness too?
+            kills = True
+            cb = border[c]
+            for k in range(base, end):
+                y = adj[k]
+                if y == y0 or y == c or cells[y] or bc[y] < 2:
+                    continue
+                if bc[y] > 2 or not cb:
+                    kills = False
+                    break
+                # c must be one of y's two border neighbours
+                near = False
+                zb = 6 * y
+                for j in range(zb, zb + deg[y]):
+                    if adj[j] == c:
+                        near = True
+                        break
+                if not near:
+                    kills = False
+                    break
+            if kills:
+                cand[hi] = c
+                hi += 1
+        return hi if hi > lo else -1
+
     def _cap2(self, x):
         """Player to move, cat on non-border x with at least two free
         neighbours, none on the border: capture within 2 blocks?  The block
@@ -752,7 +810,11 @@ class Deep:
                             cand[lo] = y
                     hi = lo + 1
                 else:
-                    hi = self._near(x, depth, lo, True)
+                    hi = self._witness_killers(x, lo)
+                    if hi < 0:
+                        return 1        # no block stops an escape in 2
+                    if hi == lo:
+                        hi = self._near(x, depth, lo, True)
                 short = 0
         else:
             if kind == _BLKN:
