@@ -1002,6 +1002,16 @@ class Deep:
                 cand[out] = c
                 out += 1
         self.hi[sp] = out
+        # the steps that answer the pass are the likeliest blocks: first
+        lo = self.idx[sp]
+        for j in range(base, base + nr):
+            y = reply[j]
+            for i in range(lo, out):
+                if cand[i] == y:
+                    cand[i] = cand[lo]
+                    cand[lo] = y
+                    lo += 1
+                    break
 
     def abort(self):
         """Drop a running search (undo its blocks on the copy)."""
