@@ -815,6 +815,11 @@ class Deep:
                         return 1        # no block stops an escape in 2
                     if hi == lo:
                         hi = self._near(x, depth, lo, True)
+                        if hi == lo:
+                            # no block can matter (td is from the load, so a
+                            # smaller bound): the node is worth a pass
+                            cand[lo] = NONE
+                            hi = lo + 1
                 short = 0
         else:
             if kind == _BLKN:

@@ -219,3 +219,34 @@ def test_hint_score_shortcut_keeps_only_what_a_sweep_keeps():
                 kept += 1
                 assert score == base, (size, sorted(blocked), cat, c)
     assert checked > 1000 and kept > checked // 2, (checked, kept)
+
+
+def test_deep_search_after_blocks_added_since_load():
+    """Inside a search td is the one computed at load (a smaller bound once
+    blocks are added): nodes there must still be exact.  Blocks added with
+    Deep.block after load, then escapes (either side to move) and captures
+    against the host solver.  (An escape node whose useful blocks were all
+    gone once counted as an escape.)"""
+    ex = Exact(9)
+    b = Board(9)
+    deep = trapcat_ai.Deep(b)
+    rng = random.Random(1818)
+    for i in range(250):
+        blocked, cat = random_position(rng, 9, 8, 30, near_border=3)
+        load_position(b, deep, blocked, cat)
+        free = [x for x in range(81) if x not in blocked and x != cat
+                and ex.hexdist(x, cat) <= 2]
+        extra = rng.sample(free, min(len(free), rng.randint(2, 4)))
+        for x in extra:
+            deep.block(x)
+        m = mask_of(set(blocked) | set(extra))
+        for k in (2, 3, 4):
+            assert deep.solve(trapcat_ai.ESCAPE, 1, cat, k) == ex.escape_blk(m, cat, k), (
+                k, sorted(blocked), extra, cat)
+            assert deep.solve(trapcat_ai.ESCAPE, 0, cat, k) == ex.escape_cat(m, cat, k), (
+                k, sorted(blocked), extra, cat)
+        if ex.free_nb(m, cat) and not ex.border[cat]:
+            for h in (2, 3):
+                assert deep.solve(trapcat_ai.CAPTURE, 1, cat, h) == ex.capture_blk(m, cat, h), (
+                    h, sorted(blocked), extra, cat)
+        ex.clear()
