@@ -414,6 +414,8 @@ class Deep:
         self.first = NONE
         self.nodes = 0
         self.leaf = NONE
+        self.collect[0] = 0
+        self.nreply[0] = 0
         v = self._open(0, kind, cell, depth, 0)
         if v >= 0:
             self.first = self.leaf
@@ -920,6 +922,8 @@ class Deep:
                     nreply[sp + 1] = 0
                     v = self._open(sp + 1, _CATN, at[sp], d if esc else d - 1, hi[sp])
                 else:
+                    collect[sp + 1] = 0         # (no stale count from a cat
+                    nreply[sp + 1] = 0          # node once on this ply)
                     v = self._open(sp + 1, _BLKN, c, d - 1 if esc else d, hi[sp])
                 if v < 0:
                     sp += 1

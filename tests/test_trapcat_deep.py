@@ -250,3 +250,35 @@ def test_deep_search_after_blocks_added_since_load():
                 assert deep.solve(trapcat_ai.CAPTURE, 1, cat, h) == ex.capture_blk(m, cat, h), (
                     h, sorted(blocked), extra, cat)
         ex.clear()
+
+
+def test_one_deep_answers_mixed_searches_in_any_order():
+    """The cat and the hint share one Deep: escapes (either side to move)
+    and captures of several depths, in random order on one loaded position
+    (with blocks added after load), each equal to the host solver."""
+    ex = Exact(9)
+    b = Board(9)
+    deep = trapcat_ai.Deep(b)
+    rng = random.Random(2718)
+    for _ in range(100):
+        blocked, cat = random_position(rng, 9, 8, 35, near_border=3)
+        load_position(b, deep, blocked, cat)
+        free = [x for x in range(81) if x not in blocked and x != cat
+                and ex.hexdist(x, cat) <= 2]
+        extra = rng.sample(free, min(len(free), rng.randint(0, 3)))
+        for x in extra:
+            deep.block(x)
+        m = mask_of(set(blocked) | set(extra))
+        queries = [(0, 0, k) for k in (3, 4, 5)] + [(0, 1, k) for k in (3, 4)]
+        if ex.free_nb(m, cat) and not ex.border[cat]:
+            queries += [(1, 1, h) for h in (3, 4)]
+        rng.shuffle(queries)
+        for mode, kind, d in queries:
+            if mode == trapcat_ai.CAPTURE:
+                want = ex.capture_blk(m, cat, d)
+            elif kind == 0:
+                want = ex.escape_cat(m, cat, d)
+            else:
+                want = ex.escape_blk(m, cat, d)
+            assert deep.solve(mode, kind, cat, d) == want, (mode, kind, d, sorted(blocked), extra, cat)
+        ex.clear()
