@@ -203,7 +203,6 @@ _CAPTURE = const(5)
 _CAND = const(6)
 _SCORE = const(7)
 _VERIFY = const(8)
-_DIST = const(9)
 
 ESCAPE_DEPTH = const(5)     # cat moves: forced escapes found exactly
 CAPTURE_DEPTH = const(4)    # blocks: forced captures found exactly
@@ -215,7 +214,7 @@ VERIFY_NODES = const(300)   # expansions the hint spends verifying them
 def _costs(board):
     """Estimated cost of the next unit per phase (see above)."""
     sweep = board.n // 7 + 1
-    c = bytearray(10)
+    c = bytearray(9)
     c[_START] = board.n // 3 + 1         # Deep.load: copy, counts, td
     c[_ESCAPE] = 10                      # DEEP_CHUNK expansions: <= 1 M fuel
     c[_SWEEP_TD] = sweep
@@ -224,7 +223,6 @@ def _costs(board):
     c[_CAND] = board.n // 20 + 1 + 2 * sweep   # + the unblocked score
     c[_SCORE] = 2 * sweep
     c[_VERIFY] = 10
-    c[_DIST] = sweep
     return c
 
 
@@ -1335,20 +1333,17 @@ class StrongBlocker(_Task):
         self.best = 0                      # _score's best td and BFS distance
         self.bestd = 0
         self.vleft = 0                     # expansions left for _VERIFY
-        self.thr = 0                       # _DIST: scores that need it
         self.best0 = 0                     # the unblocked best td, BFS distance
         self.bestd0 = 0
 
-    def _score(self, board, with_dist=False):
+    def _score(self, board):
         """How bad the position is for the cat to move (bigger = better for
         the player): its best neighbour's two-distance, how many neighbours
-        share it, BFS distance (without ``with_dist``: 255, to be filled in
-        by _DIST when it can matter).  The sweeps stop early once the cat's
+        share it, BFS distance.  The sweeps stop early once the cat's
         neighbours (flagged in an.nbf) are settled."""
         an = self.an
         an.two_distance(True)
-        if with_dist:
-            an.distances(True)
+        an.distances(True)
         td = an.td
         dist = an.dist
         cells = board.cells
@@ -1370,10 +1365,8 @@ class StrongBlocker(_Task):
                 ties = 1
             elif t == best:
                 ties += 1
-            if with_dist and dist[x] < bestd:
+            if dist[x] < bestd:
                 bestd = dist[x]
-        if not with_dist:
-            bestd = 255
         self.best = best
         self.bestd = bestd
         if best == 999:
@@ -1554,7 +1547,7 @@ class StrongBlocker(_Task):
             # the score with no block: a block c off the cat's neighbours
             # with td[c] >= the best neighbour's td and dist[c] >= its BFS
             # distance leaves it as is (a value depends only on smaller ones)
-            self.base = self._score(board, True)
+            self.base = self._score(board)
             td = an.td
             dist = an.dist
             best = self.best
@@ -1575,90 +1568,30 @@ class StrongBlocker(_Task):
             self.phase = _SCORE if nc > 0 else _DONE
             return
         if phase == _SCORE:
-            # one candidate block's score without the BFS distance
+            # one candidate block, kept in order of score (best first)
             i = self.i
+            cl = self.cl
             sc = self.sc
-            c = self.cl[i]
+            c = cl[i]
             if sc[i] or (not self.an.nbf[c] and self._keeps(c)):
-                sc[i] = self.base
+                v = self.base
             else:
                 cells[c] = 1
-                sc[i] = self._score(board)
+                v = self._score(board)
                 cells[c] = 0
+            j = i
+            while j > 0 and sc[j - 1] < v:
+                sc[j] = sc[j - 1]
+                cl[j] = cl[j - 1]
+                j -= 1
+            sc[j] = v
+            cl[j] = c
             self.i = i + 1
             if i + 1 >= self.nc:
-                # the BFS distance only orders blocks that can still be among
-                # the ones _VERIFY reads: those whose score without it is at
-                # least the HINT_TRIES-th best (the first, when every block
-                # loses; all, with no escape-free block to fall back on)
-                top = 1 if self.lost else HINT_TRIES
-                t1 = t2 = t3 = -1
-                for j in range(self.nc):
-                    v = sc[j] >> 8
-                    if v > t1:
-                        t3 = t2
-                        t2 = t1
-                        t1 = v
-                    elif v > t2:
-                        t3 = t2
-                        t2 = v
-                    elif v > t3:
-                        t3 = v
-                if not self.lost and self.safe == NONE:
-                    self.thr = -1
-                else:
-                    self.thr = t1 if top == 1 else (t2 if top == 2 else t3)
+                self.result = cl[0]
                 self.i = 0
-                self.phase = _DIST
-            return
-        if phase == _DIST:
-            # one BFS sweep where it can matter, then the order (best first)
-            i = self.i
-            nc = self.nc
-            sc = self.sc
-            cl = self.cl
-            thr = self.thr
-            while i < nc:       # (i >= nc: sorting, below)
-                v = sc[i]
-                if v & 255 == 255 and v < 1 << 22 and v >> 8 >= thr:
-                    c = cl[i]
-                    cells[c] = 1
-                    self.an.distances(True)
-                    cells[c] = 0
-                    dist = self.an.dist
-                    bestd = 255
-                    base = 6 * cat
-                    for k in range(base, base + board.deg[cat]):
-                        x = adj[k]
-                        if x != c and not cells[x] and dist[x] < bestd:
-                            bestd = dist[x]
-                    sc[i] = v - 255 + bestd
-                    self.i = i + 1
-                    return
-                i += 1
-            # stable insertion sort, best first, 12 insertions per unit
-            if i == nc:
-                i = nc + 1
-            end = i + 12
-            if end > 2 * nc:
-                end = 2 * nc
-            for k in range(i, end):
-                v = sc[k - nc]
-                c = cl[k - nc]
-                j = k - nc
-                while j > 0 and sc[j - 1] < v:
-                    sc[j] = sc[j - 1]
-                    cl[j] = cl[j - 1]
-                    j -= 1
-                sc[j] = v
-                cl[j] = c
-            self.i = end
-            if end < 2 * nc:
-                return
-            self.result = cl[0]
-            self.i = 0
-            self.inner = False
-            self.phase = _DONE if self.lost else _VERIFY
+                self.inner = False
+                self.phase = _DONE if self.lost else _VERIFY
             return
         # _VERIFY: the best-scored of the first HINT_TRIES blocks after which
         # the cat has no forced escape within the horizon; else the block

@@ -203,7 +203,7 @@ def test_hint_score_shortcut_keeps_only_what_a_sweep_keeps():
             continue
         for i in range(b.n):
             an.nbf[i] = 1 if i in near else 0
-        base = hint._score(b, True)
+        base = hint._score(b)
         hint.deep.cnt[:] = an.td
         hint.deep.dd[:] = an.dist
         hint.best0, hint.bestd0 = hint.best, hint.bestd
@@ -212,7 +212,7 @@ def test_hint_score_shortcut_keeps_only_what_a_sweep_keeps():
                 continue
             keeps = hint._keeps(c)
             cells[c] = 1
-            score = hint._score(b, True)
+            score = hint._score(b)
             cells[c] = 0
             checked += 1
             if keeps:
