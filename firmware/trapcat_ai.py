@@ -145,40 +145,6 @@ class Analyzer:
                         q[tail] = v
                         tail += 1
 
-    def near3(self, w):
-        """Put w and the free cells within 3 steps of it in cand3 (w in slot 0,
-        then breadth first); returns how many."""
-        b = self.board
-        cells = b.cells
-        adj = b.adj
-        deg = b.deg
-        gen = self.gen3 + 1
-        if gen > 0xFFFF:
-            m = self.mark3
-            for i in range(b.n):
-                m[i] = 0
-            gen = 1
-        self.gen3 = gen
-        mark = self.mark3
-        cand = self.cand3
-        mark[w] = gen
-        cand[0] = w
-        nc = 1
-        lo = 0
-        for level in range(3):
-            hi = nc
-            for i in range(lo, hi):
-                u = cand[i]
-                ub = 6 * u
-                for j in range(ub, ub + deg[u]):
-                    c = adj[j]
-                    if mark[c] != gen and not cells[c]:
-                        mark[c] = gen
-                        cand[nc] = c
-                        nc += 1
-            lo = hi
-        return nc
-
 # Sliced thinking -------------------------------------------------------------
 # Every cat and blocker answers ``choose(board)`` in one call, and the same
 # work in slices: ``start(board)``, then ``step(deadline=None, units=...)``
@@ -888,13 +854,6 @@ class Deep:
         short = self.short
         collect = self.collect
         nreply = self.nreply
-        b = self.board
-        adj = b.adj
-        deg = b.deg
-        border = b.border
-        cells = self.cells
-        fc = self.fc
-        bc = self.bc
         esc = self.mode == ESCAPE
         nodes = self.nodes
         while limit > 0:
@@ -907,15 +866,7 @@ class Deep:
                 d = dep[sp]
                 if kind[sp] == _BLKN:
                     if c != NONE:
-                        # self.block(c), inline
-                        cells[c] = 1
-                        base = 6 * c
-                        end = base + deg[c]
-                        for k in range(base, end):
-                            fc[adj[k]] -= 1
-                        if border[c]:
-                            for k in range(base, end):
-                                bc[adj[k]] -= 1
+                        self.block(c)
                     collect[sp + 1] = c == NONE
                     nreply[sp + 1] = 0
                     v = self._open(sp + 1, _CATN, at[sp], d if esc else d - 1, hi[sp])
@@ -940,15 +891,7 @@ class Deep:
                 if kind[sp] == _BLKN:
                     c = cand[idx[sp] - 1]
                     if c != NONE:
-                        # self.unblock(c), inline
-                        cells[c] = 0
-                        base = 6 * c
-                        end = base + deg[c]
-                        for k in range(base, end):
-                            fc[adj[k]] += 1
-                        if border[c]:
-                            for k in range(base, end):
-                                bc[adj[k]] += 1
+                        self.unblock(c)
                     elif v != short[sp]:
                         self._skip_far(sp)
                 elif v == short[sp] and collect[sp]:
@@ -1516,22 +1459,20 @@ class StrongBlocker(_Task):
             # cell whose block can matter to an escape within ESCAPE_DEPTH
             # (unless some block avoids a forced escape: then not the blocks
             # proven to leave one)
-            nc = an.near3(cat)
+            top = deep._near(cat, self.horizon, 0, True)
+            end = deep._near(cat, 3, top, False)    # marks those in deep.mark
+            mark = deep.mark
+            gen = deep.gen
+            dcand = deep.cand
             cl = self.cl
-            cand3 = an.cand3
             bad = self.bad
             lost = self.lost
-            m = 0
-            for i in range(1, nc):
-                c = cand3[i]
+            nc = 0
+            for i in range(top, end):
+                c = dcand[i]
                 if lost or not bad[c]:
-                    cl[m] = c
-                    m += 1
-            nc = m
-            top = deep._near(cat, self.horizon, 0, True)
-            mark = an.mark3
-            gen = an.gen3
-            dcand = deep.cand
+                    cl[nc] = c
+                    nc += 1
             for i in range(top):
                 c = dcand[i]
                 if mark[c] != gen and (lost or not bad[c]):
