@@ -60,9 +60,6 @@ class Analyzer:
         self.moves = bytearray(6)
         self.nbf = bytearray(n)      # 1 on the cat's neighbours (early-exit sweeps)
         self.deep = Deep(board)      # exact escape/capture search
-        self.zero = self.deep.zero
-        self.init = self.deep.init
-        self.blist = self.deep.blist
 
     # Distances -------------------------------------------------------------
     def distances(self, stop=False):
@@ -78,8 +75,9 @@ class Analyzer:
         nbf = self.nbf
         q = self.queue
         tail = 0
-        dist[:] = self.init
-        for x in self.blist:
+        tpl = b.sweep_templates
+        dist[:] = tpl[1]
+        for x in tpl[2]:
             if cells[x]:
                 dist[x] = INF
             else:
@@ -102,48 +100,49 @@ class Analyzer:
 
     def two_distance(self, stop=False):
         """td[x] = 0 on free border cells, else 1 + second smallest td among
-        free neighbours (INF when fewer than two are finite).  The queue holds
-        non-decreasing values, so with ``stop`` the sweep ends once no cell
-        flagged in ``nbf`` can still get a value <= the smallest one flagged
-        so far (the others stay INF)."""
+        free neighbours (INF when fewer than two are finite); see _sweep_td."""
         b = self.board
-        cells = b.cells
-        border = b.border
-        adj = b.adj
-        deg = b.deg
-        td = self.td
-        cnt = self.cnt
-        nbf = self.nbf
-        q = self.queue
-        best = INF
-        tail = 0
-        td[:] = self.init
-        cnt[:] = self.zero
-        for x in self.blist:
-            if cells[x]:
-                td[x] = INF
-            else:
-                q[tail] = x
-                tail += 1
-        head = 0
-        while head < tail:
-            u = q[head]
-            head += 1
-            d = td[u] + 1
-            if d > best:
-                return
-            base = 6 * u
-            for k in range(base, base + deg[u]):
-                v = adj[k]
-                if td[v] == INF and not cells[v]:
-                    c = cnt[v] + 1
-                    cnt[v] = c
-                    if c == 2:
-                        td[v] = d
-                        if stop and nbf[v] and d < best:
-                            best = d
-                        q[tail] = v
-                        tail += 1
+        _sweep_td(b, b.cells, self.td, self.cnt, self.queue, self.nbf, stop)
+
+
+def _sweep_td(b, cells, td, cnt, q, nbf, stop):
+    """The two-distance sweep of Board b over ``cells`` into td (cnt, q:
+    scratch).  The queue holds non-decreasing values, so with ``stop`` it
+    ends once no cell flagged in ``nbf`` can still get a value <= the
+    smallest one flagged so far (the others stay INF)."""
+    adj = b.adj
+    deg = b.deg
+    tpl = b.sweep_templates
+    best = INF
+    tail = 0
+    td[:] = tpl[1]
+    cnt[:] = tpl[0]
+    for x in tpl[2]:
+        if cells[x]:
+            td[x] = INF
+        else:
+            q[tail] = x
+            tail += 1
+    head = 0
+    while head < tail:
+        u = q[head]
+        head += 1
+        d = td[u] + 1
+        if d > best:
+            return
+        base = 6 * u
+        for k in range(base, base + deg[u]):
+            v = adj[k]
+            if td[v] == INF and not cells[v]:
+                c = cnt[v] + 1
+                cnt[v] = c
+                if c == 2:
+                    td[v] = d
+                    if stop and nbf[v] and d < best:
+                        best = d
+                    q[tail] = v
+                    tail += 1
+
 
 # Sliced thinking -------------------------------------------------------------
 # Every cat and blocker answers ``choose(board)`` in one call, and the same
@@ -271,10 +270,7 @@ class Deep:
         self.reply = bytearray(6 * plies)   # a pass child's safe cat steps
         self.nreply = bytearray(plies)      # how many (0: not collecting)
         self.collect = bytearray(plies)     # 1 on a cat node after a pass
-        tpl = _templates(board)
-        self.zero = tpl[0]
-        self.init = tpl[1]
-        self.blist = tpl[2]
+        _templates(board)
         self.hq = bytearray(n)           # axial coordinates (hex distance)
         self.hr = bytearray(n)
         size = board.size
@@ -314,33 +310,7 @@ class Deep:
                     e += border[y]
             fc[x] = f
             bc[x] = e
-        td = self.td
-        cnt = self.cnt
-        q = self.q
-        tail = 0
-        td[:] = self.init
-        cnt[:] = self.zero
-        for x in self.blist:
-            if cells[x]:
-                td[x] = INF
-            else:
-                q[tail] = x
-                tail += 1
-        head = 0
-        while head < tail:
-            u = q[head]
-            head += 1
-            d = td[u] + 1
-            base = 6 * u
-            for k in range(base, base + deg[u]):
-                v = adj[k]
-                if td[v] == INF and not cells[v]:
-                    c = cnt[v] + 1
-                    cnt[v] = c
-                    if c == 2:
-                        td[v] = d
-                        q[tail] = v
-                        tail += 1
+        _sweep_td(board, cells, self.td, self.cnt, self.q, None, False)
 
     def block(self, c):
         b = self.board
