@@ -463,9 +463,8 @@ class Deep:
                     return True
                 dq = hq[z] - qc
                 dr = hr[z] - rc
-                if not ((dq == 0 and (dr == 1 or dr == -1))
-                        or (dr == 0 and (dq == 1 or dq == -1))
-                        or (dq == 1 and dr == -1) or (dq == -1 and dr == 1)):
+                ds = dq + dr            # adjacent: a unit step, squares sum 2
+                if dq * dq + dr * dr + ds * ds != 2:
                     return True
         return False
 
@@ -513,13 +512,10 @@ class Deep:
                     kills = False
                     break
                 # c must be one of y's two border neighbours
-                near = False
-                zb = 6 * y
-                for j in range(zb, zb + deg[y]):
-                    if adj[j] == c:
-                        near = True
-                        break
-                if not near:
+                dq = self.hq[y] - self.hq[c]
+                dr = self.hr[y] - self.hr[c]
+                ds = dq + dr
+                if dq * dq + dr * dr + ds * ds != 2:
                     kills = False
                     break
             if kills:
@@ -588,10 +584,8 @@ class Deep:
             if f == 2:
                 dq = hq[y] - qc
                 dr = hr[y] - rc
-                # adjacent on the hex grid: (dq, dr) is a unit step
-                if not ((dq == 0 and (dr == 1 or dr == -1))
-                        or (dr == 0 and (dq == 1 or dq == -1))
-                        or (dq == 1 and dr == -1) or (dq == -1 and dr == 1)):
+                ds = dq + dr            # adjacent: a unit step, squares sum 2
+                if dq * dq + dr * dr + ds * ds != 2:
                     return 0
         return 1
 
