@@ -54,9 +54,9 @@ class Analyzer:
         self.td = bytearray(n)       # two-distance (INF)
         self.cnt = bytearray(n)
         self.queue = bytearray(n)
-        self.mark3 = array("H", bytes(2 * n))
+        self.mark3 = array("H", bytes(2 * n))   # StrongBlocker._keeps' marks
         self.gen3 = 0
-        self.cand3 = bytearray(n)
+        self.cand3 = bytearray(n)    # and list of changed cells
         self.moves = bytearray(6)
         self.nbf = bytearray(n)      # 1 on the cat's neighbours (early-exit sweeps)
         self.deep = Deep(board)      # exact escape/capture search
@@ -1217,8 +1217,10 @@ class GreedyBlocker(_Task):
 class StrongBlocker(_Task):
     """The player's HINT: closes a border cell next to the cat; else keeps a
     forced capture within CAPTURE_DEPTH blocks when there is one; else the
-    best-scored block that leaves the cat no forced escape within
-    ESCAPE_DEPTH moves (the best-scored block when every block leaves one)."""
+    best-scored of its first HINT_TRIES blocks it verifies (within
+    VERIFY_NODES expansions) to leave the cat no forced escape within
+    ESCAPE_DEPTH moves, else the escape-free block its root search found
+    (the best-scored block when every block leaves one)."""
 
     def __init__(self, board, analyzer=None):
         self.result = NONE       # attributes made here: start() allocates nothing
@@ -1295,7 +1297,7 @@ class StrongBlocker(_Task):
         deg = board.deg
         cells = board.cells
         nbf = an.nbf
-        mark = an.mark3                 # idle after _CAND, as is cand3
+        mark = an.mark3                 # scratch of its own
         chg = an.cand3
         best = self.best0
         bestd = self.bestd0
