@@ -667,18 +667,22 @@ class Deep:
                     tm[adj[k]] = gen
         if not traps:
             return lo
-        # the pass goes first (see run): its refutation rules out far blocks
-        for i in range(hi, lo, -1):
-            cand[i] = cand[i - 1]
-        cand[lo] = NONE
-        hi += 1
-        out = lo + 1
-        for i in range(lo + 1, hi):
+        out = lo
+        for i in range(lo, hi):
             c = cand[i]
             if dd[c] < h or tm[c] == gen:
                 cand[out] = c
                 out += 1
-        return out
+        # the cat's own neighbours first (no far-block cut drops them, and
+        # one may capture at once), then a pass (see run): its answers rule
+        # out far blocks
+        k = lo
+        while k < out and dd[cand[k]] == 1:
+            k += 1
+        for i in range(out, k, -1):
+            cand[i] = cand[i - 1]
+        cand[k] = NONE
+        return out + 1
 
     def _open(self, p, kind, x, depth, lo):
         """Set up node p (cat at x); its children go to cand[lo:].  Returns
@@ -869,7 +873,7 @@ class Deep:
                 if sp == 0:
                     c = cand[idx[0] - 1]
                     if c == NONE:       # captured even after a pass
-                        c = cand[1] if hi[0] > 1 else NONE
+                        c = cand[idx[0]] if idx[0] < hi[0] else NONE
                     self.first = c
                     self.sp = -1
                     self.nodes = nodes
