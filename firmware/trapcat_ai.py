@@ -741,7 +741,27 @@ class Deep:
                     for k in range(base, end):
                         y = adj[k]
                         if not cells[y] and border[y]:
-                            cand[lo] = y
+                            u = y
+                    if depth == 2 and p:
+                        # the forced block on u, then the cat needs a
+                        # neighbour with two free border cells left
+                        hq = self.hq
+                        hr = self.hr
+                        for k in range(base, end):
+                            y = adj[k]
+                            if cells[y] or y == u:
+                                continue
+                            f = bc[y]
+                            if f == 2:
+                                dq = hq[y] - hq[u]
+                                dr = hr[y] - hr[u]
+                                ds = dq + dr
+                                if dq * dq + dr * dr + ds * ds == 2:
+                                    f = 1       # u was one of them
+                            if f >= 2:
+                                return 1
+                        return 0
+                    cand[lo] = u
                     hi = lo + 1
                 else:
                     hi = self._witness_killers(x, lo)
