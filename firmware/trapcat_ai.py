@@ -162,7 +162,6 @@ _FOREVER = const(1 << 29)
 _DONE = const(0)
 _START = const(1)
 _ESCAPE = const(2)
-_SWEEP_TD = const(3)
 _SWEEP_DIST = const(4)
 _CAPTURE = const(5)
 _CAND = const(6)
@@ -182,7 +181,6 @@ def _costs(board):
     c = bytearray(9)
     c[_START] = board.n // 3 + 1         # Deep.load: copy, counts, td
     c[_ESCAPE] = 10                      # DEEP_CHUNK expansions: <= 1 M fuel
-    c[_SWEEP_TD] = sweep
     c[_SWEEP_DIST] = sweep
     c[_CAPTURE] = 10
     c[_CAND] = board.n // 20 + 1 + 2 * sweep   # + the unblocked score
@@ -940,16 +938,6 @@ class Deep:
                 cand[out] = c
                 out += 1
         self.hi[sp] = out
-        # the steps that answer the pass are the likeliest blocks: first
-        lo = self.idx[sp]
-        for j in range(base, base + nr):
-            y = reply[j]
-            for i in range(lo, out):
-                if cand[i] == y:
-                    cand[i] = cand[lo]
-                    cand[lo] = y
-                    lo += 1
-                    break
 
     def abort(self):
         """Drop a running search (undo its blocks on the copy)."""
