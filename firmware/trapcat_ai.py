@@ -98,12 +98,6 @@ class Analyzer:
                     q[tail] = v
                     tail += 1
 
-    def two_distance(self, stop=False):
-        """td[x] = 0 on free border cells, else 1 + second smallest td among
-        free neighbours (INF when fewer than two are finite); see _sweep_td."""
-        b = self.board
-        _sweep_td(b, b.cells, self.td, self.cnt, self.queue, self.nbf, stop)
-
 
 def _sweep_td(b, cells, td, cnt, q, nbf, stop):
     """The two-distance sweep of Board b over ``cells`` into td (cnt, q:
@@ -1263,7 +1257,7 @@ class StrongBlocker(_Task):
         share it, BFS distance.  The sweeps stop early once the cat's
         neighbours (flagged in an.nbf) are settled."""
         an = self.an
-        an.two_distance(True)
+        _sweep_td(board, board.cells, an.td, an.cnt, an.queue, an.nbf, True)
         an.distances(True)
         td = an.td
         dist = an.dist
@@ -1313,7 +1307,7 @@ class StrongBlocker(_Task):
         chg = an.cand3
         best = self.best0
         bestd = self.bestd0
-        if best > 12 or bestd > 12:
+        if best > 12:                   # (td >= BFS distance: so is bestd)
             return False                # (no border in reach: just sweep)
         for part in range(2):
             val = self.deep.cnt if part == 0 else self.deep.dd
