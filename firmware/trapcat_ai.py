@@ -598,12 +598,17 @@ class Deep:
         fc = self.fc
         ny = 0
         xb = 6 * x
-        for k in range(xb, xb + deg[x]):
+        end = xb + deg[x]
+        for k in range(xb, end):
+            if ny + end - k < 2:
+                return False            # too few neighbours left
             y = adj[k]
             if cells[y]:
                 continue
             if not border[y]:
                 # y with j = h - 1, e = 1: 3 neighbours z good for j = h - 2, e = 2
+                if fc[y] < 3:
+                    continue
                 nz = 0
                 yb = 6 * y
                 for j in range(yb, yb + deg[y]):
