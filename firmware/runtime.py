@@ -10,8 +10,9 @@ next one was due; the loop then restarts its schedule instead of catching up).
 
 Games: ``start_game(entry)`` imports the module named in games.py lazily,
 builds ``Game(ctx)`` on a freshly collected heap; when ``tick`` returns
-"exit" (or raises) the instance is dropped, the module removed from
-sys.modules and the heap collected again.  An exception shows an error screen
+"exit" (or raises) the instance is dropped, the module (on the device: every
+module imported since the game started) removed from sys.modules and the heap
+collected again.  An exception shows an error screen
 and returns to the launcher; a MemoryError during a tick (an AI that ran out
 of room) shows "not enough memory" and the game goes on.
 """
@@ -27,6 +28,12 @@ try:
 except ImportError:
     def const(value):
         return value
+
+# On the device a game's whole import tree leaves with it (its AI's code would
+# otherwise stay resident into the next game); on CPython only the scene
+# module does, since the simulator shares the other modules with the host
+# tools and tests.
+_UNLOAD_ALL = sys.implementation.name != "cpython"
 
 VERSION = "0.3.0"
 TICKS_PER_SECOND = const(30)
@@ -165,6 +172,7 @@ class Runtime:
         self.max_tick_ms = 0
         self.game = None
         self.game_entry = None
+        self._loaded = None         # sys.modules names before the game started
         self.screen = None
         self.launcher = None
         self._toast = None
@@ -233,6 +241,7 @@ class Runtime:
         game_id, title, module = entry[0], entry[1], entry[2]
         self.game_entry = entry
         self.ctx.game_id = game_id
+        self._loaded = tuple(sys.modules) if _UNLOAD_ALL else None
         self.collect()
         try:
             mod = __import__(module)
@@ -254,6 +263,12 @@ class Runtime:
         entry = self.game_entry
         if entry is not None and entry[2] in sys.modules:
             del sys.modules[entry[2]]
+        loaded = self._loaded
+        if loaded is not None:
+            for name in list(sys.modules):
+                if name not in loaded:
+                    del sys.modules[name]
+            self._loaded = None
         self.ctx.game_id = None
         self.collect()
 

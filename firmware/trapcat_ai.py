@@ -54,9 +54,9 @@ class Analyzer:
         self.td = bytearray(n)       # two-distance (INF)
         self.cnt = bytearray(n)
         self.queue = bytearray(n)
-        self.mark3 = array("H", bytes(2 * n))
+        self.mark3 = array("H", bytes(2 * n))   # StrongBlocker._keeps' marks
         self.gen3 = 0
-        self.cand3 = bytearray(n)
+        self.cand3 = bytearray(n)    # and list of changed cells
         self.moves = bytearray(6)
         self.nbf = bytearray(n)      # 1 on the cat's neighbours (early-exit sweeps)
         self.deep = Deep(board)      # exact escape/capture search
@@ -75,13 +75,14 @@ class Analyzer:
         nbf = self.nbf
         q = self.queue
         tail = 0
-        for x in range(b.n):
-            if border[x] and not cells[x]:
-                dist[x] = 0
+        tpl = b.sweep_templates
+        dist[:] = tpl[1]
+        for x in tpl[2]:
+            if cells[x]:
+                dist[x] = INF
+            else:
                 q[tail] = x
                 tail += 1
-            else:
-                dist[x] = INF
         head = 0
         while head < tail:
             u = q[head]
@@ -97,84 +98,45 @@ class Analyzer:
                     q[tail] = v
                     tail += 1
 
-    def two_distance(self, stop=False):
-        """td[x] = 0 on free border cells, else 1 + second smallest td among
-        free neighbours (INF when fewer than two are finite).  The queue holds
-        non-decreasing values, so with ``stop`` the sweep ends once no cell
-        flagged in ``nbf`` can still get a value <= the smallest one flagged
-        so far (the others stay INF)."""
-        b = self.board
-        cells = b.cells
-        border = b.border
-        adj = b.adj
-        deg = b.deg
-        td = self.td
-        cnt = self.cnt
-        nbf = self.nbf
-        q = self.queue
-        best = INF
-        tail = 0
-        for x in range(b.n):
-            cnt[x] = 0
-            if border[x] and not cells[x]:
-                td[x] = 0
-                q[tail] = x
-                tail += 1
-            else:
-                td[x] = INF
-        head = 0
-        while head < tail:
-            u = q[head]
-            head += 1
-            d = td[u] + 1
-            if d > best:
-                return
-            base = 6 * u
-            for k in range(base, base + deg[u]):
-                v = adj[k]
-                if td[v] == INF and not cells[v]:
-                    c = cnt[v] + 1
-                    cnt[v] = c
-                    if c == 2:
-                        td[v] = d
-                        if stop and nbf[v] and d < best:
-                            best = d
-                        q[tail] = v
-                        tail += 1
 
-    def near3(self, w):
-        """Put w and the free cells within 3 steps of it in cand3 (w in slot 0,
-        then breadth first); returns how many."""
-        b = self.board
-        cells = b.cells
-        adj = b.adj
-        deg = b.deg
-        gen = self.gen3 + 1
-        if gen > 0xFFFF:
-            m = self.mark3
-            for i in range(b.n):
-                m[i] = 0
-            gen = 1
-        self.gen3 = gen
-        mark = self.mark3
-        cand = self.cand3
-        mark[w] = gen
-        cand[0] = w
-        nc = 1
-        lo = 0
-        for level in range(3):
-            hi = nc
-            for i in range(lo, hi):
-                u = cand[i]
-                ub = 6 * u
-                for j in range(ub, ub + deg[u]):
-                    c = adj[j]
-                    if mark[c] != gen and not cells[c]:
-                        mark[c] = gen
-                        cand[nc] = c
-                        nc += 1
-            lo = hi
-        return nc
+def _sweep_td(b, cells, td, cnt, q, nbf, stop):
+    """The two-distance sweep of Board b over ``cells`` into td (cnt, q:
+    scratch).  The queue holds non-decreasing values, so with ``stop`` it
+    ends once no cell flagged in ``nbf`` can still get a value <= the
+    smallest one flagged so far (the others stay INF)."""
+    adj = b.adj
+    deg = b.deg
+    tpl = b.sweep_templates
+    best = INF
+    tail = 0
+    td[:] = tpl[1]
+    cnt[:] = tpl[0]
+    for x in tpl[2]:
+        if cells[x]:
+            td[x] = INF
+        else:
+            q[tail] = x
+            tail += 1
+    head = 0
+    while head < tail:
+        u = q[head]
+        head += 1
+        d = td[u] + 1
+        if d > best:
+            return
+        base = 6 * u
+        for k in range(base, base + deg[u]):
+            v = adj[k]
+            if td[v] == INF and not cells[v]:
+                c = cnt[v] + 1
+                cnt[v] = c
+                if c == 2:
+                    td[v] = d
+                    if stop and nbf[v] and d < best:
+                        best = d
+                    q[tail] = v
+                    tail += 1
+
 
 # Sliced thinking -------------------------------------------------------------
 # Every cat and blocker answers ``choose(board)`` in one call, and the same
@@ -194,7 +156,6 @@ _FOREVER = const(1 << 29)
 _DONE = const(0)
 _START = const(1)
 _ESCAPE = const(2)
-_SWEEP_TD = const(3)
 _SWEEP_DIST = const(4)
 _CAPTURE = const(5)
 _CAND = const(6)
@@ -205,6 +166,7 @@ ESCAPE_DEPTH = const(5)     # cat moves: forced escapes found exactly
 CAPTURE_DEPTH = const(4)    # blocks: forced captures found exactly
 DEEP_CHUNK = const(2)       # deep-search expansions per work unit
 HINT_TRIES = const(3)       # best-scored blocks the hint verifies itself
+VERIFY_NODES = const(300)   # expansions the hint spends verifying them
 
 
 def _costs(board):
@@ -213,10 +175,9 @@ def _costs(board):
     c = bytearray(9)
     c[_START] = board.n // 3 + 1         # Deep.load: copy, counts, td
     c[_ESCAPE] = 10                      # DEEP_CHUNK expansions: <= 1 M fuel
-    c[_SWEEP_TD] = sweep
     c[_SWEEP_DIST] = sweep
     c[_CAPTURE] = 10
-    c[_CAND] = board.n // 20 + 1
+    c[_CAND] = board.n // 20 + 1 + 2 * sweep   # + the unblocked score
     c[_SCORE] = 2 * sweep
     c[_VERIFY] = 10
     return c
@@ -246,6 +207,26 @@ CAPTURE = const(1)
 _CATN = const(0)             # node kinds: cat to move, player to move
 _BLKN = const(1)
 _PLIES = const(10)
+
+
+def _templates(board):
+    """Sweep templates, made once per Board and shared: all 0; 0 on the
+    border and INF elsewhere; the border cells."""
+    tpl = getattr(board, "sweep_templates", None)
+    if tpl is None:
+        n = board.n
+        init = bytearray(n)
+        blist = bytearray(4 * board.size - 4)
+        m = 0
+        for x in range(n):
+            if board.border[x]:
+                blist[m] = x
+                m += 1
+            else:
+                init[x] = INF
+        tpl = (bytes(n), init, blist)
+        board.sweep_templates = tpl
+    return tpl
 
 
 class Deep:
@@ -281,6 +262,7 @@ class Deep:
         self.reply = bytearray(6 * plies)   # a pass child's safe cat steps
         self.nreply = bytearray(plies)      # how many (0: not collecting)
         self.collect = bytearray(plies)     # 1 on a cat node after a pass
+        _templates(board)
         self.hq = bytearray(n)           # axial coordinates (hex distance)
         self.hr = bytearray(n)
         size = board.size
@@ -320,33 +302,7 @@ class Deep:
                     e += border[y]
             fc[x] = f
             bc[x] = e
-        td = self.td
-        cnt = self.cnt
-        q = self.q
-        tail = 0
-        for x in range(n):
-            cnt[x] = 0
-            if border[x] and not cells[x]:
-                td[x] = 0
-                q[tail] = x
-                tail += 1
-            else:
-                td[x] = INF
-        head = 0
-        while head < tail:
-            u = q[head]
-            head += 1
-            d = td[u] + 1
-            base = 6 * u
-            for k in range(base, base + deg[u]):
-                v = adj[k]
-                if td[v] == INF and not cells[v]:
-                    c = cnt[v] + 1
-                    cnt[v] = c
-                    if c == 2:
-                        td[v] = d
-                        q[tail] = v
-                        tail += 1
+        _sweep_td(board, cells, self.td, self.cnt, self.q, None, False)
 
     def block(self, c):
         b = self.board
@@ -384,6 +340,8 @@ class Deep:
         self.first = NONE
         self.nodes = 0
         self.leaf = NONE
+        self.collect[0] = 0
+        self.nreply[0] = 0
         v = self._open(0, kind, cell, depth, 0)
         if v >= 0:
             self.first = self.leaf
@@ -497,11 +455,65 @@ class Deep:
                     return True
                 dq = hq[z] - qc
                 dr = hr[z] - rc
-                if not ((dq == 0 and (dr == 1 or dr == -1))
-                        or (dr == 0 and (dq == 1 or dq == -1))
-                        or (dq == 1 and dr == -1) or (dq == -1 and dr == 1)):
+                ds = dq + dr            # adjacent: a unit step, squares sum 2
+                if dq * dq + dr * dr + ds * ds != 2:
                     return True
         return False
+
+    def _witness_killers(self, x, lo):
+        """Player to move, cat on x with no free border neighbour: a free
+        neighbour y with two free border neighbours (a witness) gets the
+        cat out in 2 moves unless the block kills it - blocks y, or (y with
+        exactly two) one of those two.  So only a block that kills every
+        witness can stop the cat: those go to cand[lo:]; returns the end,
+        lo when there is no witness, -1 when no block kills them all."""
+        b = self.board
+        cells = self.cells
+        border = b.border
+        adj = b.adj
+        deg = b.deg
+        bc = self.bc
+        cand = self.cand
+        base = 6 * x
+        end = base + deg[x]
+        y0 = NONE
+        for k in range(base, end):
+            y = adj[k]
+            if not cells[y] and bc[y] >= 2:
+                y0 = y
+                break
+        if y0 == NONE:
+            return lo
+        hi = lo
+        yb = 6 * y0
+        for t in range(-1, deg[y0]):
+            if t < 0:
+                c = y0
+            else:
+                c = adj[yb + t]
+                if bc[y0] != 2 or cells[c] or not border[c]:
+                    continue
+            # does blocking c kill every other witness too?
+            kills = True
+            cb = border[c]
+            for k in range(base, end):
+                y = adj[k]
+                if y == y0 or y == c or cells[y] or bc[y] < 2:
+                    continue
+                if bc[y] > 2 or not cb:
+                    kills = False
+                    break
+                # c must be one of y's two border neighbours
+                dq = self.hq[y] - self.hq[c]
+                dr = self.hr[y] - self.hr[c]
+                ds = dq + dr
+                if dq * dq + dr * dr + ds * ds != 2:
+                    kills = False
+                    break
+            if kills:
+                cand[hi] = c
+                hi += 1
+        return hi if hi > lo else -1
 
     def _cap2(self, x):
         """Player to move, cat on non-border x with at least two free
@@ -564,12 +576,67 @@ class Deep:
             if f == 2:
                 dq = hq[y] - qc
                 dr = hr[y] - rc
-                # adjacent on the hex grid: (dq, dr) is a unit step
-                if not ((dq == 0 and (dr == 1 or dr == -1))
-                        or (dr == 0 and (dq == 1 or dq == -1))
-                        or (dq == 1 and dr == -1) or (dq == -1 and dr == 1)):
+                ds = dq + dr            # adjacent: a unit step, squares sum 2
+                if dq * dq + dr * dr + ds * ds != 2:
                     return 0
         return 1
+
+    def _roomy(self, x, h):
+        """Player to move, cat on x, h = 3 or 4: True when the cat has room
+        enough that no capture within h blocks exists, by a sufficient
+        condition read off the free-neighbour counts.  With e blocks still
+        to come anywhere (not on the cat), the cat on c is not captured
+        within j blocks when c is on the border, or (j = 1) fc[c] >= e + 2,
+        or (j >= 2) at least e + 2 of its free neighbours d are so for
+        j - 1 and e + 1 (the e blocks and the next one close at most e + 1
+        of them; the cat steps to another).  Here: x with e = 0."""
+        b = self.board
+        adj = b.adj
+        deg = b.deg
+        border = b.border
+        cells = self.cells
+        fc = self.fc
+        ny = 0
+        xb = 6 * x
+        end = xb + deg[x]
+        for k in range(xb, end):
+            if ny + end - k < 2:
+                return False            # too few neighbours left
+            y = adj[k]
+            if cells[y]:
+                continue
+            if not border[y]:
+                # y with j = h - 1, e = 1: 3 neighbours z good for j = h - 2, e = 2
+                if fc[y] < 3:
+                    continue
+                nz = 0
+                yb = 6 * y
+                for j in range(yb, yb + deg[y]):
+                    z = adj[j]
+                    if cells[z]:
+                        continue
+                    if h == 3:
+                        if not border[z] and fc[z] < 4:
+                            continue
+                    elif not border[z]:
+                        # z with j = 2, e = 2: 4 neighbours w with fc >= 5
+                        nw = 0
+                        zb = 6 * z
+                        for i in range(zb, zb + deg[z]):
+                            w = adj[i]
+                            if not cells[w] and (border[w] or fc[w] >= 5):
+                                nw += 1
+                        if nw < 4:
+                            continue
+                    nz += 1
+                    if nz >= 3:
+                        break
+                if nz < 3:
+                    continue
+            ny += 1
+            if ny >= 2:
+                return True
+        return False
 
     def _trap_blocks(self, x, h, lo):
         """Blocks that can matter to a capture of the cat at x within h
@@ -597,18 +664,22 @@ class Deep:
                     tm[adj[k]] = gen
         if not traps:
             return lo
-        # the pass goes first (see run): its refutation rules out far blocks
-        for i in range(hi, lo, -1):
-            cand[i] = cand[i - 1]
-        cand[lo] = NONE
-        hi += 1
-        out = lo + 1
-        for i in range(lo + 1, hi):
+        out = lo
+        for i in range(lo, hi):
             c = cand[i]
             if dd[c] < h or tm[c] == gen:
                 cand[out] = c
                 out += 1
-        return out
+        # the cat's own neighbours first (no far-block cut drops them, and
+        # one may capture at once), then a pass (see run): its answers rule
+        # out far blocks
+        k = lo
+        while k < out and dd[cand[k]] == 1:
+            k += 1
+        for i in range(out, k, -1):
+            cand[i] = cand[i - 1]
+        cand[k] = NONE
+        return out + 1
 
     def _open(self, p, kind, x, depth, lo):
         """Set up node p (cat at x); its children go to cand[lo:].  Returns
@@ -627,20 +698,21 @@ class Deep:
         if self.mode == ESCAPE:
             if kind == _CATN:
                 free = False
+                two = NONE              # the first neighbour with 2 exits
                 for k in range(base, end):
                     y = adj[k]
                     if not cells[y]:
-                        free = True
                         if border[y]:
                             self.leaf = y
                             return 1
+                        free = True
+                        if two == NONE and bc[y] >= 2:
+                            two = y
                 if not free or depth < 2:
                     return 0
-                for k in range(base, end):
-                    y = adj[k]
-                    if not cells[y] and bc[y] >= 2:
-                        self.leaf = y
-                        return 1
+                if two != NONE:
+                    self.leaf = two
+                    return 1
                 if depth == 2:
                     return 0
                 for k in range(base, end):
@@ -666,10 +738,39 @@ class Deep:
                     for k in range(base, end):
                         y = adj[k]
                         if not cells[y] and border[y]:
-                            cand[lo] = y
+                            u = y
+                    if depth == 2 and p:
+                        # the forced block on u, then the cat needs a
+                        # neighbour with two free border cells left
+                        hq = self.hq
+                        hr = self.hr
+                        for k in range(base, end):
+                            y = adj[k]
+                            if cells[y] or y == u:
+                                continue
+                            f = bc[y]
+                            if f == 2:
+                                dq = hq[y] - hq[u]
+                                dr = hr[y] - hr[u]
+                                ds = dq + dr
+                                if dq * dq + dr * dr + ds * ds == 2:
+                                    f = 1       # u was one of them
+                            if f >= 2:
+                                return 1
+                        return 0
+                    cand[lo] = u
                     hi = lo + 1
                 else:
-                    hi = self._near(x, depth, lo, True)
+                    hi = self._witness_killers(x, lo)
+                    if hi < 0:
+                        return 1        # no block stops an escape in 2
+                    if hi == lo:
+                        hi = self._near(x, depth, lo, True)
+                        if hi == lo:
+                            # no block can matter (td is from the load, so a
+                            # smaller bound): the node is worth a pass
+                            cand[lo] = NONE
+                            hi = lo + 1
                 short = 0
         else:
             if kind == _BLKN:
@@ -689,6 +790,8 @@ class Deep:
                 elif depth == 2 and p:
                     return self._cap2(x)
                 else:
+                    if depth <= 4 and self._roomy(x, depth):
+                        return 0
                     hi = self._trap_blocks(x, depth, lo)
                     if hi == lo:
                         return 0
@@ -734,32 +837,38 @@ class Deep:
         at = self.at
         dep = self.dep
         short = self.short
+        collect = self.collect
+        nreply = self.nreply
         esc = self.mode == ESCAPE
+        nodes = self.nodes
         while limit > 0:
             i = idx[sp]
             if i < hi[sp]:
                 idx[sp] = i + 1
                 c = cand[i]
                 limit -= 1
-                self.nodes += 1
+                nodes += 1
                 d = dep[sp]
                 if kind[sp] == _BLKN:
                     if c != NONE:
                         self.block(c)
-                    self.collect[sp + 1] = c == NONE
-                    self.nreply[sp + 1] = 0
+                    collect[sp + 1] = c == NONE
+                    nreply[sp + 1] = 0
                     v = self._open(sp + 1, _CATN, at[sp], d if esc else d - 1, hi[sp])
                 else:
+                    collect[sp + 1] = 0         # (no stale count from a cat
+                    nreply[sp + 1] = 0          # node once on this ply)
                     v = self._open(sp + 1, _BLKN, c, d - 1 if esc else d, hi[sp])
                 if v < 0:
                     sp += 1
                     continue
             else:
                 v = 1 - short[sp]       # every child failed to decide it
-                if self.nreply[sp]:
+                if nreply[sp]:
                     v = short[sp]       # a pass child: some step decided it
                 if sp == 0:
                     self.sp = -1
+                    self.nodes = nodes
                     return v
                 sp -= 1
             # v is the value of the child just finished of node sp
@@ -770,23 +879,25 @@ class Deep:
                         self.unblock(c)
                     elif v != short[sp]:
                         self._skip_far(sp)
-                elif v == short[sp] and self.collect[sp]:
+                elif v == short[sp] and collect[sp]:
                     # after a pass: collect every cat step that decides it
-                    n = self.nreply[sp]
+                    n = nreply[sp]
                     self.reply[6 * sp + n] = cand[idx[sp] - 1]
-                    self.nreply[sp] = n + 1
+                    nreply[sp] = n + 1
                     break
                 if v != short[sp]:
                     break
                 if sp == 0:
                     c = cand[idx[0] - 1]
                     if c == NONE:       # captured even after a pass
-                        c = cand[1] if hi[0] > 1 else NONE
+                        c = cand[idx[0]] if idx[0] < hi[0] else NONE
                     self.first = c
                     self.sp = -1
+                    self.nodes = nodes
                     return v
                 sp -= 1
         self.sp = sp
+        self.nodes = nodes
         return -1
 
     def _skip_far(self, sp):
@@ -1117,8 +1228,10 @@ class GreedyBlocker(_Task):
 class StrongBlocker(_Task):
     """The player's HINT: closes a border cell next to the cat; else keeps a
     forced capture within CAPTURE_DEPTH blocks when there is one; else the
-    best-scored block that leaves the cat no forced escape within
-    ESCAPE_DEPTH moves (the best-scored block when every block leaves one)."""
+    best-scored of its first HINT_TRIES blocks it verifies (within
+    VERIFY_NODES expansions) to leave the cat no forced escape within
+    ESCAPE_DEPTH moves, else the escape-free block its root search found
+    (the best-scored block when every block leaves one)."""
 
     def __init__(self, board, analyzer=None):
         self.result = NONE       # attributes made here: start() allocates nothing
@@ -1135,6 +1248,13 @@ class StrongBlocker(_Task):
         self.inner = False                 # a deep search is running
         self.cl = bytearray(board.n)       # candidate blocks, best score first
         self.sc = array("i", bytes(4 * board.n))
+        self.bad = bytearray(board.n)      # blocks proven to leave an escape
+        self.base = 0                      # the score with no block
+        self.best = 0                      # _score's best td and BFS distance
+        self.bestd = 0
+        self.vleft = 0                     # expansions left for _VERIFY
+        self.best0 = 0                     # the unblocked best td, BFS distance
+        self.bestd0 = 0
 
     def _score(self, board):
         """How bad the position is for the cat to move (bigger = better for
@@ -1142,7 +1262,7 @@ class StrongBlocker(_Task):
         share it, BFS distance.  The sweeps stop early once the cat's
         neighbours (flagged in an.nbf) are settled."""
         an = self.an
-        an.two_distance(True)
+        _sweep_td(board, board.cells, an.td, an.cnt, an.queue, an.nbf, True)
         an.distances(True)
         td = an.td
         dist = an.dist
@@ -1167,9 +1287,82 @@ class StrongBlocker(_Task):
                 ties += 1
             if dist[x] < bestd:
                 bestd = dist[x]
+        self.best = best
+        self.bestd = bestd
         if best == 999:
             return 1 << 22      # captured
         return (best * 8 + 7 - ties) * 256 + bestd
+
+    def _keeps(self, c):
+        """Does a block on c (not a cat neighbour) leave the unblocked score
+        (kept by _CAND: td in deep.cnt, BFS distance in deep.dd, both exact
+        up to the best neighbour's values best0, bestd0)?  A value depends
+        only on smaller ones, so the cells it changes are found level by
+        level from c: a cell with td L keeps it while two free unchanged
+        neighbours have td < L, one with distance L while a free unchanged
+        neighbour has L - 1.  The score keeps when no cat neighbour with td
+        best0 changes and one with distance bestd0 does not."""
+        an = self.an
+        board = self.board
+        adj = board.adj
+        deg = board.deg
+        cells = board.cells
+        nbf = an.nbf
+        mark = an.mark3                 # scratch of its own
+        chg = an.cand3
+        best = self.best0
+        bestd = self.bestd0
+        if best > 12:                   # (td >= BFS distance: so is bestd)
+            return False                # (no border in reach: just sweep)
+        for part in range(2):
+            val = self.deep.cnt if part == 0 else self.deep.dd
+            top = best if part == 0 else bestd
+            need = 2 - part             # supporters: two for td, one for BFS
+            gen = an.gen3 + 1
+            if gen > 0xFFFF:
+                for i in range(board.n):
+                    mark[i] = 0
+                gen = 1
+            an.gen3 = gen
+            mark[c] = gen
+            chg[0] = c
+            m = 1
+            for lv in range(val[c] + 1, top + 1):
+                end = m
+                for i in range(end):
+                    u = chg[i]
+                    ub = 6 * u
+                    for k in range(ub, ub + deg[u]):
+                        v = adj[k]
+                        if val[v] != lv or mark[v] == gen or cells[v]:
+                            continue
+                        n = 0
+                        vb = 6 * v
+                        for j in range(vb, vb + deg[v]):
+                            w = adj[j]
+                            if val[w] < lv and mark[w] != gen and not cells[w]:
+                                n += 1
+                                if n >= need:
+                                    break
+                        if n < need:
+                            mark[v] = gen
+                            if part == 0 and nbf[v]:
+                                return False    # td best0 at the cat: changed
+                            chg[m] = v
+                            m += 1
+            if part == 1 and val[c] < bestd:
+                # some cat neighbour at distance bestd0 must be unchanged
+                cat = board.cat
+                cb = 6 * cat
+                keep = False
+                for k in range(cb, cb + deg[cat]):
+                    v = adj[k]
+                    if not cells[v] and val[v] == bestd and mark[v] != gen:
+                        keep = True
+                        break
+                if not keep:
+                    return False
+        return True
 
     def _search(self, mode, kind, depth):
         """One slice of a deep search rooted at the cat (-1: not finished)."""
@@ -1210,6 +1403,9 @@ class StrongBlocker(_Task):
                 return
             self.result = first
             deep.load(board)
+            bad = self.bad
+            for i in range(board.n):
+                bad[i] = 0
             self.inner = False
             self.phase = _CAPTURE
             return
@@ -1227,24 +1423,36 @@ class StrongBlocker(_Task):
             if r >= 0:
                 self.lost = r == 1
                 self.safe = deep.first          # a block that leaves none
+                if r == 0 and deep.nodes:
+                    # the root's blocks tried before that one each lose
+                    bad = self.bad
+                    dc = deep.cand
+                    for i in range(deep.idx[0] - 1):
+                        bad[dc[i]] = 1
                 self.phase = _CAND
             return
         if phase == _CAND:
             # candidates: free cells within three steps of the cat, and every
             # cell whose block can matter to an escape within ESCAPE_DEPTH
-            nc = an.near3(cat)
-            cl = self.cl
-            cand3 = an.cand3
-            for i in range(1, nc):
-                cl[i - 1] = cand3[i]
-            nc -= 1
+            # (unless some block avoids a forced escape: then not the blocks
+            # proven to leave one)
             top = deep._near(cat, self.horizon, 0, True)
-            mark = an.mark3
-            gen = an.gen3
+            end = deep._near(cat, 3, top, False)    # marks those in deep.mark
+            mark = deep.mark
+            gen = deep.gen
             dcand = deep.cand
+            cl = self.cl
+            bad = self.bad
+            lost = self.lost
+            nc = 0
+            for i in range(top, end):
+                c = dcand[i]
+                if lost or not bad[c]:
+                    cl[nc] = c
+                    nc += 1
             for i in range(top):
                 c = dcand[i]
-                if mark[c] != gen:
+                if mark[c] != gen and (lost or not bad[c]):
                     cl[nc] = c
                     nc += 1
             deg = board.deg
@@ -1254,6 +1462,25 @@ class StrongBlocker(_Task):
             base = 6 * cat
             for k in range(base, base + deg[cat]):
                 nbf[adj[k]] = 1
+            # the score with no block: a block c off the cat's neighbours
+            # with td[c] >= the best neighbour's td and dist[c] >= its BFS
+            # distance leaves it as is (a value depends only on smaller ones)
+            self.base = self._score(board)
+            td = an.td
+            dist = an.dist
+            best = self.best
+            bestd = self.bestd
+            sc = self.sc            # until scored: 1 = the block leaves the score
+            for i in range(nc):
+                c = cl[i]
+                sc[i] = 1 if not nbf[c] and td[c] >= best and dist[c] >= bestd else 0
+            # the unblocked values for _keeps, in Deep buffers idle until
+            # _VERIFY (a dropped hint starts again from _START)
+            deep.cnt[:] = td
+            deep.dd[:] = dist
+            self.best0 = best
+            self.bestd0 = bestd
+            self.vleft = VERIFY_NODES
             self.nc = nc
             self.i = 0
             self.phase = _SCORE if nc > 0 else _DONE
@@ -1264,9 +1491,12 @@ class StrongBlocker(_Task):
             cl = self.cl
             sc = self.sc
             c = cl[i]
-            cells[c] = 1
-            v = self._score(board)
-            cells[c] = 0
+            if sc[i] or (not self.an.nbf[c] and self._keeps(c)):
+                v = self.base
+            else:
+                cells[c] = 1
+                v = self._score(board)
+                cells[c] = 0
             j = i
             while j > 0 and sc[j - 1] < v:
                 sc[j] = sc[j - 1]
@@ -1285,12 +1515,23 @@ class StrongBlocker(_Task):
         # the cat has no forced escape within the horizon; else the block
         # the search above found (so the hint's time stays bounded)
         c = self.cl[self.i]
-        if not self.inner:
-            deep.block(c)
-        r = self._search(ESCAPE, _CATN, self.horizon)
-        if r < 0:
-            return
-        deep.unblock(c)
+        if c == self.safe:
+            r = 0                       # the search above proved it
+        elif self.bad[c]:
+            r = 1
+        else:
+            if not self.inner:
+                deep.block(c)
+            r = self._search(ESCAPE, _CATN, self.horizon)
+            if r < 0:
+                if deep.nodes < self.vleft:
+                    return
+                # out of budget: take it as unverified
+                deep.abort()
+                self.inner = False
+                r = 1
+            self.vleft -= deep.nodes
+            deep.unblock(c)
         if r == 0:
             self.result = c
             self.phase = _DONE

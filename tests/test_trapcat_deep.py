@@ -180,3 +180,105 @@ def test_a_dropped_hint_does_not_disturb_the_cat_sharing_its_search():
         assert bytes(an.deep.fc) == bytes(fresh.deep.fc)
         checked += 1
     assert checked >= 5
+
+
+def test_hint_score_shortcut_keeps_only_what_a_sweep_keeps():
+    """StrongBlocker._keeps skips the two sweeps for a block that leaves the
+    unblocked score: wherever it says so, the sweeps agree (and it does say
+    so for most blocks off the cat's neighbours)."""
+    rng = random.Random(18)
+    checked = kept = 0
+    for _ in range(80):
+        size = rng.choice([7, 9, 11])
+        blocked, cat = random_position(rng, size, 0, size * size // 3)
+        b = Board(size)
+        cells = bytearray(size * size)
+        for x in blocked:
+            cells[x] = 1
+        b.load(cells, cat)
+        hint = trapcat_ai.StrongBlocker(b)
+        an = hint.an
+        near = [b.adj[k] for k in range(6 * cat, 6 * cat + b.deg[cat])]
+        if any(b.border[y] and not cells[y] for y in near):
+            continue
+        for i in range(b.n):
+            an.nbf[i] = 1 if i in near else 0
+        base = hint._score(b)
+        hint.deep.cnt[:] = an.td
+        hint.deep.dd[:] = an.dist
+        hint.best0, hint.bestd0 = hint.best, hint.bestd
+        for c in range(b.n):
+            if cells[c] or c == cat or c in near:
+                continue
+            keeps = hint._keeps(c)
+            cells[c] = 1
+            score = hint._score(b)
+            cells[c] = 0
+            checked += 1
+            if keeps:
+                kept += 1
+                assert score == base, (size, sorted(blocked), cat, c)
+    assert checked > 1000 and kept > checked // 2, (checked, kept)
+
+
+def test_deep_search_after_blocks_added_since_load():
+    """Inside a search td is the one computed at load (a smaller bound once
+    blocks are added): nodes there must still be exact.  Blocks added with
+    Deep.block after load, then escapes (either side to move) and captures
+    against the host solver.  (An escape node whose useful blocks were all
+    gone once counted as an escape.)"""
+    ex = Exact(9)
+    b = Board(9)
+    deep = trapcat_ai.Deep(b)
+    rng = random.Random(1818)
+    for i in range(250):
+        blocked, cat = random_position(rng, 9, 8, 30, near_border=3)
+        load_position(b, deep, blocked, cat)
+        free = [x for x in range(81) if x not in blocked and x != cat
+                and ex.hexdist(x, cat) <= 2]
+        extra = rng.sample(free, min(len(free), rng.randint(2, 4)))
+        for x in extra:
+            deep.block(x)
+        m = mask_of(set(blocked) | set(extra))
+        for k in (2, 3, 4):
+            assert deep.solve(trapcat_ai.ESCAPE, 1, cat, k) == ex.escape_blk(m, cat, k), (
+                k, sorted(blocked), extra, cat)
+            assert deep.solve(trapcat_ai.ESCAPE, 0, cat, k) == ex.escape_cat(m, cat, k), (
+                k, sorted(blocked), extra, cat)
+        if ex.free_nb(m, cat) and not ex.border[cat]:
+            for h in (2, 3):
+                assert deep.solve(trapcat_ai.CAPTURE, 1, cat, h) == ex.capture_blk(m, cat, h), (
+                    h, sorted(blocked), extra, cat)
+        ex.clear()
+
+
+def test_one_deep_answers_mixed_searches_in_any_order():
+    """The cat and the hint share one Deep: escapes (either side to move)
+    and captures of several depths, in random order on one loaded position
+    (with blocks added after load), each equal to the host solver."""
+    ex = Exact(9)
+    b = Board(9)
+    deep = trapcat_ai.Deep(b)
+    rng = random.Random(2718)
+    for _ in range(100):
+        blocked, cat = random_position(rng, 9, 8, 35, near_border=3)
+        load_position(b, deep, blocked, cat)
+        free = [x for x in range(81) if x not in blocked and x != cat
+                and ex.hexdist(x, cat) <= 2]
+        extra = rng.sample(free, min(len(free), rng.randint(0, 3)))
+        for x in extra:
+            deep.block(x)
+        m = mask_of(set(blocked) | set(extra))
+        queries = [(0, 0, k) for k in (3, 4, 5)] + [(0, 1, k) for k in (3, 4)]
+        if ex.free_nb(m, cat) and not ex.border[cat]:
+            queries += [(1, 1, h) for h in (3, 4)]
+        rng.shuffle(queries)
+        for mode, kind, d in queries:
+            if mode == trapcat_ai.CAPTURE:
+                want = ex.capture_blk(m, cat, d)
+            elif kind == 0:
+                want = ex.escape_cat(m, cat, d)
+            else:
+                want = ex.escape_blk(m, cat, d)
+            assert deep.solve(mode, kind, cat, d) == want, (mode, kind, d, sorted(blocked), extra, cat)
+        ex.clear()

@@ -82,17 +82,24 @@ b = trapcat.Board(9)
 cat = trapcat_ai.HardCat(b)
 blocker = trapcat_ai.StrongBlocker(b)
 moves = []
+hint = [0.0, 0.0, 0]    # max, sum, count
 for g in range(%(games)d):
     b.reset(trapcat.Rng(1000 + g), 12)
     while b.status == 0:
-        b.block(blocker.choose(b))
+        x, ms = cost(blocker.choose, b)
+        if ms > hint[0]:
+            hint[0] = ms
+        hint[1] += ms
+        hint[2] += 1
+        b.block(x)
         if b.status:
             break
         m, ms = cost(cat.choose, b)
         moves.append(ms)
         b.move_cat(m)
 emit('trapcat', (max(moves), sum(moves) / len(moves), len(moves)))
-del b, cat, blocker, moves
+emit('trapcat_hint', (hint[0], hint[1] / hint[2], hint[2]))
+del b, cat, blocker, moves, hint
 """
 
 _JUNQI = r"""
@@ -280,6 +287,10 @@ def collect(report):
     _row(report, "9x9 hard cat move, max", worst, est["trapcat"][0], 250.0,
          "%d moves, 4 games" % n)
     _row(report, "9x9 hard cat move, mean", mean, est["trapcat"][1])
+    worst, mean, n = got["trapcat_hint"]
+    _row(report, "9x9 hint (strong blocker), max", worst, est["trapcat_hint"][0], 1000.0,
+         "%d hints, whole, same 4 games" % n)
+    _row(report, "9x9 hint (strong blocker), mean", mean, est["trapcat_hint"][1])
     _row(report, "Junqi engineer all destinations, busy board", got["junqi_route"],
          est["junqi_route"], 20.0)
     full, hint = got["klotski"]
