@@ -1,6 +1,7 @@
 """The whole firmware (launcher + Cat & Mouse with its AI) in the MicroPython
 VM with the fake ``machine``: a few hundred scripted ticks, no allocation in
-idle ticks, no allocation in the drivers' frame path (issue 3)."""
+idle ticks, no allocation in the drivers' frame path (issue 3), and the game's
+modules gone when it exits."""
 
 from host_tools.emulation import runtime_vm
 
@@ -31,6 +32,12 @@ idle(2)
 tap(buttons.B)
 idle(2)
 emit('back', (type(rt.screen).__name__, 'catmouse_game' in __import__('sys').modules, rt.ticks))
+import sys
+emit('modules', sorted(m for m in ('catmouse_game', 'catmouse_ai', 'catmouse', 'gridpath',
+                                   'games', 'buttons', 'launcher') if m in sys.modules))
+tap(buttons.A)
+idle(3)
+emit('again', type(rt.screen).__name__)
 """
 
 
@@ -47,6 +54,10 @@ def test_whole_firmware_in_the_micropython_vm(vm):
     assert ticks > 300 and rounds >= 10 and talked
     name, loaded, total = r["back"]
     assert name == "Launcher" and not loaded
+    # the game's whole import tree left with it; the launcher's modules stayed,
+    # and the game starts again from a fresh import
+    assert r["modules"] == ["buttons", "games", "launcher"]
+    assert r["again"] == "Game"
 
 
 def test_node_port_frees_garbage_only_at_top_level(node_vm):
