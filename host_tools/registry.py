@@ -39,14 +39,19 @@ def scene_module(game_id):
     return game[_games.SCENE] if game else None
 
 
-def resolve(spec):
-    """The function a "module:function" field names."""
+def resolve(spec, game_id="?"):
+    """The function a "module:function" field names; a field naming nothing
+    is a RuntimeError that says which descriptor and field to fix."""
     module, _, name = spec.partition(":")
-    return getattr(importlib.import_module(module), name)
+    try:
+        return getattr(importlib.import_module(module), name)
+    except (ImportError, AttributeError) as exc:
+        raise RuntimeError("firmware/games.py: the %r descriptor names %r, which cannot be "
+                           "loaded (%s)" % (game_id, spec, exc)) from exc
 
 
 def _hooks(field):
-    return [resolve(game[field]) for game in _games.GAMES if game[field]]
+    return [resolve(game[field], game[_games.ID]) for game in _games.GAMES if game[field]]
 
 
 def level_generators():

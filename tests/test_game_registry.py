@@ -90,3 +90,11 @@ def test_flash_writes_the_descriptors_without_their_laptop_fields(toy):
 def test_flash_refuses_a_games_file_it_cannot_read():
     with pytest.raises(flash.UserError, match="firmware/games.py: GAMES must be a tuple of literal"):
         flash.device_games("GAMES = tuple(make())\nID, TITLE, SCENE, PACK, LEVELS = range(5)\n")
+
+
+def test_a_descriptor_naming_a_missing_hook_says_which(toy, monkeypatch):
+    from host_tools import registry
+    broken = TOY[:4] + ("toy_tools:no_such_function", None, None)
+    monkeypatch.setattr(games, "GAMES", games.GAMES[:-1] + (broken,))
+    with pytest.raises(RuntimeError, match="the 'toy' descriptor names 'toy_tools:no_such_function'"):
+        registry.level_generators()
