@@ -907,8 +907,8 @@ class Solver:
         fills one of the two empty cells: for each, the piece beside it in
         each direction moves in (a soldier, a slide along a long piece's
         length, or a broadside move of two cells at once).  Split by move kind
-        for reading; that cost the worst hint along 横刀立马's solution 3.6 %
-        on the virtual Pico (8.32 -> 8.62 ms of a 50 ms budget, measured
+        for reading; that cost the worst hint along 横刀立马's solution 3.9 %
+        on the virtual Pico (8.32 -> 8.64 ms of a 50 ms budget, measured
         2026-11-25): neighbors serves hints and paths, not the table build."""
         P = self.pairs
         g = rank // P
@@ -950,12 +950,8 @@ class Solver:
     def _put(self, cnt, nw, mm2, c1, c2, a, to):
         """Record the move of the piece at anchor ``a`` to ``to`` whose result
         has row words ``nw`` and empty cells c1, c2 (monomino mask mm2)."""
-        P = self.pairs
-        i = self._idx(mm2, c1)
-        j = self._idx(mm2, c2)
-        if i > j:
-            i, j = j, i
-        self.out_rank[cnt] = self._geo_rank(nw) * P + (j * (j - 1) >> 1) + i
+        self.out_rank[cnt] = (self._geo_rank(nw) * self.pairs
+                              + self.pidx[self._idx(mm2, c1) * self.m + self._idx(mm2, c2)])
         self.out_from[cnt] = a
         self.out_to[cnt] = to
         return cnt + 1
@@ -965,22 +961,15 @@ class Solver:
         touches e: the geometry stays, only the empty pair changes."""
         midx = self.midx
         nbr = self.nbr
-        i = midx[a]
-        j = midx[other]
-        if i < j:
-            self.out_rank[cnt] = gP + (j * (j - 1) >> 1) + i
-        else:
-            self.out_rank[cnt] = gP + (i * (i - 1) >> 1) + j
+        pidx = self.pidx
+        i = midx[a] * self.m
+        self.out_rank[cnt] = gP + pidx[i + midx[other]]
         self.out_from[cnt] = a
         self.out_to[cnt] = e
         cnt += 1
         for k2 in range(4):
             if nbr[e * 4 + k2] == other:
-                j = midx[e]
-                if i < j:
-                    self.out_rank[cnt] = gP + (j * (j - 1) >> 1) + i
-                else:
-                    self.out_rank[cnt] = gP + (i * (i - 1) >> 1) + j
+                self.out_rank[cnt] = gP + pidx[i + midx[e]]
                 self.out_from[cnt] = a
                 self.out_to[cnt] = other
                 cnt += 1
