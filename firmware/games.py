@@ -44,4 +44,3 @@ GAMES = (
      "host_tools.commands.klotski_cmd:add_solve_parser",
      "host_tools.bench.bench_klotski"),
 )
-

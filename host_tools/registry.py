@@ -12,20 +12,12 @@ import host_tools.fwpath  # noqa: F401  (firmware/ on sys.path)
 import games as _games
 
 
-def descriptors():
-    return _games.GAMES
-
-
 def find(game_id):
     """The descriptor of ``game_id``, or None."""
     for game in _games.GAMES:
         if game[_games.ID] == game_id:
             return game
     return None
-
-
-def ids():
-    return [game[_games.ID] for game in _games.GAMES]
 
 
 def pack_games():

@@ -3,8 +3,8 @@ beside its limit, and written to build/bench.json.
 
 Each bench module defines ``collect(report)`` and calls ``report.add(...)`` per
 figure: first every game's (the BENCH field of its descriptor in
-firmware/games.py, in that order), then PLATFORM_BENCHES.  Budgets are checked here and nowhere else (no
-timed unit tests): a figure over budget is marked OVER and the command exits 1.
+firmware/games.py, in that order), then PLATFORM_BENCHES.  Budgets are checked
+here and nowhere else (no timed unit tests): a figure over budget is marked OVER and the command exits 1.
 """
 
 import importlib
@@ -27,6 +27,7 @@ PLATFORM_BENCHES = (
 def bench_modules():
     """Every bench module, the games' first."""
     return registry.bench_modules() + list(PLATFORM_BENCHES)
+
 
 BUILD_DIR = ROOT / "build"
 

@@ -155,6 +155,15 @@ def device_games(source):
             "GAMES = (\n%s)\n" % "".join("    %r,\n" % (g,) for g in stripped))
 
 
+def write_device_games(fw_dir, dest_dir):
+    """Write fw_dir's games.py as the device gets it (device_games) into
+    dest_dir; returns its path."""
+    path = Path(dest_dir) / GAMES_FILE
+    path.write_text(device_games((Path(fw_dir) / GAMES_FILE).read_text(encoding="utf-8")),
+                    encoding="utf-8")
+    return path
+
+
 def compile_module(binary, src, major, sub, march=None):
     """Compile one .py to .mpy bytes and check the header's version.  ``march``
     (the device's ``native_arch``) makes @micropython.native/viper functions
@@ -232,9 +241,7 @@ def build_files(fw_dir, board_name, boards_dir, mpy, circuitpython=False):
                     files["boot.py"] = src.read_bytes()
                 continue
             if src.name == GAMES_FILE:
-                src = Path(staging) / GAMES_FILE
-                src.write_text(device_games((fw_dir / GAMES_FILE).read_text(encoding="utf-8")),
-                               encoding="utf-8")
+                src = write_device_games(fw_dir, staging)
             if src.suffix == ".py":
                 if circuitpython:
                     name = "code.py" if src.name == "main.py" else src.name

@@ -14,7 +14,7 @@ import tempfile
 from contextlib import contextmanager
 from pathlib import Path
 
-from host_tools.device.flash import GAMES_FILE, device_games
+from host_tools.device.flash import write_device_games
 from host_tools.fwpath import ROOT
 
 
@@ -25,7 +25,7 @@ def staged_firmware():
         for path in (ROOT / "firmware").glob("*.py"):
             shutil.copy(path, tmp / path.name)
         # games.py as flash writes it: the descriptors without their laptop fields
-        (tmp / GAMES_FILE).write_text(device_games((ROOT / "firmware" / GAMES_FILE).read_text()))
+        write_device_games(ROOT / "firmware", tmp)
         shutil.copy(ROOT / "host_tools" / "emulation" / "fakemachine.py", tmp / "machine.py")
         yield tmp
     finally:

@@ -16,8 +16,8 @@ Cat.
 from pathlib import Path
 
 import host_tools.fwpath  # noqa: F401
-from host_tools.cli import UserError, plural
 from host_tools import registry
+from host_tools.cli import UserError, plural
 from host_tools.commands.levels_cmd import level_checker, level_text, read_pack
 
 SHEET_COLUMNS = 3
