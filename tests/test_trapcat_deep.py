@@ -53,6 +53,19 @@ def load_position(board, deep, blocked, cat):
     return mask_of(blocked)
 
 
+def load_with_blocks_after(ex, board, deep, rng, most_blocks, fewest_extra, most_extra):
+    """A random 9x9 position loaded into deep, then fewest_extra..most_extra
+    blocks within 2 of the cat added with Deep.block (as inside a search).
+    Returns (blocked, extra, cat, bitmask of all blocks)."""
+    blocked, cat = random_position(rng, 9, 8, most_blocks, near_border=3)
+    load_position(board, deep, blocked, cat)
+    free = [x for x in range(81) if x not in blocked and x != cat and ex.hexdist(x, cat) <= 2]
+    extra = rng.sample(free, min(len(free), rng.randint(fewest_extra, most_extra)))
+    for x in extra:
+        deep.block(x)
+    return blocked, extra, cat, mask_of(set(blocked) | set(extra))
+
+
 def test_deep_search_matches_exact_solver():
     """Escapes within 4 and 5 moves, captures within 3 and 4 blocks, both
     roots (cat or player to move), on random 9x9 positions."""
@@ -232,14 +245,7 @@ def test_deep_search_after_blocks_added_since_load():
     deep = trapcat_ai.Deep(b)
     rng = random.Random(1818)
     for i in range(250):
-        blocked, cat = random_position(rng, 9, 8, 30, near_border=3)
-        load_position(b, deep, blocked, cat)
-        free = [x for x in range(81) if x not in blocked and x != cat
-                and ex.hexdist(x, cat) <= 2]
-        extra = rng.sample(free, min(len(free), rng.randint(2, 4)))
-        for x in extra:
-            deep.block(x)
-        m = mask_of(set(blocked) | set(extra))
+        blocked, extra, cat, m = load_with_blocks_after(ex, b, deep, rng, 30, 2, 4)
         for k in (2, 3, 4):
             assert deep.solve(trapcat_ai.ESCAPE, 1, cat, k) == ex.escape_blk(m, cat, k), (
                 k, sorted(blocked), extra, cat)
@@ -261,14 +267,7 @@ def test_one_deep_answers_mixed_searches_in_any_order():
     deep = trapcat_ai.Deep(b)
     rng = random.Random(2718)
     for _ in range(100):
-        blocked, cat = random_position(rng, 9, 8, 35, near_border=3)
-        load_position(b, deep, blocked, cat)
-        free = [x for x in range(81) if x not in blocked and x != cat
-                and ex.hexdist(x, cat) <= 2]
-        extra = rng.sample(free, min(len(free), rng.randint(0, 3)))
-        for x in extra:
-            deep.block(x)
-        m = mask_of(set(blocked) | set(extra))
+        blocked, extra, cat, m = load_with_blocks_after(ex, b, deep, rng, 35, 0, 3)
         queries = [(0, 0, k) for k in (3, 4, 5)] + [(0, 1, k) for k in (3, 4)]
         if ex.free_nb(m, cat) and not ex.border[cat]:
             queries += [(1, 1, h) for h in (3, 4)]
