@@ -31,20 +31,8 @@ from array import array
 if sys.implementation.name == "micropython":
     import micropython
     from micropython import const
-else:
-    # CPython runs the kernel as plain Python.  Not ``try: import micropython``:
-    # Blinka installs a CPython ``micropython`` module whose ``viper`` raises.
-    def const(value):
-        return value
-
-    def _same(value):
-        return value
-
-    class micropython:  # noqa: N801  (the name the decorators are spelled with)
-        viper = staticmethod(_same)
-        native = staticmethod(_same)
-
-    ptr8 = ptr16 = ptr32 = _same
+else:   # CPython runs the kernel as plain Python
+    from viper_on_cpython import const, micropython, ptr8, ptr16, ptr32  # noqa: F401
 
 _COL01 = const(0x33333)
 _COL23 = const(0xCCCCC)

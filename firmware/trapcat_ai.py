@@ -28,9 +28,16 @@ Blockers
 - StrongBlocker (the player's HINT): closes a border cell next to the cat;
   keeps a forced capture within 4 blocks when there is one; else, among
   the blocks that leave the cat no forced escape within 5 moves, the one
-  that leaves the cat the worst two-distance.  ``hint(board)``.
+  that leaves the cat the worst two-distance.  Where the viper kernel
+  (trapcat_viper) runs, it first looks LOOK_DEPTH (7) moves deep: the
+  best-scored block that leaves no forced escape within 7, within
+  LOOK_NODES kernel expansions.  ``hint(board)``.
+
+Every ESCAPE search runs in the kernel where it exists (a Pico, CPython):
+the same expansions and answers as ``Deep.run``, ~24x faster on a Pico.
 """
 
+import sys
 from array import array
 
 from trapcat import NONE, Rng
@@ -42,6 +49,18 @@ except ImportError:
         return value
 
 INF = const(255)
+
+_tv = None
+if sys.implementation.name != "micropython" or getattr(sys.implementation, "_mpy", 0) >> 10:
+    # (a MicroPython without a native arch, e.g. the WebAssembly VMs, would
+    # spend heap compiling the module before refusing its decorator)
+    try:
+        import trapcat_viper as _tv   # Deep.run for ESCAPE searches as a viper kernel
+    except (ImportError, SyntaxError):  # no native emitter (CircuitPython)
+        _tv = None
+# the hint looks LOOK_DEPTH moves deep where the kernel runs (as machine code
+# on a Pico, as Python on CPython: the simulator plays the device's moves)
+LOOK_KERNEL = _tv is not None
 
 
 class Analyzer:
@@ -156,6 +175,7 @@ _FOREVER = const(1 << 29)
 _DONE = const(0)
 _START = const(1)
 _ESCAPE = const(2)
+_LOOK = const(3)
 _SWEEP_DIST = const(4)
 _CAPTURE = const(5)
 _CAND = const(6)
@@ -167,6 +187,9 @@ CAPTURE_DEPTH = const(4)    # blocks: forced captures found exactly
 DEEP_CHUNK = const(2)       # deep-search expansions per work unit
 HINT_TRIES = const(3)       # best-scored blocks the hint verifies itself
 VERIFY_NODES = const(300)   # expansions the hint spends verifying them
+LOOK_DEPTH = const(7)       # cat moves: the hint's kernel look past ESCAPE_DEPTH
+LOOK_NODES = const(20000)   # kernel expansions the look may spend per hint
+KERNEL_CHUNK = const(200)   # kernel expansions per 10-unit work item (~5 ms)
 
 
 def _costs(board):
@@ -180,6 +203,7 @@ def _costs(board):
     c[_CAND] = board.n // 20 + 1 + 2 * sweep   # + the unblocked score
     c[_SCORE] = 2 * sweep
     c[_VERIFY] = 10
+    c[_LOOK] = 10                        # KERNEL_CHUNK kernel expansions
     return c
 
 
@@ -235,8 +259,11 @@ class Deep:
     ``run(limit)`` until it returns 0/1 (-1: not finished after ``limit``
     expansions).  ``first`` is the root's move that decided a 1 (ESCAPE cat
     root: the cat's step; CAPTURE root: the capturing block).  ``plies``
-    bounds the depth: an escape within k moves needs 2k - 2 plies, a
-    capture within h blocks 2h - 2 (the default: k <= 6, h <= 6)."""
+    bounds the depth: an escape within k moves needs 2k - 4 plies from a
+    cat root, 2k - 3 from a player root (player nodes with 2 moves left
+    are decided in closed form), a capture within h blocks 2h - 2 (the
+    default 10: k <= 7 / 6, h <= 6).  ``run_kernel`` is ``run`` for ESCAPE
+    searches in trapcat_viper's machine code."""
 
     def __init__(self, board, plies=_PLIES):
         n = board.n
@@ -262,6 +289,8 @@ class Deep:
         self.reply = bytearray(6 * plies)   # a pass child's safe cat steps
         self.nreply = bytearray(plies)      # how many (0: not collecting)
         self.collect = bytearray(plies)     # 1 on a cat node after a pass
+        self.kst = array("i", bytes(16))    # trapcat_viper's sp, nodes, gen, decided
+        self.kernel = _tv is not None       # ESCAPE searches in the kernel
         _templates(board)
         self.hq = bytearray(n)           # axial coordinates (hex distance)
         self.hr = bytearray(n)
@@ -900,6 +929,37 @@ class Deep:
         self.nodes = nodes
         return -1
 
+    def run_kernel(self, limit):
+        """``run(limit)`` of an ESCAPE search in trapcat_viper's kernel: the
+        same expansions, value and ``first``."""
+        if self.sp < 0:
+            return -1
+        ks = self.kst
+        ks[0] = self.sp
+        ks[1] = self.nodes
+        ks[2] = self.gen
+        v = _tv.escape_run(self, limit)
+        self.nodes = ks[1]
+        self.gen = ks[2]
+        if v < 0:
+            self.sp = ks[0]
+            return v
+        self.sp = -1
+        if ks[3]:
+            cand = self.cand
+            i = self.idx[0]
+            c = cand[i - 1]
+            if c == NONE:       # (as run: the pass's successor)
+                c = cand[i] if i < self.hi[0] else NONE
+            self.first = c
+        return v
+
+    def run_escape(self, limit):
+        """``run(limit)`` of an ESCAPE search, in the kernel where it exists."""
+        if self.kernel:
+            return self.run_kernel(limit)
+        return self.run(limit)
+
     def _skip_far(self, sp):
         """The pass at player node sp (depth h) did not decide it: the cat
         node after it collected every cat step y that answers the pass.  A
@@ -1099,12 +1159,13 @@ class HardCat(_Task):
         if phase == _ESCAPE:
             # iterative deepening: the first k with a forced escape is the
             # fastest; the root's deciding step keeps it
+            chunk = KERNEL_CHUNK if deep.kernel else DEEP_CHUNK
             if self.inner:
-                r = deep.run(DEEP_CHUNK)
+                r = deep.run_escape(chunk)
             else:
                 r = deep.begin(ESCAPE, _CATN, board.cat, self.k)
                 if r < 0:
-                    r = deep.run(DEEP_CHUNK)
+                    r = deep.run_escape(chunk)
             self.inner = r < 0
             if r < 0:
                 return
@@ -1227,19 +1288,31 @@ class GreedyBlocker(_Task):
 
 class StrongBlocker(_Task):
     """The player's HINT: closes a border cell next to the cat; else keeps a
-    forced capture within CAPTURE_DEPTH blocks when there is one; else the
-    best-scored of its first HINT_TRIES blocks it verifies (within
-    VERIFY_NODES expansions) to leave the cat no forced escape within
-    ESCAPE_DEPTH moves, else the escape-free block its root search found
-    (the best-scored block when every block leaves one)."""
+    forced capture within CAPTURE_DEPTH blocks when there is one; else, with
+    ``look`` (default: where the kernel runs), the best-scored block that
+    leaves the cat no forced escape within LOOK_DEPTH moves, found within
+    LOOK_NODES kernel expansions; else the best-scored of its first
+    HINT_TRIES blocks it verifies (within VERIFY_NODES expansions) to leave
+    none within ESCAPE_DEPTH moves, else the escape-free block its root
+    search found (the best-scored block when every block leaves one).
+    Without the look it plays 1 in 4 tournament games lost to the hard cat,
+    with it 1 in 8 (docs/trapcat.md)."""
 
-    def __init__(self, board, analyzer=None):
+    def __init__(self, board, analyzer=None, look=None):
         self.result = NONE       # attributes made here: start() allocates nothing
         self.phase = _DONE
         self.an = analyzer or Analyzer(board)
         self.deep = self.an.deep
         self.board = board
         self.costs = _costs(board)
+        # the kernel writes Deep's stacks unchecked: a cat-rooted search
+        # within k moves uses 2k - 4 plies (its player nodes with 2 moves
+        # left are decided in closed form)
+        self.look = LOOK_KERNEL if look is None else look
+        if self.look and len(self.deep.at) < 2 * LOOK_DEPTH - 4:
+            raise ValueError("Deep has too few plies for the look")
+        self.lleft = 0                     # kernel expansions left for _LOOK
+        self.looked = False                # the look chose the result
         self.i = 0
         self.nc = 0
         self.horizon = ESCAPE_DEPTH        # cat moves: escapes it avoids
@@ -1364,15 +1437,21 @@ class StrongBlocker(_Task):
                     return False
         return True
 
-    def _search(self, mode, kind, depth):
-        """One slice of a deep search rooted at the cat (-1: not finished)."""
+    def _search(self, mode, kind, depth, cap=_FOREVER):
+        """One slice of a deep search rooted at the cat, at most ``cap``
+        expansions in all (-1: not finished).  ESCAPE searches run in the
+        kernel where it exists: the same expansions, in bigger slices."""
         deep = self.deep
-        if self.inner:
-            r = deep.run(DEEP_CHUNK)
-        else:
+        r = -1
+        if not self.inner:
             r = deep.begin(mode, kind, self.board.cat, depth)
-            if r < 0:
-                r = deep.run(DEEP_CHUNK)
+        if r < 0:
+            fast = mode == ESCAPE and deep.kernel
+            chunk = KERNEL_CHUNK if fast else DEEP_CHUNK
+            left = cap - deep.nodes
+            if chunk > left:
+                chunk = left
+            r = deep.run_kernel(chunk) if fast else deep.run(chunk)
         self.inner = r < 0
         return r
 
@@ -1402,6 +1481,7 @@ class StrongBlocker(_Task):
                 self.phase = _DONE
                 return
             self.result = first
+            self.looked = False
             deep.load(board)
             bad = self.bad
             for i in range(board.n):
@@ -1509,7 +1589,46 @@ class StrongBlocker(_Task):
                 self.result = cl[0]
                 self.i = 0
                 self.inner = False
-                self.phase = _DONE if self.lost else _VERIFY
+                self.lleft = LOOK_NODES
+                if self.lost:
+                    self.phase = _DONE
+                else:
+                    self.phase = _LOOK if self.look else _VERIFY
+            return
+        if phase == _LOOK:
+            # the best-scored block after which the cat has no forced escape
+            # within LOOK_DEPTH moves (so none within ESCAPE_DEPTH either),
+            # within LOOK_NODES kernel expansions; else the verify below
+            i = self.i
+            cl = self.cl
+            if not self.inner:
+                # (blocks proven to leave an escape within ESCAPE_DEPTH)
+                while i < self.nc and self.bad[cl[i]]:
+                    i += 1
+                if i >= self.nc:
+                    self.i = 0
+                    self.phase = _VERIFY
+                    return
+                self.i = i
+                deep.block(cl[i])
+            c = cl[i]
+            r = self._search(ESCAPE, _CATN, LOOK_DEPTH, self.lleft)
+            if r < 0:
+                if deep.nodes < self.lleft:
+                    return
+                deep.abort()
+                self.inner = False
+            self.lleft -= deep.nodes
+            deep.unblock(c)
+            if r == 0:
+                self.result = c
+                self.looked = True
+                self.phase = _DONE
+            elif r < 0 or i + 1 >= self.nc:
+                self.i = 0
+                self.phase = _VERIFY
+            else:
+                self.i = i + 1
             return
         # _VERIFY: the best-scored of the first HINT_TRIES blocks after which
         # the cat has no forced escape within the horizon; else the block
@@ -1522,7 +1641,7 @@ class StrongBlocker(_Task):
         else:
             if not self.inner:
                 deep.block(c)
-            r = self._search(ESCAPE, _CATN, self.horizon)
+            r = self._search(ESCAPE, _CATN, self.horizon, self.vleft)
             if r < 0:
                 if deep.nodes < self.vleft:
                     return
