@@ -37,7 +37,6 @@ Every ESCAPE search runs in the kernel where it exists (a Pico, CPython):
 the same expansions and answers as ``Deep.run``, ~24x faster on a Pico.
 """
 
-import sys
 from array import array
 
 from trapcat import NONE, Rng
@@ -50,14 +49,10 @@ except ImportError:
 
 INF = const(255)
 
-_tv = None
-if sys.implementation.name != "micropython" or getattr(sys.implementation, "_mpy", 0) >> 10:
-    # (a MicroPython without a native arch, e.g. the WebAssembly VMs, would
-    # spend heap compiling the module before refusing its decorator)
-    try:
-        import trapcat_viper as _tv   # Deep.run for ESCAPE searches as a viper kernel
-    except (ImportError, SyntaxError):  # no native emitter (CircuitPython)
-        _tv = None
+try:
+    import trapcat_viper as _tv   # Deep.run for ESCAPE searches as a viper kernel
+except (ImportError, SyntaxError):  # no native emitter here (WebAssembly VMs, CircuitPython)
+    _tv = None
 # the hint looks LOOK_DEPTH moves deep where the kernel runs (as machine code
 # on a Pico, as Python on CPython: the simulator plays the device's moves)
 LOOK_KERNEL = _tv is not None

