@@ -422,81 +422,23 @@ class Deep:
                     out += 1
         return out
 
-    def _esc2(self, x):
-        """Player to move, cat on x with no free border neighbour: does the
-        cat reach the border within 2 moves?  It needs a free neighbour z
-        with two free border neighbours after the block: a z with 3 or more
-        only falls to blocking z, a z with 2 to blocking z or one of those
-        border cells - so the player's only tries are the first such z and
-        its border neighbours."""
-        b = self.board
-        cells = self.cells
-        border = b.border
-        adj = b.adj
-        deg = b.deg
-        bc = self.bc
-        base = 6 * x
-        end = base + deg[x]
-        z0 = NONE
-        for k in range(base, end):
-            z = adj[k]
-            if not cells[z] and bc[z] >= 2:
-                z0 = z
-                break
-        if z0 == NONE:
-            return 0
-        if not self._esc2_survives(x, z0):
-            return 0
-        zb = 6 * z0
-        for k in range(zb, zb + deg[z0]):
-            c = adj[k]
-            if border[c] and not cells[c] and not self._esc2_survives(x, c):
-                return 0
-        return 1
-
-    def _esc2_survives(self, x, c):
-        """After blocking c, has x a free neighbour with two free border
-        neighbours?"""
-        b = self.board
-        cells = self.cells
-        adj = b.adj
-        bc = self.bc
-        hq = self.hq
-        hr = self.hr
-        cb = b.border[c]
-        qc = hq[c]
-        rc = hr[c]
-        base = 6 * x
-        for k in range(base, base + b.deg[x]):
-            z = adj[k]
-            if cells[z] or z == c:
-                continue
-            e = bc[z]
-            if e >= 3:
-                return True
-            if e == 2:
-                if not cb:
-                    return True
-                dq = hq[z] - qc
-                dr = hr[z] - rc
-                ds = dq + dr            # adjacent: a unit step, squares sum 2
-                if dq * dq + dr * dr + ds * ds != 2:
-                    return True
-        return False
-
-    def _witness_killers(self, x, lo):
+    def _witness_killers(self, x, lo, first=False):
         """Player to move, cat on x with no free border neighbour: a free
         neighbour y with two free border neighbours (a witness) gets the
         cat out in 2 moves unless the block kills it - blocks y, or (y with
         exactly two) one of those two.  So only a block that kills every
         witness can stop the cat: those go to cand[lo:]; returns the end,
-        lo when there is no witness, -1 when no block kills them all."""
+        lo when there is no witness, -1 when no block kills them all.  With
+        2 moves left that is the whole answer (the cat is out in 2 exactly
+        when it returns -1), so ``first`` stops at the first killer."""
         b = self.board
         cells = self.cells
         border = b.border
         adj = b.adj
         deg = b.deg
         bc = self.bc
+        hq = self.hq
+        hr = self.hr
         cand = self.cand
         base = 6 * x
         end = base + deg[x]
@@ -528,15 +470,17 @@ class Deep:
                     kills = False
                     break
                 # c must be one of y's two border neighbours
-                dq = self.hq[y] - self.hq[c]
-                dr = self.hr[y] - self.hr[c]
-                ds = dq + dr
+                dq = hq[y] - hq[c]
+                dr = hr[y] - hr[c]
+                ds = dq + dr            # adjacent: a unit step, squares sum 2
                 if dq * dq + dr * dr + ds * ds != 2:
                     kills = False
                     break
             if kills:
                 cand[hi] = c
                 hi += 1
+                if first:
+                    break
         return hi if hi > lo else -1
 
     def _cap2(self, x):
@@ -757,7 +701,8 @@ class Deep:
                 if depth < 2 or td[x] > depth:
                     return 0
                 if depth == 2 and e == 0 and p:
-                    return self._esc2(x)
+                    # out in 2 unless some block kills every witness
+                    return 1 if self._witness_killers(x, lo, True) < 0 else 0
                 if e == 1:
                     for k in range(base, end):
                         y = adj[k]

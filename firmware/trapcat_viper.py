@@ -182,8 +182,8 @@ def escape_run(d, limit: int) -> int:
                         hi_ = lo + 1
                 else:
                     # witnesses: free neighbours with two free border cells;
-                    # a block must kill them all (Deep._witness_killers, and
-                    # with 2 moves left Deep._esc2 on the same tries)
+                    # a block must kill them all (Deep._witness_killers; with
+                    # 2 moves left the first killer decides the node)
                     y0 = _NONE
                     for k in range(base, end):
                         y = int(adj[k])
@@ -210,35 +210,6 @@ def escape_run(d, limit: int) -> int:
                                     continue
                                 if border[c] == 0:
                                     continue
-                            if depth == 2:
-                                # Deep._esc2_survives(x, c): some free
-                                # neighbour keeps two free border cells
-                                cbd = int(border[c])
-                                survives = 0
-                                for k in range(base, end):
-                                    z = int(adj[k])
-                                    if cells[z]:
-                                        continue
-                                    if z == c:
-                                        continue
-                                    f = int(bc[z])
-                                    if f >= 3:
-                                        survives = 1
-                                        break
-                                    if f == 2:
-                                        if cbd == 0:
-                                            survives = 1
-                                            break
-                                        dq = int(hq[z]) - int(hq[c])
-                                        dr = int(hr[z]) - int(hr[c])
-                                        ds = dq + dr
-                                        if dq * dq + dr * dr + ds * ds != 2:
-                                            survives = 1
-                                            break
-                                if survives == 0:
-                                    v = 0
-                                    break
-                                continue
                             kills = 1
                             cbd = int(border[c])
                             for k in range(base, end):
@@ -265,6 +236,9 @@ def escape_run(d, limit: int) -> int:
                                     kills = 0
                                     break
                             if kills:
+                                if depth == 2:
+                                    v = 0
+                                    break
                                 cand[hi_] = c
                                 hi_ += 1
                         if depth == 2:
