@@ -10,6 +10,7 @@ import multiprocessing
 import time
 
 import host_tools.fwpath  # noqa: F401  (firmware/ on sys.path)
+import trapcat
 import trapcat_ai
 from host_tools.emulation import mpvm
 
@@ -37,8 +38,6 @@ def _match(job):
 def _match_without_look(job):
     """The hint as it plays where the viper kernel cannot run (the VMs,
     CircuitPython): no look past 5 moves (a worker process of its own)."""
-    import host_tools.fwpath  # noqa: F401
-    import trapcat_ai
     from host_tools.commands.trapcat_cmd import run_match
     trapcat_ai.LOOK_KERNEL = False
     first, games = job
@@ -50,9 +49,6 @@ def costliest_hints(games=GAMES, top=6):
     search work, as (cells, cat): kernel expansions plus 24 per plain Deep
     expansion (the kernel is ~24x faster on the virtual Pico).  Counted, not
     timed, so the same positions every run."""
-    import host_tools.fwpath  # noqa: F401
-    import trapcat
-    import trapcat_ai
     from host_tools.commands.trapcat_cmd import game_seed, play_game
     work = [0]
     run, run_kernel = trapcat_ai.Deep.run, trapcat_ai.Deep.run_kernel
