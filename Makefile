@@ -8,7 +8,7 @@ BOARD  ?= pico-ssd1306
 PORT   ?=
 LEVELS ?=
 
-.PHONY: setup test test-fast bench sim flash doctor clean
+.PHONY: setup lint test test-fast bench sim flash doctor clean
 
 setup: $(STAMP)
 
@@ -18,11 +18,17 @@ $(STAMP): requirements.txt package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 	touch $(STAMP)
 
-test: setup
-	$(PY) -m pytest -n 2 -q tests
+lint: setup
+	$(VENV)/bin/ruff check .
 
+# the whole suite on 2 workers; the 15 slowest tests are printed to keep the
+# 4-minute budget in sight
+test: lint
+	$(PY) -m pytest -n 2 -q --durations=15 tests
+
+# the edit loop: everything but the tests marked slow (the virtual Pico, > ~5 s)
 test-fast: setup
-	$(PY) -m pytest -q -m "not slow" tests
+	$(PY) -m pytest -n 2 -q -m "not slow" tests
 
 bench: setup
 	$(PY) -m host_tools bench

@@ -159,7 +159,7 @@ def parse_cell(name):
     """"B0" -> 5; raises ValueError for anything else."""
     if not isinstance(name, str) or len(name) != 2:
         raise ValueError("bad cell name %r (expected A0..L4)" % (name,))
-    r = ROW_NAMES.find(name[0].upper()) if ord(name[0]) < 127 else -1  # 'ı'.upper() is 'I' 
+    r = ROW_NAMES.find(name[0].upper()) if ord(name[0]) < 127 else -1  # 'ı'.upper() is 'I'
     c = ord(name[1]) - 48
     if r < 0 or not 0 <= c < COLS:
         raise ValueError("bad cell name %r (expected A0..L4)" % (name,))

@@ -868,7 +868,7 @@ class Solver:
         c = r0 << 2
         for r in range(r0, 5):
             w = rw[r]
-            for col in range(4):
+            for _ in range(4):
                 t = w % 5
                 w //= 5
                 midx[c] = mi

@@ -26,7 +26,6 @@ search has finished (a layer found nothing), else 0 (budget spent).
 """
 
 import sys
-from array import array
 
 if sys.implementation.name == "micropython":
     import micropython

@@ -195,7 +195,7 @@ class Runtime:
     def _load_raw(self, game_id):
         try:
             return self.saves.load(game_id)
-        except Exception as exc:     # an unreadable file system: keep going
+        except Exception:            # an unreadable file system: keep going
             return {}, "corrupt"
 
     def load(self, game_id):

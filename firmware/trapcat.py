@@ -18,7 +18,7 @@ after construction except ``reset``'s bookkeeping-free loop.
 """
 
 from asciitext import describe, first_bad
-from rng import BoardRng as Rng  # the boards of a seed stay the same (rng.py)
+from rng import BoardRng as Rng  # noqa: F401 - the boards of a seed stay the same (rng.py)
 
 try:
     from micropython import const

@@ -82,7 +82,6 @@ class Analyzer:
         nearest of the cat's neighbours); cells not reached stay INF."""
         b = self.board
         cells = b.cells
-        border = b.border
         adj = b.adj
         deg = b.deg
         dist = self.dist

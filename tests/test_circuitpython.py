@@ -466,7 +466,8 @@ def run(fbmod, h):
     fb = fbmod.FrameBuffer(buf, 128, h, fbmod.MONO_VLSB)
     srcs = (fbmod.FrameBuffer(bytearray(b"\x81\x42\x24\x18\x18\x24\x42\x81\xff\x00"), 10, 8, fbmod.MONO_VLSB),
             fbmod.FrameBuffer(bytearray(b"\x1f\x15\x0a"), 3, 5, fbmod.MONO_VLSB),
-            fbmod.FrameBuffer(bytearray(b"\xa5\x5a\xff\x00\x3c\x81\x7e\x99\x11\x0f\x13\xf0\x66\xc3"), 7, 13, fbmod.MONO_VLSB),
+            fbmod.FrameBuffer(bytearray(b"\xa5\x5a\xff\x00\x3c\x81\x7e\x99\x11\x0f\x13\xf0\x66\xc3"),
+                              7, 13, fbmod.MONO_VLSB),
             fbmod.FrameBuffer(bytearray(b"\xf1\x8f" * 24), 16, 24, fbmod.MONO_VLSB))
     pals = {'inv': fbmod.FrameBuffer(bytearray(b"\x01\x00"), 2, 1, fbmod.MONO_VLSB),
             'one': fbmod.FrameBuffer(bytearray(b"\x01\x01"), 2, 1, fbmod.MONO_VLSB),

@@ -242,12 +242,7 @@ emit("deep", out)
 '''
 
 
-def _no_pico_image():
-    from host_tools.emulation import vpico
-    return vpico.firmware_dir() is None
-
-
-@pytest.mark.skipif(_no_pico_image(), reason="needs ../shared/rp2-firmware (RPI_PICO image)")
+@pytest.mark.slow
 def test_deep_and_lenient_json_on_the_virtual_pico():
     import ast
 

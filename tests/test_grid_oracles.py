@@ -79,7 +79,7 @@ def mismatches(search_cls=GridSearch, seed=1, count=BOARDS):
             nx_moves = nx.shortest_path_length(g, src, dst) if reachable else None
             nx_cost = nx.astar_path_length(
                 g, src, dst, weight="weight",
-                heuristic=lambda a, b: abs(a % cols - b % cols) + abs(a // cols - b // cols)
+                heuristic=lambda a, b, cols=cols: abs(a % cols - b % cols) + abs(a // cols - b // cols)
             ) if reachable else None
             pf_moves, pf_cost = pathfinding_lengths(cols, rows, costs, src, dst)
             moves = search.bfs(src, dst)

@@ -143,6 +143,7 @@ boards = st.integers(min_value=1, max_value=12).flatmap(
             st.integers(0, cols * rows - 1), st.integers(0, cols * rows - 1))))
 
 
+@pytest.mark.slow
 @settings(max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(boards)
 def test_bfs_and_astar_match_dijkstra(board):

@@ -130,7 +130,7 @@ def test_neighbors_match_checker(classic):
             got.add(after)
         g, pieces = _pieces(text)
         want = set()
-        for t, cells in pieces:
+        for _, cells in pieces:
             for to in legal_targets(text, cells[0])[2]:
                 want.add(apply_move(text, cells[0], to))
         assert got == want

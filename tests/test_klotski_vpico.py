@@ -10,8 +10,7 @@ import pytest
 import klotski
 from host_tools.emulation import vpico
 
-pytestmark = pytest.mark.skipif(vpico.firmware_dir() is None,
-                                reason="no RP2040 firmware bundle (../shared/rp2-firmware)")
+pytestmark = pytest.mark.slow
 
 GUEST = r"""
 import hashlib, binascii, klotski

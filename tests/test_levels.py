@@ -12,7 +12,6 @@ from clirun import run_cli
 import levelpack
 from gridpath import GridSearch
 from host_tools.levels import levels_catmouse
-from host_tools.commands import levels_cmd
 from levelpack import LevelPack, LevelPackError, build_pack
 
 MAPS = [b"C..g\n.##.\nw..M\n", b"C.#.\n....\n..#M\n", b"Cwww\n...M\n"]
@@ -259,7 +258,7 @@ def test_catmouse_generator(tmp_path, capsys):
         assert search.bfs(cmap.cat, cmap.mouse) == g["bfs_moves"]
         assert search.astar(cmap.cat, cmap.mouse) == g["astar_stamina"]
         assert g["difficulty"] == "easy" and g["survival"] < 0.35 and g["caught"]
-        body = "\n".join(l for l in text.splitlines() if not l.startswith(";"))
+        body = "\n".join(row for row in text.splitlines() if not row.startswith(";"))
         assert not any(v in texts for v in levels_catmouse.variants(body))
         texts.add(body)
     # same seed, same maps

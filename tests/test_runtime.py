@@ -15,7 +15,7 @@ simmod.install_host_modules()
 import boardcfg  # noqa: E402
 import buttons  # noqa: E402
 import savestore as saves  # noqa: E402
-from buttons import A, B, DOWN, LEFT, RIGHT, UP  # noqa: E402
+from buttons import A, B, LEFT, RIGHT, UP  # noqa: E402
 from host_tools.emulation.oledmodel import OledModel  # noqa: E402
 
 
@@ -131,7 +131,7 @@ def test_save_cut_between_every_step_of_the_switch():
         for name in ("write", "rename", "remove"):
             orig = getattr(fs2, name)
 
-            def wrapped(*a, _orig=orig):
+            def wrapped(*a, _orig=orig, steps=steps, stop_after=stop_after):
                 if len(steps) >= stop_after:
                     raise Cut()
                 steps.append(a)

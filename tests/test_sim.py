@@ -220,6 +220,7 @@ def _frame_after(keys, render):
     return render(s.oled)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(sys.platform == "win32", reason="needs a pty")
 def test_terminal_front_end_plays_and_restores_the_terminal(tmp_path):
     import termios
@@ -236,6 +237,7 @@ def test_terminal_front_end_plays_and_restores_the_terminal(tmp_path):
     assert after[3] & lflag == before[3] & lflag == lflag                   # cooked mode again
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(sys.platform == "win32", reason="needs a pty")
 def test_terminal_front_end_fits_80x24_and_stops_at_the_tick_limit(tmp_path):
     code, out, _, _ = _pty_session(80, 24, [(0.5, b"\x1b[B")], tmp_path, ticks=90)
@@ -269,12 +271,12 @@ def test_terminal_key_parsing():
 
 
 def test_pygame_front_end_takes_taps_and_quits(monkeypatch):
-    import pygame  # noqa: F401  (pygame-ce is a dependency: a broken install fails here)
+    import pygame  # pygame-ce is a dependency: a broken install fails here
     monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
     s = simmod.Simulator()
     shots = []
 
-    def on_frame(pygame, tick):
+    def on_frame(_pygame, tick):       # the module run_pygame drives: the one imported here
         if tick == 5:      # a key-down event alone (shorter than a frame) is a tap
             pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_z))
         if tick == 15:

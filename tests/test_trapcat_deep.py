@@ -74,7 +74,7 @@ def test_deep_search_matches_exact_solver():
     deep = trapcat_ai.Deep(b)
     rng = random.Random(5)
     yes = {}
-    for i in range(120):
+    for _ in range(120):
         blocked, cat = random_position(rng, 9, 8, 40, near_border=4)
         m = load_position(b, deep, blocked, cat)
         for k in (4, 5):
@@ -96,6 +96,7 @@ def test_deep_search_matches_exact_solver():
     assert min(yes.values()) >= 15, yes
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("first", [0, 10])
 def test_goals_hold_on_seeded_game_positions(first):
     """Every position of 10 seeded games: 0 misses for the cat (fastest
@@ -248,7 +249,7 @@ def test_deep_search_after_blocks_added_since_load():
     b = Board(9)
     deep = trapcat_ai.Deep(b)
     rng = random.Random(1818)
-    for i in range(250):
+    for _ in range(250):
         blocked, extra, cat, m = load_with_blocks_after(ex, b, deep, rng, 30, 2, 4)
         for k in (2, 3, 4):
             assert deep.solve(trapcat_ai.ESCAPE, 1, cat, k) == ex.escape_blk(m, cat, k), (

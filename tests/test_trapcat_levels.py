@@ -25,6 +25,7 @@ def test_parse_level_round_trip_and_errors():
             trapcat.parse_level(text)
 
 
+@pytest.mark.slow
 def test_generator_writes_graded_distinct_packable_levels(tmp_path, capsys):
     out = tmp_path / "lv"
     code = cli_main(["levels", "trapcat", "--count", "3", "--difficulty", "hard", "--seed", "4",

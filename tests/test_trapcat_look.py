@@ -43,7 +43,7 @@ def test_kernel_equals_deep_run_expansion_for_expansion():
     searches = expansions = 0
     positions = ([(9, p) for p in trapcat_audit.game_positions(6)[::2]]
                  + [(11, p) for p in trapcat_audit.game_positions(2, size=11)[::3]])
-    for size, (kind, cells, cat) in positions:
+    for size, (_, cells, cat) in positions:
         b = trapcat.Board(size)
         plain = trapcat_ai.Deep(b, 12)
         kern = trapcat_ai.Deep(b, 12)
@@ -81,6 +81,7 @@ def test_kernel_search_dropped_midway_leaves_the_copy_as_loaded():
     assert _state(d) == before and d.run_kernel(10) == -1
 
 
+@pytest.mark.slow
 def test_the_look_holds_seven_moves_where_the_five_move_hint_does_not():
     ex = Exact(9)
     for cells, cat in LOOK_MATTERS:
@@ -164,8 +165,7 @@ print('hint', picks)
 """
 
 
-@pytest.mark.skipif(vpico.firmware_dir() is None,
-                    reason="no RP2040 firmware bundle (../shared/rp2-firmware)")
+@pytest.mark.slow
 def test_kernel_as_machine_code_on_the_virtual_pico():
     """The .mpy ``flash`` makes (mpy-cross -march=armv6m) runs the kernel on
     the official RPI_PICO firmware: same values and expansions as Deep.run

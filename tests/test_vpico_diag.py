@@ -6,11 +6,8 @@ line.  One boot per case."""
 
 import pytest
 
-from host_tools.emulation import vpico
 
-pytestmark = pytest.mark.skipif(
-    vpico.firmware_dir() is None,
-    reason="no ../shared/rp2-firmware (MicroPython RPI_PICO image + RP2040 bootrom)")
+pytestmark = pytest.mark.slow
 
 BUS = "0x3C on I2C0 (SDA GP4, SCL GP5)"
 PROMPT = b">>> "

@@ -7,11 +7,8 @@ firmware stepped on the simulator's clock (host_tools/emulation/vpframes.py says
 
 import pytest
 
-from host_tools.emulation import vpico
 
-pytestmark = pytest.mark.skipif(
-    vpico.firmware_dir() is None,
-    reason="no ../shared/rp2-firmware (MicroPython RPI_PICO image + RP2040 bootrom)")
+pytestmark = pytest.mark.slow
 
 REALTIME = [
     ("launcher", "wait:10"),

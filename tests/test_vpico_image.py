@@ -1,6 +1,8 @@
-"""Firmware images for the virtual Pico: the official UF2 unpacks to the same bytes
-as the .bin, and wrong files get one-line errors (no emulation here)."""
+"""Firmware images for the virtual Pico: the bundle in third_party/rp2040 is the
+one its README describes, the official UF2 unpacks to the same bytes as the .bin,
+and wrong files get one-line errors (no emulation here)."""
 
+import hashlib
 import struct
 
 import pytest
@@ -8,11 +10,40 @@ import pytest
 from clirun import run_cli
 from host_tools.emulation import vpico
 
-FW = vpico.firmware_dir()
-needs_bundle = pytest.mark.skipif(FW is None, reason="needs ../shared/rp2-firmware (MicroPython RPI_PICO image)")
+FW = vpico.BUNDLE_DIR
 
 
-@needs_bundle
+def test_bundle_files_match_their_sha256():
+    """SHA256SUMS lists every file of the bundle but the notes, and its sums are the
+    ones the README gives."""
+    sums = {}
+    for line in (FW / "SHA256SUMS").read_text().splitlines():
+        digest, name = line.split()
+        sums[name] = digest
+    shipped = {p.name for p in FW.iterdir()
+               if p.name not in ("SHA256SUMS", "README.md") and not p.name.startswith("LICENSE")}
+    assert set(sums) == shipped
+    readme = (FW / "README.md").read_text()
+    for name, digest in sums.items():
+        assert hashlib.sha256((FW / name).read_bytes()).hexdigest() == digest, name
+        assert "`%s`" % digest in readme, name
+
+
+def test_the_virtual_pico_uses_the_bundle_in_the_repo(monkeypatch):
+    monkeypatch.delenv("VPICO_FIRMWARE_DIR", raising=False)
+    assert vpico.require_firmware_dir() == FW
+    assert FW.parent.parent == vpico.ROOT
+
+
+def test_a_missing_bundle_file_is_one_line(monkeypatch, tmp_path, capsys):
+    (tmp_path / "bootrom.bin").write_bytes(b"\0" * 16)
+    monkeypatch.setenv("VPICO_FIRMWARE_DIR", str(tmp_path))
+    with pytest.raises(vpico.VPicoError, match="firmware.bin not found"):
+        vpico.require_firmware_dir()
+    code, _, err = run_cli(["vpico", "--ticks", "1", "--frontend", "headless"], capsys)
+    assert code == 2 and err.count("\n") == 1 and "RP2040 bundle incomplete" in err
+
+
 def test_uf2_unpacks_to_the_bin():
     image = (FW / "firmware.bin").read_bytes()
     unpacked = vpico.read_firmware(FW / "firmware.uf2")
@@ -20,7 +51,6 @@ def test_uf2_unpacks_to_the_bin():
     assert len(unpacked) - len(image) < 256
 
 
-@needs_bundle
 def test_rp2350_uf2_is_refused(tmp_path):
     data = bytearray((FW / "firmware.uf2").read_bytes()[:1024])
     for off in (0, 512):

@@ -143,7 +143,8 @@ def _heap_figure(report):
         heap, fakes = mpnode.run(_HEAP, firmware_dir=fw)["heap"]
     report.add(SECTION, "resident heap at the launcher, CircuitPython backend", heap, "bytes",
                budget=CIRCUITPYTHON_RP2040_HEAP,
-               note="Node port, GC on, less the stand-ins' and driver's modules (%d B); stand-in displayio objects counted" % fakes)
+               note="Node port, GC on, less the stand-ins' and driver's modules (%d B); "
+                    "stand-in displayio objects counted" % fakes)
 
 
 def collect(report):

@@ -15,7 +15,7 @@ real Pico (no flash XIP cache misses, simplified bus timing).
 
 import host_tools.fwpath  # noqa: F401
 from host_tools.bench import bench_grid, bench_junqi, bench_klotski, bench_trapcat
-from host_tools.emulation import mpvm, runtime_vm, vpico
+from host_tools.emulation import mpvm, runtime_vm
 from host_tools.emulation import sim as simmod
 from host_tools.emulation import vpfirmware, vpframes
 
@@ -276,7 +276,7 @@ def vpico_figures():
         out.update(mpvm._parse_results(pico.exec(_FRAME)))
         out.update(mpvm._parse_results(pico.exec(_HEAP_LAUNCHER)))
         pico.exec(_HEAP_GAME)
-        for i, (title, keys, leave) in enumerate(GAME_SCRIPTS):
+        for title, keys, leave in GAME_SCRIPTS:
             pico.exec("PEAK[0] = 0")
             for tick, count in vpframes._runs(simmod.parse_keys(keys + " " + leave)):
                 pico.set_buttons(tick)
@@ -298,10 +298,6 @@ def _row(report, name, pico_ms, est_ms, budget=None, note=""):
 
 
 def collect(report):
-    if vpico.firmware_dir() is None:
-        report.add(SECTION, "virtual Pico figures", None, "", note="not measured: no "
-                   "../shared/rp2-firmware (MicroPython RPI_PICO image + bootrom)")
-        return
     est = vm_estimates()
     got = vpico_figures()
     _row(report, "BFS 16x8 default board", got["bfs"], est["bfs"], bench_grid.BFS_16x8_MS)

@@ -81,9 +81,9 @@ def load_rows(path):
         data = json.loads(Path(path).read_text(encoding="utf-8"))
         return {(row["section"], row["name"]): row for row in data["rows"]}
     except FileNotFoundError:
-        raise UserError("%s does not exist (a run of `bench` writes build/bench.json)" % path)
+        raise UserError("%s does not exist (a run of `bench` writes build/bench.json)" % path) from None
     except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError) as exc:
-        raise UserError("%s is not a bench.json file (%s)" % (path, exc.__class__.__name__))
+        raise UserError("%s is not a bench.json file (%s)" % (path, exc.__class__.__name__)) from None
 
 
 def print_comparison(report, old_rows):

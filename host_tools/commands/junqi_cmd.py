@@ -18,7 +18,7 @@ def _cell(name):
     try:
         return jb.parse_cell(name.strip())
     except ValueError as exc:
-        raise UserError(str(exc))
+        raise UserError(str(exc)) from None
 
 
 def route(src, dst, occupied, engineer):

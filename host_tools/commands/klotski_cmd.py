@@ -23,7 +23,7 @@ def solve_layout(text):
     try:
         solver, rank = klotski.solver_for(text)
     except klotski.LayoutError as exc:
-        raise UserError(str(exc))
+        raise UserError(str(exc)) from None
     solver.build()
     moves = solver.solution(rank)
     if moves is None:
@@ -69,7 +69,7 @@ def table_files(layouts, log=print):
         try:
             ps = klotski.piece_set(klotski.parse(text))
         except klotski.LayoutError as exc:
-            raise UserError("klotski layout %s: %s" % (text, exc))
+            raise UserError("klotski layout %s: %s" % (text, exc)) from None
         sets[ps] = sets.get(ps, 0) + 1
     files = {}
     with tempfile.TemporaryDirectory() as tmp:

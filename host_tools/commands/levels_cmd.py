@@ -104,8 +104,9 @@ def cmd_pack(args):
         raise UserError(str(exc)) from None
     out = Path(args.output)
     write_atomic(out, blob)
+    unchecked = "" if check else " (levels not parsed: %s has no check_level)" % game
     print("packed %s into %s (%s)%s" % (
-        plural(len(levels), game + " level"), out, plural(len(blob), "byte"), "" if check else " (levels not parsed: %s has no check_level)" % game))
+        plural(len(levels), game + " level"), out, plural(len(blob), "byte"), unchecked))
     return 0
 
 

@@ -16,14 +16,14 @@ def read_map(path):
         with open(path, encoding="utf-8-sig") as handle:
             text = handle.read()
     except FileNotFoundError:
-        raise UserError("map file %s does not exist" % path)
+        raise UserError("map file %s does not exist" % path) from None
     except UnicodeDecodeError:
-        raise UserError("%s is not a text map (not UTF-8)" % path)
+        raise UserError("%s is not a text map (not UTF-8)" % path) from None
     except OSError as exc:
-        raise UserError("cannot read %s: %s" % (path, exc.strerror))
+        raise UserError("cannot read %s: %s" % (path, exc.strerror)) from None
     if _BINARY.search(text):
         raise UserError("%s is not a text map (it holds binary bytes)" % path)
     try:
         return parse_map(text)
     except MapError as exc:
-        raise UserError("%s: %s" % (path, exc))
+        raise UserError("%s: %s" % (path, exc)) from None

@@ -52,9 +52,9 @@ def load_callable(spec):
     except UserError:
         raise
     except (ImportError, ValueError) as exc:
-        raise UserError("cannot import strategy module %r: %s" % (module_name, exc))
+        raise UserError("cannot import strategy module %r: %s" % (module_name, exc)) from None
     except SyntaxError as exc:
-        raise UserError("strategy module %r has a syntax error on line %s" % (module_name, exc.lineno))
+        raise UserError("strategy module %r has a syntax error on line %s" % (module_name, exc.lineno)) from None
     func = getattr(module, attr, None)
     if func is None or not callable(func):
         raise UserError("%r has no function %r" % (module_name, attr))

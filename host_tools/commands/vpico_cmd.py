@@ -179,7 +179,7 @@ def register(subparsers):
                     "its USB serial console like a real handheld.")
     p.add_argument("--board", default="pico-ssd1306", help="board name from boards/ (default pico-ssd1306)")
     p.add_argument("--firmware", help="MicroPython image: the official RPI_PICO .uf2 or a .bin "
-                                      "(default ../shared/rp2-firmware/firmware.bin)")
+                                      "(default: the one in third_party/rp2040)")
     p.add_argument("--flash-image", help="the virtual Pico's 2 MB flash file "
                                          "(default build/vpico/BOARD.img, kept between runs)")
     p.add_argument("--no-provision", action="store_true",

@@ -119,7 +119,8 @@ try:
     _mach = sys.implementation._machine
 except AttributeError:
     _mach = sys.platform
-print(repr((sys.implementation.name, '.'.join(str(v) for v in sys.implementation.version[:3]), _m, _mach, gc.mem_free()) + _fs))
+_v = '.'.join(str(v) for v in sys.implementation.version[:3])
+print(repr((sys.implementation.name, _v, _m, _mach, gc.mem_free()) + _fs))
 """
 
 _HASH_CODE = """

@@ -112,7 +112,8 @@ def cp_cfg_line(board="pico-cp-ssd1306"):
 
 
 # The pure-Python framebuf replaces the built-in one (sys.modules is consulted
-# first by import); CP_FAKES imports the stand-ins (host_tools/emulation/fakecp, host_tools/emulation/vmcp) and the real driver.
+# first by import); CP_FAKES imports the stand-ins (host_tools/emulation/fakecp,
+# host_tools/emulation/vmcp) and the real driver.
 CP_FRAMEBUF = r"""
 import sys
 import cpframebuf

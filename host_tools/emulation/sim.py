@@ -120,7 +120,7 @@ class PinSim:
 
     def _map_buttons(self):
         self.key_pins = {}
-        for name, spec in self.cfg["buttons"].items():
+        for spec in self.cfg["buttons"].values():
             level = 1 if spec["pull"] == "down" else 0
             self.key_pins.setdefault(spec["as"], []).append((spec["pin"], level))
         for name, parts in self.cfg["combos"].items():
@@ -146,7 +146,7 @@ class PinSim:
 
     def set_keys(self, names):
         levels = self.levels
-        for name, pins in self.key_pins.items():
+        for pins in self.key_pins.values():
             for pin, level in pins:
                 levels[pin] = 1 - level
         for name in names:

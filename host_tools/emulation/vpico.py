@@ -43,23 +43,24 @@ class VPicoError(Exception):
     """The virtual Pico could not do what was asked (one line, for users)."""
 
 
+BUNDLE_DIR = ROOT / "third_party" / "rp2040"
+
+
 def firmware_dir():
-    """../shared/rp2-firmware (official MicroPython v1.28.0 RPI_PICO + RP2040 bootrom),
-    or $VPICO_FIRMWARE_DIR; None when absent."""
-    candidates = [os.environ.get("VPICO_FIRMWARE_DIR"),
-                  ROOT.parent / "shared" / "rp2-firmware",
-                  ROOT.parent.parent / "shared" / "rp2-firmware"]
-    for cand in candidates:
-        if cand and (Path(cand) / "bootrom.bin").is_file() and (Path(cand) / "firmware.bin").is_file():
-            return Path(cand)
-    return None
+    """Where the RP2040 bundle is: $VPICO_FIRMWARE_DIR when set, else the one in the
+    repository (third_party/rp2040: official MicroPython v1.28.0 RPI_PICO + the RP2040
+    B1 bootrom; provenance, licences and sha256 in its README)."""
+    return Path(os.environ.get("VPICO_FIRMWARE_DIR") or BUNDLE_DIR)
 
 
 def require_firmware_dir():
+    """The bundle folder, or one line saying which of its two files is missing."""
     found = firmware_dir()
-    if found is None:
-        raise VPicoError("no RP2040 firmware bundle: ../shared/rp2-firmware (bootrom.bin + "
-                         "firmware.bin) not found; set VPICO_FIRMWARE_DIR")
+    for name in ("bootrom.bin", "firmware.bin"):
+        if not (found / name).is_file():
+            raise VPicoError("RP2040 bundle incomplete: %s not found (restore it with "
+                             "`git checkout -- third_party/rp2040`, or set VPICO_FIRMWARE_DIR)"
+                             % (found / name))
     return found
 
 
@@ -157,7 +158,7 @@ class VirtualPico:
         self.oled = OledModel(disp["controller"], disp["width"], disp["height"],
                               oled_address if oled_address is not None else 0)
         self.button_pins = {}
-        for name, spec in self.cfg["buttons"].items():
+        for spec in self.cfg["buttons"].values():
             self.button_pins.setdefault(spec["as"], []).append(
                 (spec["pin"], 1 if spec["pull"] == "down" else 0))
         if not self.flash_path.exists() or firmware is not None:

@@ -19,7 +19,7 @@
 //   out R u64 nanos        a watchdog reset (machine.reset()) rebuilt the chip
 //   out X u64 nanos, u32 flashOps   powered off: flash saved to FLASH_FILE, exiting
 //
-// What rp2040js lacks and this file adds (see ../shared/rp2-firmware/README.md):
+// What rp2040js lacks and this file adds (see third_party/rp2040/README.md):
 // a USB host that completes bulk-OUT only when it has bytes (the stock one
 // answers empty packets every 10 us and slows Python ~3x), flash erase/program
 // (bootrom ROM-table functions patched to BKPT and done here, so littlefs

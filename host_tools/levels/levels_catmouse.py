@@ -71,7 +71,7 @@ def random_map(rnd, cols, rows, terrain, obstacle_rate):
 def variants(text):
     """The map and its mirror images (so mirrored maps count as alike)."""
     lines = text.rstrip("\n").split("\n")
-    flips = (lines, [l[::-1] for l in lines], lines[::-1], [l[::-1] for l in lines[::-1]])
+    flips = (lines, [row[::-1] for row in lines], lines[::-1], [row[::-1] for row in lines[::-1]])
     return ["\n".join(f) for f in flips]
 
 

@@ -1,4 +1,5 @@
-"""Stands for CircuitPython's ``bitmaptools.readinto`` (C) inside the MicroPython VMs, following shared-module/bitmaptools (C):
+"""Stands for CircuitPython's ``bitmaptools.readinto`` (C) inside the MicroPython VMs,
+following shared-module/bitmaptools (C):
 
 Reads ``bitmap.height`` rows from a stream (anything with ``read``), each row the
 smallest multiple of ``element_size`` bytes holding ``bitmap.width`` pixels.

@@ -1,4 +1,5 @@
-"""Stands for CircuitPython's ``displayio`` (C) inside the MicroPython VMs: Bitmap, Palette, TileGrid, Group, release_displays.
+"""Stands for CircuitPython's ``displayio`` (C) inside the MicroPython VMs: Bitmap,
+Palette, TileGrid, Group, release_displays.
 
 Modelled on CircuitPython's shared-module/displayio:
 - ``Bitmap(width, height, value_count)``: bits per value = the smallest power of

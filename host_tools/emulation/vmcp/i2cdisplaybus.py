@@ -1,4 +1,5 @@
-"""Stands for CircuitPython's ``i2cdisplaybus.I2CDisplayBus`` (C) inside the MicroPython VMs (CircuitPython 9; ``displayio.I2CDisplay`` in 8).
+"""Stands for CircuitPython's ``i2cdisplaybus.I2CDisplayBus`` (C) inside the MicroPython VMs
+(CircuitPython 9; ``displayio.I2CDisplay`` in 8).
 
 Like shared-module/i2cdisplaybus: the constructor probes the address and raises
 ValueError "Unable to find I2C Display at 3c" when nothing answers; a command
