@@ -24,11 +24,11 @@ lint: setup
 # the whole suite on 2 workers; the 15 slowest tests are printed to keep the
 # 4-minute budget in sight
 test: lint
-	$(PY) -m pytest -n 2 -q --durations=15 tests
+	$(PY) -m pytest -n 2 --dist loadscope -q --durations=15 tests
 
 # the edit loop: everything but the tests marked slow (the virtual Pico, > ~5 s)
 test-fast: setup
-	$(PY) -m pytest -n 2 -q -m "not slow" tests
+	$(PY) -m pytest -n 2 --dist loadscope -q -m "not slow" tests
 
 bench: setup
 	$(PY) -m host_tools bench

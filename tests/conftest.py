@@ -51,3 +51,9 @@ def vm():
 @pytest.fixture(scope="session")
 def node_vm():
     return mpnode.run
+
+
+def pytest_collection_modifyitems(items):
+    """The slow tests first (a stable sort: file order otherwise), so that on two
+    xdist workers the last minutes hold many short tests, not one long one."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)

@@ -272,3 +272,36 @@ def test_power_cut_at_a_cycle_then_boots_from_the_same_flash(tmp_path):
         out = pico.exec("print(open('kept.txt').read() == 'k' * 100)\n"
                         "import os\nprint('churn.txt' in os.listdir())")
     assert out.split()[0] == "True"
+
+
+def _copy_of_the_repository(dest):
+    """The files git would put in a clone (tracked, plus new ones not ignored), with
+    nothing beside them; node_modules (made by `make setup`) is linked in."""
+    names = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+                           cwd=ROOT, check=True, capture_output=True).stdout.split(b"\0")
+    for name in filter(None, names):
+        src = ROOT / os.fsdecode(name)
+        if src.is_file():
+            (dest / os.fsdecode(name)).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src, dest / os.fsdecode(name))
+    (dest / "node_modules").symlink_to(ROOT / "node_modules")
+    return dest
+
+
+def test_a_clone_with_nothing_beside_it_runs_the_virtual_pico(device, tmp_path):
+    """The repository alone (no workshop folder beside it, no VPICO_FIRMWARE_DIR)
+    boots the flashed handheld to the launcher, drawn as the simulator draws it."""
+    clone = _copy_of_the_repository(tmp_path / "alone" / "repo")
+    assert not (clone.parent.parent / "shared").exists() and not (clone.parent / "shared").exists()
+    env = {k: v for k, v in os.environ.items() if k != "VPICO_FIRMWARE_DIR"}
+    shots = {}
+    for tool, extra in (("vpico", ["--flash-image", str(device), "--no-provision"]), ("sim", [])):
+        shots[tool] = tmp_path / (tool + ".png")
+        run = subprocess.run([sys.executable, "-m", "host_tools", tool, *extra, "--frontend", "headless",
+                              "--ticks", "60", "--scale", "1", "--screenshot", str(shots[tool])],
+                             cwd=clone, env=env, capture_output=True, text=True, timeout=300)
+        assert run.returncode == 0, run.stderr
+    from PIL import Image
+    pico, sim = (Image.open(shots[t]).convert("1") for t in ("vpico", "sim"))
+    assert pico.size == (128, 64) and pico.tobytes() == sim.tobytes()
+    assert sum(bin(b).count("1") for b in pico.tobytes()) > 200      # the launcher, not a dark screen
