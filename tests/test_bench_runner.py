@@ -21,6 +21,24 @@ def test_budget_marks_over_and_ok():
     assert [r["name"] for r in report.over_budget()] == ["slow"]
 
 
+def test_thin_marks_device_times_past_70_and_heaps_past_95_percent(capsys):
+    report = runner.Report()
+    vp = "virtual Pico: MicroPython"
+    report.add(vp, "hint, worst", 815, "ms", budget=1000)                 # 82 % of a device time
+    report.add(vp, "BFS", 2.9, "ms", budget=5)                            # 58 %
+    report.add("klotski", "scene peak heap", 153312, "bytes", budget=153600)  # 99.8 % of a heap
+    report.add("grid", "BFS (est. Pico)", 4.68, "ms", budget=5)          # an estimate: no margin
+    report.add("runtime", "frame on the wire", 23.3, "ms", budget=23.5, kind="bus")
+    report.add(vp, "too slow", 1200, "ms", budget=1000)
+    report.add("x", "allocated per call", 0, "bytes", budget=0)
+    assert [r["thin"] for r in report.rows] == [True, False, True, False, False, False, False]
+    assert [r["name"] for r in report.thin()] == ["hint, worst", "scene peak heap"]
+    runner.print_report(report)
+    out = capsys.readouterr().out
+    assert "82 % of 70  THIN" in out and "100 % of 95  THIN" in out
+    assert "58 % of 70  ok" in out and "99 % bus  ok" in out and "120 % of 70  OVER" in out
+
+
 def test_compare_lists_moved_new_and_gone(tmp_path, capsys):
     old = tmp_path / "old.json"
     old.write_text(json.dumps({"rows": _report(

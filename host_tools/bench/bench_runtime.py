@@ -96,7 +96,7 @@ def collect(report):
     data, trans = r["full_frame"]
     report.add(section, "I2C bytes per full frame (SSD1306)", data + trans, "bytes")
     report.add(section, "wire time of a full frame at 400 kHz", round(wire_ms(data, trans), 2), "ms",
-               budget=23.5)
+               budget=23.5, kind="bus", note="set by the I2C clock, not the CPU: no margin")
     sh = 8 * ((4 + 1) + (129 + 1))
     report.add(section, "wire time of a full frame at 400 kHz (SH1106)", round(wire_ms(sh - 16, 16), 2),
                "ms", note="page addressing: 8 windows + 8 data writes")
