@@ -10,7 +10,7 @@ import pytest
 
 import boot_switch
 from clirun import run_cli
-from host_tools.device import flash
+from host_tools.device import devicefs, flash
 from host_tools.cli import UserError
 from host_tools.device.devicefs import DeviceError
 from host_tools.emulation.fakedevice import FakeDevice, PowerCut
@@ -272,6 +272,7 @@ def test_cli_flash_then_doctor(cli_env, capsys):
     code, out, err = run_cli(["flash", "--board", "pico-ssd1306"], capsys)
     assert code == 0, err
     assert "flashed firmware fw-" in out and dev.resets == 1
+    assert dev.restarts == 1 and "answers again after its reset" in out
     code, out, err = run_cli(["doctor"], capsys)
     assert code == 0, out
     assert "MicroPython 1.27.0" in out and "free heap:    175 KB" in out
@@ -279,6 +280,42 @@ def test_cli_flash_then_doctor(cli_env, capsys):
     assert "firmware:     fw-" in out and "/saves/catmouse.json" in out and "status:       OK" in out
     code, out, err = run_cli(["flash", "--dry-run"], capsys)
     assert code == 0 and "unchanged" in out
+
+
+def test_cli_flash_says_so_when_the_board_does_not_come_back(cli_env, capsys, monkeypatch):
+    dev = cli_env["dev"]
+    opened = []
+
+    def opener(port):
+        opened.append(port)
+        if len(opened) > 1:            # after its reset the port never answers again
+            raise DeviceError("cannot open %s: no such device" % port)
+        return dev
+    monkeypatch.setattr(flash, "open_transport", opener)
+    monkeypatch.setattr(flash, "BACK_WITHIN_S", 0.2)
+    code, out, err = run_cli(["flash", "--board", "pico-ssd1306"], capsys)
+    assert code == 2 and len(err.strip().splitlines()) == 1
+    assert "flashed, but /dev/ttyACM0 did not answer within" in err and "replug" in err
+    assert dev.resets == 1 and dev.restarts == 0 and len(opened) > 1
+
+
+def test_a_port_where_nothing_answers_is_one_line_within_the_deadline(capsys, monkeypatch):
+    """A serial port (here a pty, where mpremote reads block) whose other end never
+    answers: doctor and flash end with one line instead of waiting forever."""
+    import os
+    import time
+    master, slave = os.openpty()
+    try:
+        monkeypatch.setattr(devicefs, "ANSWER_WITHIN_S", 1.5)
+        for cmd in (["doctor"], ["flash", "--board", "pico-ssd1306"]):
+            started = time.monotonic()
+            code, _, err = run_cli(cmd + ["--port", os.ttyname(slave)], capsys)
+            assert time.monotonic() - started < 10
+            assert code == 2 and len(err.strip().splitlines()) == 1
+            assert "did not answer within 1 s" in err and "reset button" in err
+    finally:
+        os.close(master)
+        os.close(slave)
 
 
 def test_cli_doctor_on_empty_device(cli_env, capsys):

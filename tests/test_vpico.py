@@ -251,6 +251,23 @@ def test_doctor_reports_the_board(device):
     assert "status:       OK" in result.stdout
 
 
+def test_doctor_right_after_flash_answers(device):
+    """`flash` returns once the board answers after its reset (and has sent it back
+    to its game); `doctor` right after it answers. It used to wait forever on the
+    virtual Pico's port (mpremote's reads block on a pty, and the Ctrl-C that
+    should stop the game reached the board while it was resetting)."""
+    pico, port = serve(device)
+    try:
+        flashed = cli("flash", "--board", BOARD, "--port", port, timeout=300)
+        assert flashed.returncode == 0, flashed.stderr
+        assert "answers again after its reset" in flashed.stdout
+        doctor = cli("doctor", "--port", port, timeout=120)
+        assert doctor.returncode == 0, doctor.stdout + doctor.stderr
+        assert "status:       OK" in doctor.stdout
+    finally:
+        pico.close()
+
+
 def test_power_cut_at_a_cycle_then_boots_from_the_same_flash(tmp_path):
     """Cut while the guest rewrites a file in a loop, at a chosen emulated time (to
     within an instruction); the same flash boots, littlefs mounts, earlier files stay."""

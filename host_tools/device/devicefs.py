@@ -89,6 +89,10 @@ class DeviceTransport:
     def reset(self):
         raise NotImplementedError
 
+    def restart(self):
+        """Leave the REPL so the board starts its game again (a soft reset), and close."""
+        raise NotImplementedError
+
     def scan_i2c(self, bus, sda, scl, freq, address):
         """Addresses that answer on the device's bus (doctor's display check):
         ``i2c.scan()`` plus the display addresses (0x3C, 0x3D, ``address``)
@@ -157,26 +161,63 @@ print(repr(sorted(found)))
 """
 
 
-class MpremoteTransport(DeviceTransport):
-    """A MicroPython device on a serial port, through mpremote's SerialTransport."""
+ANSWER_WITHIN_S = 10        # a board that has not entered the raw REPL by then is not answering
+READ_POLL_S = 0.5           # serial read timeout: mpremote's own deadlines then hold on a pty too
+RAW_REPL_TRY_S = 3          # one Ctrl-C/Ctrl-A try; a board busy booting gets several
 
-    def __init__(self, port):
+
+class MpremoteTransport(DeviceTransport):
+    """A MicroPython device on a serial port, through mpremote's SerialTransport.
+
+    Every exchange has a deadline.  mpremote reads a pseudo-terminal (the virtual
+    Pico's port) with blocking one-byte reads, so without a read timeout a board
+    that never answers would hang the command; with READ_POLL_S its timeouts
+    (10 s between characters, ``timeout_overall``) apply there as on a USB port."""
+
+    def __init__(self, port, answer_within=None):
         from mpremote.transport import TransportError
         from mpremote.transport_serial import SerialTransport
 
         self._TransportError = TransportError
         self.port = port
+        answer_within = answer_within or ANSWER_WITHIN_S
         try:
             self._t = SerialTransport(port, baudrate=115200)
+            self._t.serial.timeout = READ_POLL_S
         except Exception as exc:  # serial.SerialException, OSError, TransportError
             raise DeviceError("cannot open %s: %s" % (port, exc)) from None
-        try:
-            self._t.enter_raw_repl(soft_reset=False)
-        except Exception:
+        if not self._enter_raw_repl(answer_within):
             self._t.close()
             raise DeviceError(
-                "%s does not answer like a MicroPython REPL (is it running something "
-                "that ignores Ctrl-C, or is it not MicroPython?)" % port) from None
+                "%s did not answer within %d s: press the handheld's reset button (or unplug "
+                "and replug its USB cable) and try again; if it still does not, it runs "
+                "something that ignores Ctrl-C, or not MicroPython" % (port, answer_within))
+
+    def _enter_raw_repl(self, answer_within):
+        """Interrupt whatever runs and enter the raw REPL, trying again until
+        ``answer_within`` s have passed (a board that was resetting or booting
+        may miss the first Ctrl-C)."""
+        import time
+        deadline = time.monotonic() + answer_within
+        while True:
+            left = deadline - time.monotonic()
+            try:
+                self._t.enter_raw_repl(soft_reset=False, timeout_overall=max(1, min(RAW_REPL_TRY_S, left)))
+                return True
+            except Exception:  # TransportError (no prompt), serial errors
+                if time.monotonic() >= deadline:
+                    return False
+                time.sleep(0.1)
+
+    def restart(self):
+        """Leave the raw REPL, soft-reset (boot.py and main.py run again: the
+        handheld goes back to its game instead of waiting at the REPL) and close."""
+        try:
+            self._t.exit_raw_repl()
+            self._t.serial.write(b"\x04")
+        except Exception:
+            pass
+        self._t.close()
 
     def _exec(self, code):
         try:
@@ -241,6 +282,8 @@ class MpremoteTransport(DeviceTransport):
             pass  # the USB link drops as the board resets
 
     def close(self):
+        if not self._t.serial.is_open:
+            return
         try:
             self._t.exit_raw_repl()
         except Exception:

@@ -32,6 +32,7 @@ file's runtime picks the path: a MicroPython board file is refused on a drive an
 a CircuitPython one over a serial port, before anything is written.
 """
 
+import contextlib
 import glob
 import os
 import re
@@ -39,6 +40,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 import host_tools.fwpath  # noqa: F401  (firmware/ importable)
@@ -840,17 +842,64 @@ def cmd_flash(args):
                         "Pico in holding B, or give --drive PATH)" % args.board)
     dev = connect(args.port)
     try:
-        flash_micropython(dev, args.board, dry_run=args.dry_run, levels=args.levels,
-                          klotski_tables=args.klotski_tables)
+        with stops_answering(dev.port):
+            flash_micropython(dev, args.board, dry_run=args.dry_run, levels=args.levels,
+                              klotski_tables=args.klotski_tables)
     finally:
         dev.close()
+    if args.dry_run:
+        return 0
+    started = time.monotonic()
+    if not wait_for_board(dev.port, BACK_WITHIN_S):
+        raise UserError("flashed, but %s did not answer within %d s after its reset: press the "
+                        "handheld's reset button or replug its USB cable, then run doctor"
+                        % (dev.port, BACK_WITHIN_S))
+    print("the handheld answers again after its reset (%.1f s) and starts its game"
+          % (time.monotonic() - started))
     return 0
+
+
+BACK_WITHIN_S = 30          # a Pico re-enumerates over USB within a few seconds of a reset
+
+
+def wait_for_board(port, within):
+    """After a reset: wait until the board on ``port`` answers again (its USB port
+    is back and it enters the raw REPL), then send it back to its game.  True if
+    it answered within ``within`` s."""
+    deadline = time.monotonic() + within
+    while True:
+        try:
+            dev = open_transport(port)
+        except devicefs.DeviceError:
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(0.5)
+            continue
+        dev.restart()
+        return True
+
+
+@contextlib.contextmanager
+def stops_answering(port):
+    """A board that stops answering midway (mpremote's deadline passed, the cable was
+    pulled) ends the command with one line, not a traceback."""
+    from mpremote.transport import TransportError
+    from serial import SerialException
+    try:
+        yield
+    except (TransportError, SerialException) as exc:
+        raise UserError("%s stopped answering (%s): press the handheld's reset button or replug "
+                        "its USB cable and run the command again (an interrupted flash is "
+                        "finished or undone at the next boot)"
+                        % (port, str(exc).strip().splitlines()[-1] if str(exc).strip() else
+                           exc.__class__.__name__)) from None
 
 
 def cmd_doctor(args):
     dev = connect(args.port)
     try:
-        problems = doctor(dev)
+        with stops_answering(dev.port):
+            problems = doctor(dev)
     finally:
         dev.close()
     return 1 if problems else 0

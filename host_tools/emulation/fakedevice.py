@@ -40,6 +40,7 @@ class FakeDevice(DeviceTransport):
         self.steps = 0
         self.dead = False
         self.resets = 0
+        self.restarts = 0
         for path, data in (files or {}).items():
             self._ensure_parent(path)
             self.files[path] = bytes(data)
@@ -165,6 +166,9 @@ class FakeDevice(DeviceTransport):
             raise OSError(21, new)
         self._step()  # atomic, replaces an existing file (littlefs semantics)
         self.files[new] = self.files.pop(old)
+
+    def restart(self):
+        self.restarts += 1
 
     def reset(self):
         self._step()
