@@ -10,7 +10,8 @@ a cut anywhere (inside the new file, between the renames, or even a truncated
 
 ``load`` returns ``(data, status)``: status "ok", "new" (nothing saved yet),
 "recovered" (the newest file was damaged, an older copy was used) or
-"corrupt" (files exist but none is valid: data is {}).  The runtime reports
+"corrupt" (a .sav or .bak exists but none is valid: data is {}; a lone
+unfinished .new is a first save the power cut short, so that is "new").  The runtime reports
 the last two on screen and stores a fresh copy, replacing the damage.
 
 The file system is pluggable: ``OsFs`` (MicroPython ``os`` or CPython) or
@@ -198,8 +199,28 @@ def encode(data, seq):
     return ("%s %d %d %s\n" % (MAGIC, seq, len(body), checksum(body))).encode() + body
 
 
+def _all_ascii(data):
+    """True if every key and string in ``data`` is plain ASCII (asciitext's rule).
+    A \\u escape can smuggle in what the body's bytes do not show, and MicroPython
+    writes such a string back as raw UTF-8 that no decode accepts.  Iterative."""
+    stack = [data]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            for key in item:
+                if first_bad(key):
+                    return False
+                stack.append(item[key])
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, str) and first_bad(item):
+            return False
+    return True
+
+
 def decode(raw):
-    """(seq, data) of a complete save file, or None."""
+    """(seq, data) of a complete save file, or None.  What it accepts is plain
+    ASCII and survives encode -> decode unchanged."""
     if raw is None:
         return None
     nl = raw.find(b"\n")
@@ -212,12 +233,12 @@ def decode(raw):
         seq = int(parts[1])
         length = int(parts[2])
         body = raw[nl + 1:]
-        if len(body) != length or checksum(body) != parts[3]:
+        if len(body) != length or checksum(body) != parts[3] or first_bad(body):
             return None
         data = json_loads(body)
     except (ValueError, UnicodeError):
         return None
-    if not isinstance(data, dict):
+    if not isinstance(data, dict) or not _all_ascii(data):
         return None
     return seq, data
 
@@ -313,6 +334,8 @@ class Saves:
         self.seq = {}
 
     def _candidates(self, game_id):
+        """(newest valid save, how many .sav/.bak files exist, whether .sav is damaged).
+        A damaged .new is a write the power cut short, not damage: it is not counted."""
         best = None
         present = 0
         damaged_sav = False
@@ -320,7 +343,8 @@ class Saves:
             raw = self.fs.read(game_id + suffix)
             if raw is None:
                 continue
-            present += 1
+            if suffix != ".new":
+                present += 1
             got = decode(raw)
             if got is None:
                 if suffix == ".sav":

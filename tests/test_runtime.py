@@ -147,6 +147,77 @@ def test_save_cut_between_every_step_of_the_switch():
             assert data["best"] == 3, stop_after
 
 
+class _Recorder(saves.MemFs):
+    """A MemFs that logs each mutating step as (op, args) instead of ops += 1."""
+
+    def __init__(self, files):
+        super().__init__()
+        self.files = dict(files)
+        self.log = []
+
+    def write(self, name, data):
+        self.log.append(("write", name, bytes(data)))
+        super().write(name, data)
+
+    def rename(self, old, new):
+        self.log.append(("rename", old, new))
+        super().rename(old, new)
+
+    def remove(self, name):
+        if name in self.files:
+            self.log.append(("remove", name))
+        super().remove(name)
+
+
+def _cut_states(files, data):
+    """Every state a power cut can leave while ``data`` is stored over ``files``:
+    after each whole step, and inside the write at every byte."""
+    rec = _Recorder(files)
+    saves.Saves(rec).store("g", data)
+    state = dict(files)
+    yield dict(state)
+    for step in rec.log:
+        if step[0] == "write":
+            for cut in range(len(step[2])):
+                yield dict(state, **{step[1]: step[2][:cut]})
+            state[step[1]] = step[2]
+        elif step[0] == "rename":
+            state[step[2]] = state.pop(step[1])
+        else:
+            del state[step[1]]
+        yield dict(state)
+
+
+@pytest.mark.parametrize("earlier", [0, 1, 2])
+def test_a_cut_at_every_point_of_a_store_loads_the_old_or_the_new_save(earlier):
+    """The first store (nothing saved yet), the second (a .sav only) and a later
+    one (.sav and .bak): a cut anywhere loads the last complete save or the new
+    one, never "corrupt", and the records are never lost."""
+    fs = saves.MemFs()
+    for i in range(earlier):
+        saves.Saves(fs).store("g", {"best": i, "records": [1, 2, 3]})
+    old = ({"best": earlier - 1, "records": [1, 2, 3]}, "ok") if earlier else ({}, "new")
+    new = {"best": 99, "records": [1, 2, 3], "pad": "x" * 30}
+    states = 0
+    for files in _cut_states(fs.files, new):
+        fs2 = saves.MemFs()
+        fs2.files = files
+        got = saves.Saves(fs2).load("g")
+        assert got in (old, (new, "ok")), (files, got)
+        states += 1
+    assert states > len(saves.encode(new, 1))
+
+
+@pytest.mark.parametrize("body", [
+    b'{"\xf0\x9f\x98\x80": 1}', b'{"k": "caf\xc3\xa9"}',            # raw UTF-8 in a key, a value
+    b'{"\\ud83d\\ude00": 1}', b'{"k": ["\\u00e9"]}',                # \u escapes to non-ASCII
+])
+def test_a_save_with_non_ascii_text_is_refused_whole(body):
+    raw = ("%s 2 %d %s\n" % (saves.MAGIC, len(body), saves.checksum(body))).encode() + body
+    assert saves.decode(raw) is None
+    assert saves.decode(saves.encode({"k": "\u0041 ok"}, 3)) == (3, {"k": "A ok"})
+
+
 def test_truncated_sav_at_every_offset_falls_back_to_the_previous_copy():
     fs, s = _two_saves()
     s.store("g", {"best": 2})
