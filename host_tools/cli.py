@@ -24,6 +24,7 @@ COMMAND_MODULES = (
     "host_tools.commands.run_cmd",
     "host_tools.commands.fuzz",
     "host_tools.commands.vpico_cmd",
+    "host_tools.commands.wiring_cmd",
 )
 
 
