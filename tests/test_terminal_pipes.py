@@ -31,6 +31,9 @@ class CountingSim:
         self.oled = self.Glass()
         self.ticks = []
 
+    def status(self):
+        return ""
+
     def step(self, keys=()):
         self.ticks.append(frozenset(keys))
 

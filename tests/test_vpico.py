@@ -268,6 +268,21 @@ def test_doctor_right_after_flash_answers(device):
         pico.close()
 
 
+def test_a_missing_display_shows_the_console_and_the_led(device):
+    """With no OLED answering, `vpico` echoes what the firmware says on its serial
+    console and shows the LED's blink code, as a maker would see them."""
+    run = cli("vpico", "--flash-image", str(device), "--no-provision", "--oled-address", "none",
+              "--frontend", "headless", "--ticks", "150", "--screenshot", str(device.parent / "x.png"))
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert any(line.startswith("console> display fault: no display at 0x3C on I2C0 (SDA GP4, SCL GP5); "
+                               "found: nothing") for line in lines), run.stdout
+    summary = lines[-1]
+    assert "I2C 0 bytes" in summary
+    blinks = int(summary.split("LED ")[1].split("(")[1].split()[0])
+    assert blinks >= 3                      # 3 blinks, repeated: at least one whole code in 5 s
+
+
 def test_power_cut_at_a_cycle_then_boots_from_the_same_flash(tmp_path):
     """Cut while the guest rewrites a file in a loop, at a chosen emulated time (to
     within an instruction); the same flash boots, littlefs mounts, earlier files stay."""

@@ -78,12 +78,29 @@ class VpicoSim:
 
     runtime = None            # the firmware's runtime lives inside the emulator
 
-    def __init__(self, pico, cfg):
+    def __init__(self, pico, cfg, echo=None):
         self.pico = pico
         self.oled = pico.oled
         self.cfg = cfg
         self.ticks = 0
         self.t0 = pico.now_ns
+        self.echo = echo            # print(line) for each console line, as a serial monitor
+        self._echoed = 0
+
+    def console_lines(self):
+        """The device's complete console lines not echoed yet."""
+        text = bytes(self.pico.console)
+        end = text.rfind(b"\n") + 1
+        new = text[self._echoed:end]
+        self._echoed = max(self._echoed, end)
+        return [line.rstrip("\r") for line in new.decode("utf-8", "replace").split("\n") if line.strip()]
+
+    def status(self):
+        """The LED and the console's last line, for the front ends' status line."""
+        lines = bytes(self.pico.console).decode("utf-8", "replace").strip().splitlines()
+        led = "LED %s (%d blink%s)" % ("ON " if self.pico.led else "off", self.pico.led_blinks,
+                                      "" if self.pico.led_blinks == 1 else "s")
+        return led + ("  console: " + lines[-1].strip() if lines else "")
 
     def boot(self, hold=()):
         """Power on with ``hold`` pressed until the boot is over
@@ -100,6 +117,9 @@ class VpicoSim:
         self.pico.set_buttons(keys)
         self.ticks += 1
         self.pico.run_until(self.t0 + self.ticks * TICK_NS)
+        if self.echo is not None:
+            for line in self.console_lines():
+                self.echo(line)
 
     def image(self, scale=4):
         return self.pico.image(scale)
@@ -132,20 +152,24 @@ def run_vpico(args):
                                  firmware=args.firmware if args.no_provision else None)
         if args.serve:
             return _serve(pico)
-        adapter = VpicoSim(pico, pico.cfg)
+        echo = (lambda line: print("console> " + line)) if frontend == "headless" else None
+        adapter = VpicoSim(pico, pico.cfg, echo=echo)
         started = time.monotonic()
         try:
             boot_log = adapter.boot(hold=("b",) if args.safe_mode else ())
-            if "Traceback" in boot_log or "safe mode" in boot_log:
+            if echo is None and ("Traceback" in boot_log or "safe mode" in boot_log):
                 print(boot_log.strip())
             if frontend == "headless":
+                for line in adapter.console_lines():      # what the boot printed
+                    echo(line)
                 code = sim.run_headless(adapter, script, args.ticks, args.screenshot, args.gif, args.scale)
             elif frontend in ("window", "pygame"):
                 code = sim.run_pygame(adapter, args.scale, args.ticks or None)
             else:
                 code = sim.run_terminal(adapter, args.ticks or None)
-            print("virtual Pico: %.2f s emulated in %.1f s wall, I2C %d bytes in %d transactions"
-                  % (pico.now_ns / 1e9, time.monotonic() - started, pico.i2c_bytes, pico.i2c_transactions))
+            print("virtual Pico: %.2f s emulated in %.1f s wall, I2C %d bytes in %d transactions; %s"
+                  % (pico.now_ns / 1e9, time.monotonic() - started, pico.i2c_bytes, pico.i2c_transactions,
+                     adapter.status().split("  console:")[0]))
             return code
         finally:
             pico.close()

@@ -118,6 +118,11 @@ class PinSim:
     levels (``self.levels``: pin -> level, ``self.key_pins``: button name ->
     [(pin, level when pressed)]), a virtual clock at 30 ticks/s and the boot."""
 
+    def status(self):
+        """A line for the front ends under the screen (the virtual Pico shows its
+        LED and serial console there); the simulator has none."""
+        return ""
+
     def _map_buttons(self):
         self.key_pins = {}
         for spec in self.cfg["buttons"].values():
@@ -491,9 +496,12 @@ def run_terminal(sim, max_ticks=None, stdin=None, out=None):
                 render = terminal_renderer(size[0], size[1], sim.oled.width, sim.oled.height)
                 out.write("\x1b[2J")
                 last = None
-            frame = render(sim.oled)
+            frame = render(sim.oled) + "\n" + HELP_LINE[:size[0] - 1]
+            status = sim.status()
+            if status:
+                frame += "\n" + status[:size[0] - 1]
             if frame != last:
-                out.write("\x1b[H" + frame.replace("\n", "\x1b[K\r\n") + "\r\n" + HELP_LINE[:size[0] - 1] + "\x1b[K")
+                out.write("\x1b[H" + frame.replace("\n", "\x1b[K\r\n") + "\x1b[K")
                 out.flush()
                 last = frame
             tick += 1
@@ -519,8 +527,9 @@ def run_pygame(sim, scale, max_ticks=None, on_frame=None):
     try:
         w, h = sim.oled.width, sim.oled.height
         screen = pygame.display.set_mode((w * scale, h * scale))
-        pygame.display.set_caption("Pocket Puzzles - %s (arrows, Z/X = A/B, Esc quits)"
-                                   % sim.cfg["name"])
+        caption = "Pocket Puzzles - %s (arrows, Z/X = A/B, Esc quits)" % sim.cfg["name"]
+        pygame.display.set_caption(caption)
+        shown = ""
         keys = {pygame.K_UP: "up", pygame.K_DOWN: "down", pygame.K_LEFT: "left",
                 pygame.K_RIGHT: "right", pygame.K_z: "a", pygame.K_a: "a",
                 pygame.K_x: "b", pygame.K_b: "b", pygame.K_RETURN: "a", pygame.K_SPACE: "a",
@@ -545,6 +554,10 @@ def run_pygame(sim, scale, max_ticks=None, on_frame=None):
             surface = pygame.image.fromstring(img.tobytes(), img.size, "RGB")
             screen.blit(surface, (0, 0))
             pygame.display.flip()
+            status = sim.status()
+            if status != shown:
+                pygame.display.set_caption(caption + ("  |  " + status if status else ""))
+                shown = status
             if on_frame is not None:
                 on_frame(pygame, tick)
             tick += 1

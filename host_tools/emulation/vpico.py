@@ -179,6 +179,10 @@ class VirtualPico:
         self.exited = False
         self.i2c_transactions = 0
         self.i2c_bytes = 0
+        self.console = bytearray()      # everything the device wrote on its serial console
+        self.led = 0                    # the on-board LED (GP25): 1 on
+        self.led_blinks = 0             # times it turned on
+        self.led_changed_ns = 0
         self._reached = None
         self._query = None
 
@@ -196,6 +200,7 @@ class VirtualPico:
                                      stderr=subprocess.PIPE, cwd=str(ROOT))
         self.exited = False
         self.usb_up = False
+        self.led = 0
         self.oled.reset()
         self.oled.ram[:] = bytes(len(self.oled.ram))
         self._reader = threading.Thread(target=self._read_frames, daemon=True)
@@ -228,6 +233,7 @@ class VirtualPico:
                         pass
                 with self._lock:
                     self._serial += body
+                    self.console += body
                     self._lock.notify_all()
             elif kind == "I":
                 self.i2c_transactions += 1
@@ -245,6 +251,13 @@ class VirtualPico:
                     if kind == "X":
                         self.exited = True
                     self._lock.notify_all()
+            elif kind == "E":
+                t, level = struct.unpack("<QB", body)
+                with self._lock:
+                    if level and not self.led:
+                        self.led_blinks += 1
+                    self.led = level
+                    self.led_changed_ns = t
             elif kind == "R":
                 with self._lock:
                     self.resets += 1

@@ -18,6 +18,7 @@
 //   out U                  the USB host has configured the device (the CDC is up)
 //   out R u64 nanos        a watchdog reset (machine.reset()) rebuilt the chip
 //   out X u64 nanos, u32 flashOps   powered off: flash saved to FLASH_FILE, exiting
+//   out E u64 nanos, u8 level      the on-board LED (GP25) turned on (1) or off (0)
 //
 // What rp2040js lacks and this file adds (see third_party/rp2040/README.md):
 // a USB host that completes bulk-OUT only when it has bytes (the stock one
@@ -27,7 +28,7 @@
 // pull-ups (a released button reads 1), and an I2C device that ACKs the OLED
 // address with 9 SCL periods per byte.
 import fs from "node:fs";
-import { Simulator, USBCDC } from "rp2040js";
+import { GPIOPinState, Simulator, USBCDC } from "rp2040js";
 
 const FLASH_SIZE = 2 * 1024 * 1024; // a Pico's W25Q16
 const CLOCK_HZ = 125e6;
@@ -53,6 +54,8 @@ const flash = new Uint8Array(FLASH_SIZE).fill(0xff);
 flash.set(fs.readFileSync(flashFile).subarray(0, FLASH_SIZE));
 
 // -- framing --------------------------------------------------------------------
+const LED_PIN = 25; // the Pico's on-board LED
+
 function send(type, payload) {
   const head = Buffer.alloc(5);
   head[0] = type.charCodeAt(0);
@@ -226,6 +229,8 @@ function buildChip() {
   pendingOut = null;
   attachUsb();
   attachOled(chip.i2c[i2cBus]);
+  chip.gpio[LED_PIN].addListener((state) =>
+    send("E", Buffer.concat([u64(now()), Buffer.from([state === GPIOPinState.High ? 1 : 0])])));
   const pads = chip.peripherals[0x4001c];
   const padsWrite = pads.writeUint32.bind(pads);
   pads.writeUint32 = (offset, value) => {
