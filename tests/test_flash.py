@@ -239,6 +239,7 @@ def cli_env(monkeypatch, trees):
     monkeypatch.setattr(flash, "FIRMWARE_DIR", trees["A"])
     monkeypatch.setattr(flash, "BOARDS_DIR", trees["boards"])
     monkeypatch.setattr(flash, "find_circuitpy_drives", lambda: [])
+    monkeypatch.setattr(flash, "RESET_SETTLE_S", 0)
     state = {"ports": [("/dev/ttyACM0", "Raspberry Pi")], "dev": FakeDevice(port="/dev/ttyACM0")}
     monkeypatch.setattr(flash, "list_ports", lambda: state["ports"])
 

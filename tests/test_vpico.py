@@ -1,24 +1,32 @@
 """The handheld on a virtual Pico: the official MicroPython RPI_PICO firmware in
 the rp2040js emulator (host_tools/emulation/vpico.py).
 
-One session image: the built firmware flashed with the real ``flash --port PTY``
-(mpremote over the pty), shared by the xdist workers through a file lock.  Then:
+One session image, shared by the xdist workers through a file lock: a blank Pico
+in BOOTSEL mode (a fake RPI-RP2 drive) taken to its game by one ``flash``: the
+UF2 it copies to the drive boots the virtual Pico, whose serial port (a pty)
+``flash`` then finds and flashes the game over with mpremote.  Then:
 the flashed device boots to the launcher; a save survives machine.reset() and
 power cuts in the middle of a save write; a power cut in the middle of ``flash``
 leaves a device that boots; ``doctor --port PTY`` reports the board.
 """
 
+import contextlib
 import fcntl
+import io
 import os
 import shutil
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 
 import pytest
 
-from host_tools.emulation import vpico
+from host_tools import cli as host_cli
 from host_tools.commands.vpico_cmd import VpicoSim
+from host_tools.device import bootsel, flash
+from host_tools.emulation import vpico
 
 ROOT = Path(__file__).resolve().parent.parent
 BOARD = "pico-ssd1306"
@@ -40,10 +48,54 @@ def serve(image):
     return pico, pico.open_pty()
 
 
+def flash_a_blank_pico(folder):
+    """`flash --uf2-drive` on a blank Pico in BOOTSEL mode, in this process: when the
+    UF2 lands on the fake drive, a virtual Pico boots from exactly that file (an
+    erased flash, as a new board) and its pty becomes the MicroPython port that
+    flash waits for.  Returns (exit code, output, flash image, wall seconds)."""
+    drive = folder / "RPI-RP2"
+    drive.mkdir()
+    (drive / "INFO_UF2.TXT").write_text("UF2 Bootloader v3.0\nModel: Raspberry Pi RP2\nBoard-ID: RPI-RP2\n")
+    work = folder / "flashing.img"
+    ports, picos = [], []
+
+    def board_in_bootsel_mode():
+        uf2 = drive / "micropython.uf2"
+        size = bootsel.SHIPPED_UF2.stat().st_size
+        deadline = time.monotonic() + 300
+        while not (uf2.exists() and uf2.stat().st_size == size):
+            if time.monotonic() > deadline:
+                return
+            time.sleep(0.05)
+        pico = vpico.VirtualPico(work, board=BOARD, firmware=uf2)
+        picos.append(pico)
+        pico.start()
+        pico.wait_booted()
+        pico.run_free()
+        ports.append(pico.open_pty())
+
+    watcher = threading.Thread(target=board_in_bootsel_mode, daemon=True)
+    watcher.start()
+    out = io.StringIO()
+    started = time.monotonic()
+    try:
+        with pytest.MonkeyPatch.context() as mp, contextlib.redirect_stdout(out), \
+                contextlib.redirect_stderr(out):
+            mp.setattr(flash, "list_ports", lambda: [])           # USB holds only the drive
+            mp.setattr(bootsel, "micropython_ports", lambda: list(ports))
+            code = host_cli.main(["flash", "--board", BOARD, "--uf2-drive", str(drive)])
+        wall = time.monotonic() - started
+    finally:
+        watcher.join(5)
+        for pico in picos:
+            pico.close()
+    return code, out.getvalue(), work, wall
+
+
 @pytest.fixture(scope="session")
 def flashed(tmp_path_factory):
-    """(flash image, flash CLI result): a new Pico (MicroPython, empty littlefs)
-    flashed once per test session with ``python -m host_tools flash --port PTY``."""
+    """(flash image, flash exit code, its output): a blank Pico taken from BOOTSEL
+    mode to its game by one `flash` (flash_a_blank_pico), once per test session."""
     base = tmp_path_factory.getbasetemp()
     shared = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "vpico-session"
     shared.mkdir(exist_ok=True)
@@ -52,15 +104,8 @@ def flashed(tmp_path_factory):
     with open(shared / "lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if not image.exists():
-            work = shared / "flashing.img"
-            shutil.copyfile(vpico.blank_image(BOARD), work)
-            pico, port = serve(work)
-            try:
-                result = cli("flash", "--board", BOARD, "--port", port)
-                pico._wait(lambda: pico.resets > 0, 60)   # flash ends with machine.reset()
-            finally:
-                pico.close()
-            log.write_text("%d\n%s\n%s" % (result.returncode, result.stdout, result.stderr))
+            code, text, work, wall = flash_a_blank_pico(shared)
+            log.write_text("%d\n%s\nblank to game: %.1f s wall\n" % (code, text, wall))
             work.rename(image)
     code, _, text = log.read_text().partition("\n")
     return image, int(code), text
@@ -98,10 +143,13 @@ def boot_frame(image, hold=(), then=None):
         pico.close()
 
 
-def test_flash_over_pty_then_boots_to_the_launcher(flashed, device):
+def test_a_blank_pico_goes_from_bootsel_to_the_launcher_in_one_flash(flashed, device):
     _, code, text = flashed
     assert code == 0, text
+    assert "found a Pico in BOOTSEL mode" in text and "MicroPython is up on /dev/pts/" in text
+    assert "MicroPython 1.28.0" in text                        # what the shipped UF2 holds
     assert "flashed firmware fw-" in text and "verified" in text
+    assert "answers again after its reset" in text
     out, frame, _ = boot_frame(device)
     assert "Traceback" not in out
     assert frame == launcher_frame()

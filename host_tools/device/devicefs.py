@@ -93,6 +93,10 @@ class DeviceTransport:
         """Leave the REPL so the board starts its game again (a soft reset), and close."""
         raise NotImplementedError
 
+    def has_reset(self):
+        """True once the board has gone through the reset that reset() started."""
+        raise NotImplementedError
+
     def scan_i2c(self, bus, sda, scl, freq, address):
         """Addresses that answer on the device's bus (doctor's display check):
         ``i2c.scan()`` plus the display addresses (0x3C, 0x3D, ``address``)
@@ -161,9 +165,11 @@ print(repr(sorted(found)))
 """
 
 
-ANSWER_WITHIN_S = 10        # a board that has not entered the raw REPL by then is not answering
+RESET_MARK = "_pocket_puzzles_before_reset"   # in sys.modules until the board resets
+ANSWER_WITHIN_S = 15        # a board that has not entered the raw REPL by then is not answering
 READ_POLL_S = 0.5           # serial read timeout: mpremote's own deadlines then hold on a pty too
-RAW_REPL_TRY_S = 3          # one Ctrl-C/Ctrl-A try; a board busy booting gets several
+RAW_REPL_TRY_S = 5          # one Ctrl-C/Ctrl-A try; a board busy booting gets several
+QUIET_S = 0.5               # no byte for this long: a late answer to an earlier try is over
 
 
 class MpremoteTransport(DeviceTransport):
@@ -199,15 +205,44 @@ class MpremoteTransport(DeviceTransport):
         may miss the first Ctrl-C)."""
         import time
         deadline = time.monotonic() + answer_within
+        tries = 0
         while True:
             left = deadline - time.monotonic()
             try:
+                if tries:
+                    self._drain()
                 self._t.enter_raw_repl(soft_reset=False, timeout_overall=max(1, min(RAW_REPL_TRY_S, left)))
+                if tries:
+                    self._resync()
                 return True
             except Exception:  # TransportError (no prompt), serial errors
+                tries += 1
                 if time.monotonic() >= deadline:
                     return False
                 time.sleep(0.1)
+
+    def _drain(self):
+        """Read and drop input until the board has been quiet for QUIET_S."""
+        import time
+        serial = self._t.serial
+        quiet_until = time.monotonic() + QUIET_S
+        while time.monotonic() < quiet_until:
+            waiting = serial.in_waiting
+            if waiting:
+                serial.read(waiting)
+                quiet_until = time.monotonic() + QUIET_S
+            else:
+                time.sleep(0.05)
+
+    def _resync(self):
+        """After several tries, answers to earlier ones may still arrive: wait for
+        quiet, then reset the raw REPL once more (Ctrl-A), so exactly its prompt
+        is left to read, as mpremote expects."""
+        self._drain()
+        self._t.serial.write(b"\r\x01")
+        ending = b"raw REPL; CTRL-B to exit\r\n"
+        if not self._t.read_until(1, ending, timeout_overall=RAW_REPL_TRY_S).endswith(ending):
+            raise self._TransportError("could not enter raw repl")
 
     def restart(self):
         """Leave the raw REPL, soft-reset (boot.py and main.py run again: the
@@ -276,10 +311,19 @@ class MpremoteTransport(DeviceTransport):
         return self._eval(_SCAN_CODE % (bus, sda, scl, freq, address))
 
     def reset(self):
+        """machine.reset(), after leaving a mark in RAM that the reset wipes, so
+        has_reset() can tell the board before its reset from the board after it."""
         try:
-            self._t.exec_raw_no_follow("import machine\nmachine.reset()")
+            self._t.exec_raw_no_follow("import sys, machine\nsys.modules[%r] = sys\nmachine.reset()"
+                                       % RESET_MARK)
         except Exception:
             pass  # the USB link drops as the board resets
+
+    def has_reset(self):
+        try:
+            return self._exec("import sys\nprint(%r in sys.modules)" % RESET_MARK).strip() == "False"
+        except DeviceError:
+            return False
 
     def close(self):
         if not self._t.serial.is_open:

@@ -541,7 +541,8 @@ def connect(port=None):
     if port is None:
         ports = list_ports()
         if not ports:
-            raise UserError("no device found: plug the handheld in over USB (or give --port)")
+            raise UserError("no device found: plug the handheld in over USB (or give --port); a new "
+                            "Pico: hold BOOTSEL while plugging it in, and flash installs MicroPython")
         if len(ports) > 1:
             raise UserError("several devices found (%s): choose one with --port"
                             % ", ".join(p for p, _ in ports))
@@ -840,7 +841,11 @@ def cmd_flash(args):
     if runtime == "circuitpython":
         raise UserError("board %s runs CircuitPython: no CIRCUITPY drive is mounted (plug the "
                         "Pico in holding B, or give --drive PATH)" % args.board)
-    dev = connect(args.port)
+    port = args.port
+    if port is None and (args.uf2_drive or not list_ports()):
+        from host_tools.device import bootsel
+        port = bootsel.install(args.uf2_drive, args.micropython_uf2)
+    dev = connect(port)
     try:
         with stops_answering(dev.port):
             flash_micropython(dev, args.board, dry_run=args.dry_run, levels=args.levels,
@@ -860,6 +865,7 @@ def cmd_flash(args):
 
 
 BACK_WITHIN_S = 30          # a Pico re-enumerates over USB within a few seconds of a reset
+RESET_SETTLE_S = 1.0        # before the first knock: a Ctrl-C sent while it resets can stop the reset
 
 
 def wait_for_board(port, within):
@@ -867,16 +873,22 @@ def wait_for_board(port, within):
     is back and it enters the raw REPL), then send it back to its game.  True if
     it answered within ``within`` s."""
     deadline = time.monotonic() + within
+    time.sleep(RESET_SETTLE_S)
     while True:
         try:
             dev = open_transport(port)
         except devicefs.DeviceError:
-            if time.monotonic() >= deadline:
-                return False
-            time.sleep(0.5)
-            continue
-        dev.restart()
-        return True
+            dev = None
+        if dev is not None:
+            if dev.has_reset():
+                dev.restart()
+                return True
+            dev.reset()                 # the reset did not happen (a Ctrl-C can stop it): again
+            dev.close()
+            time.sleep(RESET_SETTLE_S)
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(0.5)
 
 
 @contextlib.contextmanager
@@ -887,7 +899,7 @@ def stops_answering(port):
     from serial import SerialException
     try:
         yield
-    except (TransportError, SerialException) as exc:
+    except (TransportError, SerialException, devicefs.DeviceError) as exc:
         raise UserError("%s stopped answering (%s): press the handheld's reset button or replug "
                         "its USB cable and run the command again (an interrupted flash is "
                         "finished or undone at the next boot)"
@@ -911,6 +923,12 @@ def register(subparsers):
     p.add_argument("--port", help="serial port (default: the one connected board)")
     p.add_argument("--drive", help="a mounted CIRCUITPY drive (default: found automatically)")
     p.add_argument("--dry-run", action="store_true", help="print the plan, write nothing")
+    p.add_argument("--uf2-drive", metavar="PATH",
+                   help="a Pico in BOOTSEL mode mounted at PATH (default: found where Linux, macOS "
+                        "and Windows mount RPI-RP2): MicroPython is installed on it first")
+    p.add_argument("--micropython-uf2", metavar="FILE",
+                   help="install this official RP2040 MicroPython UF2 on a BOOTSEL board instead of "
+                        "the one that ships with the project (third_party/rp2040)")
     p.add_argument("--levels", action="append", metavar="FILE|DIR",
                    help="a level pack (or a folder of *.bin packs) to put in /levels/<game>.bin; "
                         "repeatable")

@@ -170,6 +170,9 @@ class FakeDevice(DeviceTransport):
     def restart(self):
         self.restarts += 1
 
+    def has_reset(self):
+        return True
+
     def reset(self):
         self._step()
         self.resets += 1

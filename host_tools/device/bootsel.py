@@ -1,0 +1,179 @@
+"""A blank Pico: MicroPython onto a board in BOOTSEL mode, then its serial port.
+
+A new Pico (or one plugged in holding BOOTSEL) shows up as a USB drive, RPI-RP2,
+recognised by its ``INFO_UF2.TXT`` (an RP2350 board, a Pico 2, shows RP2350).
+Copying a UF2 there flashes it; the board then reboots into MicroPython and a
+USB serial port (VID:PID 2E8A:0005) appears.  ``install`` does that with the
+MicroPython image that ships with the project (third_party/rp2040, its sha256
+checked first) or another official RP2040 UF2, and returns the new port.
+"""
+
+import glob
+import hashlib
+import os
+import shutil
+import struct
+import sys
+import time
+from pathlib import Path
+
+from host_tools.cli import UserError
+from host_tools.fwpath import ROOT
+
+BUNDLE = ROOT / "third_party" / "rp2040"
+SHIPPED_UF2 = BUNDLE / "firmware.uf2"
+SHIPPED_VERSION = "MicroPython v1.28.0 (RPI_PICO)"
+MICROPYTHON_VID_PID = (0x2E8A, 0x0005)
+UF2_MAGIC = (0x0A324655, 0x9E5D5157)
+FAMILY_RP2040 = 0xE48BFF56
+PORT_WITHIN_S = 30          # a Pico enumerates its serial port ~2 s after the UF2 is copied
+_open = open                # the tests stand a read-only drive in here
+
+
+def is_bootsel_drive(path):
+    """'RP2040' or 'RP2350' for a mounted BOOTSEL drive, else None."""
+    try:
+        info = (Path(path) / "INFO_UF2.TXT").read_text(errors="replace")
+    except OSError:
+        return None
+    if "Board-ID: RPI-RP2" in info:
+        return "RP2040"
+    if "RP2350" in info:
+        return "RP2350"
+    return None
+
+
+def find_drives():
+    """[(path, chip)] of the BOOTSEL drives mounted where Linux, macOS and Windows
+    put them ($PICO_BOOTSEL_DRIVE first, for other places)."""
+    cands = []
+    if os.environ.get("PICO_BOOTSEL_DRIVE"):
+        cands.append(os.environ["PICO_BOOTSEL_DRIVE"])
+    user = os.environ.get("USER", "*")
+    for name in ("RPI-RP2", "RP2350"):
+        for pattern in ("/media/%s/%s*" % (user, name), "/run/media/%s/%s*" % (user, name),
+                        "/media/%s*" % name, "/Volumes/%s*" % name):
+            cands.extend(sorted(glob.glob(pattern)))
+    if sys.platform == "win32":  # pragma: no cover
+        cands.extend("%s:\\" % c for c in "DEFGHIJKLMNOPQRSTUVWXYZ")
+    found = []
+    for cand in cands:
+        chip = is_bootsel_drive(cand)
+        if chip and cand not in [f for f, _ in found]:
+            found.append((cand, chip))
+    return found
+
+
+def check_uf2(path):
+    """The bytes of an RP2040 UF2, or a UserError that says what is wrong with it.
+    The shipped image must also match its recorded sha256."""
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise UserError("cannot read %s: %s" % (path, exc.strerror or exc)) from None
+    if len(data) < 512 or len(data) % 512:
+        raise UserError("%s is not a UF2 file (its size is not a whole number of 512-byte blocks)" % path)
+    families = set()
+    for off in range(0, len(data), 512):
+        magic0, magic1, flags, _, _, _, _, family = struct.unpack_from("<8I", data, off)
+        if (magic0, magic1) != UF2_MAGIC:
+            raise UserError("%s is not a UF2 file (bad block at byte %d)" % (path, off))
+        if flags & 0x2000:
+            families.add(family)
+    if families != {FAMILY_RP2040}:
+        raise UserError("%s is not an RP2040 UF2 (families: %s): use the RPI_PICO image from "
+                        "micropython.org" % (path, ", ".join("0x%08x" % f for f in sorted(families)) or "none"))
+    if path.resolve() == SHIPPED_UF2.resolve():
+        want = _recorded_sha256(SHIPPED_UF2.name)
+        if hashlib.sha256(data).hexdigest() != want:
+            raise UserError("%s does not match its recorded sha256 (third_party/rp2040/SHA256SUMS): "
+                            "restore it with `git checkout -- third_party/rp2040`" % path)
+    return data
+
+
+def _recorded_sha256(name):
+    for line in (BUNDLE / "SHA256SUMS").read_text().splitlines():
+        digest, _, file = line.partition("  ")
+        if file.strip() == name:
+            return digest
+    return None
+
+
+def micropython_ports():
+    """Serial ports of boards running MicroPython on an RP2 (VID:PID 2E8A:0005)."""
+    from serial.tools import list_ports
+    return sorted(p.device for p in list_ports.comports()
+                  if (p.vid, p.pid) == MICROPYTHON_VID_PID)
+
+
+def copy_uf2(data, drive, log=print):
+    """Write the UF2 onto the drive (the board flashes it and reboots as the
+    last block lands); one-line errors for a read-only or full drive."""
+    target = Path(drive) / "micropython.uf2"
+    try:
+        free = shutil.disk_usage(drive).free
+    except OSError as exc:
+        raise UserError("cannot read the BOOTSEL drive %s: %s" % (drive, exc.strerror or exc)) from None
+    if free < len(data):
+        raise UserError("the BOOTSEL drive %s has %d KB free, the UF2 needs %d KB: is it really a "
+                        "Pico in BOOTSEL mode? (unplug it, hold BOOTSEL, plug it in again)"
+                        % (drive, free // 1024, len(data) // 1024 + 1))
+    log("copying %s (%d KB) to %s ..." % (target.name, len(data) // 1024, drive))
+    try:
+        with _open(target, "wb") as handle:
+            for at in range(0, len(data), 64 * 1024):
+                handle.write(data[at:at + 64 * 1024])
+            handle.flush()
+            os.fsync(handle.fileno())
+    except OSError as exc:
+        if exc.errno in (30, 13):           # EROFS, EACCES
+            raise UserError("the BOOTSEL drive %s is read-only (%s): mount it writable, or copy "
+                            "the UF2 by hand" % (drive, exc.strerror)) from None
+        raise UserError("copying the UF2 to %s failed: %s; unplug the Pico, hold BOOTSEL, plug it "
+                        "in and run the command again" % (drive, exc.strerror or exc)) from None
+
+
+def wait_for_port(before, within=None, log=print):
+    """The MicroPython serial port that was not there ``before``, once it appears."""
+    within = within or PORT_WITHIN_S
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        new = [p for p in micropython_ports() if p not in before]
+        if new:
+            return new[0]
+        time.sleep(0.25)
+    raise UserError("no MicroPython serial port (USB 2E8A:0005) appeared within %d s after the UF2 "
+                    "was copied: unplug the Pico and plug it in again (without BOOTSEL), then run "
+                    "flash again" % within)
+
+
+def install(drive=None, uf2=None, log=print):
+    """MicroPython onto the BOOTSEL board at ``drive`` (found when None) from ``uf2``
+    (the shipped image when None); returns the serial port it comes back on."""
+    if drive is None:
+        drives = find_drives()
+        if not drives:
+            return None
+        if len(drives) > 1:
+            raise UserError("several boards in BOOTSEL mode (%s): choose one with --uf2-drive"
+                            % ", ".join(d for d, _ in drives))
+        drive, chip = drives[0]
+    else:
+        chip = is_bootsel_drive(drive)
+        if chip is None:
+            raise UserError("%s is not a Pico in BOOTSEL mode (no INFO_UF2.TXT naming RPI-RP2)" % drive)
+    image = Path(uf2) if uf2 else SHIPPED_UF2
+    if chip == "RP2350":
+        raise UserError("the board at %s is an RP2350 (a Pico 2): the %s image is for the RP2040; "
+                        "download the RPI_PICO2 UF2 from micropython.org and copy it to the drive by "
+                        "hand, then run flash again" % (drive, image.name))
+    data = check_uf2(image)
+    log("found a Pico in BOOTSEL mode at %s: installing %s"
+        % (drive, SHIPPED_VERSION if image == SHIPPED_UF2 else image))
+    before = micropython_ports()
+    started = time.monotonic()
+    copy_uf2(data, drive, log)
+    port = wait_for_port(before, log=log)
+    log("MicroPython is up on %s (%.1f s after the copy)" % (port, time.monotonic() - started))
+    return port
