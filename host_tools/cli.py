@@ -6,9 +6,10 @@ anything else is a bug and keeps its traceback.
 """
 
 import argparse
-import contextlib
 import importlib
 import sys
+
+from host_tools.core import UserError
 
 # Each module here defines register(subparsers). Adding a tool = one line.
 COMMAND_MODULES = (
@@ -25,102 +26,6 @@ COMMAND_MODULES = (
     "host_tools.commands.fuzz",
     "host_tools.commands.vpico_cmd",
 )
-
-
-class UserError(Exception):
-    """A mistake in the user's input: printed as one line, exit code 2."""
-
-
-def plural(count, word, words=None):
-    """``1 step``, ``2 steps`` (``words`` for an irregular plural)."""
-    return "%d %s" % (count, word if count == 1 else (words or word + "s"))
-
-
-def write_atomic(path, data):
-    """Write ``data`` (bytes or str) to ``path`` through ``path.tmp`` + rename, so
-    a failure or Ctrl-C never leaves a half-written file; OS errors -> UserError."""
-    import os
-    path = os.fspath(path)
-    if isinstance(data, str):
-        data = data.encode("utf-8")
-    tmp = path + ".tmp"
-    try:
-        if os.path.isdir(path):
-            raise IsADirectoryError(21, "Is a directory")
-        with open(tmp, "wb") as handle:
-            handle.write(data)
-        os.replace(tmp, path)
-    except BaseException as exc:
-        try:
-            os.remove(tmp)
-        except OSError:
-            pass
-        if isinstance(exc, OSError):
-            raise UserError("cannot write %s: %s" % (path, exc.strerror or exc)) from None
-        raise
-
-
-def write_level_dir(out, game, levels, **info):
-    """Write generated levels as ``out/<game>_NNN.txt`` plus ``pack.json`` (the
-    game, ``info`` and each level's grade with its file name): the folder
-    `levels pack` reads.  ``levels`` holds (file text, grade dict) pairs.
-    Every level first goes through the device's own check (screen limits
-    included), so nothing is written that the handheld would refuse."""
-    import json
-    from pathlib import Path
-
-    from host_tools.commands.levels_cmd import level_checker
-
-    check = level_checker(game)
-    if check is not None:
-        for i, (text, _) in enumerate(levels, 1):
-            try:
-                check(text)
-            except ValueError as exc:
-                raise UserError("generated level %d does not fit the handheld: %s" % (i, exc)) from None
-    out = Path(out)
-    grades = []
-    for i, (text, grade) in enumerate(levels, 1):
-        name = "%s_%03d.txt" % (game, i)
-        write_atomic(out / name, text)
-        grades.append(dict(grade, file=name))
-    pack = {"game": game}
-    pack.update(info)
-    pack["levels"] = grades
-    write_atomic(out / "pack.json", json.dumps(pack, indent=1) + "\n")
-
-
-def make_output_dir(path):
-    """Create an output directory (and parents); OS errors -> UserError.
-    Returns True when it made ``path``."""
-    import os
-    path = os.fspath(path)
-    created = not os.path.isdir(path)
-    if os.path.exists(path) and not os.path.isdir(path):
-        raise UserError("cannot create output directory %s: it is a file, not a folder" % path)
-    try:
-        os.makedirs(path, exist_ok=True)
-    except OSError as exc:
-        raise UserError("cannot create output directory %s: %s" % (path, exc.strerror or exc)) from None
-    return created
-
-
-@contextlib.contextmanager
-def output_dir(path):
-    """make_output_dir for the block's output; when the block fails or is
-    interrupted (nothing found, a level refused, Ctrl-C), ``path`` is removed
-    again if this run made it and it is still empty."""
-    import os
-    created = make_output_dir(path)
-    try:
-        yield path
-    except BaseException:
-        if created:
-            try:
-                os.rmdir(path)
-            except OSError:
-                pass
-        raise
 
 
 class _Parser(argparse.ArgumentParser):

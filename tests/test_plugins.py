@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from host_tools.commands import plugins, trapcat_cmd
-from host_tools.cli import UserError
+from host_tools.core import UserError
 
 from clirun import run_cli
 

@@ -32,7 +32,7 @@ def _per_move_us(view, payload, spec):
 
 
 def collect(report):
-    import host_tools.fwpath  # noqa: F401
+    import host_tools.core.fwpath  # noqa: F401
     from catmouse import CatMouseGame, open_map
 
     sec = "plug-ins: worker process per strategy (trivial strategy, %d moves)" % MOVES

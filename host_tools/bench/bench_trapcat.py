@@ -9,7 +9,7 @@ virtual Pico to time (bench_vpico)."""
 import multiprocessing
 import time
 
-import host_tools.fwpath  # noqa: F401  (firmware/ on sys.path)
+import host_tools.core.fwpath  # noqa: F401  (firmware/ on sys.path)
 import trapcat
 import trapcat_ai
 from host_tools.emulation import mpvm

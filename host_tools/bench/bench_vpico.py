@@ -13,7 +13,7 @@ figure that counts.  rp2040js is typically ~10 % (up to ~40 %) faster than a
 real Pico (no flash XIP cache misses, simplified bus timing).
 """
 
-import host_tools.fwpath  # noqa: F401
+import host_tools.core.fwpath  # noqa: F401
 from host_tools.bench import bench_grid, bench_junqi, bench_klotski, bench_trapcat
 from host_tools.emulation import mpvm, runtime_vm
 from host_tools.emulation import sim as simmod

@@ -12,9 +12,9 @@ import json
 import time
 from pathlib import Path
 
-from host_tools import registry
-from host_tools.cli import UserError
-from host_tools.fwpath import ROOT
+from host_tools.core import registry
+from host_tools.core import UserError
+from host_tools.core.fwpath import ROOT
 
 PLATFORM_BENCHES = (
     "host_tools.bench.bench_runtime",

@@ -21,7 +21,7 @@ import time
 import traceback
 from pathlib import Path
 
-import host_tools.fwpath  # noqa: F401  (firmware/ importable)
+import host_tools.core.fwpath  # noqa: F401  (firmware/ importable)
 import asciitext
 import boardcfg
 import boot_switch
@@ -34,8 +34,8 @@ import klotski_levels
 import levelpack
 import savestore as saves
 import trapcat
-from host_tools.cli import UserError
-from host_tools.fwpath import ROOT
+from host_tools.core import UserError
+from host_tools.core.fwpath import ROOT
 
 # characters that CPython and MicroPython treat differently, or that are
 # one-to-many under case mapping

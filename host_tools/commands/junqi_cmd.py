@@ -5,9 +5,9 @@ host_tools/commands/plugins.py: a foul loses that game and the tournament goes o
 
 import json
 
-import host_tools.fwpath  # noqa: F401  (puts firmware/ on sys.path)
+import host_tools.core.fwpath  # noqa: F401  (puts firmware/ on sys.path)
 from host_tools.commands import plugins
-from host_tools.cli import UserError, plural
+from host_tools.core import UserError, plural
 
 import junqi_ai as ja
 import junqi_board as jb

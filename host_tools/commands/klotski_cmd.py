@@ -7,9 +7,10 @@ import contextlib
 import json
 import random
 
-import host_tools.fwpath  # noqa: F401  (firmware/ on sys.path)
+import host_tools.core.fwpath  # noqa: F401  (firmware/ on sys.path)
 import klotski
-from host_tools.cli import UserError, output_dir, plural, write_level_dir
+from host_tools.core import UserError, output_dir, plural
+from host_tools.core.levelcheck import write_level_dir
 
 DIR_NAMES = {-1: "left", 1: "right", -4: "up", 4: "down"}
 

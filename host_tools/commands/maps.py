@@ -2,10 +2,10 @@
 
 import re
 
-import host_tools.fwpath  # noqa: F401
+import host_tools.core.fwpath  # noqa: F401
 from catmouse import MapError, parse_map
 
-from host_tools.cli import UserError
+from host_tools.core import UserError
 
 # control characters other than tab, CR and LF: a binary file that happens to decode
 _BINARY = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")

@@ -6,12 +6,12 @@ game for that side and is named in the report."""
 import json
 import sys
 
-import host_tools.fwpath  # noqa: F401
+import host_tools.core.fwpath  # noqa: F401
 import catmouse_ai
 from catmouse import CatMouseGame
 
 from host_tools.commands import plugins
-from host_tools.cli import UserError, plural
+from host_tools.core import UserError, plural
 from host_tools.commands.maps import read_map
 
 BUILTIN = ("bfs", "astar", "evasive", "random")

@@ -5,11 +5,11 @@ receiving the `solve` sub-subparsers.  Cat & Mouse's is here:
 
 import json
 
-import host_tools.fwpath  # noqa: F401
+import host_tools.core.fwpath  # noqa: F401
 from gridpath import GridSearch
 
-from host_tools import registry
-from host_tools.cli import plural
+from host_tools.core import registry
+from host_tools.core import plural
 from host_tools.commands.maps import read_map
 
 

@@ -13,11 +13,11 @@ for that side, is counted and named in the report, and the tournament goes on.
 import json
 import sys
 
-import host_tools.fwpath  # noqa: F401  (firmware/ on sys.path)
+import host_tools.core.fwpath  # noqa: F401  (firmware/ on sys.path)
 import trapcat
 import trapcat_ai
 from host_tools.commands import plugins
-from host_tools.cli import UserError, plural
+from host_tools.core import UserError, plural
 
 MAX_TURNS = 400
 

@@ -14,7 +14,7 @@ cat on odd games for variety), 9x9 with 12 start blocks.
   escape within 5 moves: the hint's block must be one of those.
 """
 
-import host_tools.fwpath  # noqa: F401  (firmware/ on sys.path)
+import host_tools.core.fwpath  # noqa: F401  (firmware/ on sys.path)
 import trapcat
 import trapcat_ai
 from host_tools.oracles.trapcat_exact import Exact, mask
