@@ -11,20 +11,26 @@ import sys
 
 from host_tools.core import UserError
 
-# Each module here defines register(subparsers). Adding a tool = one line.
-COMMAND_MODULES = (
-    "host_tools.commands.solve_cmd",
-    "host_tools.commands.play_cmd",
-    "host_tools.bench.runner",
-    "host_tools.device.flash",
-    "host_tools.commands.levels_cmd",
-    "host_tools.commands.trapcat_cmd",
-    "host_tools.emulation.sim",
-    "host_tools.commands.junqi_cmd",
-    "host_tools.commands.klotski_cmd",
-    "host_tools.commands.run_cmd",
-    "host_tools.commands.fuzz",
-    "host_tools.commands.vpico_cmd",
+# Every command: (name, the module whose register(subparsers) adds it, its help
+# line for `python -m host_tools --help`).  Only the chosen command's module is
+# imported, so `--help` or one command does not load the other commands, the
+# games' AIs or their viper kernels; tests/test_cli_tree.py checks that each
+# help line here is the one its module registers.  Adding a tool = one line.
+COMMANDS = (
+    ("solve", "host_tools.commands.solve_cmd", "solve a puzzle or map and print the optimal answer"),
+    ("play", "host_tools.commands.play_cmd", "play a game headless between strategies"),
+    ("bench", "host_tools.bench.runner", "measure every budget (make bench)"),
+    ("flash", "host_tools.device.flash", "compile firmware/ and copy it to the handheld"),
+    ("doctor", "host_tools.device.flash", "check the connected handheld"),
+    ("levels", "host_tools.commands.levels_cmd", "generate, pack, check and preview level packs"),
+    ("trapcat", "host_tools.commands.trapcat_cmd", "Trap the Cat tools (tournament)"),
+    ("sim", "host_tools.emulation.sim", "run the firmware in the simulator (make sim)"),
+    ("junqi", "host_tools.commands.junqi_cmd", "Junqi railway routes and AI tournaments"),
+    ("run", "host_tools.commands.run_cmd", "run the firmware on a Raspberry Pi with Blinka (oled-bonnet)"),
+    ("fuzz", "host_tools.commands.fuzz", "seeded mutation fuzzing of every parser (maps, layouts, levels, "
+                                         "packs, saves, board files, journals, host options)"),
+    ("vpico", "host_tools.commands.vpico_cmd", "run the handheld on a virtual Pico (MicroPython in the "
+                                               "rp2040js emulator)"),
 )
 
 
@@ -36,20 +42,39 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, "error: %s (see %s --help)\n" % (message, self.prog))
 
 
-def build_parser():
+def chosen_command(argv):
+    """The command named in ``argv`` (its first word that is not an option), or None."""
+    for word in argv:
+        if not word.startswith("-"):
+            return word
+    return None
+
+
+def build_parser(argv=None, everything=False):
+    """The argparse tree with the chosen command's parser in full (its module
+    imported) and every other command as a help line only; ``everything``
+    imports and registers them all."""
     parser = _Parser(
         prog="python -m host_tools",
         description="Laptop-side tools for the pocket puzzle handheld.",
     )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     subparsers.required = True
-    for name in COMMAND_MODULES:
-        importlib.import_module(name).register(subparsers)
+    chosen = chosen_command(sys.argv[1:] if argv is None else argv)
+    modules = []
+    for name, module, _ in COMMANDS:
+        if (everything or name == chosen) and module not in modules:
+            modules.append(module)
+    for module in modules:
+        importlib.import_module(module).register(subparsers)
+    for name, _, help_line in COMMANDS:
+        if name not in subparsers.choices:
+            subparsers.add_parser(name, help=help_line, add_help=False)
     return parser
 
 
 def main(argv=None):
-    parser = build_parser()
+    parser = build_parser(argv)
     args = parser.parse_args(argv)
     try:
         result = args.func(args)

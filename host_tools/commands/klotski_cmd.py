@@ -197,8 +197,3 @@ def add_levels_parser(levels_subparsers):
     p = levels_subparsers.add_parser("klotski", help="generate Klotski levels graded by optimal steps")
     _levels_args(p)
     return p
-
-
-def register(subparsers):
-    """Nothing of its own: `solve klotski` and `levels klotski` come through
-    Klotski's descriptor (firmware/games.py)."""

@@ -3,9 +3,9 @@ checked by the firmware's own boardcfg (what the device accepts)."""
 
 from pathlib import Path
 
+from host_tools.core.fwpath import ROOT  # first: puts firmware/ on sys.path
 import boardcfg
 from host_tools.core import UserError
-from host_tools.core.fwpath import ROOT
 from strictjson import loads as json_loads
 
 BOARDS_DIR = ROOT / "boards"

@@ -18,7 +18,7 @@ import sys
 import threading
 from pathlib import Path
 
-from host_tools.emulation.sim import PinSim
+from host_tools.emulation.pinsim import PinSim, install_host_modules
 
 FAKECP_DIR = Path(__file__).resolve().parent / "fakecp"
 # ours: CircuitPython modules with no CPython implementation (Blinka's board and
@@ -99,9 +99,7 @@ def _load(names, ours):
 def install_circuitpython():
     """The real display stack + our board/keypad/supervisor, firmware/ and the
     host framebuf importable; returns {name: module}."""
-    from host_tools.emulation import sim
-
-    sim.install_host_modules()          # framebuf from firmware/circuitpython, firmware/ importable
+    install_host_modules()              # framebuf from firmware/circuitpython, firmware/ importable
     if str(FAKECP_DIR) not in sys.path:
         sys.path.insert(0, str(FAKECP_DIR))
     from host_tools.core import UserError

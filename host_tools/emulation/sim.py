@@ -22,18 +22,10 @@ import sys
 from pathlib import Path
 
 from host_tools.core.boards import BOARDS_DIR
-from host_tools.core.fwpath import ROOT, use_pure_framebuf
+from host_tools.core.fwpath import ROOT
+from host_tools.emulation.pinsim import PinSim, install_host_modules  # noqa: F401  (sim.install_host_modules)
 KEY_NAMES = ("up", "down", "left", "right", "a", "b")
 ALIASES = {"z": "a", "x": "b"}
-
-
-def install_host_modules():
-    """framebuf + fake machine on the import path, firmware/ importable."""
-    use_pure_framebuf()
-    from host_tools.emulation import fakemachine
-
-    sys.modules["machine"] = fakemachine
-    return fakemachine
 
 
 MAX_KEY_COUNT = 1000000  # ticks in one key token (a script is one list entry per tick)
@@ -106,54 +98,6 @@ def _count(text, token):
     if n > MAX_KEY_COUNT:
         raise UserError("count in key token %r is over %d" % (token, MAX_KEY_COUNT))
     return n
-
-
-class PinSim:
-    """What the simulators share (this one and host_tools/emulation/cpsim.py): buttons as pin
-    levels (``self.levels``: pin -> level, ``self.key_pins``: button name ->
-    [(pin, level when pressed)]), a virtual clock at 30 ticks/s and the boot."""
-
-    def _map_buttons(self):
-        self.key_pins = {}
-        for spec in self.cfg["buttons"].values():
-            level = 1 if spec["pull"] == "down" else 0
-            self.key_pins.setdefault(spec["as"], []).append((spec["pin"], level))
-        for name, parts in self.cfg["combos"].items():
-            self.key_pins[name] = [self.key_pins[p][0] for p in parts]
-
-    def _boot(self, hw, fs):
-        """Run the firmware's boot on ``hw`` (its clock replaced by the virtual one)
-        with saves in ``fs``."""
-        import main
-        import savestore as saves
-
-        self.hw = hw
-        hw.ticks_ms = self._ticks_ms
-        hw.sleep_ms = self._sleep_ms
-        self.runtime = main.boot(self.cfg, hw, saves.Saves(fs))
-        self.tick_index = 0
-
-    def _ticks_ms(self):
-        return self.now & 0x3FFFFFFF
-
-    def _sleep_ms(self, ms):
-        self.now += ms
-
-    def set_keys(self, names):
-        levels = self.levels
-        for pins in self.key_pins.values():
-            for pin, level in pins:
-                levels[pin] = 1 - level
-        for name in names:
-            for pin, level in self.key_pins[name]:
-                levels[pin] = level
-
-    def step(self, keys=()):
-        self.set_keys(keys)
-        if self.runtime is not None:
-            self.runtime.step()
-        self.tick_index += 1
-        self.now = self.tick_index * 1000 // 30
 
 
 class Simulator(PinSim):
