@@ -1,4 +1,4 @@
-"""`make bench` column from the virtual Pico (issue 13): the device budgets
+"""`make bench` column from the virtual Pico: the device budgets
 measured on the official MicroPython v1.28.0 RPI_PICO firmware in rp2040js
 (host_tools/emulation/vpico.py), beside the fuel estimate of the same guest code in the
 MicroPython VM, with the ratio.
@@ -324,7 +324,7 @@ def collect(report):
     _row(report, "Junqi engineer all destinations, busy board", got["junqi_route"],
          est["junqi_route"], 20.0)
     full, hint = got["klotski"]
-    _row(report, "Klotski full table (横刀立马)", full, est["klotski"][0], 8000.0)  # issue 16: <= 8 s on the Pico
+    _row(report, "Klotski full table (横刀立马)", full, est["klotski"][0], 8000.0)  # budget: <= 8 s on the Pico
     _row(report, "Klotski worst hint along the solution", hint, est["klotski"][1], 50.0)
     _row(report, "full frame: launcher redrawn + all pages over I2C at 400 kHz",
          got["frame"], est["frame"], 50.0, "est. = VM fuel + wire time")

@@ -10,7 +10,7 @@ from gridpath import GridSearch
 
 from host_tools.core import registry
 from host_tools.core import plural
-from host_tools.commands.maps import read_map
+from host_tools.games.catmouse_mapfile import read_map
 
 
 def solve_grid(args):

@@ -1,4 +1,4 @@
-"""Checks the hard cat's and the hint's exact guarantees (issue 18) against
+"""Checks the hard cat's and the hint's exact guarantees against
 the independent solver in host_tools/oracles/trapcat_exact.py, on every position of
 seeded games (the hint blocker against the hard cat, and against the normal
 cat on odd games for variety), 9x9 with 12 start blocks.

@@ -1,4 +1,5 @@
-"""Reading Cat & Mouse map files on the host, with one-line errors."""
+"""Reading Cat & Mouse map files on the laptop (`solve grid`, `play catmouse`),
+with one-line errors."""
 
 import re
 
