@@ -544,6 +544,21 @@ def test_klotski_layouts_include_a_klotski_pack(tmp_path):
     assert len(layouts) == klotski_levels.count() + 1 and layouts[-1] == "SBBS/SBBS/SSSS/SSSS/S..S"
 
 
+def test_the_pure_python_framebuf_goes_to_circuitpython_only(tmp_path):
+    """MicroPython has framebuf built in: firmware/circuitpython/ is a subfolder that the
+    flat copy skips; a CircuitPython board gets its framebuf.py."""
+    fw = tmp_path / "fw"
+    fw.mkdir()
+    shutil.copy(ROOT / "firmware" / "boot_switch.py", fw)
+    (fw / "plain.py").write_text("X = 1\n")
+    shutil.copytree(FRAMEBUF_DIR, fw / "circuitpython")
+    boards = ROOT / "boards"
+    files = build.build_files(fw, "pico-ssd1306", boards, 6 | (3 << 8) | (4 << 10))
+    assert not [n for n in files if "framebuf" in n] and "plain.mpy" in files
+    files = build.build_files(fw, "pico-cp-ssd1306", boards, None, circuitpython=True)
+    assert files["framebuf.py"] == (FRAMEBUF_DIR / "framebuf.py").read_bytes()
+
+
 def test_native_code_is_compiled_for_the_device_arch(tmp_path):
     """klotski_viper's @micropython.viper kernel becomes armv6m machine code
     for a Pico (arch 4 in the .mpy header); a device without native code gets

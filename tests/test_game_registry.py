@@ -116,3 +116,14 @@ def test_a_hook_naming_nothing_says_which(toy, monkeypatch):
     monkeypatch.setitem(registry.HOOKS, "toy", {"levels": "toy_tools:no_such_function"})
     with pytest.raises(RuntimeError, match="the 'toy' hooks name 'toy_tools:no_such_function'"):
         registry.level_generators()
+
+
+def test_a_scene_that_fails_to_import_is_an_error_not_packed_unchecked(toy, monkeypatch, tmp_path, capsys):
+    out = tmp_path / "toy"
+    code, o, e = run_cli(["levels", "toy", "--count", "2", "-o", str(out)], capsys)
+    assert code == 0, e
+    monkeypatch.setattr(games, "GAMES", games.GAMES[:-1] + (("toy", "Count Down", "toy_gone", 9),))
+    code, o, e = run_cli(["levels", "pack", str(out), "-o", str(tmp_path / "toy.bin")], capsys)
+    assert code == 2 and len(e.strip().splitlines()) == 1, e
+    assert "firmware/toy_gone.py cannot be imported" in e and "unchecked" not in o
+    assert not (tmp_path / "toy.bin").exists()

@@ -113,7 +113,7 @@ def _vm_figures(report):
         + runtime_vm.CP_NO_C
     import games
 
-    for index, name in [(-1, "launcher")] + [(i, g[0]) for i, g in enumerate(games.GAMES)]:
+    for index, name in [(-1, "launcher")] + [(i, g[games.ID]) for i, g in enumerate(games.GAMES)]:
         with runtime_vm.staged_cp_firmware() as fw:
             r = mpvm.run(cp + "INDEX = %d\n" % index + _SCENE + (_IDLE + _SHOW if index < 0 else ""),
                          input_dir=fw)
