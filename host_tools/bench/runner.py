@@ -2,8 +2,8 @@
 beside its limit, and written to build/bench.json.
 
 Each bench module defines ``collect(report)`` and calls ``report.add(...)`` per
-figure: first every game's (the BENCH field of its descriptor in
-firmware/games.py, in that order), then PLATFORM_BENCHES.  Budgets are checked
+figure: first every game's (its "bench" hook in host_tools/core/registry.py,
+in games.GAMES order), then PLATFORM_BENCHES.  Budgets are checked
 here and nowhere else (no timed unit tests): a figure over budget is marked OVER and the command exits 1.
 """
 

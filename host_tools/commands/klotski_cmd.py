@@ -1,7 +1,7 @@
 """`solve klotski LAYOUT [--json]` and `levels klotski ...`: the shared `solve` /
 `levels` groups call ``add_solve_parser(solve_subparsers)`` and
-``add_levels_parser(levels_subparsers)``, named in Klotski's descriptor
-(firmware/games.py: SOLVE and LEVELS)."""
+``add_levels_parser(levels_subparsers)``, named in Klotski's hooks
+(host_tools/core/registry.py: HOOKS["klotski"], "solve" and "levels")."""
 
 import contextlib
 import json

@@ -95,8 +95,7 @@ def _probe(cfg, i2c):
 def run_board(args):
     from host_tools.core import UserError, make_output_dir
     from host_tools.core.boards import BOARDS_DIR
-    from host_tools.core.fwpath import FRAMEBUF_DIR
-    import sys
+    from host_tools.core.fwpath import use_pure_framebuf
 
     if args.ticks is not None and args.ticks < 0:
         raise UserError("--ticks must be 0 or more (0 or none: run until Ctrl-C)")
@@ -114,7 +113,7 @@ def run_board(args):
     try:
         import framebuf  # noqa: F401
     except ImportError:
-        sys.path.insert(0, str(FRAMEBUF_DIR))
+        use_pure_framebuf()
     oled = None
     if args.i2c_sim:
         i2c, oled = _sim_bus(cfg, cfg["i2c"]["address"] if args.sim_address is None

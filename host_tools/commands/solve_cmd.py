@@ -1,5 +1,5 @@
 """`python -m host_tools solve GAME ...`: each game adds its `solve` subcommand
-through the SOLVE field of its descriptor (firmware/games.py), a function
+through the "solve" hook of its registry entry (host_tools/core/registry.py), a function
 receiving the `solve` sub-subparsers.  Cat & Mouse's is here:
 `solve grid MAP --algo bfs|astar [--json]`."""
 
@@ -61,7 +61,7 @@ def render_path(cmap, path):
 
 
 def add_grid_parser(solvers):
-    """Cat & Mouse's `solve grid` (its descriptor's SOLVE)."""
+    """Cat & Mouse's `solve grid` (its "solve" hook)."""
     grid = solvers.add_parser("grid", help="shortest cat-to-mouse path on a Cat & Mouse map")
     grid.add_argument("map", help="map text file (. road, g grass, w stream, # obstacle, C cat, M mouse)")
     grid.add_argument("--algo", choices=("bfs", "astar"), default="bfs",

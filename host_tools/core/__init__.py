@@ -9,7 +9,8 @@ above it (tests/test_layers.py checks this).
 The rest of core/: ``fwpath`` (repository paths, firmware/ on sys.path),
 ``boards`` (board files, BOARDS_DIR), ``registry`` (the games: firmware/games.py
 plus each game's laptop hooks), ``levelcheck`` (the device's own level checks),
-``build`` (the firmware file set: mpy-cross, manifest).
+``build`` (the firmware file set: mpy-cross, manifest), ``plugins`` (the one
+runner of user strategies, docs/plugins.md).
 """
 
 import contextlib

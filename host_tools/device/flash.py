@@ -3,9 +3,9 @@
 MicroPython boards (over USB serial, through one DeviceTransport):
   1. read the device facts; refuse anything that is not MicroPython, and pick the
      mpy-cross whose .mpy version equals the device's ``sys.implementation._mpy``;
-  2. build the file set: firmware modules compiled to .mpy (boot.py, main.py and
-     boot_switch.py stay source), ``board.json`` from boards/NAME.json, and
-     ``fw_manifest.txt`` (firmware version + one hash per file);
+  2. build the file set (host_tools/core/build.py): firmware modules compiled to
+     .mpy (boot.py, main.py and boot_switch.py stay source), ``board.json`` from
+     boards/NAME.json, and ``fw_manifest.txt`` (firmware version + one hash per file);
   3. hash every target file *on the device*; only files whose hash differs are sent;
   4. check the free space for staging, upload to /.stage, verify staged hashes;
   5. commit (journal written then renamed into place), switch (boot_switch.finish),
