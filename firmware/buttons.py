@@ -39,7 +39,6 @@ REPEAT_DELAY_MS = const(300)
 REPEAT_MS = const(100)
 
 
-
 def bit(name):
     """Flag for a button name ("up", ..., "a", "b"); ValueError otherwise."""
     return 1 << NAMES.index(name)
