@@ -20,7 +20,7 @@ Fields:
 """
 
 from asciitext import first_bad
-from savestore import json_loads
+from strictjson import loads as json_loads
 
 BUTTON_NAMES = ("up", "down", "left", "right", "a", "b")
 RUNTIMES = ("micropython", "circuitpython", "blinka")

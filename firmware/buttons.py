@@ -22,6 +22,8 @@ except ImportError:
     def const(value):
         return value
 
+from clock import ticks_diff  # also buttons.ticks_diff for games that import it from here
+
 UP = const(1)
 DOWN = const(2)
 LEFT = const(4)
@@ -35,15 +37,6 @@ NAMES = ("up", "down", "left", "right", "a", "b")
 DEBOUNCE_MS = const(30)
 REPEAT_DELAY_MS = const(300)
 REPEAT_MS = const(100)
-
-_TICKS_PERIOD = const(0x40000000)
-_TICKS_HALF = const(0x20000000)
-_TICKS_MASK = const(0x3FFFFFFF)
-
-
-def ticks_diff(a, b):
-    """a - b on the device's 30-bit wrapping millisecond clock."""
-    return ((a - b + _TICKS_HALF) & _TICKS_MASK) - _TICKS_HALF
 
 
 def bit(name):

@@ -30,6 +30,7 @@ import io
 import time
 
 import buttons
+import clock
 
 _MASK = 0x3FFFFFFF
 _WRAP29 = 0x1FFFFFFF
@@ -200,7 +201,7 @@ class Hardware:
         self.sleep_ms(25)
 
     def ticks_ms(self):
-        """A 30-bit wrapping ms clock (buttons.ticks_diff) from a 29-bit source."""
+        """A 30-bit wrapping ms clock (clock.ticks_diff) from a 29-bit source."""
         t = self._clock()
         self._now = (self._now + ((t - self._last) & _WRAP29)) & _MASK
         self._last = t
@@ -245,7 +246,7 @@ class Hardware:
         self._beep_until = (self.ticks_ms() + ms) & _MASK
 
     def service(self, now):
-        if self._beep_until and buttons.ticks_diff(now, self._beep_until) >= 0:
+        if self._beep_until and clock.ticks_diff(now, self._beep_until) >= 0:
             self.buzzer.duty_cycle = 0
             self._beep_until = 0
 

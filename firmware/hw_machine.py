@@ -11,6 +11,7 @@ import time
 import machine
 
 import buttons
+import clock
 
 _MASK = 0x3FFFFFFF
 
@@ -171,7 +172,7 @@ class Hardware:
 
     def service(self, now):
         """Called every tick: ends a beep when its time is up."""
-        if self._beep_until and buttons.ticks_diff(now, self._beep_until) >= 0:
+        if self._beep_until and clock.ticks_diff(now, self._beep_until) >= 0:
             self.buzzer.duty_u16(0)
             self._beep_until = 0
 

@@ -6,6 +6,7 @@ Settings: contrast (4 levels), sound (only when the board has a buzzer) and
 difficulty; they are stored with the saves under "_settings".
 """
 
+import games
 import gfx
 from buttons import A, B, DOWN, LEFT, RIGHT, UP
 
@@ -21,7 +22,7 @@ class Launcher:
     def __init__(self, runtime):
         self.rt = runtime
         self.mode = MENU
-        self.items = [entry[1] for entry in runtime.registry] + ["Settings", "About"]
+        self.items = [entry[games.TITLE] for entry in runtime.registry] + ["Settings", "About"]
         self.sel = 0
         self.top = 0
         self.set_sel = 0

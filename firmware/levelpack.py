@@ -50,8 +50,8 @@ def game_name(number):
     in games.py), or None."""
     import games
     for game in games.GAMES:
-        if game[3] == number and number:
-            return game[0]
+        if game[games.PACK] == number and number:
+            return game[games.ID]
     return None
 
 
@@ -244,13 +244,14 @@ def open_pack(path, game=None):
 def build_pack(game, levels):
     """The bytes of a pack holding ``levels`` (a list of bytes) for ``game``."""
     import games
+    ID, PACK = games.ID, games.PACK
     number = 0
     for entry in games.GAMES:
-        if entry[0] == game:
-            number = entry[3]
+        if entry[ID] == game:
+            number = entry[PACK]
     if not number:
         raise LevelPackError("unknown game %r (known: %s)" % (
-            game, ", ".join(sorted(entry[0] for entry in games.GAMES if entry[3]))))
+            game, ", ".join(sorted(entry[ID] for entry in games.GAMES if entry[PACK]))))
     count = len(levels)
     if not 1 <= count <= MAX_LEVELS:
         raise LevelPackError("a pack holds 1..%d levels, got %d" % (MAX_LEVELS, count))

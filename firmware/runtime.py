@@ -21,6 +21,8 @@ import gc
 import sys
 
 import buttons
+import clock
+import games
 import gfx
 
 try:
@@ -45,8 +47,8 @@ class Deadline:
     """``ctx.deadline(ms)`` returns this (one shared object, no allocation):
     ``expired()`` / ``remaining()`` against the runtime clock."""
 
-    def __init__(self, clock):
-        self.clock = clock
+    def __init__(self, now):
+        self.clock = now
         self.at = 0
 
     def set(self, ms):
@@ -54,18 +56,32 @@ class Deadline:
         return self
 
     def remaining(self):
-        return -buttons.ticks_diff(self.clock(), self.at)
+        return -clock.ticks_diff(self.clock(), self.at)
 
     def expired(self):
-        return buttons.ticks_diff(self.clock(), self.at) >= 0
+        return clock.ticks_diff(self.clock(), self.at) >= 0
 
     def __call__(self):
         return self.expired()
 
 
 class Context:
-    """What a game sees: ``buttons``, ``settings``, ``load``/``store``,
-    ``ticks_ms``, ``deadline``, ``beep``, ``toast``, ``ai``, ``width``/``height``."""
+    """What a game sees (docs/conventions.md, the runtime contract)."""
+
+    # Fields, always present (scenes read them directly, never through getattr);
+    # comments, not docstrings: this module is resident at the launcher.
+    #   buttons      the Buttons state (pressed, just_pressed, repeat, ...)
+    #   settings     dict: "difficulty" 0/1/2, "contrast", "sound"
+    #   ticks_ms     the clock, a function (differences through clock.ticks_diff)
+    #   width, height  the screen in pixels (128 x 64)
+    #   frame        the bytearray behind draw()'s fb (MONO_VLSB, 128 bytes per
+    #                8-row page): ``ctx.frame[:] = bg`` restores a screen in one copy
+    #   has_sound    True when the board has a buzzer
+    #   game_id      the running game's id (None in the launcher)
+    #   cache_dir    folder for a game's large files (Klotski's tables): the saves'
+    #                folder, or None when saves live in memory (nothing is cached)
+    #   levels_dir   folder of the level packs (<game>.bin), None for /levels
+    # and the methods load/store, deadline, beep, toast, ai, tick_no.
 
     def __init__(self, runtime):
         self._rt = runtime
@@ -74,11 +90,12 @@ class Context:
         self.ticks_ms = runtime.hw.ticks_ms
         self.width = runtime.width
         self.height = runtime.height
-        # the bytearray behind draw()'s fb (MONO_VLSB, 128 bytes per 8-row page):
-        # ``ctx.frame[:] = background`` restores a prerendered screen in one copy
         self.frame = runtime.display.buffer
         self.has_sound = runtime.hw.buzzer is not None
         self.game_id = None
+        # an OsFs has a root folder; the in-memory saves of tests and VMs have none
+        self.cache_dir = getattr(getattr(runtime.saves, "fs", None), "root", None)
+        self.levels_dir = None
         self._deadline = Deadline(runtime.hw.ticks_ms)
 
     def deadline(self, ms=20):
@@ -154,8 +171,6 @@ class Runtime:
         self.height = hw.display.height
         self.board_name = board_name
         if registry is None:
-            import games
-
             registry = games.GAMES
         self.registry = registry
         self.buttons = buttons.Buttons()
@@ -238,7 +253,7 @@ class Runtime:
 
     # -- game hand-over ------------------------------------------------------------
     def start_game(self, entry):
-        game_id, title, module = entry[0], entry[1], entry[2]
+        game_id, title, module = entry[games.ID], entry[games.TITLE], entry[games.SCENE]
         self.game_entry = entry
         self.ctx.game_id = game_id
         self._loaded = tuple(sys.modules) if _UNLOAD_ALL else None
@@ -261,8 +276,8 @@ class Runtime:
         self._key_screen = None     # no reference may keep the game alive
         self._drawn_screen = None
         entry = self.game_entry
-        if entry is not None and entry[2] in sys.modules:
-            del sys.modules[entry[2]]
+        if entry is not None and entry[games.SCENE] in sys.modules:
+            del sys.modules[entry[games.SCENE]]
         loaded = self._loaded
         if loaded is not None:
             for name in list(sys.modules):
@@ -355,7 +370,7 @@ class Runtime:
             self._drawn_toast = toast
         self.display.show()
         self.ticks += 1
-        took = buttons.ticks_diff(hw.ticks_ms(), now)
+        took = clock.ticks_diff(hw.ticks_ms(), now)
         self.tick_ms = took
         if took > self.max_tick_ms:
             self.max_tick_ms = took
@@ -377,11 +392,11 @@ class Runtime:
             self.step()
             due = self._schedule()
             now = hw.ticks_ms()
-            if buttons.ticks_diff(now, due) > 0:
+            if clock.ticks_diff(now, due) > 0:
                 self.overruns += 1
                 self._base = now
                 self._k = 0
                 continue
-            while buttons.ticks_diff(due, hw.ticks_ms()) > 0:
+            while clock.ticks_diff(due, hw.ticks_ms()) > 0:
                 self.buttons.sample(hw.read_buttons(), hw.ticks_ms())
                 hw.sleep_ms(1)

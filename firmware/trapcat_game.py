@@ -315,9 +315,10 @@ class Game:
         # A free cell's dot is set straight in the frame bytes (ctx.frame, behind fb)
         # when there is one: a pixel() call per dot cost 0.23 ms with the pure-Python
         # framebuf deployed to CircuitPython, and a board has up to 81 dots.
-        frame = getattr(self.ctx, "frame", None)
-        width = getattr(self.ctx, "width", 128)
-        height = getattr(self.ctx, "height", 64)
+        ctx = self.ctx
+        frame = ctx.frame
+        width = ctx.width
+        height = ctx.height
         cell = 0
         for r in range(size):
             y = r * CELL

@@ -35,7 +35,7 @@ LEVELS_DIR = "/levels"
 
 
 def pack_path(ctx, game):
-    root = getattr(ctx, "levels_dir", None)
+    root = ctx.levels_dir
     if root is None:
         root = LEVELS_DIR
     return root + "/" + game + ".bin"

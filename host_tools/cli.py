@@ -6,122 +6,34 @@ anything else is a bug and keeps its traceback.
 """
 
 import argparse
-import contextlib
 import importlib
 import sys
 
-# Each module here defines register(subparsers). Adding a tool = one line.
-COMMAND_MODULES = (
-    "host_tools.commands.solve_cmd",
-    "host_tools.commands.play_cmd",
-    "host_tools.bench.runner",
-    "host_tools.device.flash",
-    "host_tools.commands.levels_cmd",
-    "host_tools.commands.trapcat_cmd",
-    "host_tools.emulation.sim",
-    "host_tools.commands.junqi_cmd",
-    "host_tools.commands.klotski_cmd",
-    "host_tools.commands.run_cmd",
-    "host_tools.commands.fuzz",
-    "host_tools.commands.vpico_cmd",
-    "host_tools.commands.wiring_cmd",
+from host_tools.core import UserError
+
+# Every command: (name, the module whose register(subparsers) adds it, its help
+# line for `python -m host_tools --help`).  Only the chosen command's module is
+# imported, so `--help` or one command does not load the other commands, the
+# games' AIs or their viper kernels; tests/test_cli_tree.py checks that each
+# help line here is the one its module registers.  Adding a tool = one line.
+COMMANDS = (
+    ("solve", "host_tools.commands.solve_cmd", "solve a puzzle or map and print the optimal answer"),
+    ("play", "host_tools.commands.play_cmd", "play a game headless between strategies"),
+    ("bench", "host_tools.bench.runner", "measure every budget (make bench)"),
+    ("flash", "host_tools.device.flash", "compile firmware/ and copy it to the handheld"),
+    ("doctor", "host_tools.device.flash", "check the connected handheld"),
+    ("levels", "host_tools.commands.levels_cmd", "generate, pack, check and preview level packs"),
+    ("trapcat", "host_tools.commands.trapcat_cmd", "Trap the Cat tools (tournament)"),
+    ("sim", "host_tools.emulation.sim", "run the firmware in the simulator (make sim)"),
+    ("junqi", "host_tools.commands.junqi_cmd", "Junqi railway routes and AI tournaments"),
+    ("run", "host_tools.commands.run_cmd", "run the firmware on a Raspberry Pi with Blinka (oled-bonnet)"),
+    ("fuzz", "host_tools.commands.fuzz", "seeded mutation fuzzing of every parser (maps, layouts, levels, "
+                                         "packs, saves, board files, journals, host options)"),
+    ("vpico", "host_tools.commands.vpico_cmd", "run the handheld on a virtual Pico (MicroPython in the "
+                                               "rp2040js emulator)"),
+    ("wiring", "host_tools.commands.wiring_cmd", "draw a board file's wiring: the Pico's pins, the OLED, "
+                                                 "the buttons"),
 )
-
-
-class UserError(Exception):
-    """A mistake in the user's input: printed as one line, exit code 2."""
-
-
-def plural(count, word, words=None):
-    """``1 step``, ``2 steps`` (``words`` for an irregular plural)."""
-    return "%d %s" % (count, word if count == 1 else (words or word + "s"))
-
-
-def write_atomic(path, data):
-    """Write ``data`` (bytes or str) to ``path`` through ``path.tmp`` + rename, so
-    a failure or Ctrl-C never leaves a half-written file; OS errors -> UserError."""
-    import os
-    path = os.fspath(path)
-    if isinstance(data, str):
-        data = data.encode("utf-8")
-    tmp = path + ".tmp"
-    try:
-        if os.path.isdir(path):
-            raise IsADirectoryError(21, "Is a directory")
-        with open(tmp, "wb") as handle:
-            handle.write(data)
-        os.replace(tmp, path)
-    except BaseException as exc:
-        try:
-            os.remove(tmp)
-        except OSError:
-            pass
-        if isinstance(exc, OSError):
-            raise UserError("cannot write %s: %s" % (path, exc.strerror or exc)) from None
-        raise
-
-
-def write_level_dir(out, game, levels, **info):
-    """Write generated levels as ``out/<game>_NNN.txt`` plus ``pack.json`` (the
-    game, ``info`` and each level's grade with its file name): the folder
-    `levels pack` reads.  ``levels`` holds (file text, grade dict) pairs.
-    Every level first goes through the device's own check (screen limits
-    included), so nothing is written that the handheld would refuse."""
-    import json
-    from pathlib import Path
-
-    from host_tools.commands.levels_cmd import level_checker
-
-    check = level_checker(game)
-    if check is not None:
-        for i, (text, _) in enumerate(levels, 1):
-            try:
-                check(text)
-            except ValueError as exc:
-                raise UserError("generated level %d does not fit the handheld: %s" % (i, exc)) from None
-    out = Path(out)
-    grades = []
-    for i, (text, grade) in enumerate(levels, 1):
-        name = "%s_%03d.txt" % (game, i)
-        write_atomic(out / name, text)
-        grades.append(dict(grade, file=name))
-    pack = {"game": game}
-    pack.update(info)
-    pack["levels"] = grades
-    write_atomic(out / "pack.json", json.dumps(pack, indent=1) + "\n")
-
-
-def make_output_dir(path):
-    """Create an output directory (and parents); OS errors -> UserError.
-    Returns True when it made ``path``."""
-    import os
-    path = os.fspath(path)
-    created = not os.path.isdir(path)
-    if os.path.exists(path) and not os.path.isdir(path):
-        raise UserError("cannot create output directory %s: it is a file, not a folder" % path)
-    try:
-        os.makedirs(path, exist_ok=True)
-    except OSError as exc:
-        raise UserError("cannot create output directory %s: %s" % (path, exc.strerror or exc)) from None
-    return created
-
-
-@contextlib.contextmanager
-def output_dir(path):
-    """make_output_dir for the block's output; when the block fails or is
-    interrupted (nothing found, a level refused, Ctrl-C), ``path`` is removed
-    again if this run made it and it is still empty."""
-    import os
-    created = make_output_dir(path)
-    try:
-        yield path
-    except BaseException:
-        if created:
-            try:
-                os.rmdir(path)
-            except OSError:
-                pass
-        raise
 
 
 class _Parser(argparse.ArgumentParser):
@@ -132,20 +44,39 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, "error: %s (see %s --help)\n" % (message, self.prog))
 
 
-def build_parser():
+def chosen_command(argv):
+    """The command named in ``argv`` (its first word that is not an option), or None."""
+    for word in argv:
+        if not word.startswith("-"):
+            return word
+    return None
+
+
+def build_parser(argv=None, everything=False):
+    """The argparse tree with the chosen command's parser in full (its module
+    imported) and every other command as a help line only; ``everything``
+    imports and registers them all."""
     parser = _Parser(
         prog="python -m host_tools",
         description="Laptop-side tools for the pocket puzzle handheld.",
     )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     subparsers.required = True
-    for name in COMMAND_MODULES:
-        importlib.import_module(name).register(subparsers)
+    chosen = chosen_command(sys.argv[1:] if argv is None else argv)
+    modules = []
+    for name, module, _ in COMMANDS:
+        if (everything or name == chosen) and module not in modules:
+            modules.append(module)
+    for module in modules:
+        importlib.import_module(module).register(subparsers)
+    for name, _, help_line in COMMANDS:
+        if name not in subparsers.choices:
+            subparsers.add_parser(name, help=help_line, add_help=False)
     return parser
 
 
 def main(argv=None):
-    parser = build_parser()
+    parser = build_parser(argv)
     args = parser.parse_args(argv)
     try:
         result = args.func(args)

@@ -10,6 +10,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "firmware"))
+sys.path.insert(0, str(ROOT / "firmware" / "circuitpython"))  # CPython has no framebuf
 
 from host_tools.emulation import mpnode, mpvm  # noqa: E402
 

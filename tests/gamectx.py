@@ -65,6 +65,12 @@ class FakeCtx:
     toasts in ``toasts``, ``ai_calls`` counts ``ctx.ai``, a clock stopped at ``now``."""
 
     now = 1000
+    width = 128
+    height = 64
+    frame = None            # no frame bytes: scenes draw through fb only
+    has_sound = False
+    game_id = None
+    levels_dir = None       # the device's /levels
 
     def __init__(self, difficulty=1, cache_dir=None):
         self.buttons = FakeButtons()

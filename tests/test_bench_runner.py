@@ -5,7 +5,7 @@ import json
 import pytest
 
 from host_tools.bench import runner
-from host_tools.cli import UserError
+from host_tools.core import UserError
 
 
 def _report(*rows):

@@ -9,7 +9,7 @@ import struct
 import pytest
 
 from clirun import run_cli
-from host_tools.cli import UserError
+from host_tools.core import UserError
 from host_tools.device import bootsel, flash
 
 RP2040_INFO = "UF2 Bootloader v3.0\nModel: Raspberry Pi RP2\nBoard-ID: RPI-RP2\n"

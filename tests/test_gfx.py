@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "host_tools" / "emulation" / "hostfb"))
-import host_tools.fwpath  # noqa: E402,F401
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "firmware" / "circuitpython"))
+import host_tools.core.fwpath  # noqa: E402,F401
 import framebuf  # noqa: E402
 import gfx  # noqa: E402
 

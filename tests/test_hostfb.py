@@ -1,4 +1,4 @@
-"""host_tools/emulation/hostfb/framebuf.py (the pure-Python framebuf flashed to CircuitPython)
+"""firmware/circuitpython/framebuf.py (the pure-Python framebuf flashed to CircuitPython)
 against MicroPython's built-in framebuf, call by call.
 
 The MONO_VLSB primitives work on whole page bytes (text's per-glyph column spans
@@ -18,7 +18,7 @@ import pytest
 
 from host_tools.emulation import runtime_vm
 
-HOSTFB = Path(__file__).resolve().parent.parent / "host_tools" / "emulation" / "hostfb"
+HOSTFB = Path(__file__).resolve().parent.parent / "firmware" / "circuitpython"
 
 # (width, height, stride, format): the OLED, a height that is not a multiple of 8,
 # a stride wider than the width, and the horizontal formats (per-pixel paths)

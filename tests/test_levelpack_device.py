@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "host_tools" / "emulation" / "hostfb"))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "firmware" / "circuitpython"))
 
 import framebuf  # noqa: E402  (host copy of MicroPython's framebuf)
 import gamectx  # noqa: E402
@@ -85,7 +85,7 @@ def reason(game):
 def test_no_pack_is_silent(tmp_path):
     ctx = Ctx(tmp_path / "nowhere")
     assert userlevels.open_for(ctx, "catmouse") == (None, None)
-    assert userlevels.pack_path(object(), "klotski") == "/levels/klotski.bin"
+    assert userlevels.pack_path(gamectx.FakeCtx(), "klotski") == "/levels/klotski.bin"
     g = catmouse_game.Game(ctx)
     assert g.state == catmouse_game.TITLE and g.n_levels() == len(catmouse_maps.LEVELS)
 

@@ -193,7 +193,7 @@ def test_check_refuses_a_level_too_big_for_the_screen_like_flash(tmp_path, capsy
     # Regression: `levels check` used the bare parser, so a pack it passed was then
     # refused by `flash` (and `levels preview`) for the game's screen limits.
     from host_tools.device import flash
-    from host_tools.cli import UserError
+    from host_tools.core import UserError
 
     path = tmp_path / ("%s.bin" % game)
     path.write_bytes(build_pack(game, [good, big]))
@@ -321,7 +321,7 @@ def test_unwritable_outputs_are_one_line_errors(tmp_path, capsys):
 
 
 def test_failed_generation_leaves_no_empty_output_folder(tmp_path, capsys, monkeypatch):
-    from host_tools.cli import UserError
+    from host_tools.core import UserError
 
     def fail(*args, **kwargs):
         raise UserError("found only 0 maps")

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import levelpack
-from host_tools import registry
+from host_tools.core import registry
 from levelpack import LevelPack, LevelPackError, build_pack
 
 HYPOTHESIS_EXAMPLES = 1500

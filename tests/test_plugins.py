@@ -1,4 +1,4 @@
-"""The plug-in rule (host_tools/commands/plugins.py) for every game that takes user
+"""The plug-in rule (host_tools/core/plugins.py) for every game that takes user
 strategies (Cat & Mouse, Trap the Cat, Junqi): each kind of fault is a foul that loses that game, is counted and
 named in the report (text and --json), and the run goes on.  Each faulty
 strategy misbehaves on its first call only (a marker file remembers it across
@@ -14,8 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from host_tools.commands import plugins, trapcat_cmd
-from host_tools.cli import UserError
+from host_tools.commands import trapcat_cmd
+from host_tools.core import plugins
+from host_tools.core import UserError
 
 from clirun import run_cli
 

@@ -157,7 +157,7 @@ draw(fb)
 emit('buf', bytes(buf))
 '''
     r = vm(code)
-    sys.path.insert(0, str(ROOT / "host_tools" / "emulation" / "hostfb"))
+    sys.path.insert(0, str(ROOT / "firmware" / "circuitpython"))
     import framebuf
 
     ns = {"framebuf": framebuf}

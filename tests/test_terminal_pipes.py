@@ -155,7 +155,7 @@ def test_saves_pointing_at_a_file(tmp_path, capsys):
 def test_klotski_list_cuts_names_at_a_word_boundary(monkeypatch):
     """Every name drawn on the level list and the panel is whole or ends where
     a word ends (it was "TAO HUA YUAN ZHON")."""
-    sys.path.insert(0, str(ROOT / "host_tools" / "emulation" / "hostfb"))
+    sys.path.insert(0, str(ROOT / "firmware" / "circuitpython"))
     import framebuf
     import gfx
     import klotski_game as kg

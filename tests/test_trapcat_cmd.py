@@ -6,7 +6,7 @@ import json
 import pytest
 
 from host_tools.commands import trapcat_cmd
-from host_tools.cli import UserError
+from host_tools.core import UserError
 
 
 def run(argv):

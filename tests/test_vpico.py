@@ -223,11 +223,11 @@ def test_power_cut_during_a_save_leaves_old_or_new(device, tmp_path):
 def old_modules(tmp_path):
     """launcher/gfx/runtime .mpy that work like the flashed ones but differ in their
     bytes (another source name inside), so ``flash`` has to stage and switch them."""
-    from host_tools.device.flash import _mpy_cross_default
+    from host_tools.core.build import mpy_cross_default
     files = {}
     for name in ("launcher", "gfx", "runtime"):
         out = tmp_path / (name + ".mpy")
-        subprocess.run([_mpy_cross_default(), "-o", str(out), "-s", name + "_old.py",
+        subprocess.run([mpy_cross_default(), "-o", str(out), "-s", name + "_old.py",
                         str(ROOT / "firmware" / (name + ".py"))], check=True)
         files[name + ".mpy"] = out.read_bytes()
     return files

@@ -1,4 +1,4 @@
-"""`make bench` figures for the CircuitPython / Blinka backend (issue 8).
+"""`make bench` figures for the CircuitPython / Blinka backend.
 
 I2C bytes and wire time of a full frame and of a one-page change are measured
 on the host through the real displayio stack (Blinka's displayio + Adafruit's
@@ -15,7 +15,7 @@ from host_tools.emulation import runtime_vm
 from host_tools.bench.bench_runtime import wire_ms
 
 CIRCUITPYTHON_RP2040_HEAP = 179328
-SECTION = "CircuitPython backend (issue 8)"
+SECTION = "CircuitPython backend"
 
 # one scene per VM run (GC off): the launcher (INDEX -1) or game INDEX's first screen
 _SCENE = r"""
@@ -113,7 +113,7 @@ def _vm_figures(report):
         + runtime_vm.CP_NO_C
     import games
 
-    for index, name in [(-1, "launcher")] + [(i, g[0]) for i, g in enumerate(games.GAMES)]:
+    for index, name in [(-1, "launcher")] + [(i, g[games.ID]) for i, g in enumerate(games.GAMES)]:
         with runtime_vm.staged_cp_firmware() as fw:
             r = mpvm.run(cp + "INDEX = %d\n" % index + _SCENE + (_IDLE + _SHOW if index < 0 else ""),
                          input_dir=fw)

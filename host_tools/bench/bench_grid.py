@@ -10,7 +10,7 @@ import random
 import statistics
 import time
 
-import host_tools.fwpath  # noqa: F401
+import host_tools.core.fwpath  # noqa: F401
 import catmouse_ai
 from catmouse import CatMouseGame, parse_map
 from catmouse_maps import LEVELS

@@ -2,7 +2,7 @@
 estimated Pico ms, bytes per call), one AI turn's slices, and the AI's win rate
 against a random player (and of the easy AI, EASY difficulty)."""
 
-import host_tools.fwpath  # noqa: F401
+import host_tools.core.fwpath  # noqa: F401
 from host_tools.emulation import mpvm
 
 import junqi_board as jb

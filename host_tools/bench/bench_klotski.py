@@ -5,7 +5,7 @@ every piece set of the built-in levels, the scene's ticks and heap)."""
 
 import time
 
-import host_tools.fwpath  # noqa: F401
+import host_tools.core.fwpath  # noqa: F401
 import klotski
 from host_tools.emulation import mpvm
 from host_tools.emulation.guestctx import GUEST_CTX

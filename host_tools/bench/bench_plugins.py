@@ -1,5 +1,5 @@
 """Plug-in runner figures for `make bench`: what running a user strategy in its
-own worker process (host_tools/commands/plugins.py) adds per move, and what a restart
+own worker process (host_tools/core/plugins.py) adds per move, and what a restart
 after a timeout costs.  The strategy is trivial (``legal[0]``), so the figure is
 the runner's overhead alone: pickling the board, two pipe trips, unpickling."""
 
@@ -7,7 +7,7 @@ import os
 import tempfile
 import time
 
-from host_tools.commands import plugins
+from host_tools.core import plugins
 
 MOVES = 2000
 OVERHEAD_BUDGET_US = 1000          # a 2 s move limit is 2000x this
@@ -32,7 +32,7 @@ def _per_move_us(view, payload, spec):
 
 
 def collect(report):
-    import host_tools.fwpath  # noqa: F401
+    import host_tools.core.fwpath  # noqa: F401
     from catmouse import CatMouseGame, open_map
 
     sec = "plug-ins: worker process per strategy (trivial strategy, %d moves)" % MOVES

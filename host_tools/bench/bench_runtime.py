@@ -1,4 +1,4 @@
-"""`make bench` figures for the handheld runtime (issue 3): resident heap at the
+"""`make bench` figures for the handheld runtime: resident heap at the
 launcher (Node MicroPython port, GC on), allocation per Cat & Mouse tick and
 I2C traffic (WASI VM, fuel counted), and the wire time of a full frame."""
 
@@ -68,7 +68,7 @@ def wire_ms(data_bytes, transactions):
 
 
 def collect(report):
-    section = "runtime (issue 3)"
+    section = "runtime"
     with runtime_vm.staged_firmware() as fw:
         try:
             heap = mpnode.run(_HEAP, firmware_dir=fw)["heap"]

@@ -1,6 +1,6 @@
 """Trap the Cat figures for `make bench`: the hard cat's and the hint's cost
 per move in the MicroPython VM (fuel, estimated Pico ms, bytes, slices), the
-issue-18 audit (misses by depth against the exact host solver on every
+exact-depth audit (misses by depth against the exact host solver on every
 position of seeded games), the hint-vs-hard-cat tournament (with and without
 the kernel's 7-move look) beside an exact 7-move blocker, the strength table
 (cats x blockers, escape rate), and the tournament's costliest hints for the
@@ -9,7 +9,7 @@ virtual Pico to time (bench_vpico)."""
 import multiprocessing
 import time
 
-import host_tools.fwpath  # noqa: F401  (firmware/ on sys.path)
+import host_tools.core.fwpath  # noqa: F401  (firmware/ on sys.path)
 import trapcat
 import trapcat_ai
 from host_tools.emulation import mpvm

@@ -1,4 +1,4 @@
-"""`make bench` column from the virtual Pico (issue 13): the device budgets
+"""`make bench` column from the virtual Pico: the device budgets
 measured on the official MicroPython v1.28.0 RPI_PICO firmware in rp2040js
 (host_tools/emulation/vpico.py), beside the fuel estimate of the same guest code in the
 MicroPython VM, with the ratio.
@@ -13,7 +13,7 @@ figure that counts.  rp2040js is typically ~10 % (up to ~40 %) faster than a
 real Pico (no flash XIP cache misses, simplified bus timing).
 """
 
-import host_tools.fwpath  # noqa: F401
+import host_tools.core.fwpath  # noqa: F401
 from host_tools.bench import bench_grid, bench_junqi, bench_klotski, bench_trapcat
 from host_tools.emulation import mpvm, runtime_vm
 from host_tools.emulation import sim as simmod
@@ -324,7 +324,7 @@ def collect(report):
     _row(report, "Junqi engineer all destinations, busy board", got["junqi_route"],
          est["junqi_route"], 20.0)
     full, hint = got["klotski"]
-    _row(report, "Klotski full table (横刀立马)", full, est["klotski"][0], 8000.0)  # issue 16: <= 8 s on the Pico
+    _row(report, "Klotski full table (横刀立马)", full, est["klotski"][0], 8000.0)  # budget: <= 8 s on the Pico
     _row(report, "Klotski worst hint along the solution", hint, est["klotski"][1], 50.0)
     _row(report, "full frame: launcher redrawn + all pages over I2C at 400 kHz",
          got["frame"], est["frame"], 50.0, "est. = VM fuel + wire time")

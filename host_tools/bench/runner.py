@@ -2,8 +2,8 @@
 beside its limit, and written to build/bench.json.
 
 Each bench module defines ``collect(report)`` and calls ``report.add(...)`` per
-figure: first every game's (the BENCH field of its descriptor in
-firmware/games.py, in that order), then PLATFORM_BENCHES.  Budgets are checked
+figure: first every game's (its "bench" hook in host_tools/core/registry.py,
+in games.GAMES order), then PLATFORM_BENCHES.  Budgets are checked
 here and nowhere else (no timed unit tests): a figure over budget is marked OVER and the command exits 1.
 
 Each figure with a budget also gets its share of that budget.  A real Pico runs up to
@@ -19,9 +19,9 @@ import json
 import time
 from pathlib import Path
 
-from host_tools import registry
-from host_tools.cli import UserError
-from host_tools.fwpath import ROOT
+from host_tools.core import registry
+from host_tools.core import UserError
+from host_tools.core.fwpath import ROOT
 
 PLATFORM_BENCHES = (
     "host_tools.bench.bench_runtime",

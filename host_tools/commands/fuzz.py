@@ -21,21 +21,10 @@ import time
 import traceback
 from pathlib import Path
 
-import host_tools.fwpath  # noqa: F401  (firmware/ importable)
+import host_tools.core.fwpath  # noqa: F401  (firmware/ importable)
 import asciitext
-import boardcfg
-import boot_switch
-import catmouse
-import catmouse_maps
-import junqi_board
-import klotski
-import klotski_cache
-import klotski_levels
-import levelpack
-import savestore as saves
-import trapcat
-from host_tools.cli import UserError
-from host_tools.fwpath import ROOT
+from host_tools.core import UserError
+from host_tools.core.fwpath import ROOT
 
 # characters that CPython and MicroPython treat differently, or that are
 # one-to-many under case mapping
@@ -129,6 +118,7 @@ def mutate_bytes(rng, data):
 
 # -- targets ------------------------------------------------------------------------------
 def _klotski_seeds():
+    import klotski_levels
     return [line.split("|")[1] for line in klotski_levels.LEVELS.split("\n")]
 
 
@@ -140,6 +130,7 @@ def _klotski_input(rng, seeds):
 
 
 def _klotski_check(text):
+    import klotski
     try:
         cells = klotski.parse(text)
     except klotski.LayoutError:
@@ -156,6 +147,7 @@ def _klotski_check(text):
 
 
 def _map_seeds():
+    import catmouse_maps
     out = [p.read_text() for p in sorted((ROOT / "maps").glob("*.txt"))]
     out += [catmouse_maps.level_text(i) for i in range(len(catmouse_maps.LEVELS))]
     return out
@@ -166,6 +158,7 @@ def _map_input(rng, seeds):
 
 
 def _map_check(text):
+    import catmouse
     try:
         m = catmouse.parse_map(text)
     except catmouse.MapError:
@@ -178,6 +171,7 @@ def _map_check(text):
 
 
 def _trapcat_seeds():
+    import trapcat
     out = []
     rng = trapcat.Rng(7)
     for size in (3, 5, 7, 9, 11, 15):
@@ -195,6 +189,7 @@ def _trapcat_input(rng, seeds):
 
 
 def _trapcat_check(text):
+    import trapcat
     try:
         size, cells, cat = trapcat.parse_level(text)
     except (trapcat.LevelError, UnicodeError):
@@ -209,12 +204,14 @@ def _trapcat_check(text):
 
 
 def _junqi_input(rng, seeds):
+    import junqi_board
     if rng.random() < 0.5:
         return mutate_text(rng, junqi_board.cell_name(rng.randrange(60)), "ABCLl0459")
     return "".join(rng.choice("AbLlMz049" + TRICKY) for _ in range(rng.randint(0, 3)))
 
 
 def _junqi_check(name):
+    import junqi_board
     try:
         c = junqi_board.parse_cell(name)
     except ValueError:
@@ -230,10 +227,12 @@ _SAVE_SEEDS = ({"best": 12, "level": 3, "name": "cat"}, {"solved": [1, 2, 5], "x
 
 
 def _saves_seeds():
+    import savestore as saves
     return [saves.encode(d, i + 1) for i, d in enumerate(_SAVE_SEEDS)]
 
 
 def _reseal(body, seq):
+    import savestore as saves
     return ("%s %d %d %s\n" % (saves.MAGIC, seq, len(body), saves.checksum(body))).encode() + body
 
 
@@ -251,6 +250,7 @@ _BAK = {"from": "bak"}
 
 
 def _saves_check(raw):
+    import savestore as saves
     got = saves.decode(raw)
     fs = saves.MemFs()
     fs.files["g.sav"] = raw
@@ -297,6 +297,7 @@ def _board_input(rng, seeds):
 
 
 def _board_check(text):
+    import boardcfg
     try:
         cfg = boardcfg.loads(text)
     except boardcfg.BoardError:
@@ -315,6 +316,8 @@ def _pack_seeds():
 
 
 def build_pack_for(game):
+    import catmouse_maps
+    import levelpack
     if game == "klotski":
         levels = [t.encode() for t in _klotski_seeds()[:6]]
     elif game == "catmouse":
@@ -325,6 +328,7 @@ def build_pack_for(game):
 
 
 def _pack_input(rng, seeds):
+    import levelpack
     if rng.random() < 0.5:      # well-formed packs of mutated levels: the game parsers behind
         game = rng.choice(_PACK_GAMES)
         texts = {"klotski": _klotski_seeds, "catmouse": _map_seeds, "trapcat": _trapcat_seeds}
@@ -340,6 +344,9 @@ def _pack_input(rng, seeds):
 
 
 def _level_parser(game):
+    import catmouse
+    import klotski
+    import trapcat
     if game == "klotski":
         return lambda data: klotski.anchors(klotski.parse(data.decode()))
     if game == "catmouse":
@@ -348,6 +355,7 @@ def _level_parser(game):
 
 
 def _pack_check(blob):
+    import levelpack
     try:
         pack = levelpack.LevelPack(io.BytesIO(blob))
         pack.check_levels(_level_parser(pack.game))
@@ -359,6 +367,7 @@ def _pack_check(blob):
 
 
 def _journal_seeds():
+    import boot_switch
     return [boot_switch.format_journal([("M", "main.py"), ("D", "old.mpy"),
                                         ("M", "levels/klotski.bin")]),
             boot_switch.format_journal([("D", "a.py")])]
@@ -372,6 +381,7 @@ def _journal_input(rng, seeds):
 
 
 def _journal_check(data):
+    import boot_switch
     try:
         steps = boot_switch.parse_journal(data)
     except ValueError:
@@ -419,6 +429,7 @@ _cache_solver = []
 
 
 def _solved():
+    import klotski
     s = klotski.Solver(*_CACHE_SET)
     while not s.step(100000):
         pass
@@ -426,6 +437,8 @@ def _solved():
 
 
 def _cache_seeds():
+    import klotski
+    import klotski_cache
     d = _MemDir()
     klotski_cache.save(d, _solved())
     return [d.files[klotski_cache.name_for(klotski.Solver(*_CACHE_SET))]]
@@ -441,6 +454,8 @@ def _cache_input(rng, seeds):
 
 
 def _cache_check(raw):
+    import klotski
+    import klotski_cache
     if not _cache_solver:
         _cache_solver.append(klotski.Solver(*_CACHE_SET))
     solver = _cache_solver[0]

@@ -1,13 +1,13 @@
 """`python -m host_tools junqi …`: railway routes and AI tournaments (against a
 random player, the other AI strength or your own strategy) for Junqi (军棋),
 using the firmware modules unchanged.  A strategy ``module:function`` follows
-host_tools/commands/plugins.py: a foul loses that game and the tournament goes on."""
+host_tools/core/plugins.py: a foul loses that game and the tournament goes on."""
 
 import json
 
-import host_tools.fwpath  # noqa: F401  (puts firmware/ on sys.path)
-from host_tools.commands import plugins
-from host_tools.cli import UserError, plural
+import host_tools.core.fwpath  # noqa: F401  (puts firmware/ on sys.path)
+from host_tools.core import plugins
+from host_tools.core import UserError, plural
 
 import junqi_ai as ja
 import junqi_board as jb

@@ -1,15 +1,16 @@
 """`solve klotski LAYOUT [--json]` and `levels klotski ...`: the shared `solve` /
 `levels` groups call ``add_solve_parser(solve_subparsers)`` and
-``add_levels_parser(levels_subparsers)``, named in Klotski's descriptor
-(firmware/games.py: SOLVE and LEVELS)."""
+``add_levels_parser(levels_subparsers)``, named in Klotski's hooks
+(host_tools/core/registry.py: HOOKS["klotski"], "solve" and "levels")."""
 
 import contextlib
 import json
 import random
 
-import host_tools.fwpath  # noqa: F401  (firmware/ on sys.path)
+import host_tools.core.fwpath  # noqa: F401  (firmware/ on sys.path)
 import klotski
-from host_tools.cli import UserError, output_dir, plural, write_level_dir
+from host_tools.core import UserError, output_dir, plural
+from host_tools.core.levelcheck import write_level_dir
 
 DIR_NAMES = {-1: "left", 1: "right", -4: "up", 4: "down"}
 
@@ -196,8 +197,3 @@ def add_levels_parser(levels_subparsers):
     p = levels_subparsers.add_parser("klotski", help="generate Klotski levels graded by optimal steps")
     _levels_args(p)
     return p
-
-
-def register(subparsers):
-    """Nothing of its own: `solve klotski` and `levels klotski` come through
-    Klotski's descriptor (firmware/games.py)."""

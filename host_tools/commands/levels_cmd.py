@@ -7,63 +7,25 @@
     python -m host_tools levels preview FILE [--index I] -o out.png
 
 This module owns the ``levels`` command.  A game adds its generator through the
-LEVELS field of its descriptor (firmware/games.py): ``"module:function"``, a
+"levels" hook of its registry entry (host_tools/core/registry.py): ``"module:function"``, a
 function that receives the ``levels`` sub-subparsers and adds its own parser
 (with ``set_defaults(func=...)``).  A pack level is checked by the
-``check_level(text)`` of the game's scene module, the device's own check.
+``check_level(text)`` of the game's scene module, the device's own check
+(host_tools/core/levelcheck.py).
 
 Pack format and the device-side reader: firmware/levelpack.py.
 """
 
-import importlib
 import json
 from pathlib import Path
 
-import host_tools.fwpath  # noqa: F401
+import host_tools.core.fwpath  # noqa: F401
 import levelpack
-from host_tools import registry
-from host_tools.cli import UserError, plural, write_atomic
+from host_tools.core import UserError, plural, registry, write_atomic
+from host_tools.core.levelcheck import check_pack, level_checker
 
 LEVEL_SUFFIX = ".txt"
 PACK_INFO = "pack.json"
-
-
-def level_text(data):
-    """A level's bytes as text; a ValueError naming the first bad byte otherwise."""
-    if not isinstance(data, (bytes, bytearray)):
-        return data
-    try:
-        return bytes(data).decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise ValueError("not UTF-8 text (byte %d)" % exc.start) from None
-
-
-def game_module(game):
-    """The game's scene module (its descriptor's SCENE: Game, check_level, screen
-    limits), imported with the host's framebuf and machine; None when there is
-    none."""
-    from host_tools.emulation.sim import install_host_modules
-
-    name = registry.scene_module(game)
-    if name is None:
-        return None
-    install_host_modules()
-    try:
-        return importlib.import_module(name)
-    except ImportError:
-        return None
-
-
-def level_checker(game):
-    """The device's own check of a pack level: ``check_level`` in the game's
-    scene module (the parser plus the largest board the 128x64 screen draws),
-    or None when it has none (levels are then stored unchecked).  `levels
-    check`, `levels preview` and `flash` all take it from here, so they refuse
-    exactly what the device refuses."""
-    check = getattr(game_module(game), "check_level", None)
-    if check is None:
-        return None
-    return lambda data: check(level_text(data))
 
 
 def read_level_dir(directory, game=None):
@@ -108,35 +70,6 @@ def cmd_pack(args):
     print("packed %s into %s (%s)%s" % (
         plural(len(levels), game + " level"), out, plural(len(blob), "byte"), unchecked))
     return 0
-
-
-def read_pack(path, use):
-    """Open a pack file like the device does and return ``use(pack)``; a file that
-    cannot be opened, or a LevelPackError from the header or from ``use``, becomes
-    a UserError naming the file."""
-    try:
-        f = open(path, "rb")
-    except OSError as exc:
-        raise UserError("cannot open %s: %s" % (path, exc.strerror or exc)) from None
-    with f:
-        try:
-            return use(levelpack.LevelPack(f))
-        except levelpack.LevelPackError as exc:
-            raise UserError("%s: %s" % (path, exc)) from None
-
-
-def check_pack(path):
-    """Validate a pack file like the device does, then each level with the game's
-    level_checker (parser and screen limits).  Returns (game, count, parsed);
-    raises UserError with the first problem."""
-    return read_pack(path, _check_levels)
-
-
-def _check_levels(pack):
-    check = level_checker(pack.game)
-    if check is not None:
-        pack.check_levels(check)
-    return pack.game, pack.count, check is not None
 
 
 def cmd_check(args):

@@ -1,18 +1,18 @@
 """`python -m host_tools play catmouse MAP --cat … --mouse … [--rounds N] [--json]`:
-a whole game, headless.  User strategies run under host_tools/commands/plugins.py: a
+a whole game, headless.  User strategies run under host_tools/core/plugins.py: a
 hang, an exception, an illegal answer or a wrong type is a foul that loses the
 game for that side and is named in the report."""
 
 import json
 import sys
 
-import host_tools.fwpath  # noqa: F401
+import host_tools.core.fwpath  # noqa: F401
 import catmouse_ai
 from catmouse import CatMouseGame
 
-from host_tools.commands import plugins
-from host_tools.cli import UserError, plural
-from host_tools.commands.maps import read_map
+from host_tools.core import plugins
+from host_tools.core import UserError, plural
+from host_tools.games.catmouse_mapfile import read_map
 
 BUILTIN = ("bfs", "astar", "evasive", "random")
 

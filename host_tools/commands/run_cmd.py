@@ -11,7 +11,7 @@ screen; so the Blinka runner is tested end to end on any machine.
 
 Before starting, the I2C bus is opened and scanned: a missing Blinka, an I2C
 bus that cannot be opened, or no device at the board's address ends as one
-line (exit 2).  ``framebuf`` comes from host_tools/emulation/hostfb (CPython has none).
+line (exit 2).  ``framebuf`` comes from firmware/circuitpython (CPython has none).
 """
 
 from pathlib import Path
@@ -20,7 +20,7 @@ from pathlib import Path
 
 def _raspberry_pi():
     """Blinka's own platform detection: (is a Raspberry Pi, what this machine is)."""
-    from host_tools.cli import UserError
+    from host_tools.core import UserError
 
     try:
         from adafruit_platformdetect import Detector
@@ -35,7 +35,7 @@ def _raspberry_pi():
 
 def _open_bus(cfg):
     """Blinka's busio.I2C on the board's pins."""
-    from host_tools.cli import UserError
+    from host_tools.core import UserError
 
     try:
         import board  # noqa: F401  (Blinka: fails off a supported board)
@@ -70,7 +70,7 @@ def _sim_bus(cfg, address):
 
 def _probe(cfg, i2c):
     """Check that the OLED answers on the opened bus."""
-    from host_tools.cli import UserError
+    from host_tools.core import UserError
 
     bus = cfg["i2c"]
     while not i2c.try_lock():
@@ -93,14 +93,14 @@ def _probe(cfg, i2c):
 
 
 def run_board(args):
-    from host_tools.cli import UserError, make_output_dir
-    from host_tools.emulation.sim import BOARDS_DIR, HOSTFB_DIR
-    import sys
+    from host_tools.core import UserError, make_output_dir
+    from host_tools.core.boards import BOARDS_DIR
+    from host_tools.core.fwpath import use_pure_framebuf
 
     if args.ticks is not None and args.ticks < 0:
         raise UserError("--ticks must be 0 or more (0 or none: run until Ctrl-C)")
 
-    import host_tools.fwpath  # noqa: F401
+    import host_tools.core.fwpath  # noqa: F401
     import boardcfg
 
     try:
@@ -113,7 +113,7 @@ def run_board(args):
     try:
         import framebuf  # noqa: F401
     except ImportError:
-        sys.path.insert(0, str(HOSTFB_DIR))
+        use_pure_framebuf()
     oled = None
     if args.i2c_sim:
         i2c, oled = _sim_bus(cfg, cfg["i2c"]["address"] if args.sim_address is None

@@ -1,16 +1,16 @@
 """`python -m host_tools solve GAME ...`: each game adds its `solve` subcommand
-through the SOLVE field of its descriptor (firmware/games.py), a function
+through the "solve" hook of its registry entry (host_tools/core/registry.py), a function
 receiving the `solve` sub-subparsers.  Cat & Mouse's is here:
 `solve grid MAP --algo bfs|astar [--json]`."""
 
 import json
 
-import host_tools.fwpath  # noqa: F401
+import host_tools.core.fwpath  # noqa: F401
 from gridpath import GridSearch
 
-from host_tools import registry
-from host_tools.cli import plural
-from host_tools.commands.maps import read_map
+from host_tools.core import registry
+from host_tools.core import plural
+from host_tools.games.catmouse_mapfile import read_map
 
 
 def solve_grid(args):
@@ -61,7 +61,7 @@ def render_path(cmap, path):
 
 
 def add_grid_parser(solvers):
-    """Cat & Mouse's `solve grid` (its descriptor's SOLVE)."""
+    """Cat & Mouse's `solve grid` (its "solve" hook)."""
     grid = solvers.add_parser("grid", help="shortest cat-to-mouse path on a Cat & Mouse map")
     grid.add_argument("map", help="map text file (. road, g grass, w stream, # obstacle, C cat, M mouse)")
     grid.add_argument("--algo", choices=("bfs", "astar"), default="bfs",

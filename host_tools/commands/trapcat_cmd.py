@@ -5,7 +5,7 @@ A strategy is a built-in name or ``module:function`` (``file.py:function``):
 a callable ``(board, cat_cell, legal_moves) -> cell`` where ``board`` is the
 size*size cells as ``bytes`` (row-major, 0 free, non-zero blocked) with
 ``board.size`` / ``.cols`` / ``.rows``, and ``legal_moves`` a tuple of the
-cells it may choose.  Plug-ins follow host_tools/commands/plugins.py: a hang, an
+cells it may choose.  Plug-ins follow host_tools/core/plugins.py: a hang, an
 exception, an illegal answer or a wrong type is a foul that loses that game
 for that side, is counted and named in the report, and the tournament goes on.
 """
@@ -13,11 +13,11 @@ for that side, is counted and named in the report, and the tournament goes on.
 import json
 import sys
 
-import host_tools.fwpath  # noqa: F401  (firmware/ on sys.path)
+import host_tools.core.fwpath  # noqa: F401  (firmware/ on sys.path)
 import trapcat
 import trapcat_ai
-from host_tools.commands import plugins
-from host_tools.cli import UserError, plural
+from host_tools.core import plugins
+from host_tools.core import UserError, plural
 
 MAX_TURNS = 400
 

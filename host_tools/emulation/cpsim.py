@@ -18,7 +18,7 @@ import sys
 import threading
 from pathlib import Path
 
-from host_tools.emulation.sim import PinSim
+from host_tools.emulation.pinsim import PinSim, install_host_modules
 
 FAKECP_DIR = Path(__file__).resolve().parent / "fakecp"
 # ours: CircuitPython modules with no CPython implementation (Blinka's board and
@@ -99,12 +99,10 @@ def _load(names, ours):
 def install_circuitpython():
     """The real display stack + our board/keypad/supervisor, firmware/ and the
     host framebuf importable; returns {name: module}."""
-    from host_tools.emulation import sim
-
-    sim.install_host_modules()          # framebuf from hostfb, firmware/ importable
+    install_host_modules()              # framebuf from firmware/circuitpython, firmware/ importable
     if str(FAKECP_DIR) not in sys.path:
         sys.path.insert(0, str(FAKECP_DIR))
-    from host_tools.cli import UserError
+    from host_tools.core import UserError
 
     try:
         with contextlib.redirect_stdout(io.StringIO()):
@@ -121,13 +119,13 @@ def install_circuitpython():
 
 class CpSimulator(PinSim):
     def __init__(self, board="pico-cp-ssd1306", saves_fs=None, hold_at_boot=(), address=None):
-        from host_tools.cli import UserError
+        from host_tools.core import UserError
 
         self.modules = install_circuitpython()
         import boardcfg
 
         from host_tools.emulation.oledmodel import OledModel
-        from host_tools.emulation.sim import BOARDS_DIR
+        from host_tools.core.boards import BOARDS_DIR
 
         try:
             self.cfg = boardcfg.load(board, str(BOARDS_DIR))

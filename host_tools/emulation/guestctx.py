@@ -29,6 +29,12 @@ class Btn:
     def repeat(self, m):
         return bool(self.down & m)
 class Ctx:
+    width = 128
+    height = 64
+    frame = None
+    has_sound = False
+    game_id = None
+    levels_dir = None
     def __init__(self):
         self.buttons = Btn()
         self.settings = {}

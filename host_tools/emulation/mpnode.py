@@ -8,7 +8,7 @@ import subprocess
 from pathlib import Path
 
 from host_tools.emulation.mpvm import FIRMWARE_DIR, VMError, _parse_results
-from host_tools.fwpath import ROOT
+from host_tools.core.fwpath import ROOT
 
 RUNNER = Path(__file__).resolve().parent / "node_runner.mjs"
 

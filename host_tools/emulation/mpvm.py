@@ -17,7 +17,7 @@ import json
 import threading
 from dataclasses import dataclass
 
-from host_tools.fwpath import FIRMWARE_DIR
+from host_tools.core.fwpath import FIRMWARE_DIR
 
 FUEL_PER_SECOND = 110_000_000
 DEFAULT_FUEL = 20_000_000_000

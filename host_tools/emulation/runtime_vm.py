@@ -14,8 +14,7 @@ import tempfile
 from contextlib import contextmanager
 from pathlib import Path
 
-from host_tools.device.flash import write_device_games
-from host_tools.fwpath import ROOT
+from host_tools.core.fwpath import FRAMEBUF_DIR, ROOT
 
 
 @contextmanager
@@ -24,8 +23,6 @@ def staged_firmware():
     try:
         for path in (ROOT / "firmware").glob("*.py"):
             shutil.copy(path, tmp / path.name)
-        # games.py as flash writes it: the descriptors without their laptop fields
-        write_device_games(ROOT / "firmware", tmp)
         shutil.copy(ROOT / "host_tools" / "emulation" / "fakemachine.py", tmp / "machine.py")
         yield tmp
     finally:
@@ -100,7 +97,7 @@ def staged_cp_firmware():
                 shutil.copy(path, tmp / path.name)
         for path in drivers:
             shutil.copy(path, tmp / path.name)
-        shutil.copy(ROOT / "host_tools" / "emulation" / "hostfb" / "framebuf.py", tmp / "cpframebuf.py")
+        shutil.copy(FRAMEBUF_DIR / "framebuf.py", tmp / "cpframebuf.py")
         yield tmp
 
 

@@ -4,7 +4,7 @@ The firmware's own hardware layer (firmware/hw_machine.py) runs against a fake
 ``machine`` module (host_tools/emulation/fakemachine.py): button pins read the keys you
 press, and every I2C transaction goes to a controller model
 (host_tools/emulation/oledmodel.py) that decodes the bytes into pixels like the chip.
-``framebuf`` comes from host_tools/emulation/hostfb (a pure-Python copy of MicroPython's).
+``framebuf`` is firmware/circuitpython/framebuf.py (a pure-Python copy of MicroPython's).
 
 Front ends: a pygame-ce window (arrows, Z/A = A, X/B = B, Esc quits), a
 terminal front end (chosen when there is no display): Unicode half blocks when
@@ -21,24 +21,11 @@ import os
 import sys
 from pathlib import Path
 
-from host_tools.fwpath import ROOT
-
-BOARDS_DIR = ROOT / "boards"
-HOSTFB_DIR = Path(__file__).resolve().parent / "hostfb"
+from host_tools.core.boards import BOARDS_DIR
+from host_tools.core.fwpath import ROOT
+from host_tools.emulation.pinsim import PinSim, install_host_modules  # noqa: F401  (sim.install_host_modules)
 KEY_NAMES = ("up", "down", "left", "right", "a", "b")
 ALIASES = {"z": "a", "x": "b"}
-
-
-def install_host_modules():
-    """framebuf + fake machine on the import path, firmware/ importable."""
-    import host_tools.fwpath  # noqa: F401
-
-    if str(HOSTFB_DIR) not in sys.path:
-        sys.path.insert(0, str(HOSTFB_DIR))
-    from host_tools.emulation import fakemachine
-
-    sys.modules["machine"] = fakemachine
-    return fakemachine
 
 
 MAX_KEY_COUNT = 1000000  # ticks in one key token (a script is one list entry per tick)
@@ -46,7 +33,7 @@ MAX_KEY_COUNT = 1000000  # ticks in one key token (a script is one list entry pe
 
 def parse_keys(text):
     """Key script -> list of per-tick sets of pressed button names."""
-    from host_tools.cli import UserError
+    from host_tools.core import UserError
 
     if not text.isascii():          # before lower(): 'K' (Kelvin) lowers to 'k'
         raise UserError("key script has a non-ASCII character")
@@ -74,7 +61,7 @@ def parse_keys(text):
 
 def key_script(keys=None, keys_file=None):
     """The per-tick key list of ``--keys-file`` then ``--keys`` (shared by sim and vpico)."""
-    from host_tools.cli import UserError
+    from host_tools.core import UserError
 
     script = []
     if keys_file:
@@ -90,7 +77,7 @@ def key_script(keys=None, keys_file=None):
 
 
 def _key(name, token):
-    from host_tools.cli import UserError
+    from host_tools.core import UserError
 
     name = ALIASES.get(name, name)
     if name not in KEY_NAMES:
@@ -100,7 +87,7 @@ def _key(name, token):
 
 
 def _count(text, token):
-    from host_tools.cli import UserError
+    from host_tools.core import UserError
 
     try:
         n = int(text)
@@ -113,64 +100,11 @@ def _count(text, token):
     return n
 
 
-class PinSim:
-    """What the simulators share (this one and host_tools/emulation/cpsim.py): buttons as pin
-    levels (``self.levels``: pin -> level, ``self.key_pins``: button name ->
-    [(pin, level when pressed)]), a virtual clock at 30 ticks/s and the boot."""
-
-    def status(self):
-        """A line for the front ends under the screen (the virtual Pico shows its
-        LED and serial console there); the simulator has none."""
-        return ""
-
-    def _map_buttons(self):
-        self.key_pins = {}
-        for spec in self.cfg["buttons"].values():
-            level = 1 if spec["pull"] == "down" else 0
-            self.key_pins.setdefault(spec["as"], []).append((spec["pin"], level))
-        for name, parts in self.cfg["combos"].items():
-            self.key_pins[name] = [self.key_pins[p][0] for p in parts]
-
-    def _boot(self, hw, fs):
-        """Run the firmware's boot on ``hw`` (its clock replaced by the virtual one)
-        with saves in ``fs``."""
-        import main
-        import savestore as saves
-
-        self.hw = hw
-        hw.ticks_ms = self._ticks_ms
-        hw.sleep_ms = self._sleep_ms
-        self.runtime = main.boot(self.cfg, hw, saves.Saves(fs))
-        self.tick_index = 0
-
-    def _ticks_ms(self):
-        return self.now & 0x3FFFFFFF
-
-    def _sleep_ms(self, ms):
-        self.now += ms
-
-    def set_keys(self, names):
-        levels = self.levels
-        for pins in self.key_pins.values():
-            for pin, level in pins:
-                levels[pin] = 1 - level
-        for name in names:
-            for pin, level in self.key_pins[name]:
-                levels[pin] = level
-
-    def step(self, keys=()):
-        self.set_keys(keys)
-        if self.runtime is not None:
-            self.runtime.step()
-        self.tick_index += 1
-        self.now = self.tick_index * 1000 // 30
-
-
 class Simulator(PinSim):
     """One simulated handheld: ``step(keys)`` runs one tick with those keys down."""
 
     def __init__(self, board="pico-ssd1306", saves_dir=None, hold_at_boot=()):
-        from host_tools.cli import UserError
+        from host_tools.core import UserError
 
         fake = install_host_modules()
         import boardcfg
@@ -213,7 +147,7 @@ def image_format(path):
     """The Pillow format for an output file name, or UserError (checked before a run)."""
     from PIL import Image
 
-    from host_tools.cli import UserError
+    from host_tools.core import UserError
     fmt = Image.registered_extensions().get(os.path.splitext(str(path))[1].lower())
     if fmt is None:
         raise UserError("cannot write %s: unknown image file extension (use .png or .gif)" % path)
@@ -224,7 +158,7 @@ def save_image(image, path, **params):
     """Save a Pillow image atomically (whole file or nothing); errors -> UserError."""
     import io
 
-    from host_tools.cli import UserError, write_atomic
+    from host_tools.core import UserError, write_atomic
     buf = io.BytesIO()
     try:
         image.save(buf, format=image_format(path), **params)
@@ -234,7 +168,7 @@ def save_image(image, path, **params):
 
 
 def run_headless(sim, script, ticks, screenshot, gif, scale):
-    from host_tools.cli import plural
+    from host_tools.core import plural
 
     frames = []
     total = max(ticks or 0, len(script) + (0 if ticks else 10))
@@ -576,7 +510,7 @@ def has_display():
 def make_simulator(board, saves_dir, hold=()):
     """The MicroPython path (hw_machine), or for a CircuitPython / Blinka board the
     real displayio stack through host_tools.emulation.cpsim."""
-    from host_tools.cli import UserError
+    from host_tools.core import UserError
 
     install_host_modules()
     import boardcfg
@@ -598,7 +532,7 @@ def run_options(args):
     """Check the run options sim and vpico share (before any work); returns the key
     script and the front end ("auto" resolved: headless when scripted, else a
     window when there is a display, else the terminal)."""
-    from host_tools.cli import UserError
+    from host_tools.core import UserError
 
     if args.ticks is not None and args.ticks < 0:
         raise UserError("--ticks must be 0 or more")
@@ -616,7 +550,7 @@ def run_options(args):
 
 
 def run_sim(args):
-    from host_tools.cli import UserError, make_output_dir
+    from host_tools.core import UserError, make_output_dir
 
     script, frontend = run_options(args)
     saves_dir = Path(args.saves) if args.saves else ROOT / "build" / "sim-saves"

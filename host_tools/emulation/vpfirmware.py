@@ -13,17 +13,18 @@ import tempfile
 from contextlib import contextmanager
 from pathlib import Path
 
-from host_tools.device import flash
-
-
+from host_tools.core import build
+from host_tools.core.boards import BOARDS_DIR
+from host_tools.core.fwpath import FIRMWARE_DIR
 from host_tools.emulation import vpico
+
 MPY_V6_3_ARMV6M = 4870          # sys.implementation._mpy of MicroPython v1.28.0 RPI_PICO
 RAW_REPL = b"raw REPL; CTRL-B to exit\r\n>"
 
 
 def firmware_files(board="pico-ssd1306"):
     """{device name: bytes}: exactly the set `flash --board BOARD` deploys."""
-    return flash.build_files(flash.FIRMWARE_DIR, board, flash.BOARDS_DIR, MPY_V6_3_ARMV6M)
+    return build.build_files(FIRMWARE_DIR, board, BOARDS_DIR, MPY_V6_3_ARMV6M)
 
 
 def firmware_image(board="pico-ssd1306"):

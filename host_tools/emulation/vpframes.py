@@ -1,5 +1,5 @@
 """The same key script on the virtual Pico and in the host simulator, screens
-compared at checkpoints (issue 13 item 2).
+compared at checkpoints.
 
 A script is a list of ``(label, keys)`` segments in `sim --keys` syntax.  Both
 sides play the segments one after another; after each segment the OLED frame

@@ -27,7 +27,7 @@ import threading
 import time
 from pathlib import Path
 
-from host_tools.fwpath import ROOT
+from host_tools.core.fwpath import ROOT
 
 RUNNER = Path(__file__).resolve().parent / "vpico_runner.mjs"
 CACHE_DIR = ROOT / "build" / "vpico"
@@ -138,7 +138,7 @@ class VirtualPico:
 
     def __init__(self, flash_path, board="pico-ssd1306", oled_address="board",
                  firmware=None, boards_dir=None):
-        import host_tools.fwpath  # noqa: F401
+        import host_tools.core.fwpath  # noqa: F401
         import boardcfg
 
         self.flash_path = Path(flash_path)
@@ -522,10 +522,10 @@ def _compile(src_path, mpy):
     src_path = Path(src_path)
     if not mpy or src_path.suffix != ".py" or src_path.name in ("main.py", "boot.py"):
         return src_path.name, src_path.read_bytes()
-    from host_tools.device.flash import _mpy_cross_default
+    from host_tools.core.build import mpy_cross_default
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / (src_path.stem + ".mpy")
-        proc = subprocess.run([_mpy_cross_default(), "-march=armv6m", "-o", str(out),
+        proc = subprocess.run([mpy_cross_default(), "-march=armv6m", "-o", str(out),
                                "-s", src_path.name, str(src_path)], capture_output=True, text=True)
         if proc.returncode:
             raise VPicoError("mpy-cross failed on %s: %s" % (src_path.name, proc.stderr.strip()))

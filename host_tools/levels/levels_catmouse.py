@@ -18,12 +18,13 @@ parse_map ignores) and DIR/pack.json (game and grades) for ``levels pack DIR``.
 import random
 from pathlib import Path
 
-import host_tools.fwpath  # noqa: F401
+import host_tools.core.fwpath  # noqa: F401
 import catmouse
 import catmouse_ai
 from gridpath import GridSearch
-from host_tools.cli import UserError, output_dir, plural, write_level_dir
-from host_tools.commands.levels_cmd import game_module
+from host_tools.core import UserError, output_dir, plural
+from host_tools.core.levelcheck import write_level_dir
+from host_tools.core.levelcheck import game_module
 
 BANDS = {"easy": (0.0, 0.35), "medium": (0.35, 0.7), "hard": (0.7, 1.01)}
 OBSTACLES = {"easy": 0.08, "medium": 0.14, "hard": 0.2}

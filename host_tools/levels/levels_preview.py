@@ -15,10 +15,10 @@ Cat.
 
 from pathlib import Path
 
-import host_tools.fwpath  # noqa: F401
-from host_tools import registry
-from host_tools.cli import UserError, plural
-from host_tools.commands.levels_cmd import level_checker, level_text, read_pack
+import host_tools.core.fwpath  # noqa: F401
+from host_tools.core import registry
+from host_tools.core import UserError, plural
+from host_tools.core.levelcheck import game_module, level_checker, level_text, read_pack
 
 SHEET_COLUMNS = 3
 GAP = 4          # OLED pixels between two screens on a contact sheet
@@ -29,18 +29,9 @@ def _read_pack(path):
 
 
 def _game_class(game):
-    import importlib
-
-    from host_tools.emulation.sim import install_host_modules
-
-    install_host_modules()              # framebuf for the game module
-    module = registry.scene_module(game)
-    try:
-        mod = importlib.import_module(module) if module else None
-    except ImportError:
-        mod = None
-    cls = getattr(mod, "Game", None)
+    cls = getattr(game_module(game), "Game", None)      # a scene that fails to import: UserError
     if cls is None or not callable(getattr(cls, "show_level", None)):
+        module = registry.scene_module(game)
         raise UserError("cannot preview %s levels yet: firmware/%s.py needs a Game with "
                         "show_level(text)" % (game, module or game + "_game"))
     return cls

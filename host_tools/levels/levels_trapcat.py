@@ -23,11 +23,12 @@ trapcat.parse_level reads it) and DIR/pack.json for ``levels pack DIR``.
 import random
 from pathlib import Path
 
-import host_tools.fwpath  # noqa: F401
+import host_tools.core.fwpath  # noqa: F401
 import trapcat
 import trapcat_ai
-from host_tools.cli import UserError, output_dir, plural, write_level_dir
-from host_tools.commands.levels_cmd import game_module
+from host_tools.core import UserError, output_dir, plural
+from host_tools.core.levelcheck import write_level_dir
+from host_tools.core.levelcheck import game_module
 from host_tools.commands.trapcat_cmd import MAX_TURNS
 
 DIFFICULTIES = ("easy", "medium", "hard")

@@ -1,4 +1,4 @@
-"""Checks the hard cat's and the hint's exact guarantees (issue 18) against
+"""Checks the hard cat's and the hint's exact guarantees against
 the independent solver in host_tools/oracles/trapcat_exact.py, on every position of
 seeded games (the hint blocker against the hard cat, and against the normal
 cat on odd games for variety), 9x9 with 12 start blocks.
@@ -14,7 +14,7 @@ cat on odd games for variety), 9x9 with 12 start blocks.
   escape within 5 moves: the hint's block must be one of those.
 """
 
-import host_tools.fwpath  # noqa: F401  (firmware/ on sys.path)
+import host_tools.core.fwpath  # noqa: F401  (firmware/ on sys.path)
 import trapcat
 import trapcat_ai
 from host_tools.oracles.trapcat_exact import Exact, mask

@@ -1,9 +1,11 @@
 """The laptop side of the test-only "Count Down" game (tests/toygame/toy_game.py):
-its `levels`, `solve` and bench hooks, named in its descriptor."""
+its `levels`, `solve`, bench and flash hooks, named in its registry entry
+(tests/test_game_registry.py: TOY_HOOKS)."""
 
 import json
 
-from host_tools.cli import UserError, make_output_dir, write_level_dir
+from host_tools.core import UserError, make_output_dir
+from host_tools.core.levelcheck import write_level_dir
 
 import toy_game
 
@@ -43,3 +45,14 @@ def add_solve_parser(solvers):
 def collect(report):
     report.add("Count Down (test-only game)", "presses for level 42", toy_game.check_level("42"),
                "presses", budget=99)
+
+
+def add_flash_options(parser):
+    parser.add_argument("--toy-hints", action="store_true", help="also put Count Down's hint file in /saves")
+
+
+def flash_files(args, packs, log=print):
+    if not args.toy_hints:
+        return {}
+    log("writing the Count Down hints")
+    return {"saves/toy_hints.txt": b"press A\n"}

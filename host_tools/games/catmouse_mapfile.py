@@ -1,11 +1,12 @@
-"""Reading Cat & Mouse map files on the host, with one-line errors."""
+"""Reading Cat & Mouse map files on the laptop (`solve grid`, `play catmouse`),
+with one-line errors."""
 
 import re
 
-import host_tools.fwpath  # noqa: F401
+import host_tools.core.fwpath  # noqa: F401
 from catmouse import MapError, parse_map
 
-from host_tools.cli import UserError
+from host_tools.core import UserError
 
 # control characters other than tab, CR and LF: a binary file that happens to decode
 _BINARY = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")

@@ -24,7 +24,7 @@ import os
 import signal
 import sys
 
-from host_tools.cli import UserError
+from host_tools.core import UserError
 
 DEFAULT_MOVE_TIMEOUT = 2.0
 LOAD_TIMEOUT = 30.0      # importing the strategy's module, per (re)start
@@ -268,7 +268,7 @@ def trapcat_view(cells, size, cat, legal):
 
 def catmouse_view(cols, rows, costs, flags, cat, mouse, terrain, round_, cat_rest, mouse_rest,
                   position, legal):
-    import host_tools.fwpath  # noqa: F401
+    import host_tools.core.fwpath  # noqa: F401
     from catmouse import BoardView
 
     board = BoardView.__new__(BoardView)    # fields set from the game's, no per-cell loop

@@ -1,0 +1,103 @@
+"""The layers of host_tools (docs/conventions.md, "Layers"), read from the source
+with ast: every import of a host_tools module counts, at the top of a module or
+inside a function (a lazy import is still a dependency).
+
+- no import circle among host_tools modules;
+- host_tools/core/ imports only core/ (and firmware modules, the standard
+  library, third-party packages), never a higher layer;
+- nothing imports host_tools.cli but the entry point (__main__).
+"""
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "host_tools"
+GUEST_DIRS = ("fakecp", "vmcp")          # copied into MicroPython guests, not host modules
+
+
+def _modules():
+    mods = {}
+    for path in PACKAGE.rglob("*.py"):
+        parts = list(path.relative_to(ROOT).with_suffix("").parts)
+        if any(d in parts for d in GUEST_DIRS):
+            continue
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        mods[".".join(parts)] = path
+    return mods
+
+
+def import_graph():
+    """{module: set of host_tools modules it imports}.  A module also depends on
+    its parent packages (importing a.b.c runs a/__init__ and a/b/__init__)."""
+    mods = _modules()
+    graph = {}
+    for name, path in mods.items():
+        found = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+            if isinstance(node, ast.Import):
+                found.update(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                found.add(node.module)
+                found.update(node.module + "." + alias.name for alias in node.names)
+        deps = set()
+        for dep in found:
+            while dep.startswith("host_tools"):
+                if dep in mods:
+                    deps.add(dep)
+                dep = dep.rpartition(".")[0]
+        deps.discard(name)
+        deps -= {p for p in deps if name.startswith(p + ".")}   # its own parent packages
+        graph[name] = deps
+    return graph
+
+
+def find_cycle(graph):
+    """One import circle as a list of modules (first == last), or None."""
+    state = {}
+    for start in sorted(graph):
+        if start in state:
+            continue
+        stack = [(start, iter(sorted(graph[start])))]
+        path = [start]
+        state[start] = "open"
+        while stack:
+            node, deps = stack[-1]
+            dep = next(deps, None)
+            if dep is None:
+                state[node] = "done"
+                stack.pop()
+                path.pop()
+            elif state.get(dep) == "open":
+                return path[path.index(dep):] + [dep]
+            elif dep not in state:
+                state[dep] = "open"
+                stack.append((dep, iter(sorted(graph[dep]))))
+                path.append(dep)
+    return None
+
+
+def test_the_walker_sees_top_level_and_lazy_imports():
+    graph = import_graph()
+    assert "host_tools.core.levelcheck" in graph["host_tools.commands.levels_cmd"]
+    assert "host_tools.emulation.cpsim" in graph["host_tools.emulation.sim"]      # inside a function
+    assert "host_tools.core.registry" in graph["host_tools.device.flash"]         # from host_tools.core import registry
+    assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+    assert find_cycle({"a": {"b", "c"}, "b": {"c"}, "c": set()}) is None
+
+
+def test_no_import_circle_in_host_tools():
+    cycle = find_cycle(import_graph())
+    assert cycle is None, "import circle: " + " -> ".join(cycle)
+
+
+def test_core_imports_nothing_above_it():
+    bad = {name: sorted(d for d in deps if not d.startswith("host_tools.core"))
+           for name, deps in import_graph().items() if name.startswith("host_tools.core")}
+    assert {k: v for k, v in bad.items() if v} == {}
+
+
+def test_only_the_entry_point_imports_the_cli():
+    users = sorted(name for name, deps in import_graph().items() if "host_tools.cli" in deps)
+    assert users == ["host_tools.__main__"]
