@@ -608,7 +608,7 @@ def cmd_flash(args):
     return 0
 
 
-BACK_WITHIN_S = 30          # a Pico re-enumerates over USB within a few seconds of a reset
+BACK_WITHIN_S = 60          # a Pico re-enumerates within seconds of a reset; an emulated one under load takes longer
 RESET_SETTLE_S = 1.0        # before the first knock: a Ctrl-C sent while it resets can stop the reset
 
 
