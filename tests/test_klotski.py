@@ -336,3 +336,14 @@ def test_kernel_source_builds_the_same_table_on_cpython(piece_set):
 def test_many_word_tables_keep_the_plain_loop():
     s = klotski.Solver(1, 2, 8, kernel=True)          # 45 pairs: two words per geometry
     assert s.wper == 2 and s._kernel is None
+
+
+def test_viper_kernel_file_is_generated_from_its_template():
+    """firmware/klotski_viper.py is what host_tools/codegen/klotski_viper_gen.py
+    writes from its template (search16 and search32 are one function there)."""
+    from host_tools.codegen import klotski_viper_gen as gen
+    text = gen.generate()
+    assert gen.TARGET.read_text(encoding="utf-8") == text, \
+        "stale: run python -m host_tools.codegen.klotski_viper_gen"
+    assert text.count("def search16(") == 1 and text.count("def search32(") == 1
+    assert gen.main(["--check"]) == 0
