@@ -6,7 +6,7 @@ kernels.
 Why a module of its own: a MicroPython port without the native emitters (the
 WebAssembly VMs, CircuitPython) refuses ``@micropython.viper`` at compile time,
 so ``klotski`` imports this module inside ``try`` and keeps its plain-Python
-loop (``Solver.step``) as the twin when the import fails.  On CPython the
+loop (``Search.expand``) as the twin when the import fails.  On CPython the
 decorator and the pointer casts are identity functions, so the same source runs
 as Python there (the tests compare its tables with the twin's); on a Pico
 ``mpy-cross -march=armv6m`` (or the device's own compiler) makes it machine code.
@@ -16,13 +16,16 @@ chained comparisons or bool arithmetic, pointer reads of non-negative or sign-fi
 items (``ptr8``/``ptr16`` reads are unsigned, ``ptr32`` reads zero-extend on 64-bit
 hosts: the unix port), every value below 2**31 (machine words wrap, ints do not).
 
-``search(solver, budget)`` is ``Solver.step``'s search loop for tables of one
-word per geometry (``wper == 1``; 16-bit words ``search16``, 30-bit words
-``search32``, 5-6 soldiers: one function in host_tools/codegen/klotski_viper.py.tmpl,
-written out once per pointer width by ``python -m host_tools.codegen.klotski_viper_gen``): the state it resumes from and leaves is ``solver._kst`` =
-[scan or walk depth, found, reached, expanded, depth, spare]; it returns 1 when the
-search has finished (a layer found nothing), else 0 (budget spent).
-``walk(solver, budget)`` is ``Solver._walk`` for the same tables.
+``search16(search, budget)`` is ``klotski.Search.expand``, the plain loop, for
+tables of one word per geometry (``words_per == 1``) of 16-bit words;
+``search32`` the same for 30-bit words (5-6 soldiers): one function in
+host_tools/codegen/klotski_viper.py.tmpl, written out once per pointer width by
+``python -m host_tools.codegen.klotski_viper_gen``.  ``search`` is the one state
+object (``klotski.Search``, whose docstring lists its fields): the kernels read
+its arrays and resume from and leave its ``counters`` (scan, found, reached,
+expanded, depth, walk row); they return 1 when the search has finished (a layer
+found nothing), else 0 (budget spent).  ``walk(search, budget)`` is
+``Search.walk`` for the same tables.
 """
 
 import sys
@@ -58,59 +61,66 @@ _K_BMT = const(20)
 _K_BAOF = const(28)
 _K_BV1 = const(36)
 _K_BV2 = const(44)
+# klotski.Search.counters: the items the kernels resume from and leave
+_SCAN = const(0)
+_FOUND = const(1)
+_REACHED = const(2)
+_EXPANDED = const(3)
+_DEPTH = const(4)
+_WALK_ROW = const(5)
 
 
 @micropython.viper
 def search16(s, budget: int) -> int:
     """The layered search over 16-bit table words (see the module notes and
-    ``klotski.Solver.step``, whose loop this is line for line)."""
-    KS = ptr32(s._kst)
+    ``klotski.Search.expand``, whose loop this is line for line)."""
+    KS = ptr32(s.counters)
     T = ptr16(s.table)
-    FR = ptr16(s.fr)
-    ACT = ptr8(s.act)
-    ASUM = ptr8(s.asum)
+    FR = ptr16(s.frontier)
+    ACT = ptr8(s.active)
+    ASUM = ptr8(s.summary)
     U = int(s.units)
-    nact = int(len(s.act))
-    fw0 = int(s.fullw[0])
+    nact = int(len(s.active))
+    fw0 = int(s.full_words[0])
     fullword = 0xFFFF
-    mir = ptr16(s.mir)
-    lsb = ptr8(s.lsb)
-    pop = ptr8(s.pop)
-    low = ptr32(s.low)
-    mlow = ptr32(s.mlow)
-    nbm = ptr32(s.nbm)
-    pi = ptr8(s.pi)
-    pj = ptr8(s.pj)
-    pidx = ptr8(s.pidx)
-    m = int(s.m)
-    ent = ptr32(s.ent)
-    base = ptr32(s.base)
-    lpi = ptr8(s.lpi)
+    mir = ptr16(s.mirror)
+    lsb = ptr8(s.low_bit)
+    pop = ptr8(s.popcount)
+    low = ptr32(s.cells_below)
+    mlow = ptr32(s.mirror_below)
+    nbm = ptr32(s.neighbours)
+    pi = ptr8(s.pair_low)
+    pj = ptr8(s.pair_high)
+    pidx = ptr8(s.pair_of)
+    m = int(s.monos)
+    ent = ptr32(s.entries)
+    base = ptr32(s.node_base)
+    lpi = ptr8(s.slot)
     words = ptr16(s.words)
-    wstart = ptr16(s.wstart)
-    nodemask = ptr8(s.nodemask)
-    ncnt = ptr16(s.ncnt)
-    nlo = ptr8(s.nlo)
-    nhi = ptr8(s.nhi)
-    o2s = ptr16(s.o2s)
-    obase = ptr16(s.obase)
-    pk = ptr16(s.pk)
-    mro = ptr8(s.mro)
-    mco = ptr8(s.mco)
-    mvn = ptr8(s.mvn)
-    mpat = ptr16(s.mpat)
-    brw = ptr16(s.brw)
-    bpn = ptr16(s.bpn)
-    bcum = ptr16(s.bcum)
-    bchi = ptr16(s.bchi)
-    bmc = ptr8(s.bmc)
+    wstart = ptr16(s.mask_start)
+    nodemask = ptr8(s.node_mask)
+    ncnt = ptr16(s.node_count)
+    nlo = ptr8(s.node_first)
+    nhi = ptr8(s.node_last)
+    o2s = ptr16(s.offset_slot)
+    obase = ptr16(s.offset_base)
+    pk = ptr16(s.word_pieces)
+    mro = ptr8(s.move_row)
+    mco = ptr8(s.move_col)
+    mvn = ptr8(s.move_rows)
+    mpat = ptr16(s.move_delta)
+    brw = ptr16(s.rows)
+    bpn = ptr16(s.path)
+    bcum = ptr16(s.path_rank)
+    bchi = ptr16(s.path_end)
+    bmc = ptr8(s.mono_cell)
     K = ptr8(_K)
     P5 = ptr8(_P5)
-    si = KS[0]
-    found = KS[1]
-    reached = KS[2]
-    expanded = KS[3]
-    depth = KS[4]
+    si = KS[_SCAN]
+    found = KS[_FOUND]
+    reached = KS[_REACHED]
+    expanded = KS[_EXPANDED]
+    depth = KS[_DEPTH]
     d3 = 1 + depth % 3
     n3 = 1 + (depth + 1) % 3
     k0 = 0
@@ -185,10 +195,10 @@ def search16(s, budget: int) -> int:
     while True:
         while si < nact:
             if budget <= 0:
-                KS[0] = si
-                KS[1] = found
-                KS[2] = reached
-                KS[3] = expanded
+                KS[_SCAN] = si
+                KS[_FOUND] = found
+                KS[_REACHED] = reached
+                KS[_EXPANDED] = expanded
                 return 0
             budget -= 2
             s2 = si >> 3
@@ -200,10 +210,10 @@ def search16(s, budget: int) -> int:
             av = ACT[si]
             while av:
                 if budget <= 0:
-                    KS[0] = si
-                    KS[1] = found
-                    KS[2] = reached
-                    KS[3] = expanded
+                    KS[_SCAN] = si
+                    KS[_FOUND] = found
+                    KS[_REACHED] = reached
+                    KS[_EXPANDED] = expanded
                     return 0
                 b = lsb[av]
                 av &= av - 1
@@ -300,7 +310,7 @@ def search16(s, budget: int) -> int:
                     eo = 0
                     if o - e == 4 or (o - e == 1 and (e & 3) != 3):
                         eo = 1
-                    # soldier moves (see klotski.Solver.step)
+                    # soldier moves (see klotski.Search.expand)
                     xs = nbm[e] & MM & ~(1 << o)
                     ya = j
                     yb = i
@@ -458,13 +468,13 @@ def search16(s, budget: int) -> int:
             si += 1
         # layer finished
         if found == 0:
-            KS[0] = 0
-            KS[1] = 0
-            KS[2] = reached
-            KS[3] = expanded
+            KS[_SCAN] = 0
+            KS[_FOUND] = 0
+            KS[_REACHED] = reached
+            KS[_EXPANDED] = expanded
             return 1
         depth += 1
-        KS[4] = depth
+        KS[_DEPTH] = depth
         d3 = n3
         n3 = 1 + (depth + 1) % 3
         k0 = 0
@@ -482,54 +492,54 @@ def search16(s, budget: int) -> int:
 @micropython.viper
 def search32(s, budget: int) -> int:
     """The layered search over 30-bit table words (see the module notes and
-    ``klotski.Solver.step``, whose loop this is line for line)."""
-    KS = ptr32(s._kst)
+    ``klotski.Search.expand``, whose loop this is line for line)."""
+    KS = ptr32(s.counters)
     T = ptr32(s.table)
-    FR = ptr32(s.fr)
-    ACT = ptr8(s.act)
-    ASUM = ptr8(s.asum)
+    FR = ptr32(s.frontier)
+    ACT = ptr8(s.active)
+    ASUM = ptr8(s.summary)
     U = int(s.units)
-    nact = int(len(s.act))
-    fw0 = int(s.fullw[0])
+    nact = int(len(s.active))
+    fw0 = int(s.full_words[0])
     fullword = 0x3FFFFFFF
-    mir = ptr16(s.mir)
-    lsb = ptr8(s.lsb)
-    pop = ptr8(s.pop)
-    low = ptr32(s.low)
-    mlow = ptr32(s.mlow)
-    nbm = ptr32(s.nbm)
-    pi = ptr8(s.pi)
-    pj = ptr8(s.pj)
-    pidx = ptr8(s.pidx)
-    m = int(s.m)
-    ent = ptr32(s.ent)
-    base = ptr32(s.base)
-    lpi = ptr8(s.lpi)
+    mir = ptr16(s.mirror)
+    lsb = ptr8(s.low_bit)
+    pop = ptr8(s.popcount)
+    low = ptr32(s.cells_below)
+    mlow = ptr32(s.mirror_below)
+    nbm = ptr32(s.neighbours)
+    pi = ptr8(s.pair_low)
+    pj = ptr8(s.pair_high)
+    pidx = ptr8(s.pair_of)
+    m = int(s.monos)
+    ent = ptr32(s.entries)
+    base = ptr32(s.node_base)
+    lpi = ptr8(s.slot)
     words = ptr16(s.words)
-    wstart = ptr16(s.wstart)
-    nodemask = ptr8(s.nodemask)
-    ncnt = ptr16(s.ncnt)
-    nlo = ptr8(s.nlo)
-    nhi = ptr8(s.nhi)
-    o2s = ptr16(s.o2s)
-    obase = ptr16(s.obase)
-    pk = ptr16(s.pk)
-    mro = ptr8(s.mro)
-    mco = ptr8(s.mco)
-    mvn = ptr8(s.mvn)
-    mpat = ptr16(s.mpat)
-    brw = ptr16(s.brw)
-    bpn = ptr16(s.bpn)
-    bcum = ptr16(s.bcum)
-    bchi = ptr16(s.bchi)
-    bmc = ptr8(s.bmc)
+    wstart = ptr16(s.mask_start)
+    nodemask = ptr8(s.node_mask)
+    ncnt = ptr16(s.node_count)
+    nlo = ptr8(s.node_first)
+    nhi = ptr8(s.node_last)
+    o2s = ptr16(s.offset_slot)
+    obase = ptr16(s.offset_base)
+    pk = ptr16(s.word_pieces)
+    mro = ptr8(s.move_row)
+    mco = ptr8(s.move_col)
+    mvn = ptr8(s.move_rows)
+    mpat = ptr16(s.move_delta)
+    brw = ptr16(s.rows)
+    bpn = ptr16(s.path)
+    bcum = ptr16(s.path_rank)
+    bchi = ptr16(s.path_end)
+    bmc = ptr8(s.mono_cell)
     K = ptr8(_K)
     P5 = ptr8(_P5)
-    si = KS[0]
-    found = KS[1]
-    reached = KS[2]
-    expanded = KS[3]
-    depth = KS[4]
+    si = KS[_SCAN]
+    found = KS[_FOUND]
+    reached = KS[_REACHED]
+    expanded = KS[_EXPANDED]
+    depth = KS[_DEPTH]
     d3 = 1 + depth % 3
     n3 = 1 + (depth + 1) % 3
     k0 = 0
@@ -604,10 +614,10 @@ def search32(s, budget: int) -> int:
     while True:
         while si < nact:
             if budget <= 0:
-                KS[0] = si
-                KS[1] = found
-                KS[2] = reached
-                KS[3] = expanded
+                KS[_SCAN] = si
+                KS[_FOUND] = found
+                KS[_REACHED] = reached
+                KS[_EXPANDED] = expanded
                 return 0
             budget -= 2
             s2 = si >> 3
@@ -619,10 +629,10 @@ def search32(s, budget: int) -> int:
             av = ACT[si]
             while av:
                 if budget <= 0:
-                    KS[0] = si
-                    KS[1] = found
-                    KS[2] = reached
-                    KS[3] = expanded
+                    KS[_SCAN] = si
+                    KS[_FOUND] = found
+                    KS[_REACHED] = reached
+                    KS[_EXPANDED] = expanded
                     return 0
                 b = lsb[av]
                 av &= av - 1
@@ -719,7 +729,7 @@ def search32(s, budget: int) -> int:
                     eo = 0
                     if o - e == 4 or (o - e == 1 and (e & 3) != 3):
                         eo = 1
-                    # soldier moves (see klotski.Solver.step)
+                    # soldier moves (see klotski.Search.expand)
                     xs = nbm[e] & MM & ~(1 << o)
                     ya = j
                     yb = i
@@ -877,13 +887,13 @@ def search32(s, budget: int) -> int:
             si += 1
         # layer finished
         if found == 0:
-            KS[0] = 0
-            KS[1] = 0
-            KS[2] = reached
-            KS[3] = expanded
+            KS[_SCAN] = 0
+            KS[_FOUND] = 0
+            KS[_REACHED] = reached
+            KS[_EXPANDED] = expanded
             return 1
         depth += 1
-        KS[4] = depth
+        KS[_DEPTH] = depth
         d3 = n3
         n3 = 1 + (depth + 1) % 3
         k0 = 0
@@ -900,32 +910,32 @@ def search32(s, budget: int) -> int:
 
 @micropython.viper
 def walk(s, budget: int) -> int:
-    """``Solver._walk`` (mirror ranks, goal geometries) for one-word tables:
-    resumes from the depth ``solver._kst[0]`` (-1 there when finished), adds
-    the goal layouts to ``_kst[2]`` and marks their geometries in the
+    """``Search.walk`` (mirror ranks, goal geometries) for one-word tables:
+    resumes from the depth ``counters[_WALK_ROW]`` (-1 there when finished),
+    adds the goal layouts to ``counters[_REACHED]`` and marks their geometries in the
     frontier bitmaps; the caller fills their table words.  Returns the budget
     left."""
-    KS = ptr32(s._kst)
-    ent = ptr32(s.ent)
-    base = ptr32(s.base)
+    KS = ptr32(s.counters)
+    ent = ptr32(s.entries)
+    base = ptr32(s.node_base)
     words = ptr16(s.words)
-    wstart = ptr16(s.wstart)
-    nodemask = ptr8(s.nodemask)
-    lpi = ptr8(s.lpi)
-    nlo = ptr8(s.nlo)
-    nhi = ptr8(s.nhi)
-    mwg = ptr16(s.mwg)
-    mir = ptr16(s.mir)
-    wn = ptr16(s._wn)
-    ws = ptr16(s._ws)
-    wo = ptr16(s._wo)
-    wmn = ptr16(s._wmn)
-    wmo = ptr16(s._wmo)
-    ACT = ptr8(s.act)
-    ASUM = ptr8(s.asum)
+    wstart = ptr16(s.mask_start)
+    nodemask = ptr8(s.node_mask)
+    lpi = ptr8(s.slot)
+    nlo = ptr8(s.node_first)
+    nhi = ptr8(s.node_last)
+    mwg = ptr16(s.word_mirror)
+    mir = ptr16(s.mirror)
+    wn = ptr16(s.walk_node)
+    ws = ptr16(s.walk_slot)
+    wo = ptr16(s.walk_rank)
+    wmn = ptr16(s.walk_mnode)
+    wmo = ptr16(s.walk_mrank)
+    ACT = ptr8(s.active)
+    ASUM = ptr8(s.summary)
     P = int(s.pairs)
-    r = KS[0]
-    reached = KS[2]
+    r = KS[_WALK_ROW]
+    reached = KS[_REACHED]
     n = 0
     t = 0
     b = 0
@@ -994,6 +1004,6 @@ def walk(s, budget: int) -> int:
                 else:
                     reached += P + P
                 budget -= P
-    KS[0] = r
-    KS[2] = reached
+    KS[_WALK_ROW] = r
+    KS[_REACHED] = reached
     return budget
