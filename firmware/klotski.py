@@ -182,6 +182,65 @@ def is_goal_cells(cells):
         and cells[GOAL_CELL - 1] != 66 and cells[GOAL_CELL - 4] != 66
 
 
+# ---------------------------------------------------------------- the board in play
+# piece cells relative to the anchor (top-left cell)
+_OFFS_S = (0,)
+_OFFS_V = (0, 4)
+_OFFS_H = (0, 1)
+_OFFS_B = (0, 1, 4, 5)
+
+
+def piece_offsets(ch):
+    """The cells of a piece of letter ``ch`` (ord) relative to its anchor."""
+    if ch == 66:    # B
+        return _OFFS_B
+    if ch == 86:    # V
+        return _OFFS_V
+    if ch == 72:    # H
+        return _OFFS_H
+    return _OFFS_S
+
+
+def owners(cells, own):
+    """own[c] = anchor (top-left cell) of the piece on c, EMPTY if empty; pieces
+    pair up in reading order (a layout of letters has one tiling).  Unlike
+    ``anchors`` it fills a caller's buffer and checks nothing: for a layout
+    that ``anchors`` accepted (the game's board after each move)."""
+    for c in range(CELLS):
+        own[c] = EMPTY
+    for c in range(CELLS):
+        ch = cells[c]
+        if ch == 46 or own[c] != EMPTY:
+            continue
+        for o in piece_offsets(ch):
+            if c + o < CELLS:
+                own[c + o] = c
+
+
+def can_shift(cells, own, a, d):
+    """Can the piece anchored at a move one cell by d (-1, 1, -4, 4)?"""
+    for o in piece_offsets(cells[a]):
+        p = a + o
+        q = p + d
+        if q < 0 or q >= CELLS:
+            return False
+        if (d == 1 or d == -1) and q // 4 != p // 4:
+            return False
+        if cells[q] != 46 and own[q] != a:
+            return False
+    return True
+
+
+def shift(cells, a, d):
+    """Move the piece anchored at a one cell by d (``can_shift`` said yes)."""
+    ch = cells[a]
+    offs = piece_offsets(ch)
+    for o in offs:
+        cells[a + o] = 46
+    for o in offs:
+        cells[a + o + d] = ch
+
+
 # ---------------------------------------------------------------- row patterns
 _POW5 = (1, 5, 25, 125)
 

@@ -85,11 +85,16 @@ S_LOAD = const(6)        # then the cache is read
 S_SAVE = const(7)        # the finished table is written next tick (a tick of its own)
 
 MENU_ITEMS = ("HINT", "AUTO SOLVE", "UNDO", "RESTART", "LEVELS")
-# piece cells relative to the anchor
-_OFFS_S = (0,)
-_OFFS_V = (0, 4)
-_OFFS_H = (0, 1)
-_OFFS_B = (0, 1, 4, 5)
+# what each line of MENU_ITEMS does (its index; private consts: folded, no module globals)
+_M_HINT = const(0)
+_M_AUTO = const(1)
+_M_UNDO = const(2)
+_M_RESTART = const(3)
+_M_LEVELS = const(4)
+# what waits for the solver's table (self.pending)
+_WANT_NOTHING = const(0)
+_WANT_HINT = const(1)
+_WANT_AUTO = const(2)
 _PINYIN = {
     "横刀立马": "HENG DAO LI MA", "指挥若定": "ZHI HUI RUO DING", "兵分三路": "BING FEN SAN LU",
     "齐头并进": "QI TOU BING JIN", "桃花园中": "TAO HUA YUAN ZHONG", "一路进军": "YI LU JIN JUN",
@@ -119,60 +124,9 @@ def display_name(name, i):
     return name.upper()
 
 
-def offsets(ch):
-    if ch == CH_B:
-        return _OFFS_B
-    if ch == CH_V:
-        return _OFFS_V
-    if ch == CH_H:
-        return _OFFS_H
-    return _OFFS_S
-
-
-def owners(cells, own):
-    """own[c] = anchor (top-left cell) of the piece on c, NONE if empty; pieces
-    pair up in reading order (a layout of letters has one tiling)."""
-    for c in range(20):
-        own[c] = NONE
-    for c in range(20):
-        ch = cells[c]
-        if ch == DOT or own[c] != NONE:
-            continue
-        for o in offsets(ch):
-            if c + o < 20:
-                own[c + o] = c
-
-
-def can_shift(cells, own, a, d):
-    """Can the piece anchored at a move one cell by d (-1, 1, -4, 4)?"""
-    for o in offsets(cells[a]):
-        p = a + o
-        q = p + d
-        if q < 0 or q >= 20:
-            return False
-        if (d == 1 or d == -1) and q // 4 != p // 4:
-            return False
-        if cells[q] != DOT and own[q] != a:
-            return False
-    return True
-
-
-def shift(cells, a, d):
-    ch = cells[a]
-    offs = offsets(ch)
-    for o in offs:
-        cells[a + o] = DOT
-    for o in offs:
-        cells[a + o + d] = ch
-
-
-def is_goal(cells):
-    return cells[13] == CH_B and cells[14] == CH_B and cells[17] == CH_B and cells[18] == CH_B
-
-
 def check_level(text):
     """The cells of a layout the game can play: klotski's parser and a tiling
-    where every piece fits (what owners() relies on)."""
+    where every piece fits (what klotski.owners() relies on)."""
     cells = klotski.parse(text)
     klotski.anchors(cells)
     return cells
@@ -208,13 +162,13 @@ class Game:
         self.helped = False
         self.auto = False
         self.auto_wait = 0
-        self.pending = 0         # 1 hint / 2 auto solve waiting for the solver
+        self.pending = _WANT_NOTHING  # a hint or auto solve waiting for the solver
         self.flash = NONE
         self.flash_ticks = 0
         self.level = 0
         self.top = 0
         self.state = LIST
-        self.menu = 0
+        self.menu = _M_HINT
         self.b_held = False
         self.new_best = False
         self.solver = None
@@ -331,14 +285,14 @@ class Game:
 
     def restart(self):
         self.cells[:] = self.start
-        owners(self.cells, self.own)
+        klotski.owners(self.cells, self.own)
         self.steps = 0
         self.undo_n = 0
         self.last = NONE
         self.grabbed = False
         self.helped = False
         self.auto = False
-        self.pending = 0
+        self.pending = _WANT_NOTHING
         self.flash = NONE
         self.new_best = False
         c = 0
@@ -457,20 +411,31 @@ class Game:
 
     def move_piece(self, a, d):
         """Move the piece anchored at a one cell by d; returns the new anchor or
-        NONE if blocked.  Counts steps the standard way."""
-        if not can_shift(self.cells, self.own, a, d):
+        NONE if blocked."""
+        if not klotski.can_shift(self.cells, self.own, a, d):
             return NONE
-        if a != self.last:
+        self._step(a, a + d, None, d)
+        return a + d
+
+    def _step(self, frm, to, nxt, d):
+        """Play the move of the piece anchored at ``frm`` to ``to``: the board
+        becomes ``nxt`` (the solver's layout) or, when that is None, the piece
+        shifts by d.  Counts steps the standard way: moves of the same piece
+        in a row are one step, and moving it back to where the step started
+        cancels the step."""
+        if frm != self.last:
             self._push()
             self.steps += 1
-        shift(self.cells, a, d)
-        owners(self.cells, self.own)
-        self.last = a + d
+        if nxt is None:
+            klotski.shift(self.cells, frm, d)
+        else:
+            self.cells[:] = nxt
+        klotski.owners(self.cells, self.own)
+        self.last = to
         if self._top_equals_cells():     # back where the step started
             self._drop_top()
             self.steps -= 1
             self.last = NONE
-        return a + d
 
     def undo_step(self):
         if not self.undo_n:
@@ -478,7 +443,7 @@ class Game:
         self._drop_top()
         base = self.undo_top * 20
         self.cells[:] = self.undo[base:base + 20]
-        owners(self.cells, self.own)
+        klotski.owners(self.cells, self.own)
         self.steps -= 1
         self.last = NONE
         self.grabbed = False
@@ -501,18 +466,8 @@ class Game:
         mv = s.best_move(r)
         if mv is None:
             return False
-        frm, to = mv[0], mv[1]
-        nxt = s.cells_of(mv[2])
-        if frm != self.last:
-            self._push()
-            self.steps += 1
-        self.cells[:] = nxt
-        owners(self.cells, self.own)
-        self.last = to
-        if self._top_equals_cells():
-            self._drop_top()
-            self.steps -= 1
-            self.last = NONE
+        to = mv[1]
+        self._step(mv[0], to, s.cells_of(mv[2]), 0)
         self.helped = True
         self.grabbed = False
         self.cursor = to
@@ -521,7 +476,7 @@ class Game:
         return True
 
     def _after_move(self, ctx):
-        if is_goal(self.cells):
+        if klotski.is_goal_cells(self.cells):
             self._win(ctx)
 
     def _win(self, ctx):
@@ -623,20 +578,20 @@ class Game:
         return None
 
     def choose(self, ctx, item):
-        """Run menu item ``item`` (index into MENU_ITEMS)."""
-        if item == 0:
-            self.request(ctx, 1)
-        elif item == 1:
-            self.request(ctx, 2)
-        elif item == 2:
+        """Run menu item ``item`` (_M_HINT .. _M_LEVELS: index into MENU_ITEMS)."""
+        if item == _M_HINT:
+            self.request(ctx, _WANT_HINT)
+        elif item == _M_AUTO:
+            self.request(ctx, _WANT_AUTO)
+        elif item == _M_UNDO:
             self.undo_step()
-        elif item == 3:
+        elif item == _M_RESTART:
             self.restart()
         else:
             self._to_list()
 
     def request(self, ctx, what):
-        """Hint (1) or auto solve (2): now if the table is ready, else when it is."""
+        """_WANT_HINT or _WANT_AUTO (solve): now if the table is ready, else when it is."""
         if self.sphase == S_FAIL:
             ctx.toast("NO SOLVER", 45)
             return
@@ -644,8 +599,8 @@ class Game:
             self.pending = what
             ctx.toast("SOLVING %d%%" % self.progress(), 30)
             return
-        self.pending = 0
-        if what == 2:
+        self.pending = _WANT_NOTHING
+        if what == _WANT_AUTO:
             self.auto = True
             self.auto_wait = 0
             self.helped = True
@@ -676,7 +631,7 @@ class Game:
             self.b_held = True
             self.grabbed = False
             self.state = MENU
-            self.menu = 0
+            self.menu = _M_HINT
             return None
         if btn.just_released(B):
             if self.b_held:
@@ -912,7 +867,7 @@ class Game:
             except Exception:
                 for c in range(20):
                     self.thumb[c] = DOT
-            owners(self.thumb, self.thumb_own)
+            klotski.owners(self.thumb, self.thumb_own)
             self._thumb_level = self.level
         self._draw_board(fb, self.thumb, 104, 4, 5, False)
         gfx.text(fb, "A:PLAY", 101, 40)
