@@ -245,42 +245,6 @@ def shift(cells, a, d):
 _POW5 = (1, 5, 25, 125)
 
 
-def _word_info(w):
-    """Geometry row word -> packed mask_in | mask_out<<4 | b<<8 | v<<9 | h<<12 | m<<15,
-    or -1 if the word is not a valid row."""
-    mask_in = 0
-    mask_out = 0
-    b = v = h = m = 0
-    c = 0
-    x = w
-    while c < 4:
-        t = x % 5
-        if t == 0:
-            mask_in |= 1 << c
-            c += 1
-            x //= 5
-            continue
-        if t == 1:
-            m += 1
-        elif t == 2:
-            v += 1
-            mask_out |= 1 << c
-        else:  # H or B: two cells
-            if c == 3 or (x // 5) % 5 != 0:
-                return -1
-            if t == 3:
-                h += 1
-            else:
-                b += 1
-                mask_out |= 3 << c
-            c += 2
-            x //= 25
-            continue
-        c += 1
-        x //= 5
-    return mask_in | (mask_out << 4) | (b << 8) | (v << 9) | (h << 12) | (m << 15)
-
-
 def _clear(a, i, n):
     """a[i:n] = 0, eight items per loop turn (no slice objects: GC-off
     allocation counts them)."""
@@ -331,7 +295,6 @@ _B_MT = (14, 12, 22, 20, 2, 0, 18, 16)
 _B_AOF = (-4, 4, -8, 4, -1, 1, -2, 1)
 _B_V1 = (-4, 4, -8, 8, -1, 1, -2, 2)
 _B_V2 = (-3, 5, -7, 9, 3, 5, 2, 6)
-_POP4 = (0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4)
 _FULL20 = const(0xFFFFF)
 _COL01 = const(0x33333)
 _COL23 = const(0xCCCCC)
@@ -358,7 +321,7 @@ class Search:
     ``pair_of[i * monos + j]`` (either order), ``pair_word``/``pair_bit``;
     ``popcount`` (of 10 bits), ``low_bit`` (of a byte), ``mirror_below[c]``
     (the cells counted before c in the mirror image's order); the row DAG
-    (see ``Solver._build_dag``): ``entries`` ((offset << 10) | next node),
+    (see ``klotski_setup.Setup``): ``entries`` ((offset << 10) | next node),
     ``node_base``, ``node_first``/``node_last`` (used slot span),
     ``node_count``, ``node_mask``, ``slot`` (row word -> slot), ``words``,
     ``mask_start``, ``word_mirror``, ``offset_slot``/``offset_base`` (rows 2-4:
@@ -1046,7 +1009,10 @@ class Solver:
             self._kernel = _kv.search16 if self.pairs <= 16 else _kv.search32
         self.search = None                # the search's state while it runs (``Search``)
         self.depth = 0                    # the search's layer
-        self._setup = self._setup_steps()
+        mod = sys.modules.get("klotski_setup")
+        if mod is None:                   # dropped after an earlier setup
+            mod = __import__("klotski_setup")
+        self._setup = mod.Setup(self)
         if not sliced:
             while not self.setup():
                 pass
@@ -1057,375 +1023,24 @@ class Solver:
         slice that makes the table is larger (~2.4 M fuel for the classic
         set, ~4.1 M for 30-bit words): ``heavy_next`` is True before it, so a
         caller can give it a tick of its own."""
-        gen = self._setup
-        if gen is None:
+        job = self._setup
+        if job is None:
             return True
-        if gen is False:
+        if job is False:
             raise RuntimeError("this solver's setup failed (MemoryError?): make a new one")
         self._setup = False               # stays so if the slice raises
-        for heavy in gen:
-            self._setup = gen
-            self.heavy_next = heavy
+        done = job.step()
+        self.heavy_next = job.heavy_next
+        if not done:
+            self._setup = job
             return False
         self._setup = None
+        if NATIVE_KERNEL:
+            # on a device (firmware as .mpy) the setup's code need not stay
+            # resident during the search; the WebAssembly VMs would compile
+            # its source again for the next solver, so it stays there
+            sys.modules.pop("klotski_setup", None)
         return True
-
-    def _setup_steps(self):
-        """The setup as a generator: it yields between bounded pieces of
-        work, True before the piece that makes the table."""
-        m = self.monos
-        P = self.pairs
-        offsets = yield from self._build_dag()
-        G = self.geos
-        self.size = G * P
-        # pair rank: i < j  ->  j*(j-1)/2 + i ;  unrank tables; pidx[i*m+j] either order
-        self.pair_low = bytearray(P)
-        self.pair_high = bytearray(P)
-        self.pair_of = bytearray(m * m)
-        k = 0
-        for j in range(m):
-            for i in range(j):
-                self.pair_low[k] = i
-                self.pair_high[k] = j
-                self.pair_of[i * m + j] = k
-                self.pair_of[j * m + i] = k
-                k += 1
-        # the table: per geometry, its pairs in W words of B bits; two planes
-        # (table[u], table[U + u]) hold 1 + distance % 3 (0: not reached)
-        B = 16 if P <= 16 else 30
-        W = (P + B - 1) // B
-        U = G * W
-        tc = "H" if B == 16 else "I"
-        yield True                        # the next slice makes the table (~25-40 ms)
-        self.words_per = W
-        self.units = U
-        t = _unzeroed(tc, 2 * U)
-        for i in range(0, 2 * U, 1024):
-            yield
-            _clear(t, i, i + 1024 if i + 1024 < 2 * U else 2 * U)
-        self.table = t
-        self.table_nbytes = 2 * U * (2 if B == 16 else 4)
-        yield
-        self.pair_word = bytearray(P)
-        self.pair_bit = _zeros(tc, P)
-        fw = _zeros(tc, W)
-        for k in range(P):
-            self.pair_word[k] = k // B
-            self.pair_bit[k] = 1 << (k % B)
-            fw[k // B] |= 1 << (k % B)
-        self.popcount = bytearray(1024)
-        for x in range(1, 1024):
-            if not x & 255:
-                yield
-            self.popcount[x] = self.popcount[x >> 1] + (x & 1)
-        lsb = bytearray(256)
-        for x in range(1, 256):
-            lsb[x] = lsb[x >> 1] + 1 if not x & 1 else 0
-        yield
-        # cells counted before cell c in the mirror image's order (rows
-        # above, then the columns to the right)
-        self.mirror_below = _zeros("i", CELLS)
-        for c in range(CELLS):
-            r = c >> 2
-            v = (1 << (4 * r)) - 1
-            for cc in range((c & 3) + 1, 4):
-                v |= 1 << (4 * r + cc)
-            self.mirror_below[c] = v
-        # per valid word (global index gi, words[gi]): its monomino, V-top and
-        # H-left nibbles and the block column + 1 (pk: the search's); its
-        # mirror image (word_mirror)
-        nwords = len(self.words)
-        pk = _zeros("H", nwords)
-        mwg = _zeros("H", nwords)
-        for gi in range(nwords):
-            if not gi & 31:
-                yield
-            w = self.words[gi]
-            x = w
-            v = 0
-            for col in range(4):
-                t = x % 5
-                x //= 5
-                if t == 1:
-                    v |= 1 << col
-                elif t == 2:
-                    v |= 16 << col
-                elif t == 3:
-                    v |= 256 << col
-                elif t == 4:
-                    v |= (col + 1) << 12
-            pk[gi] = v
-            x = w
-            v = 0
-            for c in range(4):
-                t = x % 5
-                x //= 5
-                if t == 1 or t == 2:
-                    v += t * _POW5[3 - c]
-                elif t:
-                    v += t * _POW5[2 - c]
-            mwg[gi] = v
-        self.word_mirror = mwg
-        yield
-        # per-layout decode (neighbors, cells_of, hints): rows decoded
-        # incrementally from the DAG path
-        self.rows = _zeros("H", 5)
-        self.path = _zeros("H", 6)        # DAG node entering row r
-        self.path_rank = _zeros("H", 6)   # rank offset of rows < r
-        self.path_monos = bytearray(6)    # monominoes in rows < r
-        self.path_end = _zeros("H", 6)    # end of the rank range entered at row r (0: none yet)
-        self.own = bytearray(CELLS)
-        self.kind = bytearray(CELLS)
-        self.mono_index = bytearray(CELLS + 1)  # monominoes in cells < c (index of a monomino)
-        self.mono_index[CELLS] = m
-        self.mono_cell = bytearray(CELLS)
-        self.decoded = -1
-        self.new_rows = _zeros("H", 5)
-        # neighbour output: ``_make_out``
-        self.out_rank = self.out_from = self.out_to = None
-        self.step_cell = None             # ``_make_out``
-        self.path[0] = self.root
-        yield
-        self.search = Search(self, pk, fw, lsb, offsets[0], offsets[1])
-
-    # ------------------------------------------------------------ DAG build
-    def _build_dag(self):
-        """Geometry ranking: a DAG whose node is (cells of the row already
-        covered from above, pieces left); a row word leads to the next row's
-        node.  States are found top-down, then counted bottom-up (deepest
-        first) while their entries are written: (offset << 10) | next node
-        (1022: the geometry ends here, 1023: none through this slot).  A node
-        keeps only its span of used slots: ent[base[n] + lpi[word]].  A
-        generator: it yields between bounded pieces of work (see ``setup``).
-
-        Its phases (word tables, states found, nodes counted, entries
-        written, offset slots) stay in one generator: as five generators
-        behind ``yield from`` they raised the Klotski scene's peak heap on the
-        virtual Pico by 432 B (153,568 -> 154,000, over its 153,600 budget;
-        measured 2026-11-25), their frames and code being resident at once."""
-        nv, nh, m = self.nv, self.nh, self.monos
-        V1, H1, M1 = nv + 1, nh + 1, m + 1
-        R = 2 * V1 * H1 * M1
-        lpi = bytearray(b"\xff" * 625)
-        pmask = bytearray(b"\xff" * 625)
-        kcount = bytearray(16)
-        for w in range(625):
-            if not w & 63:
-                yield
-            inf = _word_info(w)
-            if inf < 0:
-                continue
-            mi = inf & 15
-            pmask[w] = mi
-            lpi[w] = kcount[mi]
-            kcount[mi] += 1
-        self.slot = lpi
-        self.word_mask = pmask
-        # valid words grouped per mask in slot order (global word index gi)
-        wstart = _zeros("H", 17)
-        acc = 0
-        for mi in range(16):
-            wstart[mi] = acc
-            acc += kcount[mi]
-        wstart[16] = acc
-        words = _zeros("H", acc)
-        # per word: the pieces it places as 6-bit fields (block, V, H,
-        # monominoes: a fit test without borrows) and the change of state key
-        X2 = H1 * M1
-        X1 = V1 * X2
-        wu = _zeros("i", acc)
-        ko = _zeros("i", acc)
-        for w in range(625):
-            if not w & 63:
-                yield
-            mi = pmask[w]
-            if mi != 255:
-                gi = wstart[mi] + lpi[w]
-                words[gi] = w
-                inf = _word_info(w)
-                ub = (inf >> 8) & 1
-                uv = (inf >> 9) & 7
-                uh = (inf >> 12) & 7
-                um = inf >> 15
-                wu[gi] = (ub << 18) | (uv << 12) | (uh << 6) | um
-                ko[gi] = ((inf >> 4) & 15) * 2 * X1 - (ub * X1 + uv * X2 + uh * M1 + um)
-        self.words = words
-        self.mask_start = wstart
-        yield
-        # state key ((mask*2 + b)*V1 + v)*H1 + h)*M1 + monominoes left: its row
-        # follows from the cells left.  Key 0: everything placed.  States are
-        # found row by row (the largest piece set finds 640).
-        nid = _unzeroed("H", 16 * R)      # key -> discovery index + 1, later node id + 1
-        for i in range(0, 16 * R, 1024):
-            yield
-            _clear(nid, i, i + 1024 if i + 1024 < 16 * R else 16 * R)
-        order = _zeros("H", 656)          # discovery index -> key
-        order[0] = ((1 * V1 + nv) * H1 + nh) * M1 + m
-        nid[order[0]] = 1
-        nn = 1
-        qi = 0
-        G = 0x820820                      # the fields' guard bits
-        st = _zeros("i", 4)
-
-        def state(kk, st=st, M1=M1, H1=H1, V1=V1, X1=X1, G=G):
-            """A state key -> st: its row's covered mask, the cells of its rows
-            left (4 per row), the pieces left as guarded 6-bit fields (a fit
-            test is one subtraction) and the key without the mask."""
-            mm = kk % M1
-            rest = kk // M1
-            h = rest % H1
-            rest //= H1
-            v = rest % V1
-            rest //= V1
-            b = rest & 1
-            mask = rest >> 1
-            st[0] = mask
-            st[1] = 4 * b + 2 * (v + h) + mm + _POP4[mask]
-            st[2] = (b << 18) | (v << 12) | (h << 6) | mm | G
-            st[3] = kk - mask * 2 * X1
-
-        while qi < nn:
-            if not qi & 15:
-                yield
-            kk = order[qi]
-            qi += 1
-            state(kk)
-            if st[1] <= 4:
-                continue                  # the last row: its slots end geometries
-            mask = st[0]
-            av = st[2]
-            kb = st[3]
-            for s in range(wstart[mask], wstart[mask + 1]):
-                if (av - wu[s]) & G != G:
-                    continue
-                k2 = kb + ko[s]
-                if not nid[k2]:
-                    if nn >= 656:
-                        raise MemoryError("too many DAG nodes")
-                    order[nn] = k2
-                    nn += 1
-                    nid[k2] = nn
-        # count bottom-up (children first): live states (geometries below)
-        # get node ids in that order, the root last; nid[key] = id + 1 or 0
-        ncnt = _zeros("H", nn)
-        nlo = bytearray(nn)
-        nhi = bytearray(nn)
-        live = 0
-        size = 0
-        for qi in range(nn - 1, -1, -1):
-            if not qi & 7:
-                yield
-            kk = order[qi]
-            state(kk)
-            mask = st[0]
-            last = st[1] <= 4
-            av = st[2]
-            kb = st[3]
-            w0 = wstart[mask]
-            tot = 0
-            lo = 255
-            hi = 0
-            for s in range(w0, wstart[mask + 1]):
-                if (av - wu[s]) & G != G:
-                    continue
-                k2 = kb + ko[s]
-                if last:
-                    width = 1 if k2 == 0 else 0
-                else:
-                    width = nid[k2]
-                    if width:
-                        width = ncnt[width - 1]
-                if width:
-                    if lo == 255:
-                        lo = s - w0
-                    hi = s - w0
-                    tot += width
-            if tot > 65535:
-                raise MemoryError("piece set too large")
-            nid[kk] = 0
-            if tot:
-                if live >= 1022:
-                    raise MemoryError("too many DAG nodes")
-                ncnt[live] = tot
-                nlo[live] = lo
-                nhi[live] = hi
-                size += hi - lo + 1
-                live += 1
-                nid[kk] = live
-        root = nid[order[0]] - 1
-        self.geos = ncnt[root] if live else 0
-        # entries of each node's used slot span
-        yield
-        ent = _zeros("i", size)
-        yield
-        base = _zeros("i", live + 1)
-        nodemask = bytearray(live)
-        obase = _zeros("H", live)         # the node's start in o2s (rows 2-4), else 65535
-        osize = 0
-        pos = 0
-        for qi in range(nn - 1, -1, -1):
-            if not qi & 15:
-                yield
-            kk = order[qi]
-            n = nid[kk] - 1
-            if n < 0:
-                continue
-            state(kk)
-            mask = st[0]
-            nodemask[n] = mask
-            last = st[1] <= 4
-            if st[1] <= 12:               # rows 2-4
-                obase[n] = osize
-                osize += ncnt[n]
-            else:
-                obase[n] = 65535
-            av = st[2]
-            kb = st[3]
-            base[n] = pos - nlo[n]
-            off = 0
-            for s in range(wstart[mask] + nlo[n], wstart[mask] + nhi[n] + 1):
-                nxt = 1023
-                width = 0
-                if (av - wu[s]) & G == G:
-                    k2 = kb + ko[s]
-                    if last:
-                        if k2 == 0:
-                            nxt = 1022
-                            width = 1
-                    else:
-                        c2 = nid[k2]
-                        if c2:
-                            nxt = c2 - 1
-                            width = ncnt[nxt]
-                ent[pos] = (off << 10) | nxt
-                off += width
-                pos += 1
-        base[live] = pos
-        # offset in a node of rows 2-4 -> its slot (the decode's lookup instead
-        # of a binary search); the key table is free now and usually large enough
-        o2s = nid if osize <= len(nid) else _zeros("H", osize)
-        for n in range(live):
-            if not n & 15:
-                yield
-            ob = obase[n]
-            if ob == 65535:
-                continue
-            b0 = base[n]
-            end = b0 + nhi[n]
-            for s in range(b0 + nlo[n], end + 1):
-                off = ent[s] >> 10
-                top = (ent[s + 1] >> 10) if s < end else ncnt[n]
-                while off < top:
-                    o2s[ob + off] = s - b0
-                    off += 1
-        self.node_base = base
-        self.entries = ent
-        self.root = root if live else 0
-        self.node_mask = nodemask
-        self.node_count = ncnt
-        self.node_first = nlo
-        self.node_last = nhi
-        return o2s, obase                 # the search's (``Search``): the solver keeps neither
 
     # ------------------------------------------------------------ geometry
     def _geo_rank(self, nw):
@@ -1909,3 +1524,8 @@ def solve(text):
     if moves is None:
         return None, None
     return len(moves), moves
+
+
+# The setup's module (klotski_setup imports names from this one, so it comes
+# last); Solver.__init__ imports it again where a finished setup dropped it.
+__import__("klotski_setup")
