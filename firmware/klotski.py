@@ -245,6 +245,22 @@ def shift(cells, a, d):
 _POW5 = (1, 5, 25, 125)
 
 
+def _set_tok(nw, c, delta):
+    """Row words ``nw``: the token of cell c changes by delta.  A function,
+    not a method: a method call first misses in the solver's instance map,
+    whose probe length depends on its layout (the virtual Pico's hint was
+    4 % slower with 53 attributes in 59 slots than with 86 in 97)."""
+    nw[c >> 2] += delta * _POW5[c & 3]
+
+
+def _idx(pop, mm, c):
+    """Index of monomino cell c among the monomino cells of mask mm (``pop``:
+    the solver's popcount table; a function for the reason of ``_set_tok``)."""
+    if c < 10:
+        return pop[mm & ((1 << c) - 1)]
+    return pop[mm & 1023] + pop[(mm >> 10) & ((1 << (c - 10)) - 1)]
+
+
 def _clear(a, i, n):
     """a[i:n] = 0, eight items per loop turn (no slice objects: GC-off
     allocation counts them)."""
@@ -1135,16 +1151,6 @@ class Solver:
             mcnt[r + 1] = mi
         self.decoded = g
 
-    def _idx(self, mm, c):
-        """Index of monomino cell c among the monomino cells of mask mm."""
-        pop = self.popcount
-        if c < 10:
-            return pop[mm & ((1 << c) - 1)]
-        return pop[mm & 1023] + pop[(mm >> 10) & ((1 << (c - 10)) - 1)]
-
-    def _set_tok(self, nw, c, delta):
-        nw[c >> 2] += delta * _POW5[c & 3]
-
     # ------------------------------------------------------------ neighbours
     def neighbors(self, rank):
         """Fill out_rank/out_from/out_to with the layouts one step away; return count.
@@ -1219,7 +1225,7 @@ class Solver:
         """Record the move of the piece at anchor ``a`` to ``to`` whose result
         has row words ``nw`` and empty cells c1, c2 (monomino mask mm2)."""
         self.out_rank[cnt] = (self._geo_rank(nw) * self.pairs
-                              + self.pair_of[self._idx(mm2, c1) * self.monos + self._idx(mm2, c2)])
+                              + self.pair_of[_idx(self.popcount, mm2, c1) * self.monos + _idx(self.popcount, mm2, c2)])
         self.out_from[cnt] = a
         self.out_to[cnt] = to
         return cnt + 1
@@ -1260,20 +1266,20 @@ class Solver:
         for r in range(5):
             nw[r] = rw[r]
         # remove piece tokens: anchor tok -> covered stays; vacated -> monomino
-        self._set_tok(nw, a, -tok)
-        self._set_tok(nw, a + d, tok)
-        self._set_tok(nw, vac, 1)
-        self._set_tok(nw, e, -1)
+        _set_tok(nw, a, -tok)
+        _set_tok(nw, a + d, tok)
+        _set_tok(nw, vac, 1)
+        _set_tok(nw, e, -1)
         cnt = self._put(cnt, nw, (mm ^ (1 << vac)) ^ (1 << e), vac, other, a, a + d)
         if self.step_cell[e * 4 + k] == other:
             # two cells: both piece cells vacated
             for r in range(5):
                 nw[r] = rw[r]
-            self._set_tok(nw, a, 1 - tok)
-            self._set_tok(nw, far, 1)
-            self._set_tok(nw, a + 2 * d, tok)
-            self._set_tok(nw, e, -1)
-            self._set_tok(nw, other, -1)
+            _set_tok(nw, a, 1 - tok)
+            _set_tok(nw, far, 1)
+            _set_tok(nw, a + 2 * d, tok)
+            _set_tok(nw, e, -1)
+            _set_tok(nw, other, -1)
             cnt = self._put(cnt, nw, mm ^ (1 << a) ^ (1 << far) ^ (1 << e) ^ (1 << other),
                             a, far, a, a + 2 * d)
         return cnt
@@ -1318,12 +1324,12 @@ class Solver:
         rw = self.rows
         for r in range(5):
             nw[r] = rw[r]
-        self._set_tok(nw, a, -tok)
-        self._set_tok(nw, a + d, tok)
-        self._set_tok(nw, v1, 1)
-        self._set_tok(nw, v2, 1)
-        self._set_tok(nw, e, -1)
-        self._set_tok(nw, other, -1)
+        _set_tok(nw, a, -tok)
+        _set_tok(nw, a + d, tok)
+        _set_tok(nw, v1, 1)
+        _set_tok(nw, v2, 1)
+        _set_tok(nw, e, -1)
+        _set_tok(nw, other, -1)
         return self._put(cnt, nw, mm ^ (1 << v1) ^ (1 << v2) ^ (1 << e) ^ (1 << other),
                          v1, v2, a, a + d)
 
@@ -1444,8 +1450,8 @@ class Solver:
                     e1 = c
                 else:
                     e2 = c
-        i = self._idx(mm, e1)
-        j = self._idx(mm, e2)
+        i = _idx(self.popcount, mm, e1)
+        j = _idx(self.popcount, mm, e2)
         return g * self.pairs + (j * (j - 1) >> 1) + i
 
     def cells_of(self, rank):
