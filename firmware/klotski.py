@@ -182,44 +182,83 @@ def is_goal_cells(cells):
         and cells[GOAL_CELL - 1] != 66 and cells[GOAL_CELL - 4] != 66
 
 
+# ---------------------------------------------------------------- the board in play
+# piece cells relative to the anchor (top-left cell)
+_OFFS_S = (0,)
+_OFFS_V = (0, 4)
+_OFFS_H = (0, 1)
+_OFFS_B = (0, 1, 4, 5)
+
+
+def piece_offsets(ch):
+    """The cells of a piece of letter ``ch`` (ord) relative to its anchor."""
+    if ch == 66:    # B
+        return _OFFS_B
+    if ch == 86:    # V
+        return _OFFS_V
+    if ch == 72:    # H
+        return _OFFS_H
+    return _OFFS_S
+
+
+def owners(cells, own):
+    """own[c] = anchor (top-left cell) of the piece on c, EMPTY if empty; pieces
+    pair up in reading order (a layout of letters has one tiling).  Unlike
+    ``anchors`` it fills a caller's buffer and checks nothing: for a layout
+    that ``anchors`` accepted (the game's board after each move)."""
+    for c in range(CELLS):
+        own[c] = EMPTY
+    for c in range(CELLS):
+        ch = cells[c]
+        if ch == 46 or own[c] != EMPTY:
+            continue
+        for o in piece_offsets(ch):
+            if c + o < CELLS:
+                own[c + o] = c
+
+
+def can_shift(cells, own, a, d):
+    """Can the piece anchored at a move one cell by d (-1, 1, -4, 4)?"""
+    for o in piece_offsets(cells[a]):
+        p = a + o
+        q = p + d
+        if q < 0 or q >= CELLS:
+            return False
+        if (d == 1 or d == -1) and q // 4 != p // 4:
+            return False
+        if cells[q] != 46 and own[q] != a:
+            return False
+    return True
+
+
+def shift(cells, a, d):
+    """Move the piece anchored at a one cell by d (``can_shift`` said yes)."""
+    ch = cells[a]
+    offs = piece_offsets(ch)
+    for o in offs:
+        cells[a + o] = 46
+    for o in offs:
+        cells[a + o + d] = ch
+
+
 # ---------------------------------------------------------------- row patterns
 _POW5 = (1, 5, 25, 125)
 
 
-def _word_info(w):
-    """Geometry row word -> packed mask_in | mask_out<<4 | b<<8 | v<<9 | h<<12 | m<<15,
-    or -1 if the word is not a valid row."""
-    mask_in = 0
-    mask_out = 0
-    b = v = h = m = 0
-    c = 0
-    x = w
-    while c < 4:
-        t = x % 5
-        if t == 0:
-            mask_in |= 1 << c
-            c += 1
-            x //= 5
-            continue
-        if t == 1:
-            m += 1
-        elif t == 2:
-            v += 1
-            mask_out |= 1 << c
-        else:  # H or B: two cells
-            if c == 3 or (x // 5) % 5 != 0:
-                return -1
-            if t == 3:
-                h += 1
-            else:
-                b += 1
-                mask_out |= 3 << c
-            c += 2
-            x //= 25
-            continue
-        c += 1
-        x //= 5
-    return mask_in | (mask_out << 4) | (b << 8) | (v << 9) | (h << 12) | (m << 15)
+def _set_tok(nw, c, delta):
+    """Row words ``nw``: the token of cell c changes by delta.  A function,
+    not a method: a method call first misses in the solver's instance map,
+    whose probe length depends on its layout (the virtual Pico's hint was
+    4 % slower with 53 attributes in 59 slots than with 86 in 97)."""
+    nw[c >> 2] += delta * _POW5[c & 3]
+
+
+def _idx(pop, mm, c):
+    """Index of monomino cell c among the monomino cells of mask mm (``pop``:
+    the solver's popcount table; a function for the reason of ``_set_tok``)."""
+    if c < 10:
+        return pop[mm & ((1 << c) - 1)]
+    return pop[mm & 1023] + pop[(mm >> 10) & ((1 << (c - 10)) - 1)]
 
 
 def _clear(a, i, n):
@@ -272,239 +311,127 @@ _B_MT = (14, 12, 22, 20, 2, 0, 18, 16)
 _B_AOF = (-4, 4, -8, 4, -1, 1, -2, 1)
 _B_V1 = (-4, 4, -8, 8, -1, 1, -2, 2)
 _B_V2 = (-3, 5, -7, 9, 3, 5, 2, 6)
-_POP4 = (0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4)
 _FULL20 = const(0xFFFFF)
 _COL01 = const(0x33333)
 _COL23 = const(0xCCCCC)
+# Search.counters: what each item holds (klotski_viper uses the same numbers)
+_SCAN = const(0)
+_FOUND = const(1)
+_REACHED = const(2)
+_EXPANDED = const(3)
+_DEPTH = const(4)
+_WALK_ROW = const(5)
 
 
-class Solver:
-    """Distance table for one piece set (nv verticals, nh horizontals, ns
-    soldiers; nv + nh + ns/2 == 7)."""
+class Search:
+    """The layered search's state: the one object that the plain loop
+    (``expand``, ``walk``) and the viper kernels (``klotski_viper.search16``,
+    ``search32``, ``walk``) read and write.  ``Solver`` makes it at the end of
+    its setup and drops it when the table is complete (``Solver.finish``).
 
-    def __init__(self, nv, nh, ns, sliced=False, kernel=None):
-        """``sliced``: leave the setup (DAG build and tables, ~1 s on a Pico) to
-        ``setup()`` calls, so a caller can keep its UI alive; else it runs here.
-        ``kernel``: run the search in ``klotski_viper`` (None: where it is
-        machine code, ``NATIVE_KERNEL``); tables of several words per
-        geometry (8 soldiers or more) keep the loop of ``step``."""
-        if nv < 0 or nh < 0 or ns < 0 or 2 * (nv + nh) + ns != 14:
-            raise LayoutError("piece set must fill 18 cells: 2*(V+H)+S == 14")
-        self.nv = nv
-        self.nh = nh
-        self.ns = ns
-        m = ns + 2
-        self.m = m
-        self.pairs = m * (m - 1) // 2
-        self.size = 0
-        self.done = False
-        self.expanded = 0                 # layouts expanded (mirror images are not)
-        self.reached = 0                  # layouts with a distance so far (progress: reached / size)
-        self.heavy_next = False
-        if kernel is None:
-            kernel = NATIVE_KERNEL
-        if kernel and _kv is None:
-            raise RuntimeError("klotski_viper is not importable here")
-        self._kernel = None
-        if kernel and self.pairs <= 30:   # one table word per geometry
-            self._kernel = _kv.search16 if self.pairs <= 16 else _kv.search32
-        self._kst = None
-        self._setup = self._setup_steps()
-        if not sliced:
-            while not self.setup():
-                pass
+    Read only, shared with the solver: ``table`` (two planes of ``units``
+    words: 1 + distance % 3 per pair bit, 0 = not reached), ``words_per``
+    words of ``word_bits`` bits per geometry, ``full_words`` (every pair's bit
+    set), ``pairs``, ``monos`` (monomino cells: soldiers + 2); the pair tables
+    ``pair_low``/``pair_high`` (pair -> its two monomino indices),
+    ``pair_of[i * monos + j]`` (either order), ``pair_word``/``pair_bit``;
+    ``popcount`` (of 10 bits), ``low_bit`` (of a byte), ``mirror_below[c]``
+    (the cells counted before c in the mirror image's order); the row DAG
+    (see ``klotski_setup.Setup``): ``entries`` ((offset << 10) | next node),
+    ``node_base``, ``node_first``/``node_last`` (used slot span),
+    ``node_count``, ``node_mask``, ``slot`` (row word -> slot), ``words``,
+    ``mask_start``, ``word_mirror``, ``offset_slot``/``offset_base`` (rows 2-4:
+    offset in a node -> slot).
 
-    def setup(self):
-        """One slice of the setup (~1 M fuel, ~10 ms on a Pico); True once the
-        solver is ready (``step`` and the layout methods need that).  The one
-        slice that makes the table is larger (~2.4 M fuel for the classic
-        set, ~4.1 M for 30-bit words): ``heavy_next`` is True before it, so a
-        caller can give it a tick of its own."""
-        gen = self._setup
-        if gen is None:
-            return True
-        if gen is False:
-            raise RuntimeError("this solver's setup failed (MemoryError?): make a new one")
-        self._setup = False               # stays so if the slice raises
-        for heavy in gen:
-            self._setup = gen
-            self.heavy_next = heavy
-            return False
-        self._setup = None
-        return True
+    Its own: ``word_pieces`` (per row word: monomino, V-top and H-left
+    nibbles, block column + 1), ``cells_below[c]`` (bits of the cells before
+    c), ``neighbours[c]`` (bits of c's neighbours), the move tables
+    ``move_row``, ``move_col``, ``move_rows``, ``move_delta`` (``_build_moves``),
+    the decoded geometry's ``rows``, ``path`` (DAG node entering row r),
+    ``path_rank`` (rank offset of rows < r), ``path_end`` (end of the rank
+    range entered at row r), ``mono_cell``; ``soldier_targets`` (one visit's
+    soldier moves, tables of several words); ``frontier`` (reached, not yet
+    expanded), ``active`` (1 bit per table word with a frontier),
+    ``summary`` (1 bit per non-zero ``active`` byte), ``mirror`` (geometry ->
+    its mirror image's rank), made by ``allocate`` (``cleared``: frontier
+    words cleared so far); the walk's stack ``walk_node``, ``walk_slot``,
+    ``walk_rank``, ``walk_mnode``, ``walk_mrank`` (the mirror image's node and
+    rank).  ``counters``: the scalars the loop and the kernels resume from and
+    leave, in place (an array: attribute stores from viper would add ~600 B of
+    machine code, resident on the device): ``counters[_SCAN]`` (next active
+    byte), ``_FOUND`` (layouts marked in this layer), ``_REACHED``,
+    ``_EXPANDED``, ``_DEPTH`` (the layer), ``_WALK_ROW`` (the walk's depth,
+    -1 when it is over)."""
 
-    def _setup_steps(self):
-        """The setup as a generator: it yields between bounded pieces of
-        work, True before the piece that makes the table."""
-        m = self.m
-        P = self.pairs
-        yield from self._build_dag()
-        G = self.geos
-        self.size = G * P
-        # pair rank: i < j  ->  j*(j-1)/2 + i ;  unrank tables; pidx[i*m+j] either order
-        self.pi = bytearray(P)
-        self.pj = bytearray(P)
-        self.pidx = bytearray(m * m)
-        k = 0
-        for j in range(m):
-            for i in range(j):
-                self.pi[k] = i
-                self.pj[k] = j
-                self.pidx[i * m + j] = k
-                self.pidx[j * m + i] = k
-                k += 1
-        # the table: per geometry, its pairs in W words of B bits; two planes
-        # (table[u], table[U + u]) hold 1 + distance % 3 (0: not reached)
-        B = 16 if P <= 16 else 30
-        W = (P + B - 1) // B
-        U = G * W
-        tc = "H" if B == 16 else "I"
-        yield True                        # the next slice makes the table (~25-40 ms)
-        self.wbits = B
-        self.wper = W
-        self.units = U
-        t = _unzeroed(tc, 2 * U)
-        for i in range(0, 2 * U, 1024):
-            yield
-            _clear(t, i, i + 1024 if i + 1024 < 2 * U else 2 * U)
-        self.table = t
-        self.table_nbytes = 2 * U * (2 if B == 16 else 4)
-        yield
-        # the search's own arrays (_begin): reached and not yet expanded (fr),
-        # 1 bit per unit with a frontier (act) and per non-zero act byte (asum),
-        # geometry -> its mirror image (mir)
-        self.fr = self.act = self.asum = self.mir = None
-        self._zi = 0
-        self.pw = bytearray(P)
-        self.pb = _zeros(tc, P)
-        self.fullw = _zeros(tc, W)
-        for k in range(P):
-            self.pw[k] = k // B
-            self.pb[k] = 1 << (k % B)
-            self.fullw[k // B] |= 1 << (k % B)
-        self.pop = bytearray(1024)
-        for x in range(1, 1024):
-            if not x & 255:
-                yield
-            self.pop[x] = self.pop[x >> 1] + (x & 1)
-        self.lsb = bytearray(256)
-        for x in range(1, 256):
-            self.lsb[x] = self.lsb[x >> 1] + 1 if not x & 1 else 0
-        yield
-        # cells counted before cell c: in rank order (low) and in the mirror
-        # image's order (mlow: rows above, then the columns to the right)
-        self.low = _zeros("i", CELLS)
-        self.mlow = _zeros("i", CELLS)
-        self.nbm = _zeros("i", CELLS)              # the neighbour cells of c
+    def __init__(self, solver, word_pieces, full_words, low_bit, offset_slot, offset_base):
+        """The tables that only the search reads come from the solver's
+        setup as arguments: the solver keeps none of them (its attributes
+        stay few: a MicroPython instance map that is nearly full makes every
+        method lookup on it probe the whole map)."""
+        s = solver
+        self.table = s.table
+        self.units = s.units
+        self.words_per = s.words_per
+        self.word_bits = 16 if s.pairs <= 16 else 30
+        self.full_words = full_words
+        self.pairs = s.pairs
+        self.monos = s.monos
+        self.pair_low = s.pair_low
+        self.pair_high = s.pair_high
+        self.pair_of = s.pair_of
+        self.pair_word = s.pair_word
+        self.pair_bit = s.pair_bit
+        self.popcount = s.popcount
+        self.low_bit = low_bit
+        self.mirror_below = s.mirror_below
+        self.entries = s.entries
+        self.node_base = s.node_base
+        self.node_first = s.node_first
+        self.node_last = s.node_last
+        self.node_count = s.node_count
+        self.node_mask = s.node_mask
+        self.slot = s.slot
+        self.words = s.words
+        self.mask_start = s.mask_start
+        self.word_mirror = s.word_mirror
+        self.offset_slot = offset_slot
+        self.offset_base = offset_base
+        self.word_pieces = word_pieces
+        self.cells_below = _zeros("i", CELLS)
+        self.neighbours = _zeros("i", CELLS)
         for c in range(CELLS):
-            r = c >> 2
             col = c & 3
-            self.low[c] = (1 << c) - 1
-            v = (1 << (4 * r)) - 1
-            for cc in range(col + 1, 4):
-                v |= 1 << (4 * r + cc)
-            self.mlow[c] = v
+            self.cells_below[c] = (1 << c) - 1
             v = 0
             if col > 0:
                 v |= 1 << (c - 1)
             if col < 3:
                 v |= 1 << (c + 1)
-            if r > 0:
+            if c >= 4:
                 v |= 1 << (c - 4)
-            if r < 4:
+            if c < 16:
                 v |= 1 << (c + 4)
-            self.nbm[c] = v
-        # per valid word (global index gi, words[gi]): its monomino, V-top and
-        # H-left nibbles and the block column + 1 (pk); its mirror image (mwg)
-        nwords = len(self.words)
-        pk = _zeros("H", nwords)
-        mwg = _zeros("H", nwords)
-        for gi in range(nwords):
-            if not gi & 31:
-                yield
-            w = self.words[gi]
-            x = w
-            v = 0
-            for col in range(4):
-                t = x % 5
-                x //= 5
-                if t == 1:
-                    v |= 1 << col
-                elif t == 2:
-                    v |= 16 << col
-                elif t == 3:
-                    v |= 256 << col
-                elif t == 4:
-                    v |= (col + 1) << 12
-            pk[gi] = v
-            x = w
-            v = 0
-            for c in range(4):
-                t = x % 5
-                x //= 5
-                if t == 1 or t == 2:
-                    v += t * _POW5[3 - c]
-                elif t:
-                    v += t * _POW5[2 - c]
-            mwg[gi] = v
-        self.pk = pk
-        self.mwg = mwg
-        yield
-        # per-layout decode (neighbors, cells_of, hints): rows decoded
-        # incrementally from the DAG path
-        self.rw = _zeros("H", 5)
-        self.pn = _zeros("H", 6)          # DAG node entering row r
-        self.cum = _zeros("H", 6)         # rank offset of rows < r
-        self.mcnt = bytearray(6)          # monominoes in rows < r
-        self.chi = _zeros("H", 6)         # end of the rank range entered at row r (0: none yet)
-        self.own = bytearray(CELLS)
-        self.kind = bytearray(CELLS)
-        self.midx = bytearray(CELLS + 1)  # monominoes in cells < c (index of a monomino)
-        self.midx[CELLS] = m
-        self.mcell = bytearray(CELLS)
-        self.cur_geo = -1
-        self.nw = _zeros("H", 5)
-        # the search's own decode (rows, path, monomino cells)
-        self.brw = _zeros("H", 5)
-        self.bpn = _zeros("H", 6)
-        self.bcum = _zeros("H", 6)
-        self.bchi = _zeros("H", 6)
-        self.bmc = bytearray(CELLS)
-        self.nbw = _zeros(tc, W)          # soldier moves found in one geometry visit
-        # neighbour output
-        self.out_rank = _zeros("i", 48)
-        self.out_from = bytearray(48)
-        self.out_to = bytearray(48)
-        # neighbour cell of e in direction k (0 left, 1 right, 2 up, 3 down), EMPTY if off-board
-        self.nbr = bytearray(b"\xff" * 80)
-        for c in range(CELLS):
-            col = c % COLS
-            if col > 0:
-                self.nbr[c * 4] = c - 1
-            if col < COLS - 1:
-                self.nbr[c * 4 + 1] = c + 1
-            if c >= COLS:
-                self.nbr[c * 4 + 2] = c - 4
-            if c < CELLS - COLS:
-                self.nbr[c * 4 + 3] = c + 4
+            self.neighbours[c] = v
         self._build_moves()
-        self.depth = 0
-        self._found = 0                   # layouts marked in the layer being expanded
-        self._scan = 0
-        # resumable walk over all geometries (mirror ranks, goal seeds)
-        self._walked = self.geos == 0
-        self._wr = 0
-        self._wn = _zeros("H", 5)
-        self._ws = _zeros("H", 5)
-        self._wo = _zeros("H", 5)
-        self._wmn = _zeros("H", 5)
-        root = self.root
-        self.pn[0] = root
-        self.bpn[0] = root
-        self._wn[0] = root
-        self._wmn[0] = root
-        self._ws[0] = self.base[root] + self.nlo[root]
-        self._wmo = _zeros("H", 5)
+        root = s.root
+        self.rows = _zeros("H", 5)
+        self.path = _zeros("H", 6)
+        self.path[0] = root
+        self.path_rank = _zeros("H", 6)
+        self.path_end = _zeros("H", 6)
+        self.mono_cell = bytearray(CELLS)
+        self.soldier_targets = _zeros("H" if self.word_bits == 16 else "I", s.words_per)
+        self.frontier = self.active = self.summary = self.mirror = None
+        self.cleared = 0
+        self.walk_node = _zeros("H", 5)
+        self.walk_slot = _zeros("H", 5)
+        self.walk_rank = _zeros("H", 5)
+        self.walk_mnode = _zeros("H", 5)
+        self.walk_mrank = _zeros("H", 5)
+        self.walk_node[0] = root
+        self.walk_mnode[0] = root
+        self.walk_slot[0] = s.node_base[root] + s.node_first[root]
+        self.counters = array("i", (0, 0, 0, 0, 0, 0 if s.geos else -1))
 
     def _build_moves(self):
         """Row-word deltas of the big-piece moves, per move type
@@ -551,597 +478,61 @@ class Solver:
                                 new = 1
                             delta += (new - old) * _POW5[cc - c1]
                         mpat[4 * mt + rr - r1] = delta
-        self.mro = mro
-        self.mco = mco
-        self.mvn = mvn
-        self.mpat = mpat
+        self.move_row = mro
+        self.move_col = mco
+        self.move_rows = mvn
+        self.move_delta = mpat
 
-    # ------------------------------------------------------------ DAG build
-    def _build_dag(self):
-        """Geometry ranking: a DAG whose node is (cells of the row already
-        covered from above, pieces left); a row word leads to the next row's
-        node.  States are found top-down, then counted bottom-up (deepest
-        first) while their entries are written: (offset << 10) | next node
-        (1022: the geometry ends here, 1023: none through this slot).  A node
-        keeps only its span of used slots: ent[base[n] + lpi[word]].  A
-        generator: it yields between bounded pieces of work (see ``setup``).
-
-        Its phases (word tables, states found, nodes counted, entries
-        written, offset slots) stay in one generator: as five generators
-        behind ``yield from`` they raised the Klotski scene's peak heap on the
-        virtual Pico by 432 B (153,568 -> 154,000, over its 153,600 budget;
-        measured 2026-11-25), their frames and code being resident at once."""
-        nv, nh, m = self.nv, self.nh, self.m
-        V1, H1, M1 = nv + 1, nh + 1, m + 1
-        R = 2 * V1 * H1 * M1
-        lpi = bytearray(b"\xff" * 625)
-        pmask = bytearray(b"\xff" * 625)
-        kcount = bytearray(16)
-        for w in range(625):
-            if not w & 63:
-                yield
-            inf = _word_info(w)
-            if inf < 0:
-                continue
-            mi = inf & 15
-            pmask[w] = mi
-            lpi[w] = kcount[mi]
-            kcount[mi] += 1
-        self.lpi = lpi
-        self.pmask = pmask
-        # valid words grouped per mask in slot order (global word index gi)
-        wstart = _zeros("H", 17)
-        acc = 0
-        for mi in range(16):
-            wstart[mi] = acc
-            acc += kcount[mi]
-        wstart[16] = acc
-        words = _zeros("H", acc)
-        # per word: the pieces it places as 6-bit fields (block, V, H,
-        # monominoes: a fit test without borrows) and the change of state key
-        X2 = H1 * M1
-        X1 = V1 * X2
-        wu = _zeros("i", acc)
-        ko = _zeros("i", acc)
-        for w in range(625):
-            if not w & 63:
-                yield
-            mi = pmask[w]
-            if mi != 255:
-                gi = wstart[mi] + lpi[w]
-                words[gi] = w
-                inf = _word_info(w)
-                ub = (inf >> 8) & 1
-                uv = (inf >> 9) & 7
-                uh = (inf >> 12) & 7
-                um = inf >> 15
-                wu[gi] = (ub << 18) | (uv << 12) | (uh << 6) | um
-                ko[gi] = ((inf >> 4) & 15) * 2 * X1 - (ub * X1 + uv * X2 + uh * M1 + um)
-        self.words = words
-        self.wstart = wstart
-        yield
-        # state key ((mask*2 + b)*V1 + v)*H1 + h)*M1 + monominoes left: its row
-        # follows from the cells left.  Key 0: everything placed.  States are
-        # found row by row (the largest piece set finds 640).
-        nid = _unzeroed("H", 16 * R)      # key -> discovery index + 1, later node id + 1
-        for i in range(0, 16 * R, 1024):
-            yield
-            _clear(nid, i, i + 1024 if i + 1024 < 16 * R else 16 * R)
-        order = _zeros("H", 656)          # discovery index -> key
-        order[0] = ((1 * V1 + nv) * H1 + nh) * M1 + m
-        nid[order[0]] = 1
-        nn = 1
-        qi = 0
-        G = 0x820820                      # the fields' guard bits
-        st = _zeros("i", 4)
-
-        def state(kk, st=st, M1=M1, H1=H1, V1=V1, X1=X1, G=G):
-            """A state key -> st: its row's covered mask, the cells of its rows
-            left (4 per row), the pieces left as guarded 6-bit fields (a fit
-            test is one subtraction) and the key without the mask."""
-            mm = kk % M1
-            rest = kk // M1
-            h = rest % H1
-            rest //= H1
-            v = rest % V1
-            rest //= V1
-            b = rest & 1
-            mask = rest >> 1
-            st[0] = mask
-            st[1] = 4 * b + 2 * (v + h) + mm + _POP4[mask]
-            st[2] = (b << 18) | (v << 12) | (h << 6) | mm | G
-            st[3] = kk - mask * 2 * X1
-
-        while qi < nn:
-            if not qi & 15:
-                yield
-            kk = order[qi]
-            qi += 1
-            state(kk)
-            if st[1] <= 4:
-                continue                  # the last row: its slots end geometries
-            mask = st[0]
-            av = st[2]
-            kb = st[3]
-            for s in range(wstart[mask], wstart[mask + 1]):
-                if (av - wu[s]) & G != G:
-                    continue
-                k2 = kb + ko[s]
-                if not nid[k2]:
-                    if nn >= 656:
-                        raise MemoryError("too many DAG nodes")
-                    order[nn] = k2
-                    nn += 1
-                    nid[k2] = nn
-        # count bottom-up (children first): live states (geometries below)
-        # get node ids in that order, the root last; nid[key] = id + 1 or 0
-        ncnt = _zeros("H", nn)
-        nlo = bytearray(nn)
-        nhi = bytearray(nn)
-        live = 0
-        size = 0
-        for qi in range(nn - 1, -1, -1):
-            if not qi & 7:
-                yield
-            kk = order[qi]
-            state(kk)
-            mask = st[0]
-            last = st[1] <= 4
-            av = st[2]
-            kb = st[3]
-            w0 = wstart[mask]
-            tot = 0
-            lo = 255
-            hi = 0
-            for s in range(w0, wstart[mask + 1]):
-                if (av - wu[s]) & G != G:
-                    continue
-                k2 = kb + ko[s]
-                if last:
-                    width = 1 if k2 == 0 else 0
-                else:
-                    width = nid[k2]
-                    if width:
-                        width = ncnt[width - 1]
-                if width:
-                    if lo == 255:
-                        lo = s - w0
-                    hi = s - w0
-                    tot += width
-            if tot > 65535:
-                raise MemoryError("piece set too large")
-            nid[kk] = 0
-            if tot:
-                if live >= 1022:
-                    raise MemoryError("too many DAG nodes")
-                ncnt[live] = tot
-                nlo[live] = lo
-                nhi[live] = hi
-                size += hi - lo + 1
-                live += 1
-                nid[kk] = live
-        root = nid[order[0]] - 1
-        self.geos = ncnt[root] if live else 0
-        # entries of each node's used slot span
-        yield
-        ent = _zeros("i", size)
-        yield
-        base = _zeros("i", live + 1)
-        nodemask = bytearray(live)
-        obase = _zeros("H", live)         # the node's start in o2s (rows 2-4), else 65535
-        osize = 0
-        pos = 0
-        for qi in range(nn - 1, -1, -1):
-            if not qi & 15:
-                yield
-            kk = order[qi]
-            n = nid[kk] - 1
-            if n < 0:
-                continue
-            state(kk)
-            mask = st[0]
-            nodemask[n] = mask
-            last = st[1] <= 4
-            if st[1] <= 12:               # rows 2-4
-                obase[n] = osize
-                osize += ncnt[n]
-            else:
-                obase[n] = 65535
-            av = st[2]
-            kb = st[3]
-            base[n] = pos - nlo[n]
-            off = 0
-            for s in range(wstart[mask] + nlo[n], wstart[mask] + nhi[n] + 1):
-                nxt = 1023
-                width = 0
-                if (av - wu[s]) & G == G:
-                    k2 = kb + ko[s]
-                    if last:
-                        if k2 == 0:
-                            nxt = 1022
-                            width = 1
-                    else:
-                        c2 = nid[k2]
-                        if c2:
-                            nxt = c2 - 1
-                            width = ncnt[nxt]
-                ent[pos] = (off << 10) | nxt
-                off += width
-                pos += 1
-        base[live] = pos
-        # offset in a node of rows 2-4 -> its slot (the decode's lookup instead
-        # of a binary search); the key table is free now and usually large enough
-        o2s = nid if osize <= len(nid) else _zeros("H", osize)
-        for n in range(live):
-            if not n & 15:
-                yield
-            ob = obase[n]
-            if ob == 65535:
-                continue
-            b0 = base[n]
-            end = b0 + nhi[n]
-            for s in range(b0 + nlo[n], end + 1):
-                off = ent[s] >> 10
-                top = (ent[s + 1] >> 10) if s < end else ncnt[n]
-                while off < top:
-                    o2s[ob + off] = s - b0
-                    off += 1
-        self.o2s = o2s
-        self.obase = obase
-        self.base = base
-        self.ent = ent
-        self.nodes = live
-        self.root = root if live else 0
-        self.nodemask = nodemask
-        self.ncnt = ncnt
-        self.nlo = nlo
-        self.nhi = nhi
-
-    # ------------------------------------------------------------ geometry
-    def _geo_rank(self, nw):
-        lpi = self.lpi
-        ent = self.ent
-        base = self.base
-        e = ent[base[self.root] + lpi[nw[0]]]
-        rk = e >> 10
-        e = ent[base[e & 1023] + lpi[nw[1]]]
-        rk += e >> 10
-        e = ent[base[e & 1023] + lpi[nw[2]]]
-        rk += e >> 10
-        e = ent[base[e & 1023] + lpi[nw[3]]]
-        rk += e >> 10
-        e = ent[base[e & 1023] + lpi[nw[4]]]
-        return rk + (e >> 10)
-
-    def _decode(self, g):
-        """Geometry g -> rw, DAG path (pn, cum), own/kind (monominoes as soldiers),
-        midx (monominoes before each cell), mcell.  Rows whose DAG prefix still
-        contains g (cum[r] <= g < chi[r]) are kept; only the rows below are
-        re-decoded."""
-        ent = self.ent
-        base = self.base
-        words = self.words
-        wstart = self.wstart
-        nodemask = self.nodemask
-        ncnt = self.ncnt
-        nlo = self.nlo
-        nhi = self.nhi
-        rw = self.rw
-        pn = self.pn
-        cum = self.cum
-        chi = self.chi
-        mcnt = self.mcnt
-        own = self.own
-        kind = self.kind
-        midx = self.midx
-        mcell = self.mcell
-        r = 1
-        while r < 5 and cum[r] <= g < chi[r]:
-            r += 1
-        r -= 1
-        r0 = r
-        n = pn[r]
-        x = g - cum[r]
-        while r < 5:
-            b0 = base[n]
-            lo = b0 + nlo[n]
-            hi = b0 + nhi[n]
-            # largest slot with offset <= x
-            while lo < hi:
-                mid = (lo + hi + 1) >> 1
-                if (ent[mid] >> 10) <= x:
-                    lo = mid
-                else:
-                    hi = mid - 1
-            e = ent[lo]
-            o = e >> 10
-            x -= o
-            rw[r] = words[wstart[nodemask[n]] + lo - b0]
-            n = e & 1023
-            o += cum[r]
-            r += 1
-            cum[r] = o
-            pn[r] = n
-            if r < 5:
-                chi[r] = o + ncnt[n]
-        mi = mcnt[r0]
-        c = r0 << 2
-        for r in range(r0, 5):
-            w = rw[r]
-            for _ in range(4):
-                t = w % 5
-                w //= 5
-                midx[c] = mi
-                if t:
-                    own[c] = c
-                    kind[c] = t          # token == K_S/K_V/K_H/K_B
-                    if t == 1:
-                        mcell[mi] = c
-                        mi += 1
-                    elif t == 2:
-                        own[c + 4] = c
-                    elif t == 3:
-                        own[c + 1] = c
-                    else:
-                        own[c + 1] = c
-                        own[c + 4] = c
-                        own[c + 5] = c
-                c += 1
-            mcnt[r + 1] = mi
-        self.cur_geo = g
-
-    def _idx(self, mm, c):
-        """Index of monomino cell c among the monomino cells of mask mm."""
-        pop = self.pop
-        if c < 10:
-            return pop[mm & ((1 << c) - 1)]
-        return pop[mm & 1023] + pop[(mm >> 10) & ((1 << (c - 10)) - 1)]
-
-    def _set_tok(self, nw, c, delta):
-        nw[c >> 2] += delta * _POW5[c & 3]
-
-    # ------------------------------------------------------------ neighbours
-    def neighbors(self, rank):
-        """Fill out_rank/out_from/out_to with the layouts one step away; return count.
-        from/to are the moved piece's anchor (top-left) cells.  Every move
-        fills one of the two empty cells: for each, the piece beside it in
-        each direction moves in (a soldier, a slide along a long piece's
-        length, or a broadside move of two cells at once).  Split by move kind
-        for reading; that cost the worst hint along 横刀立马's solution 3.9 %
-        on the virtual Pico (8.32 -> 8.64 ms of a 50 ms budget, measured
-        2026-11-25): neighbors serves hints and paths, not the table build."""
-        P = self.pairs
-        g = rank // P
-        p = rank - g * P
-        if g != self.cur_geo:
-            self._decode(g)
-        e1 = self.mcell[self.pi[p]]
-        e2 = self.mcell[self.pj[p]]
-        own = self.own
-        kind = self.kind
-        nbr = self.nbr
-        gP = g * P
-        mm = 0
-        for q in range(self.m):
-            mm |= 1 << self.mcell[q]
-        cnt = 0
-        for which in range(2):
-            if which == 0:
-                e = e1
-                other = e2
-            else:
-                e = e2
-                other = e1
-            for k in range(4):
-                # piece on the opposite side of direction k moves into e
-                x = nbr[e * 4 + (k ^ 1)]
-                if x == EMPTY or x == other:
-                    continue
-                a = own[x]
-                t = kind[a]
-                if t == K_S:
-                    cnt = self._soldier_moves(cnt, gP, a, e, other)
-                elif (t == K_V) == (k >= 2) and t != K_B:
-                    cnt = self._slide_moves(cnt, mm, a, t, k, e, other)
-                elif e < other:           # broadside: generated once, from the lower empty cell
-                    cnt = self._broadside_move(cnt, mm, a, t, _DIRS[k], e, other)
-        return cnt
-
-    def _put(self, cnt, nw, mm2, c1, c2, a, to):
-        """Record the move of the piece at anchor ``a`` to ``to`` whose result
-        has row words ``nw`` and empty cells c1, c2 (monomino mask mm2)."""
-        self.out_rank[cnt] = (self._geo_rank(nw) * self.pairs
-                              + self.pidx[self._idx(mm2, c1) * self.m + self._idx(mm2, c2)])
-        self.out_from[cnt] = a
-        self.out_to[cnt] = to
-        return cnt + 1
-
-    def _soldier_moves(self, cnt, gP, a, e, other):
-        """A soldier at ``a`` steps into e, and on into ``other`` when it
-        touches e: the geometry stays, only the empty pair changes."""
-        midx = self.midx
-        nbr = self.nbr
-        pidx = self.pidx
-        i = midx[a] * self.m
-        self.out_rank[cnt] = gP + pidx[i + midx[other]]
-        self.out_from[cnt] = a
-        self.out_to[cnt] = e
-        cnt += 1
-        for k2 in range(4):
-            if nbr[e * 4 + k2] == other:
-                self.out_rank[cnt] = gP + pidx[i + midx[e]]
-                self.out_from[cnt] = a
-                self.out_to[cnt] = other
-                cnt += 1
-        return cnt
-
-    def _slide_moves(self, cnt, mm, a, t, k, e, other):
-        """A vertical (horizontal) piece at ``a`` slides along its length in
-        direction k into e: one cell, and two when ``other`` is next in line."""
-        nw = self.nw
-        rw = self.rw
-        d = _DIRS[k]
-        if t == K_V:
-            tok = 2
-            far = a + 4  # second cell
-        else:
-            tok = 3
-            far = a + 1
-        # vacated cell for one step: the trailing cell
-        vac = a if d > 0 else far
-        for r in range(5):
-            nw[r] = rw[r]
-        # remove piece tokens: anchor tok -> covered stays; vacated -> monomino
-        self._set_tok(nw, a, -tok)
-        self._set_tok(nw, a + d, tok)
-        self._set_tok(nw, vac, 1)
-        self._set_tok(nw, e, -1)
-        cnt = self._put(cnt, nw, (mm ^ (1 << vac)) ^ (1 << e), vac, other, a, a + d)
-        if self.nbr[e * 4 + k] == other:
-            # two cells: both piece cells vacated
-            for r in range(5):
-                nw[r] = rw[r]
-            self._set_tok(nw, a, 1 - tok)
-            self._set_tok(nw, far, 1)
-            self._set_tok(nw, a + 2 * d, tok)
-            self._set_tok(nw, e, -1)
-            self._set_tok(nw, other, -1)
-            cnt = self._put(cnt, nw, mm ^ (1 << a) ^ (1 << far) ^ (1 << e) ^ (1 << other),
-                            a, far, a, a + 2 * d)
-        return cnt
-
-    def _broadside_move(self, cnt, mm, a, t, d, e, other):
-        """The piece at ``a`` moves by d into both empty cells at once (its two
-        leading cells are e and ``other``, e < other)."""
-        if t == K_V:
-            # horizontal move of a vertical piece: leading cells a+d, a+4+d
-            if not (a + d == e and a + 4 + d == other):
-                return cnt
-            v1 = a
-            v2 = a + 4
-            tok = 2
-        elif t == K_H:
-            if not (a + d == e and a + 1 + d == other):
-                return cnt
-            v1 = a
-            v2 = a + 1
-            tok = 3
-        else:
-            tok = 4
-            if d == 4:
-                ok = e == a + 8 and other == a + 9
-                v1 = a
-                v2 = a + 1
-            elif d == -4:
-                ok = e == a - 4 and other == a - 3
-                v1 = a + 4
-                v2 = a + 5
-            elif d == -1:
-                ok = e == a - 1 and other == a + 3
-                v1 = a + 1
-                v2 = a + 5
-            else:
-                ok = e == a + 2 and other == a + 6
-                v1 = a
-                v2 = a + 4
-            if not ok:
-                return cnt
-        nw = self.nw
-        rw = self.rw
-        for r in range(5):
-            nw[r] = rw[r]
-        self._set_tok(nw, a, -tok)
-        self._set_tok(nw, a + d, tok)
-        self._set_tok(nw, v1, 1)
-        self._set_tok(nw, v2, 1)
-        self._set_tok(nw, e, -1)
-        self._set_tok(nw, other, -1)
-        return self._put(cnt, nw, mm ^ (1 << v1) ^ (1 << v2) ^ (1 << e) ^ (1 << other),
-                         v1, v2, a, a + d)
-
-    # ------------------------------------------------------------ table access
-    def value(self, rank):
-        """Stored distance mod 3 (3 = not reached).  Only one of a layout and
-        its mirror image is stored: the one whose geometry rank is not above
-        its mirror's."""
-        P = self.pairs
-        g = rank // P
-        p = rank - g * P
-        if g != self.cur_geo:
-            self._decode(g)
-        nw = self.nw
-        mwg = self.mwg
-        rw = self.rw
-        for r in range(5):
-            w = rw[r]
-            nw[r] = mwg[self.wstart[self.pmask[w]] + self.lpi[w]]
-        gm = self._geo_rank(nw)
-        if gm < g:
-            mcell = self.mcell
-            mm = 0
-            for q in range(self.m):
-                mm |= 1 << mcell[q]
-            z = mm & self.mlow[mcell[self.pi[p]]]
-            i = self.pop[z & 1023] + self.pop[z >> 10]
-            z = mm & self.mlow[mcell[self.pj[p]]]
-            j = self.pop[z & 1023] + self.pop[z >> 10]
-            p = self.pidx[i * self.m + j]
-            g = gm
-        u = g * self.wper + self.pw[p]
-        bit = self.pb[p]
-        t = self.table
-        code = (1 if t[u] & bit else 0) | (2 if t[self.units + u] & bit else 0)
-        return 3 if code == 0 else code - 1
-
-    def _begin(self):
+    def allocate(self):
         """Allocate the search's arrays when it starts, in calls of ~2 M fuel
-        at most (fr is cleared 2048 items per call); they are dropped when it
-        ends (a table loaded from the cache never needs them)."""
+        at most (the frontier is cleared 2048 items per call); they are
+        dropped with the search (a table loaded from the cache never needs
+        them).  Done when ``active`` is set."""
         U = self.units
-        if self.mir is None:
-            self.mir = array("H", range(self.geos))  # every entry is set by the walk
-        elif self.fr is None:
-            self.fr = array("H" if self.wbits == 16 else "I", range(U))
-            self._zi = 0
+        if self.mirror is None:
+            self.mirror = array("H", range(U // self.words_per))  # every entry is set by the walk
+        elif self.frontier is None:
+            self.frontier = array("H" if self.word_bits == 16 else "I", range(U))
+            self.cleared = 0
         else:
-            n = self._zi + 2048
+            n = self.cleared + 2048
             if n > U:
                 n = U
-            _clear(self.fr, self._zi, n)
-            self._zi = n
+            _clear(self.frontier, self.cleared, n)
+            self.cleared = n
             if n == U:
-                self.act = bytearray((U + 7) >> 3)
-                self.asum = bytearray((len(self.act) + 7) >> 3)
+                self.active = bytearray((U + 7) >> 3)
+                self.summary = bytearray((len(self.active) + 7) >> 3)
 
-    def _walk(self, budget):
+    def walk(self, budget):
         """Depth-first walk over every geometry in rank order (resumable):
         the rank of its mirror image, and the search's seeds: every layout of
         a goal geometry (the block on GOAL_CELL) whose copy is the stored one.
-        Returns the budget left; sets _walked when finished."""
-        ent = self.ent
-        base = self.base
+        Returns the budget left; ``walk_row`` is -1 when it is finished."""
+        ent = self.entries
+        base = self.node_base
         words = self.words
-        wstart = self.wstart
-        nodemask = self.nodemask
-        lpi = self.lpi
-        nlo = self.nlo
-        nhi = self.nhi
-        mwg = self.mwg
-        mir = self.mir
-        wn = self._wn
-        ws = self._ws
-        wo = self._wo
-        wmn = self._wmn
-        wmo = self._wmo
+        wstart = self.mask_start
+        nodemask = self.node_mask
+        lpi = self.slot
+        nlo = self.node_first
+        nhi = self.node_last
+        mwg = self.word_mirror
+        mir = self.mirror
+        wn = self.walk_node
+        ws = self.walk_slot
+        wo = self.walk_rank
+        wmn = self.walk_mnode
+        wmo = self.walk_mrank
         T = self.table
-        FR = self.fr
-        ACT = self.act
-        ASUM = self.asum
-        fullw = self.fullw
-        W = self.wper
+        FR = self.frontier
+        ACT = self.active
+        ASUM = self.summary
+        fullw = self.full_words
+        W = self.words_per
         P = self.pairs
-        reached = self.reached
-        r = self._wr
+        reached = self.counters[_REACHED]
+        r = self.counters[_WALK_ROW]
         while r >= 0:
             if budget <= 0:
                 break
@@ -1193,43 +584,15 @@ class Solver:
                         u += 1
                     reached += P if g == gm else P + P
                     budget -= P
-        self.reached = reached
-        self._wr = r
-        if r < 0:
-            self._walked = True
+        self.counters[_REACHED] = reached
+        self.counters[_WALK_ROW] = r
         return budget
 
-    def step(self, max_states=2000):
-        """Expand up to about max_states layouts of the reverse BFS.  Returns
-        True when the table is complete.
-
-        The first calls finish a sliced solver's setup, then run the walk
-        (mirror ranks, goal seeds).  Then layer
-        by layer (see the module notes) a geometry visit expands the
-        frontier pairs of one table word.  Work is charged in units (a layout
-        64, a decode 64, a marked layout 16, a walk slot 2-12) so one call
-        stays bounded."""
-        if self.done:
-            return True
-        if self._setup is not None:
-            self.setup()                  # a sliced solver is set up first
-            return False
-        budget = max_states << 6 if max_states < 1 << 24 else 1 << 30
-        if self.act is None:
-            self._begin()                 # calls of their own
-            return False
-        if not self._walked:
-            budget = self._walk(budget) if self._kernel is None else self._walk_kernel(budget)
-            if not self._walked:
-                return False
-        if self._kernel is not None:
-            return self._step_kernel(budget)
-        return self._expand(budget)
-
-    def _expand(self, budget):
+    def expand(self, budget):
         """The layered search in plain Python (CPython, the VMs, CircuitPython;
-        MicroPython on the Pico runs _step_kernel): expand frontier words
-        until ``budget`` units are spent or the table is complete.
+        MicroPython on the Pico runs the viper kernel): expand frontier words
+        until ``budget`` units are spent (False) or the table is complete
+        (True: a layer found nothing).
 
         One long function on purpose: the geometry decode, the soldier moves,
         the big-piece moves with their re-rank and the table update read ~80
@@ -1239,50 +602,50 @@ class Solver:
         table in the VM (3.222e9 -> 3.486e9, measured 2026-11-25); the move
         kinds would be calls per expanded layout, far more often."""
         T = self.table
-        FR = self.fr
-        ACT = self.act
-        ASUM = self.asum
+        FR = self.frontier
+        ACT = self.active
+        ASUM = self.summary
         U = self.units
-        W = self.wper
+        W = self.words_per
         W1 = W == 1
-        fw0 = self.fullw[0]
-        B = self.wbits
+        fw0 = self.full_words[0]
+        B = self.word_bits
         fullword = (1 << B) - 1
-        nbw = self.nbw
-        pw = self.pw
-        pb = self.pb
-        mir = self.mir
-        lsb = self.lsb
-        pop = self.pop
-        low = self.low
-        mlow = self.mlow
-        nbm = self.nbm
-        pi = self.pi
-        pj = self.pj
-        pidx = self.pidx
-        m = self.m
-        ent = self.ent
-        base = self.base
-        lpi = self.lpi
+        nbw = self.soldier_targets
+        pw = self.pair_word
+        pb = self.pair_bit
+        mir = self.mirror
+        lsb = self.low_bit
+        pop = self.popcount
+        low = self.cells_below
+        mlow = self.mirror_below
+        nbm = self.neighbours
+        pi = self.pair_low
+        pj = self.pair_high
+        pidx = self.pair_of
+        m = self.monos
+        ent = self.entries
+        base = self.node_base
+        lpi = self.slot
         words = self.words
-        wstart = self.wstart
-        nodemask = self.nodemask
-        ncnt = self.ncnt
-        nlo = self.nlo
-        nhi = self.nhi
-        o2s = self.o2s
-        obase = self.obase
-        pk = self.pk
-        mro = self.mro
-        mco = self.mco
-        mvn = self.mvn
-        mpat = self.mpat
+        wstart = self.mask_start
+        nodemask = self.node_mask
+        ncnt = self.node_count
+        nlo = self.node_first
+        nhi = self.node_last
+        o2s = self.offset_slot
+        obase = self.offset_base
+        pk = self.word_pieces
+        mro = self.move_row
+        mco = self.move_col
+        mvn = self.move_rows
+        mpat = self.move_delta
         p5 = _POW5
-        brw = self.brw
-        bpn = self.bpn
-        bcum = self.bcum
-        bchi = self.bchi
-        bmc = self.bmc
+        brw = self.rows
+        bpn = self.path
+        bcum = self.path_rank
+        bchi = self.path_end
+        bmc = self.mono_cell
         s_aof = _S_AOF
         s_vof = _S_VOF
         s_mt = _S_MT
@@ -1292,17 +655,18 @@ class Solver:
         b_aof = _B_AOF
         b_v1 = _B_V1
         b_v2 = _B_V2
-        d3 = 1 + self.depth % 3
-        n3 = 1 + (self.depth + 1) % 3
+        depth = self.counters[_DEPTH]
+        d3 = 1 + depth % 3
+        n3 = 1 + (depth + 1) % 3
         k0 = fullword if d3 & 1 else 0
         k1 = fullword if d3 & 2 else 0
         lo3 = n3 & 1
         hi3 = n3 & 2
         nact = len(ACT)
-        si = self._scan
-        found = self._found
-        reached = self.reached
-        expanded = self.expanded
+        si = self.counters[_SCAN]
+        found = self.counters[_FOUND]
+        reached = self.counters[_REACHED]
+        expanded = self.counters[_EXPANDED]
         # decoded geometry (rebuilt from row 0 on the first visit of this call)
         for r in range(1, 6):
             bchi[r] = 0
@@ -1582,14 +946,12 @@ class Solver:
                 si += 1
             # layer finished
             if not found:
-                self.finish()
-                self._scan = 0
-                self.reached = reached
-                self.expanded = expanded
+                self._pause(0, 0, reached, expanded)
                 return True
-            self.depth += 1
+            depth += 1
+            self.counters[_DEPTH] = depth
             d3 = n3
-            n3 = 1 + (self.depth + 1) % 3
+            n3 = 1 + (depth + 1) % 3
             k0 = fullword if d3 & 1 else 0
             k1 = fullword if d3 & 2 else 0
             lo3 = n3 & 1
@@ -1597,32 +959,30 @@ class Solver:
             si = 0
             found = 0
 
-    def _kernel_state(self):
-        ks = self._kst
-        if ks is None:
-            ks = self._kst = array("i", (0, 0, 0, 0, 0, 0))
-        return ks
+    def _pause(self, si, found, reached, expanded):
+        """Keep a call's progress for the next one (a byte of the scan is
+        re-read: its visited geometries have no layer-d layouts left)."""
+        cn = self.counters
+        cn[_SCAN] = si
+        cn[_FOUND] = found
+        cn[_REACHED] = reached
+        cn[_EXPANDED] = expanded
+        return False
 
-    def _walk_kernel(self, budget):
-        """``_walk`` run by the viper kernel; when it ends, the goal
+    def walk_kernel(self, budget):
+        """``walk`` run by the viper kernel; when it ends, the goal
         geometries it marked get their table and frontier words here."""
-        ks = self._kernel_state()
-        ks[0] = self._wr
-        ks[2] = self.reached
         if NATIVE_KERNEL:
             budget = budget * KERNEL_UNITS if budget < 1 << 26 else 1 << 30
         budget = _kv.walk(self, budget)
         if NATIVE_KERNEL:
             budget //= KERNEL_UNITS
-        self._wr = ks[0]
-        self.reached = ks[2]
-        if self._wr < 0:
-            self._walked = True
+        if self.counters[_WALK_ROW] < 0:
             T = self.table
-            FR = self.fr
-            ACT = self.act
-            lsb = self.lsb
-            fw = self.fullw[0]
+            FR = self.frontier
+            ACT = self.active
+            lsb = self.low_bit
+            fw = self.full_words[0]
             for i in range(len(ACT)):
                 a = ACT[i]
                 while a:
@@ -1632,23 +992,417 @@ class Solver:
                     FR[u] = fw
         return budget
 
-    def _step_kernel(self, budget):
-        """``step``'s search loop run by the viper kernel (same layers, same
-        table; its state passes through ``_kst``)."""
-        ks = self._kernel_state()
-        ks[0] = self._scan
-        ks[1] = self._found
-        ks[2] = self.reached
-        ks[3] = self.expanded
-        ks[4] = self.depth
+
+class Solver:
+    """Distance table for one piece set (nv verticals, nh horizontals, ns
+    soldiers; nv + nh + ns/2 == 7)."""
+
+    def __init__(self, nv, nh, ns, sliced=False, kernel=None):
+        """``sliced``: leave the setup (DAG build and tables, ~1 s on a Pico) to
+        ``setup()`` calls, so a caller can keep its UI alive; else it runs here.
+        ``kernel``: run the search in ``klotski_viper`` (None: where it is
+        machine code, ``NATIVE_KERNEL``); tables of several words per
+        geometry (8 soldiers or more) keep the loop of ``step``."""
+        if nv < 0 or nh < 0 or ns < 0 or 2 * (nv + nh) + ns != 14:
+            raise LayoutError("piece set must fill 18 cells: 2*(V+H)+S == 14")
+        self.nv = nv
+        self.nh = nh
+        self.ns = ns
+        m = ns + 2
+        self.monos = m
+        self.pairs = m * (m - 1) // 2
+        self.size = 0
+        self.done = False
+        self.expanded = 0                 # layouts expanded (mirror images are not)
+        self.reached = 0                  # layouts with a distance so far (progress: reached / size)
+        self.heavy_next = False
+        if kernel is None:
+            kernel = NATIVE_KERNEL
+        if kernel and _kv is None:
+            raise RuntimeError("klotski_viper is not importable here")
+        self._kernel = None
+        if kernel and self.pairs <= 30:   # one table word per geometry
+            self._kernel = _kv.search16 if self.pairs <= 16 else _kv.search32
+        self.search = None                # the search's state while it runs (``Search``)
+        self.depth = 0                    # the search's layer
+        mod = sys.modules.get("klotski_setup")
+        if mod is None:                   # dropped after an earlier setup
+            mod = __import__("klotski_setup")
+        self._setup = mod.Setup(self)
+        if not sliced:
+            while not self.setup():
+                pass
+
+    def setup(self):
+        """One slice of the setup (~1 M fuel, ~10 ms on a Pico); True once the
+        solver is ready (``step`` and the layout methods need that).  The one
+        slice that makes the table is larger (~2.4 M fuel for the classic
+        set, ~4.1 M for 30-bit words): ``heavy_next`` is True before it, so a
+        caller can give it a tick of its own."""
+        job = self._setup
+        if job is None:
+            return True
+        if job is False:
+            raise RuntimeError("this solver's setup failed (MemoryError?): make a new one")
+        self._setup = False               # stays so if the slice raises
+        done = job.step()
+        self.heavy_next = job.heavy_next
+        if not done:
+            self._setup = job
+            return False
+        self._setup = None
         if NATIVE_KERNEL:
-            budget = budget * KERNEL_UNITS if budget < 1 << 26 else 1 << 30
-        done = self._kernel(self, budget)
-        self._scan = ks[0]
-        self._found = ks[1]
-        self.reached = ks[2]
-        self.expanded = ks[3]
-        self.depth = ks[4]
+            # on a device (firmware as .mpy) the setup's code need not stay
+            # resident during the search; the WebAssembly VMs would compile
+            # its source again for the next solver, so it stays there
+            sys.modules.pop("klotski_setup", None)
+        return True
+
+    # ------------------------------------------------------------ geometry
+    def _geo_rank(self, nw):
+        lpi = self.slot
+        ent = self.entries
+        base = self.node_base
+        e = ent[base[self.root] + lpi[nw[0]]]
+        rk = e >> 10
+        e = ent[base[e & 1023] + lpi[nw[1]]]
+        rk += e >> 10
+        e = ent[base[e & 1023] + lpi[nw[2]]]
+        rk += e >> 10
+        e = ent[base[e & 1023] + lpi[nw[3]]]
+        rk += e >> 10
+        e = ent[base[e & 1023] + lpi[nw[4]]]
+        return rk + (e >> 10)
+
+    def _decode(self, g):
+        """Geometry g -> rw, DAG path (pn, cum), own/kind (monominoes as soldiers),
+        midx (monominoes before each cell), mcell.  Rows whose DAG prefix still
+        contains g (cum[r] <= g < chi[r]) are kept; only the rows below are
+        re-decoded."""
+        ent = self.entries
+        base = self.node_base
+        words = self.words
+        wstart = self.mask_start
+        nodemask = self.node_mask
+        ncnt = self.node_count
+        nlo = self.node_first
+        nhi = self.node_last
+        rw = self.rows
+        pn = self.path
+        cum = self.path_rank
+        chi = self.path_end
+        mcnt = self.path_monos
+        own = self.own
+        kind = self.kind
+        midx = self.mono_index
+        mcell = self.mono_cell
+        r = 1
+        while r < 5 and cum[r] <= g < chi[r]:
+            r += 1
+        r -= 1
+        r0 = r
+        n = pn[r]
+        x = g - cum[r]
+        while r < 5:
+            b0 = base[n]
+            lo = b0 + nlo[n]
+            hi = b0 + nhi[n]
+            # largest slot with offset <= x
+            while lo < hi:
+                mid = (lo + hi + 1) >> 1
+                if (ent[mid] >> 10) <= x:
+                    lo = mid
+                else:
+                    hi = mid - 1
+            e = ent[lo]
+            o = e >> 10
+            x -= o
+            rw[r] = words[wstart[nodemask[n]] + lo - b0]
+            n = e & 1023
+            o += cum[r]
+            r += 1
+            cum[r] = o
+            pn[r] = n
+            if r < 5:
+                chi[r] = o + ncnt[n]
+        mi = mcnt[r0]
+        c = r0 << 2
+        for r in range(r0, 5):
+            w = rw[r]
+            for _ in range(4):
+                t = w % 5
+                w //= 5
+                midx[c] = mi
+                if t:
+                    own[c] = c
+                    kind[c] = t          # token == K_S/K_V/K_H/K_B
+                    if t == 1:
+                        mcell[mi] = c
+                        mi += 1
+                    elif t == 2:
+                        own[c + 4] = c
+                    elif t == 3:
+                        own[c + 1] = c
+                    else:
+                        own[c + 1] = c
+                        own[c + 4] = c
+                        own[c + 5] = c
+                c += 1
+            mcnt[r + 1] = mi
+        self.decoded = g
+
+    # ------------------------------------------------------------ neighbours
+    def neighbors(self, rank):
+        """Fill out_rank/out_from/out_to with the layouts one step away; return count.
+        from/to are the moved piece's anchor (top-left) cells.  Every move
+        fills one of the two empty cells: for each, the piece beside it in
+        each direction moves in (a soldier, a slide along a long piece's
+        length, or a broadside move of two cells at once).  Split by move kind
+        for reading; that cost the worst hint along 横刀立马's solution 3.9 %
+        on the virtual Pico (8.32 -> 8.64 ms of a 50 ms budget, measured
+        2026-11-25): neighbors serves hints and paths, not the table build."""
+        P = self.pairs
+        g = rank // P
+        p = rank - g * P
+        if g != self.decoded:
+            self._decode(g)
+        if self.out_rank is None:
+            self._make_out()
+        e1 = self.mono_cell[self.pair_low[p]]
+        e2 = self.mono_cell[self.pair_high[p]]
+        own = self.own
+        kind = self.kind
+        nbr = self.step_cell
+        gP = g * P
+        mm = 0
+        for q in range(self.monos):
+            mm |= 1 << self.mono_cell[q]
+        cnt = 0
+        for which in range(2):
+            if which == 0:
+                e = e1
+                other = e2
+            else:
+                e = e2
+                other = e1
+            for k in range(4):
+                # piece on the opposite side of direction k moves into e
+                x = nbr[e * 4 + (k ^ 1)]
+                if x == EMPTY or x == other:
+                    continue
+                a = own[x]
+                t = kind[a]
+                if t == K_S:
+                    cnt = self._soldier_moves(cnt, gP, a, e, other)
+                elif (t == K_V) == (k >= 2) and t != K_B:
+                    cnt = self._slide_moves(cnt, mm, a, t, k, e, other)
+                elif e < other:           # broadside: generated once, from the lower empty cell
+                    cnt = self._broadside_move(cnt, mm, a, t, _DIRS[k], e, other)
+        return cnt
+
+    def _make_out(self):
+        """The neighbour output (``out_rank``, ``out_from``, ``out_to``) and
+        ``step_cell``, made when the table is complete or by the first
+        ``neighbors`` call: the table build never needs them (~450 B less at
+        its peak heap)."""
+        self.out_rank = _zeros("i", 48)
+        self.out_from = bytearray(48)
+        self.out_to = bytearray(48)
+        # the neighbour cell of e in direction k (0 left, 1 right, 2 up, 3 down), EMPTY if off-board
+        self.step_cell = bytearray(b"\xff" * 80)
+        for c in range(CELLS):
+            col = c % COLS
+            if col > 0:
+                self.step_cell[c * 4] = c - 1
+            if col < COLS - 1:
+                self.step_cell[c * 4 + 1] = c + 1
+            if c >= COLS:
+                self.step_cell[c * 4 + 2] = c - 4
+            if c < CELLS - COLS:
+                self.step_cell[c * 4 + 3] = c + 4
+
+    def _put(self, cnt, nw, mm2, c1, c2, a, to):
+        """Record the move of the piece at anchor ``a`` to ``to`` whose result
+        has row words ``nw`` and empty cells c1, c2 (monomino mask mm2)."""
+        self.out_rank[cnt] = (self._geo_rank(nw) * self.pairs
+                              + self.pair_of[_idx(self.popcount, mm2, c1) * self.monos + _idx(self.popcount, mm2, c2)])
+        self.out_from[cnt] = a
+        self.out_to[cnt] = to
+        return cnt + 1
+
+    def _soldier_moves(self, cnt, gP, a, e, other):
+        """A soldier at ``a`` steps into e, and on into ``other`` when it
+        touches e: the geometry stays, only the empty pair changes."""
+        midx = self.mono_index
+        nbr = self.step_cell
+        pidx = self.pair_of
+        i = midx[a] * self.monos
+        self.out_rank[cnt] = gP + pidx[i + midx[other]]
+        self.out_from[cnt] = a
+        self.out_to[cnt] = e
+        cnt += 1
+        for k2 in range(4):
+            if nbr[e * 4 + k2] == other:
+                self.out_rank[cnt] = gP + pidx[i + midx[e]]
+                self.out_from[cnt] = a
+                self.out_to[cnt] = other
+                cnt += 1
+        return cnt
+
+    def _slide_moves(self, cnt, mm, a, t, k, e, other):
+        """A vertical (horizontal) piece at ``a`` slides along its length in
+        direction k into e: one cell, and two when ``other`` is next in line."""
+        nw = self.new_rows
+        rw = self.rows
+        d = _DIRS[k]
+        if t == K_V:
+            tok = 2
+            far = a + 4  # second cell
+        else:
+            tok = 3
+            far = a + 1
+        # vacated cell for one step: the trailing cell
+        vac = a if d > 0 else far
+        for r in range(5):
+            nw[r] = rw[r]
+        # remove piece tokens: anchor tok -> covered stays; vacated -> monomino
+        _set_tok(nw, a, -tok)
+        _set_tok(nw, a + d, tok)
+        _set_tok(nw, vac, 1)
+        _set_tok(nw, e, -1)
+        cnt = self._put(cnt, nw, (mm ^ (1 << vac)) ^ (1 << e), vac, other, a, a + d)
+        if self.step_cell[e * 4 + k] == other:
+            # two cells: both piece cells vacated
+            for r in range(5):
+                nw[r] = rw[r]
+            _set_tok(nw, a, 1 - tok)
+            _set_tok(nw, far, 1)
+            _set_tok(nw, a + 2 * d, tok)
+            _set_tok(nw, e, -1)
+            _set_tok(nw, other, -1)
+            cnt = self._put(cnt, nw, mm ^ (1 << a) ^ (1 << far) ^ (1 << e) ^ (1 << other),
+                            a, far, a, a + 2 * d)
+        return cnt
+
+    def _broadside_move(self, cnt, mm, a, t, d, e, other):
+        """The piece at ``a`` moves by d into both empty cells at once (its two
+        leading cells are e and ``other``, e < other)."""
+        if t == K_V:
+            # horizontal move of a vertical piece: leading cells a+d, a+4+d
+            if not (a + d == e and a + 4 + d == other):
+                return cnt
+            v1 = a
+            v2 = a + 4
+            tok = 2
+        elif t == K_H:
+            if not (a + d == e and a + 1 + d == other):
+                return cnt
+            v1 = a
+            v2 = a + 1
+            tok = 3
+        else:
+            tok = 4
+            if d == 4:
+                ok = e == a + 8 and other == a + 9
+                v1 = a
+                v2 = a + 1
+            elif d == -4:
+                ok = e == a - 4 and other == a - 3
+                v1 = a + 4
+                v2 = a + 5
+            elif d == -1:
+                ok = e == a - 1 and other == a + 3
+                v1 = a + 1
+                v2 = a + 5
+            else:
+                ok = e == a + 2 and other == a + 6
+                v1 = a
+                v2 = a + 4
+            if not ok:
+                return cnt
+        nw = self.new_rows
+        rw = self.rows
+        for r in range(5):
+            nw[r] = rw[r]
+        _set_tok(nw, a, -tok)
+        _set_tok(nw, a + d, tok)
+        _set_tok(nw, v1, 1)
+        _set_tok(nw, v2, 1)
+        _set_tok(nw, e, -1)
+        _set_tok(nw, other, -1)
+        return self._put(cnt, nw, mm ^ (1 << v1) ^ (1 << v2) ^ (1 << e) ^ (1 << other),
+                         v1, v2, a, a + d)
+
+    # ------------------------------------------------------------ table access
+    def value(self, rank):
+        """Stored distance mod 3 (3 = not reached).  Only one of a layout and
+        its mirror image is stored: the one whose geometry rank is not above
+        its mirror's."""
+        P = self.pairs
+        g = rank // P
+        p = rank - g * P
+        if g != self.decoded:
+            self._decode(g)
+        nw = self.new_rows
+        mwg = self.word_mirror
+        rw = self.rows
+        for r in range(5):
+            w = rw[r]
+            nw[r] = mwg[self.mask_start[self.word_mask[w]] + self.slot[w]]
+        gm = self._geo_rank(nw)
+        if gm < g:
+            mcell = self.mono_cell
+            mm = 0
+            for q in range(self.monos):
+                mm |= 1 << mcell[q]
+            z = mm & self.mirror_below[mcell[self.pair_low[p]]]
+            i = self.popcount[z & 1023] + self.popcount[z >> 10]
+            z = mm & self.mirror_below[mcell[self.pair_high[p]]]
+            j = self.popcount[z & 1023] + self.popcount[z >> 10]
+            p = self.pair_of[i * self.monos + j]
+            g = gm
+        u = g * self.words_per + self.pair_word[p]
+        bit = self.pair_bit[p]
+        t = self.table
+        code = (1 if t[u] & bit else 0) | (2 if t[self.units + u] & bit else 0)
+        return 3 if code == 0 else code - 1
+
+    def step(self, max_states=2000):
+        """Expand up to about max_states layouts of the reverse BFS.  Returns
+        True when the table is complete.
+
+        The first calls finish a sliced solver's setup, then allocate the
+        search's arrays and run the walk (mirror ranks, goal seeds).  Then
+        layer by layer (see the module notes) a geometry visit expands the
+        frontier pairs of one table word.  Work is charged in units (a layout
+        64, a decode 64, a marked layout 16, a walk slot 2-12) so one call
+        stays bounded.  The search (``Search``) runs in the viper kernel
+        where there is one (``_kernel``), else in plain Python."""
+        if self.done:
+            return True
+        if self._setup is not None:
+            self.setup()                  # a sliced solver is set up first
+            return False
+        search = self.search
+        budget = max_states << 6 if max_states < 1 << 24 else 1 << 30
+        if search.active is None:
+            search.allocate()             # calls of their own
+            return False
+        counters = search.counters
+        if counters[_WALK_ROW] >= 0:
+            budget = search.walk(budget) if self._kernel is None else search.walk_kernel(budget)
+            self.reached = counters[_REACHED]
+            if counters[_WALK_ROW] >= 0:
+                return False
+        if self._kernel is None:
+            done = search.expand(budget)
+        else:
+            if NATIVE_KERNEL:
+                budget = budget * KERNEL_UNITS if budget < 1 << 26 else 1 << 30
+            done = self._kernel(search, budget)
+        self.reached = counters[_REACHED]
+        self.expanded = counters[_EXPANDED]
+        self.depth = counters[_DEPTH]
         if done:
             self.finish()
             return True
@@ -1659,16 +1413,9 @@ class Solver:
         it): drop what only the search uses (~18 KB, and the 4.5 KB row
         offset table of the classic set)."""
         self.done = True
-        self.fr = self.act = self.asum = self.mir = self.o2s = self.obase = self._kst = None
-
-    def _pause(self, si, found, reached, expanded):
-        """Keep a call's progress for the next one (a byte of the scan is
-        re-read: its visited geometries have no layer-d layouts left)."""
-        self._scan = si
-        self._found = found
-        self.reached = reached
-        self.expanded = expanded
-        return False
+        self.search = None
+        if self.out_rank is None:
+            self._make_out()
 
     def build(self):
         while not self.step(1 << 26):
@@ -1678,7 +1425,7 @@ class Solver:
     def rank_of(self, cells):
         """Rank of a parsed layout of this piece set."""
         own, kind = anchors(cells)
-        nw = self.nw
+        nw = self.new_rows
         for r in range(5):
             nw[r] = 0
         mm = 0
@@ -1703,8 +1450,8 @@ class Solver:
                     e1 = c
                 else:
                     e2 = c
-        i = self._idx(mm, e1)
-        j = self._idx(mm, e2)
+        i = _idx(self.popcount, mm, e1)
+        j = _idx(self.popcount, mm, e2)
         return g * self.pairs + (j * (j - 1) >> 1) + i
 
     def cells_of(self, rank):
@@ -1712,15 +1459,15 @@ class Solver:
         P = self.pairs
         g = rank // P
         p = rank - g * P
-        if g != self.cur_geo:
+        if g != self.decoded:
             self._decode(g)
         out = bytearray(CELLS)
         own = self.own
         kind = self.kind
         for c in range(CELLS):
             out[c] = ord(KIND_CHARS[kind[own[c]]])
-        out[self.mcell[self.pi[p]]] = 46
-        out[self.mcell[self.pj[p]]] = 46
+        out[self.mono_cell[self.pair_low[p]]] = 46
+        out[self.mono_cell[self.pair_high[p]]] = 46
         return out
 
     def best_move(self, rank):
@@ -1751,7 +1498,7 @@ class Solver:
 
     def is_goal(self, rank):
         g = rank // self.pairs
-        if g != self.cur_geo:
+        if g != self.decoded:
             self._decode(g)
         return self.own[GOAL_CELL] == GOAL_CELL and self.kind[GOAL_CELL] == K_B
 
@@ -1783,3 +1530,8 @@ def solve(text):
     if moves is None:
         return None, None
     return len(moves), moves
+
+
+# The setup's module (klotski_setup imports names from this one, so it comes
+# last); Solver.__init__ imports it again where a finished setup dropped it.
+__import__("klotski_setup")

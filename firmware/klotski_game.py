@@ -18,6 +18,10 @@ cancels the step.  B (tap): drop the piece, or undo a step.  Hold B: menu
 move; auto solve plays them all.  A win with a hint or auto solve is not a
 record.
 
+Pieces: the board model is klotski.py's (``owners``, ``can_shift``,
+``shift``, ``is_goal_cells``); ``UndoRing`` keeps the layouts before the last
+UNDO steps; ``SolverJob`` runs the solver's phases and the table cache.
+
 Solver: one klotski.Solver per piece set, built in the background from the
 moment a level opens: each tick runs ``step(CHUNK)`` slices while the tick's
 deadline allows (one slice is <= ~45 ms on a Pico), with a progress bar.  A
@@ -85,11 +89,16 @@ S_LOAD = const(6)        # then the cache is read
 S_SAVE = const(7)        # the finished table is written next tick (a tick of its own)
 
 MENU_ITEMS = ("HINT", "AUTO SOLVE", "UNDO", "RESTART", "LEVELS")
-# piece cells relative to the anchor
-_OFFS_S = (0,)
-_OFFS_V = (0, 4)
-_OFFS_H = (0, 1)
-_OFFS_B = (0, 1, 4, 5)
+# what each line of MENU_ITEMS does (its index; private consts: folded, no module globals)
+_M_HINT = const(0)
+_M_AUTO = const(1)
+_M_UNDO = const(2)
+_M_RESTART = const(3)
+_M_LEVELS = const(4)
+# what waits for the solver's table (self.pending)
+_WANT_NOTHING = const(0)
+_WANT_HINT = const(1)
+_WANT_AUTO = const(2)
 _PINYIN = {
     "横刀立马": "HENG DAO LI MA", "指挥若定": "ZHI HUI RUO DING", "兵分三路": "BING FEN SAN LU",
     "齐头并进": "QI TOU BING JIN", "桃花园中": "TAO HUA YUAN ZHONG", "一路进军": "YI LU JIN JUN",
@@ -119,63 +128,166 @@ def display_name(name, i):
     return name.upper()
 
 
-def offsets(ch):
-    if ch == CH_B:
-        return _OFFS_B
-    if ch == CH_V:
-        return _OFFS_V
-    if ch == CH_H:
-        return _OFFS_H
-    return _OFFS_S
-
-
-def owners(cells, own):
-    """own[c] = anchor (top-left cell) of the piece on c, NONE if empty; pieces
-    pair up in reading order (a layout of letters has one tiling)."""
-    for c in range(20):
-        own[c] = NONE
-    for c in range(20):
-        ch = cells[c]
-        if ch == DOT or own[c] != NONE:
-            continue
-        for o in offsets(ch):
-            if c + o < 20:
-                own[c + o] = c
-
-
-def can_shift(cells, own, a, d):
-    """Can the piece anchored at a move one cell by d (-1, 1, -4, 4)?"""
-    for o in offsets(cells[a]):
-        p = a + o
-        q = p + d
-        if q < 0 or q >= 20:
-            return False
-        if (d == 1 or d == -1) and q // 4 != p // 4:
-            return False
-        if cells[q] != DOT and own[q] != a:
-            return False
-    return True
-
-
-def shift(cells, a, d):
-    ch = cells[a]
-    offs = offsets(ch)
-    for o in offs:
-        cells[a + o] = DOT
-    for o in offs:
-        cells[a + o + d] = ch
-
-
-def is_goal(cells):
-    return cells[13] == CH_B and cells[14] == CH_B and cells[17] == CH_B and cells[18] == CH_B
-
-
 def check_level(text):
     """The cells of a layout the game can play: klotski's parser and a tiling
-    where every piece fits (what owners() relies on)."""
+    where every piece fits (what klotski.owners() relies on)."""
     cells = klotski.parse(text)
     klotski.anchors(cells)
     return cells
+
+
+class SolverJob:
+    """The solver of the open level's piece set, built in the background:
+    ``phase`` (S_NONE .. S_SAVE), the slices of its setup and search under
+    the tick's deadline, the table cache read and written in ticks of their
+    own; ``cache_status`` is what the cache said ("ok", "missing", "written",
+    "full", ...)."""
+
+    def __init__(self, ctx):
+        self.cache = klotski_cache.dir_for(ctx)
+        self.solver = None
+        self.piece_set = None    # piece set of self.solver
+        self.phase = S_NONE
+        self.slice_ms = 0        # the longest slice expected (ms)
+        self.cache_status = ""
+
+    def want(self, piece_set):
+        """A level of ``piece_set`` is open: a new solver unless it has one."""
+        if piece_set != self.piece_set:
+            self.solver = None
+            gc.collect()
+            self.piece_set = piece_set
+            self.phase = S_NEW
+
+    def work(self, ctx):
+        """This tick's share of the solver's work (see the module notes)."""
+        ph = self.phase
+        if ph == S_NEW:
+            nv, nh, ns = self.piece_set
+            try:
+                self.solver = klotski.Solver(nv, nh, ns, sliced=True)
+            except MemoryError:
+                self._no_memory(ctx)
+                return
+            self.phase = S_SETUP
+            return
+        if ph == S_LOAD:
+            self._load(ctx)
+            return
+        if ph == S_SAVE:
+            self._ready(ctx, True)
+            return
+        if ph != S_SETUP and ph != S_BUILD:
+            return
+        s = self.solver
+        dl = ctx.deadline(SLICE_MS)
+        for i in range(MAX_SLICES):
+            heavy = ph == S_SETUP and s.heavy_next
+            if i and heavy:
+                return                        # the table's slice gets a tick of its own
+            t0 = ctx.ticks_ms()
+            try:
+                done = s.setup() if ph == S_SETUP else s.step(CHUNK)
+            except MemoryError:
+                self._no_memory(ctx)
+                return
+            dt = ticks_diff(ctx.ticks_ms(), t0)
+            # setup slices vary: expect the longest one seen so far
+            if ph == S_BUILD or (dt > self.slice_ms and not heavy):
+                self.slice_ms = dt
+            if done:
+                if ph == S_BUILD:
+                    self.phase = S_SAVE      # the cache write gets a tick of its own
+                else:
+                    self.phase = S_LOAD      # next tick: a tick of its own
+                return
+            if dl.remaining() <= self.slice_ms:
+                return
+
+    def _load(self, ctx):
+        """The solver is set up: its finished table may be in the cache."""
+        self.phase = S_BUILD
+        if self.cache is not None:
+            st = klotski_cache.load(self.cache, self.solver)
+            self.cache_status = st
+            if st == "ok":
+                self._ready(ctx, False)
+            elif st in ("corrupt", "stale"):
+                ctx.toast("CACHE " + st.upper() + " - REBUILD", 45)
+
+    def _no_memory(self, ctx):
+        """The solver did not fit: drop it and play on without hints."""
+        self.solver = None
+        self.phase = S_FAIL
+        gc.collect()
+        ctx.toast("NO MEMORY FOR SOLVER", 60)
+
+    def _ready(self, ctx, write):
+        self.phase = S_READY
+        if write and self.cache is not None:
+            try:
+                klotski_cache.save(self.cache, self.solver)
+                self.cache_status = "written"
+            except OSError as exc:
+                full = getattr(exc, "errno", None) == klotski_cache.ENOSPC
+                self.cache_status = "full" if full else "failed"
+                ctx.toast("FLASH FULL: NO CACHE" if full else "CACHE WRITE FAILED", 60)
+
+    def progress(self):
+        """0..100: layouts reached so far over the table size (the bar jumps to
+        the end when the search finishes: layouts of other components are never
+        reached)."""
+        if self.phase == S_READY:
+            return 100
+        s = self.solver
+        if s is None or not s.size:
+            return 0
+        p = s.reached * 100 // s.size
+        return 99 if p > 99 else p
+
+
+class UndoRing:
+    """The layouts before the last UNDO steps (20 bytes each), the oldest
+    overwritten by a new one."""
+
+    def __init__(self):
+        self.buf = bytearray(20 * UNDO)
+        self.n = 0               # steps that can be undone (<= UNDO)
+        self.top = 0             # ring index of the next free slot
+
+    def clear(self):
+        self.n = 0
+
+    def push(self, cells):
+        base = self.top * 20
+        self.buf[base:base + 20] = cells
+        self.top = (self.top + 1) % UNDO
+        if self.n < UNDO:
+            self.n += 1
+
+    def top_is(self, cells):
+        """Is the newest layout ``cells``?"""
+        if not self.n:
+            return False
+        base = ((self.top + UNDO - 1) % UNDO) * 20
+        u = self.buf
+        for i in range(20):
+            if u[base + i] != cells[i]:
+                return False
+        return True
+
+    def drop(self):
+        self.top = (self.top + UNDO - 1) % UNDO
+        self.n -= 1
+
+    def pop_into(self, cells):
+        """The newest layout into ``cells`` and off the ring; False if empty."""
+        if not self.n:
+            return False
+        self.drop()
+        base = self.top * 20
+        cells[:] = self.buf[base:base + 20]
+        return True
 
 
 class Game:
@@ -194,13 +306,11 @@ class Game:
             self.layouts.append(layout)
             self.optimal.append(int(steps))
             i += 1
-        self.cache = klotski_cache.dir_for(ctx)
+        self.job = SolverJob(ctx)
         self.cells = bytearray(20)
         self.start = bytearray(20)
         self.own = bytearray(20)
-        self.undo = bytearray(20 * UNDO)
-        self.undo_n = 0          # steps that can be undone (<= UNDO)
-        self.undo_top = 0        # ring index of the next free slot
+        self.undo = UndoRing()
         self.steps = 0
         self.last = NONE         # anchor of the piece moved in the current step
         self.cursor = 0
@@ -208,20 +318,15 @@ class Game:
         self.helped = False
         self.auto = False
         self.auto_wait = 0
-        self.pending = 0         # 1 hint / 2 auto solve waiting for the solver
+        self.pending = _WANT_NOTHING  # a hint or auto solve waiting for the solver
         self.flash = NONE
         self.flash_ticks = 0
         self.level = 0
         self.top = 0
         self.state = LIST
-        self.menu = 0
+        self.menu = _M_HINT
         self.b_held = False
         self.new_best = False
-        self.solver = None
-        self.sset = None         # piece set of self.solver
-        self.sphase = S_NONE
-        self.sms = 0             # last slice duration (ms)
-        self.cache_status = ""
         self.thumb = bytearray(20)
         self.thumb_own = bytearray(20)
         self._thumb_level = -2
@@ -280,8 +385,8 @@ class Game:
             return self.optimal[i]
         if i != self.level:
             return None
-        if self._pack_opt is None and self.sphase == S_READY and self.solver is not None:
-            self._pack_opt = self.solver.distance(self.solver.rank_of(self.start))
+        if self._pack_opt is None and self.job.phase == S_READY and self.job.solver is not None:
+            self._pack_opt = self.job.solver.distance(self.job.solver.rank_of(self.start))
         return self._pack_opt
 
     def show_level(self, text):
@@ -322,23 +427,18 @@ class Game:
         self.start[:] = cells
         self.restart()
         self.state = PLAY
-        want = klotski.piece_set(self.start)
-        if want != self.sset:
-            self.solver = None
-            gc.collect()
-            self.sset = want
-            self.sphase = S_NEW
+        self.job.want(klotski.piece_set(self.start))
 
     def restart(self):
         self.cells[:] = self.start
-        owners(self.cells, self.own)
+        klotski.owners(self.cells, self.own)
         self.steps = 0
-        self.undo_n = 0
+        self.undo.clear()
         self.last = NONE
         self.grabbed = False
         self.helped = False
         self.auto = False
-        self.pending = 0
+        self.pending = _WANT_NOTHING
         self.flash = NONE
         self.new_best = False
         c = 0
@@ -346,139 +446,39 @@ class Game:
             c += 1
         self.cursor = c
 
-    # ------------------------------------------------------------ solver work
-    def _solver_work(self, ctx):
-        ph = self.sphase
-        if ph == S_NEW:
-            nv, nh, ns = self.sset
-            try:
-                self.solver = klotski.Solver(nv, nh, ns, sliced=True)
-            except MemoryError:
-                self._no_memory(ctx)
-                return
-            self.sphase = S_SETUP
-            return
-        if ph == S_LOAD:
-            self._load_cached(ctx)
-            return
-        if ph == S_SAVE:
-            self._ready(ctx, True)
-            return
-        if ph != S_SETUP and ph != S_BUILD:
-            return
-        s = self.solver
-        dl = ctx.deadline(SLICE_MS)
-        for i in range(MAX_SLICES):
-            heavy = ph == S_SETUP and s.heavy_next
-            if i and heavy:
-                return                        # the table's slice gets a tick of its own
-            t0 = ctx.ticks_ms()
-            try:
-                done = s.setup() if ph == S_SETUP else s.step(CHUNK)
-            except MemoryError:
-                self._no_memory(ctx)
-                return
-            dt = ticks_diff(ctx.ticks_ms(), t0)
-            # setup slices vary: expect the longest one seen so far
-            if ph == S_BUILD or (dt > self.sms and not heavy):
-                self.sms = dt
-            if done:
-                if ph == S_BUILD:
-                    self.sphase = S_SAVE      # the cache write gets a tick of its own
-                else:
-                    self.sphase = S_LOAD      # next tick: a tick of its own
-                return
-            if dl.remaining() <= self.sms:
-                return
-
-    def _load_cached(self, ctx):
-        """The solver is set up: its finished table may be in the cache."""
-        self.sphase = S_BUILD
-        if self.cache is not None:
-            st = klotski_cache.load(self.cache, self.solver)
-            self.cache_status = st
-            if st == "ok":
-                self._ready(ctx, False)
-            elif st in ("corrupt", "stale"):
-                ctx.toast("CACHE " + st.upper() + " - REBUILD", 45)
-
-    def _no_memory(self, ctx):
-        """The solver did not fit: drop it and play on without hints."""
-        self.solver = None
-        self.sphase = S_FAIL
-        gc.collect()
-        ctx.toast("NO MEMORY FOR SOLVER", 60)
-
-    def _ready(self, ctx, write):
-        self.sphase = S_READY
-        if write and self.cache is not None:
-            try:
-                klotski_cache.save(self.cache, self.solver)
-                self.cache_status = "written"
-            except OSError as exc:
-                full = getattr(exc, "errno", None) == klotski_cache.ENOSPC
-                self.cache_status = "full" if full else "failed"
-                ctx.toast("FLASH FULL: NO CACHE" if full else "CACHE WRITE FAILED", 60)
-
-    def progress(self):
-        """0..100: layouts reached so far over the table size (the bar jumps to
-        the end when the search finishes: layouts of other components are never
-        reached)."""
-        if self.sphase == S_READY:
-            return 100
-        s = self.solver
-        if s is None or not s.size:
-            return 0
-        p = s.reached * 100 // s.size
-        return 99 if p > 99 else p
-
     # ------------------------------------------------------------ moves
-    def _push(self):
-        base = self.undo_top * 20
-        self.undo[base:base + 20] = self.cells
-        self.undo_top = (self.undo_top + 1) % UNDO
-        if self.undo_n < UNDO:
-            self.undo_n += 1
-
-    def _top_equals_cells(self):
-        if not self.undo_n:
-            return False
-        base = ((self.undo_top + UNDO - 1) % UNDO) * 20
-        u = self.undo
-        c = self.cells
-        for i in range(20):
-            if u[base + i] != c[i]:
-                return False
-        return True
-
-    def _drop_top(self):
-        self.undo_top = (self.undo_top + UNDO - 1) % UNDO
-        self.undo_n -= 1
-
     def move_piece(self, a, d):
         """Move the piece anchored at a one cell by d; returns the new anchor or
-        NONE if blocked.  Counts steps the standard way."""
-        if not can_shift(self.cells, self.own, a, d):
+        NONE if blocked."""
+        if not klotski.can_shift(self.cells, self.own, a, d):
             return NONE
-        if a != self.last:
-            self._push()
-            self.steps += 1
-        shift(self.cells, a, d)
-        owners(self.cells, self.own)
-        self.last = a + d
-        if self._top_equals_cells():     # back where the step started
-            self._drop_top()
-            self.steps -= 1
-            self.last = NONE
+        self._step(a, a + d, None, d)
         return a + d
 
+    def _step(self, frm, to, nxt, d):
+        """Play the move of the piece anchored at ``frm`` to ``to``: the board
+        becomes ``nxt`` (the solver's layout) or, when that is None, the piece
+        shifts by d.  Counts steps the standard way: moves of the same piece
+        in a row are one step, and moving it back to where the step started
+        cancels the step."""
+        if frm != self.last:
+            self.undo.push(self.cells)
+            self.steps += 1
+        if nxt is None:
+            klotski.shift(self.cells, frm, d)
+        else:
+            self.cells[:] = nxt
+        klotski.owners(self.cells, self.own)
+        self.last = to
+        if self.undo.top_is(self.cells):  # back where the step started
+            self.undo.drop()
+            self.steps -= 1
+            self.last = NONE
+
     def undo_step(self):
-        if not self.undo_n:
+        if not self.undo.pop_into(self.cells):
             return False
-        self._drop_top()
-        base = self.undo_top * 20
-        self.cells[:] = self.undo[base:base + 20]
-        owners(self.cells, self.own)
+        klotski.owners(self.cells, self.own)
         self.steps -= 1
         self.last = NONE
         self.grabbed = False
@@ -494,25 +494,15 @@ class Game:
 
     def hint_move(self):
         """Play the solver's best next move.  Returns True if a move was made."""
-        s = self.solver
-        if self.sphase != S_READY or s is None:
+        s = self.job.solver
+        if self.job.phase != S_READY or s is None:
             return False
         r = s.rank_of(self.cells)
         mv = s.best_move(r)
         if mv is None:
             return False
-        frm, to = mv[0], mv[1]
-        nxt = s.cells_of(mv[2])
-        if frm != self.last:
-            self._push()
-            self.steps += 1
-        self.cells[:] = nxt
-        owners(self.cells, self.own)
-        self.last = to
-        if self._top_equals_cells():
-            self._drop_top()
-            self.steps -= 1
-            self.last = NONE
+        to = mv[1]
+        self._step(mv[0], to, s.cells_of(mv[2]), 0)
         self.helped = True
         self.grabbed = False
         self.cursor = to
@@ -521,7 +511,7 @@ class Game:
         return True
 
     def _after_move(self, ctx):
-        if is_goal(self.cells):
+        if klotski.is_goal_cells(self.cells):
             self._win(ctx)
 
     def _win(self, ctx):
@@ -553,7 +543,7 @@ class Game:
 
     # ------------------------------------------------------------ tick
     def tick(self, ctx):
-        self._solver_work(ctx)
+        self.job.work(ctx)
         btn = ctx.buttons
         if self.flash_ticks:
             self.flash_ticks -= 1
@@ -623,29 +613,29 @@ class Game:
         return None
 
     def choose(self, ctx, item):
-        """Run menu item ``item`` (index into MENU_ITEMS)."""
-        if item == 0:
-            self.request(ctx, 1)
-        elif item == 1:
-            self.request(ctx, 2)
-        elif item == 2:
+        """Run menu item ``item`` (_M_HINT .. _M_LEVELS: index into MENU_ITEMS)."""
+        if item == _M_HINT:
+            self.request(ctx, _WANT_HINT)
+        elif item == _M_AUTO:
+            self.request(ctx, _WANT_AUTO)
+        elif item == _M_UNDO:
             self.undo_step()
-        elif item == 3:
+        elif item == _M_RESTART:
             self.restart()
         else:
             self._to_list()
 
     def request(self, ctx, what):
-        """Hint (1) or auto solve (2): now if the table is ready, else when it is."""
-        if self.sphase == S_FAIL:
+        """_WANT_HINT or _WANT_AUTO (solve): now if the table is ready, else when it is."""
+        if self.job.phase == S_FAIL:
             ctx.toast("NO SOLVER", 45)
             return
-        if self.sphase != S_READY:
+        if self.job.phase != S_READY:
             self.pending = what
-            ctx.toast("SOLVING %d%%" % self.progress(), 30)
+            ctx.toast("SOLVING %d%%" % self.job.progress(), 30)
             return
-        self.pending = 0
-        if what == 2:
+        self.pending = _WANT_NOTHING
+        if what == _WANT_AUTO:
             self.auto = True
             self.auto_wait = 0
             self.helped = True
@@ -655,7 +645,7 @@ class Game:
             self._after_move(ctx)
 
     def _tick_play(self, ctx, btn):
-        if self.pending and self.sphase == S_READY:
+        if self.pending and self.job.phase == S_READY:
             self.request(ctx, self.pending)
         if self.auto:
             if btn.just_pressed(A | B | UP | DOWN | LEFT | RIGHT):
@@ -676,7 +666,7 @@ class Game:
             self.b_held = True
             self.grabbed = False
             self.state = MENU
-            self.menu = 0
+            self.menu = _M_HINT
             return None
         if btn.just_released(B):
             if self.b_held:
@@ -807,14 +797,14 @@ class Game:
             fb.rect(x, y, w, h, 1)
 
     def _status(self):
-        ph = self.sphase
+        ph = self.job.phase
         if ph == S_READY:
             return "HINTS READY"
         if ph == S_FAIL:
             return "NO SOLVER"
         if ph == S_NEW or ph == S_SETUP or ph == S_LOAD:
             return "SOLVER: SETUP"
-        return "SOLVING %d%%" % self.progress()
+        return "SOLVING %d%%" % self.job.progress()
 
     def _draw_panel(self, fb):
         i = self.level
@@ -825,9 +815,9 @@ class Game:
         b = self.best(i)
         gfx.text(fb, ("BEST %d" % b) if b else "BEST -", PX, 23)
         gfx.text(fb, self._status(), PX, 32)
-        if self.sphase != S_READY:
+        if self.job.phase != S_READY:
             fb.rect(PX, 38, 72, 4, 1)
-            fb.fill_rect(PX + 1, 39, 70 * self.progress() // 100, 2, 1)
+            fb.fill_rect(PX + 1, 39, 70 * self.job.progress() // 100, 2, 1)
         if self.auto:
             gfx.text(fb, "AUTO SOLVING", PX, 46)
             gfx.text(fb, "ANY KEY: STOP", PX, 53)
@@ -873,7 +863,7 @@ class Game:
         is kept and copied back while nothing on it changes."""
         n = self.n_levels()
         frame = getattr(self.ctx, "frame", None)
-        key = (((self.level + 1) * 256 + self.top) * 16 + self.sphase) * 256 + (n + self._stores) % 256
+        key = (((self.level + 1) * 256 + self.top) * 16 + self.job.phase) * 256 + (n + self._stores) % 256
         if frame is not None and key == self._list_key and len(frame) == len(self._list_cache):
             frame[:] = self._list_cache
             return
@@ -912,7 +902,7 @@ class Game:
             except Exception:
                 for c in range(20):
                     self.thumb[c] = DOT
-            owners(self.thumb, self.thumb_own)
+            klotski.owners(self.thumb, self.thumb_own)
             self._thumb_level = self.level
         self._draw_board(fb, self.thumb, 104, 4, 5, False)
         gfx.text(fb, "A:PLAY", 101, 40)

@@ -199,14 +199,14 @@ def test_levels_steps_verified(classic):
 
 def test_search_arrays_exist_only_while_it_runs():
     s = klotski.Solver(5, 0, 4)
-    assert s.fr is None and s.act is None and s.mir is None
+    search = s.search
+    assert search.frontier is None and search.active is None and search.mirror is None
     calls = 0
     while not s.step(40):
         calls += 1
         if calls == 5:
-            assert s.fr is not None and s.mir is not None
-    assert s.fr is None and s.act is None and s.asum is None and s.mir is None
-    assert s.o2s is None and s.obase is None
+            assert search.frontier is not None and search.mirror is not None
+    assert s.search is None                           # the search's state is dropped
     # the finished table alone answers: a layout and its mirror image agree
     text = "SVVV/SVVV/VBBV/VBBV/S..S"
     mirror = "/".join(row[::-1] for row in text.split("/"))
@@ -281,8 +281,10 @@ def test_sliced_setup_builds_the_same_solver():
     while not sliced.setup():
         calls += 1
     assert calls > 20
-    for name in ("table", "ent", "base", "words", "pk", "mwg", "o2s", "obase", "nodemask"):
+    for name in ("table", "entries", "node_base", "words", "word_mirror", "node_mask"):
         assert getattr(sliced, name) == getattr(eager, name), name
+    for name in ("word_pieces", "offset_slot", "offset_base", "full_words", "low_bit"):
+        assert getattr(sliced.search, name) == getattr(eager.search, name), name
     assert (sliced.size, sliced.geos, sliced.root) == (eager.size, eager.geos, eager.root)
     sliced.build()
     eager.build()
@@ -330,9 +332,20 @@ def test_kernel_source_builds_the_same_table_on_cpython(piece_set):
         pass
     assert bytes(fast.table) == bytes(plain.table)
     assert (fast.reached, fast.expanded, fast.depth) == (plain.reached, plain.expanded, plain.depth)
-    assert fast.fr is None and fast._kst is None        # search-only state dropped
+    assert fast.search is None                         # search-only state dropped
 
 
 def test_many_word_tables_keep_the_plain_loop():
     s = klotski.Solver(1, 2, 8, kernel=True)          # 45 pairs: two words per geometry
-    assert s.wper == 2 and s._kernel is None
+    assert s.words_per == 2 and s._kernel is None
+
+
+def test_viper_kernel_file_is_generated_from_its_template():
+    """firmware/klotski_viper.py is what host_tools/codegen/klotski_viper_gen.py
+    writes from its template (search16 and search32 are one function there)."""
+    from host_tools.codegen import klotski_viper_gen as gen
+    text = gen.generate()
+    assert gen.TARGET.read_text(encoding="utf-8") == text, \
+        "stale: run python -m host_tools.codegen.klotski_viper_gen"
+    assert text.count("def search16(") == 1 and text.count("def search32(") == 1
+    assert gen.main(["--check"]) == 0

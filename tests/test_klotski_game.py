@@ -76,10 +76,10 @@ def play_move(g, ctx, frm, to):
         dx = (to % 4) - (frm % 4)
         dy = (to // 4) - (frm // 4)
         h, v = (1 if dx > 0 else -1), (4 if dy > 0 else -4)
-        seq = [h, v] if kg.can_shift(g.cells, g.own, frm, h) else [v, h]
+        seq = [h, v] if klotski.can_shift(g.cells, g.own, frm, h) else [v, h]
     a = frm
     for d in seq:
-        assert kg.can_shift(g.cells, g.own, a, d)
+        assert klotski.can_shift(g.cells, g.own, a, d)
         tap(g, ctx, DIRS[d])
         a += d
     if g.state == kg.PLAY:
@@ -103,7 +103,7 @@ def cache_dir(tmp_path, classic_solver):
 def set_up(g, ctx):
     """Tick through the solver's sliced setup and cache load; the tick count."""
     n = 0
-    while g.sphase in (kg.S_NEW, kg.S_SETUP, kg.S_LOAD):
+    while g.job.phase in (kg.S_NEW, kg.S_SETUP, kg.S_LOAD):
         tick(g, ctx)
         n += 1
         assert n < 100
@@ -117,7 +117,7 @@ def open_ready(ctx, level=0):
     tap(g, ctx, A)
     assert g.state == kg.PLAY
     assert set_up(g, ctx) > 3
-    assert g.sphase == kg.S_READY and g.cache_status == "ok"
+    assert g.job.phase == kg.S_READY and g.job.cache_status == "ok"
     return g
 
 
@@ -197,7 +197,7 @@ def test_select_move_continue_undo_restart():
     tap(g, ctx, RIGHT)
     assert g.steps == 1
     menu(g, ctx, 3)                         # restart
-    assert g.steps == 0 and g.undo_n == 0 and bytes(g.cells) == bytes(g.start)
+    assert g.steps == 0 and g.undo.n == 0 and bytes(g.cells) == bytes(g.start)
     menu(g, ctx, 4)                         # levels
     assert g.state == kg.LIST
 
@@ -226,7 +226,7 @@ def test_auto_solve_reaches_the_goal_without_record(cache_dir):
         tick(g, ctx)
         if g.state == kg.WIN:
             break
-    assert g.state == kg.WIN and kg.is_goal(g.cells)
+    assert g.state == kg.WIN and klotski.is_goal_cells(g.cells)
     assert g.steps == 70 and g.helped and not g.new_best
     assert "klotski" not in ctx.saved or not ctx.saved["klotski"]["best"]
     fb = framebuf.FrameBuffer(bytearray(1024), 128, 64, framebuf.MONO_VLSB)
@@ -283,31 +283,31 @@ def test_sliced_build_progress_pending_hint_and_cache_written(tmp_path):
     level = next(i for i in range(len(g.layouts)) if g.layouts[i].startswith("SS.V/SBBV"))  # 2V2H6S
     g.level = level
     tap(g, ctx, A)
-    assert g.sphase == kg.S_SETUP and g.solver.heavy_next is False
-    assert g._status() == "SOLVER: SETUP" and g.progress() == 0
+    assert g.job.phase == kg.S_SETUP and g.job.solver.heavy_next is False
+    assert g._status() == "SOLVER: SETUP" and g.job.progress() == 0
     set_up(g, ctx)
-    assert g.sphase == kg.S_BUILD and g.cache_status == "missing"
+    assert g.job.phase == kg.S_BUILD and g.job.cache_status == "missing"
     menu(g, ctx, 0)                          # hint asked for before the table exists
     assert g.pending == 1 and g.steps == 0 and any(t.startswith("SOLVING") for t in ctx.toasts)
     seen = []
     fb = framebuf.FrameBuffer(bytearray(1024), 128, 64, framebuf.MONO_VLSB)
     for n in range(5000):
-        before = g.solver.expanded if g.solver else 0
+        before = g.job.solver.expanded if g.job.solver else 0
         tick(g, ctx)
-        if g.solver:
+        if g.job.solver:
             # a step(CHUNK) call may finish the geometry it is in: up to a
             # geometry's pairs more than CHUNK layouts
-            assert g.solver.expanded - before <= (kg.CHUNK + g.solver.pairs) * kg.MAX_SLICES
-        seen.append(g.progress())
+            assert g.job.solver.expanded - before <= (kg.CHUNK + g.job.solver.pairs) * kg.MAX_SLICES
+        seen.append(g.job.progress())
         if n % 50 == 0:
             g.draw(fb)
-        if g.sphase == kg.S_READY:
+        if g.job.phase == kg.S_READY:
             break
-    assert g.sphase == kg.S_READY and g.cache_status == "written"
+    assert g.job.phase == kg.S_READY and g.job.cache_status == "written"
     assert seen == sorted(seen) and len(set(seen)) > 5
     tick(g, ctx)                             # the pending hint runs now
     assert g.steps == 1 and g.pending == 0
-    s = g.solver
+    s = g.job.solver
     assert s.distance(s.rank_of(g.cells)) == g.optimal[level] - 1
     name = "klotski_%d%d%d.tbl" % (s.nv, s.nh, s.ns)
     assert (tmp_path / "saves" / name).is_file()
@@ -318,17 +318,17 @@ def test_sliced_build_progress_pending_hint_and_cache_written(tmp_path):
     g2.level = level
     tap(g2, ctx2, A)
     set_up(g2, ctx2)
-    assert g2.sphase == kg.S_READY and g2.cache_status == "ok"
+    assert g2.job.phase == kg.S_READY and g2.job.cache_status == "ok"
 
 
 def test_same_piece_set_keeps_the_solver(cache_dir):
     ctx = FakeCtx(cache_dir=cache_dir)
     g = open_ready(ctx, level=0)
-    s = g.solver
+    s = g.job.solver
     menu(g, ctx, 4)
     tap(g, ctx, DOWN)
     tap(g, ctx, A)                            # 指挥若定: 4V1H4S too
-    assert g.solver is s and g.sphase == kg.S_READY
+    assert g.job.solver is s and g.job.phase == kg.S_READY
 
 
 # ------------------------------------------------------------ cache
@@ -343,8 +343,7 @@ def test_cache_roundtrip_corrupt_truncated_stale(tmp_path, classic_solver):
 
     fresh = klotski.Solver(4, 1, 4)
     assert klotski_cache.load(d, fresh) == "ok" and fresh.done
-    assert fresh.fr is None and fresh.mir is None     # no search arrays for a loaded table
-    assert fresh.o2s is None and fresh.obase is None  # nor the search's row offset table
+    assert fresh.search is None           # no search arrays (nor its row offset table) for a loaded table
     assert fresh.table == s.table
     r = fresh.rank_of(klotski.parse(CLASSIC))
     assert fresh.distance(r) == 81 and fresh.step(10) is True
@@ -419,17 +418,17 @@ def test_cache_full_disk_is_reported_and_not_fatal(tmp_path, classic_solver):
     # in the game: a toast, the table is used anyway
     ctx = FakeCtx(cache_dir=str(tmp_path / "game"))
     g = kg.Game(ctx)
-    g.cache = FullDir(str(tmp_path / "game"), 10)
-    g.sset = (4, 1, 4)
-    g.solver = klotski.Solver(4, 1, 4)
-    g.solver.table[:] = s.table
-    g.solver.done = True
+    g.job.cache = FullDir(str(tmp_path / "game"), 10)
+    g.job.piece_set = (4, 1, 4)
+    g.job.solver = klotski.Solver(4, 1, 4)
+    g.job.solver.table[:] = s.table
+    g.job.solver.done = True
     g.state = kg.PLAY
-    g.sphase = kg.S_BUILD
+    g.job.phase = kg.S_BUILD
     tick(g, ctx)
-    assert g.sphase == kg.S_SAVE             # the write gets a tick of its own
+    assert g.job.phase == kg.S_SAVE             # the write gets a tick of its own
     tick(g, ctx)
-    assert g.sphase == kg.S_READY and g.cache_status == "full"
+    assert g.job.phase == kg.S_READY and g.job.cache_status == "full"
     assert "FLASH FULL: NO CACHE" in ctx.toasts
     # other write failures
     class Broken(klotski_cache.Dir):
@@ -437,11 +436,11 @@ def test_cache_full_disk_is_reported_and_not_fatal(tmp_path, classic_solver):
             if "w" in mode:
                 raise OSError(errno.EIO, "I/O error")
             return super().open(name, mode)
-    g.cache = Broken(str(tmp_path / "game"))
-    g.sphase = kg.S_BUILD
+    g.job.cache = Broken(str(tmp_path / "game"))
+    g.job.phase = kg.S_BUILD
     tick(g, ctx)
     tick(g, ctx)
-    assert g.cache_status == "failed" and "CACHE WRITE FAILED" in ctx.toasts
+    assert g.job.cache_status == "failed" and "CACHE WRITE FAILED" in ctx.toasts
 
 
 def test_corrupt_cache_in_the_game_is_rebuilt(cache_dir):
@@ -453,7 +452,7 @@ def test_corrupt_cache_in_the_game_is_rebuilt(cache_dir):
     g = kg.Game(ctx)
     tap(g, ctx, A)
     set_up(g, ctx)
-    assert g.sphase == kg.S_BUILD and g.cache_status == "corrupt"
+    assert g.job.phase == kg.S_BUILD and g.job.cache_status == "corrupt"
     assert "CACHE CORRUPT - REBUILD" in ctx.toasts
 
 
@@ -502,7 +501,7 @@ def test_in_the_simulator_launcher(tmp_path):
     assert g.state == kg.PLAY and g.steps == 1 and g.cells[17] == kg.CH_S
     for key in simmod.parse_keys("wait:40"):
         s.step(key)
-    assert g.solver.expanded > 0
+    assert g.job.solver.expanded > 0
 
 
 # ------------------------------------------------------------ MicroPython VM
@@ -544,19 +543,19 @@ g.tick(ctx)                              # opens the level
 ctx.buttons.down = 0
 open_ticks = []                          # Solver(), its sliced setup, the cache load
 alloc = 0
-while g.sphase in (klotski_game.S_NEW, klotski_game.S_SETUP, klotski_game.S_LOAD) and len(open_ticks) < 200:
+while g.job.phase in (klotski_game.S_NEW, klotski_game.S_SETUP, klotski_game.S_LOAD) and len(open_ticks) < 200:
     r = measure(frame, g)
     open_ticks.append(r[1])
     alloc += r[2]
-emit('open', (max(open_ticks), alloc, g.sphase, g.cache_status, len(open_ticks)))
+emit('open', (max(open_ticks), alloc, g.job.phase, g.job.cache_status, len(open_ticks)))
 emit('frame', [measure(frame, g)[1:] for _ in range(3)])
 tap(g, buttons.DOWN); tap(g, buttons.DOWN); tap(g, buttons.A)
 emit('move', measure(tap, g, buttons.DOWN)[1:] + (g.steps,))
 hints = []
 for _ in range(4):
-    hints.append(measure(g.request, ctx, 1)[1])
+    hints.append(measure(g.request, ctx, 1)[1])   # _WANT_HINT
 emit('hint', (max(hints), g.steps))
-g.request(ctx, 2)
+g.request(ctx, 2)   # _WANT_AUTO (a private const: the VM folds it away)
 n = 0
 while g.state != klotski_game.WIN and n < 2000:
     g.tick(ctx)
@@ -573,16 +572,16 @@ g.tick(ctx)
 ctx.buttons.down = 0
 setup = []
 heavy = []
-while g.sphase in (klotski_game.S_NEW, klotski_game.S_SETUP, klotski_game.S_LOAD) and len(setup) < 200:
-    h = g.solver is not None and g.solver.heavy_next
+while g.job.phase in (klotski_game.S_NEW, klotski_game.S_SETUP, klotski_game.S_LOAD) and len(setup) < 200:
+    h = g.job.solver is not None and g.job.solver.heavy_next
     f = measure(frame, g)[1]
     (heavy if h else setup).append(f)
-emit('setup', (g.sphase, g.cache_status, setup, heavy))
+emit('setup', (g.job.phase, g.job.cache_status, setup, heavy))
 seed = measure(frame, g)[1]
 t = []
 for _ in range(30):
     t.append(measure(frame, g)[1])
-emit('ticks', (seed, t, g.solver.reached, g.progress()))
+emit('ticks', (seed, t, g.job.solver.reached, g.job.progress()))
 emit('heap', gc.mem_alloc() - a0)
 """
 

@@ -36,7 +36,7 @@ def _host_table(ps):
 
 def test_viper_kernel_builds_the_plain_loops_table_on_the_virtual_pico():
     code = "BOTH = %r\nKERNEL_ONLY = %r\n" % (BOTH, KERNEL_ONLY) + GUEST
-    files = ["firmware/klotski.py", "firmware/klotski_viper.py", "firmware/asciitext.py"]
+    files = ["firmware/klotski.py", "firmware/klotski_setup.py", "firmware/klotski_viper.py", "firmware/asciitext.py"]
     out = vpico.run_snippet(code, files=files, mpy=True, emulated_ms=120000)
     lines = out.strip().splitlines()
     assert lines[0] == "native True", out

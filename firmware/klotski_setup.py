@@ -1,0 +1,658 @@
+"""The Klotski solver's setup in bounded slices: the row DAG that ranks
+geometries, then the tables (``klotski.Solver``'s docstring and module notes).
+
+``Setup(solver)`` is explicit state: ``phase`` (which piece of work comes
+next), ``at`` (where that phase's loop resumes) and the temporaries that live
+from one slice to the next; ``step()`` runs one slice (~1 M fuel, ~10 ms on a
+Pico) and returns True once the solver is ready.  ``heavy_next`` is True
+before the one slice that makes the table (~2.4 M fuel for the classic set,
+~4.1 M for 30-bit words).  The slices end where the setup's generator used to
+yield, so each costs what it did.
+
+A module of its own so that its code is not resident while the search runs,
+where the table build's heap peaks: ``klotski`` imports it for a setup and
+drops it from ``sys.modules`` when the setup ends (another solver imports it
+again).
+"""
+
+from klotski import CELLS, Search, _POW5, _clear, _unzeroed, _zeros
+
+try:
+    from micropython import const
+except ImportError:
+    def const(value):
+        return value
+
+# phases, in order
+_START = const(0)
+_WORDS = const(1)         # word table: valid row words, their slots per mask
+_PLACES = const(2)        # what each word places (fit test, key change)
+_KEYS = const(3)          # the key -> node table is made
+_CLEAR_KEYS = const(4)
+_FIND = const(5)          # states found top-down
+_COUNT = const(6)         # live states counted bottom-up (node ids)
+_ENTRIES = const(7)       # the entry array is made
+_NODES = const(8)         # node arrays, then the entries written bottom-up
+_WRITE = const(9)
+_OFFSETS = const(10)      # offset -> slot for rows 2-4 (the search's decode)
+_TABLE = const(11)        # the table (the heavy slice)
+_CLEAR_TABLE = const(12)
+_BITS = const(13)         # pair bits, popcounts
+_POPCOUNT = const(14)
+_MIRROR = const(15)       # mirror order of cells, per-word pieces and mirrors
+_PIECES = const(16)
+_DECODE = const(17)       # the per-layout decode buffers
+_SEARCH = const(18)       # the search's state object
+_DONE = const(19)
+
+_GUARD = const(0x820820)  # the guard bits of the pieces' 6-bit fields
+_POP4 = (0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4)
+
+
+def _word_info(w):
+    """Geometry row word -> packed mask_in | mask_out<<4 | b<<8 | v<<9 | h<<12 | m<<15,
+    or -1 if the word is not a valid row."""
+    mask_in = 0
+    mask_out = 0
+    b = v = h = m = 0
+    c = 0
+    x = w
+    while c < 4:
+        t = x % 5
+        if t == 0:
+            mask_in |= 1 << c
+            c += 1
+            x //= 5
+            continue
+        if t == 1:
+            m += 1
+        elif t == 2:
+            v += 1
+            mask_out |= 1 << c
+        else:  # H or B: two cells
+            if c == 3 or (x // 5) % 5 != 0:
+                return -1
+            if t == 3:
+                h += 1
+            else:
+                b += 1
+                mask_out |= 3 << c
+            c += 2
+            x //= 25
+            continue
+        c += 1
+        x //= 5
+    return mask_in | (mask_out << 4) | (b << 8) | (v << 9) | (h << 12) | (m << 15)
+
+
+class Setup:
+    """The setup's state between slices (see the module notes).  The
+    geometry ranking is a DAG whose node is (cells of the row already covered
+    from above, pieces left); a row word leads to the next row's node.  States
+    are found top-down, then counted bottom-up (deepest first) while their
+    entries are written: (offset << 10) | next node (1022: the geometry ends
+    here, 1023: none through this slot).  A node keeps only its span of used
+    slots: entries[node_base[n] + slot[word]]."""
+
+    def __init__(self, solver):
+        self.solver = solver
+        self.phase = _START
+        self.at = 0
+        self.heavy_next = False
+
+    def step(self):
+        """One slice of the setup; True once the solver is ready."""
+        ph = self.phase
+        if ph <= _CLEAR_KEYS:
+            self._words(ph)
+        elif ph == _FIND:
+            self._find()
+        elif ph == _COUNT:
+            self._count(self.at, True)
+        elif ph <= _WRITE:
+            self._write(ph)
+        elif ph == _OFFSETS:
+            self._offsets()
+        elif ph <= _POPCOUNT:
+            self._tables(ph)
+        elif ph <= _PIECES:
+            self._pieces(ph)
+        elif ph == _DECODE:
+            self._decode()
+        else:
+            self._search()
+        self.heavy_next = self.phase == _TABLE
+        return self.phase == _DONE
+
+    # ------------------------------------------------------------ the row DAG
+    def _words(self, ph):
+        """Word tables (per valid row word: its slot among the words of its
+        covered mask, its pieces, its change of state key); the key table."""
+        s = self.solver
+        if ph == _START:
+            V1, H1, M1 = s.nv + 1, s.nh + 1, s.monos + 1
+            self.radix = (V1, H1, M1)
+            s.slot = bytearray(b"\xff" * 625)
+            s.word_mask = bytearray(b"\xff" * 625)
+            self.kcount = bytearray(16)
+            self.phase = _WORDS
+            return
+        V1, H1, M1 = self.radix
+        lpi = s.slot
+        pmask = s.word_mask
+        w = self.at
+        end = w + 64 if w + 64 < 625 else 625
+        if ph == _WORDS:
+            kcount = self.kcount
+            while w < end:
+                inf = _word_info(w)
+                w += 1
+                if inf < 0:
+                    continue
+                mi = inf & 15
+                pmask[w - 1] = mi
+                lpi[w - 1] = kcount[mi]
+                kcount[mi] += 1
+            self.at = w
+            if w < 625:
+                return
+            # valid words grouped per mask in slot order (global word index gi)
+            wstart = _zeros("H", 17)
+            acc = 0
+            for mi in range(16):
+                wstart[mi] = acc
+                acc += kcount[mi]
+            wstart[16] = acc
+            s.mask_start = wstart
+            s.words = _zeros("H", acc)
+            # per word: the pieces it places as 6-bit fields (block, V, H,
+            # monominoes: a fit test without borrows) and the change of state key
+            self.places = _zeros("i", acc)
+            self.change = _zeros("i", acc)
+            self.kcount = None
+            self.phase = _PLACES
+            self.at = 0
+            return
+        R = 2 * V1 * H1 * M1
+        if ph == _PLACES:
+            X2 = H1 * M1
+            X1 = V1 * X2
+            wstart = s.mask_start
+            words = s.words
+            wu = self.places
+            ko = self.change
+            while w < end:
+                mi = pmask[w]
+                if mi != 255:
+                    gi = wstart[mi] + lpi[w]
+                    words[gi] = w
+                    inf = _word_info(w)
+                    ub = (inf >> 8) & 1
+                    uv = (inf >> 9) & 7
+                    uh = (inf >> 12) & 7
+                    um = inf >> 15
+                    wu[gi] = (ub << 18) | (uv << 12) | (uh << 6) | um
+                    ko[gi] = ((inf >> 4) & 15) * 2 * X1 - (ub * X1 + uv * X2 + uh * M1 + um)
+                w += 1
+            self.at = w
+            if w == 625:
+                self.phase = _KEYS
+        elif ph == _KEYS:
+            # state key ((mask*2 + b)*V1 + v)*H1 + h)*M1 + monominoes left: its
+            # row follows from the cells left.  Key 0: everything placed.
+            self.nid = _unzeroed("H", 16 * R)  # key -> discovery index + 1, later node id + 1
+            self.phase = _CLEAR_KEYS
+            self.at = 0
+        else:
+            i = self.at
+            _clear(self.nid, i, i + 1024 if i + 1024 < 16 * R else 16 * R)
+            self.at = i + 1024
+            if self.at >= 16 * R:
+                self._start_find()
+
+    def _start_find(self):
+        """The search for states starts at the root (found row by row: the
+        largest piece set finds 640)."""
+        s = self.solver
+        V1, H1, M1 = self.radix
+        order = self.order = _zeros("H", 656)   # discovery index -> key
+        order[0] = ((1 * V1 + s.nv) * H1 + s.nh) * M1 + s.monos
+        self.nid[order[0]] = 1
+        self.nn = 1
+        self.phase = _FIND
+        self.at = 0
+
+    def _find(self):
+        """States found top-down, 16 per slice."""
+        wstart = self.solver.mask_start
+        wu = self.places
+        ko = self.change
+        nid = self.nid
+        order = self.order
+        V1, H1, M1 = self.radix
+        X1 = V1 * H1 * M1
+        G = _GUARD
+        nn = self.nn
+        qi = self.at
+        stop = qi + 16
+        while qi < nn and qi < stop:
+            kk = order[qi]
+            qi += 1
+            # the state key -> its row's covered mask, the cells of its rows
+            # left (4 per row), the pieces left as guarded 6-bit fields (a fit
+            # test is one subtraction) and the key without the mask (inline:
+            # a call per state allocates its frame on the heap)
+            mm = kk % M1
+            rest = kk // M1
+            h = rest % H1
+            rest //= H1
+            v = rest % V1
+            rest //= V1
+            b = rest & 1
+            mask = rest >> 1
+            left = 4 * b + 2 * (v + h) + mm + _POP4[mask]
+            av = (b << 18) | (v << 12) | (h << 6) | mm | G
+            kb = kk - mask * 2 * X1
+            if left <= 4:
+                continue                  # the last row: its slots end geometries
+            for s in range(wstart[mask], wstart[mask + 1]):
+                if (av - wu[s]) & G != G:
+                    continue
+                k2 = kb + ko[s]
+                if not nid[k2]:
+                    if nn >= 656:
+                        raise MemoryError("too many DAG nodes")
+                    order[nn] = k2
+                    nn += 1
+                    nid[k2] = nn
+        self.nn = nn
+        self.at = qi
+        if qi < nn:
+            return
+        # count bottom-up (children first): live states (geometries below)
+        # get node ids in that order, the root last; nid[key] = id + 1 or 0
+        s = self.solver
+        s.node_count = _zeros("H", nn)
+        s.node_first = bytearray(nn)
+        s.node_last = bytearray(nn)
+        self.live = 0
+        self.size = 0
+        self.phase = _COUNT
+        self._count(nn - 1, False)
+
+    def _count(self, at, resumed):
+        """Live states counted bottom-up from ``at`` down, 8 per slice."""
+        s = self.solver
+        wstart = s.mask_start
+        ncnt = s.node_count
+        nlo = s.node_first
+        nhi = s.node_last
+        wu = self.places
+        ko = self.change
+        nid = self.nid
+        order = self.order
+        V1, H1, M1 = self.radix
+        X1 = V1 * H1 * M1
+        G = _GUARD
+        live = self.live
+        size = self.size
+        # a slice ends before the next multiple of 8 below the one it resumed at
+        stop = at - 8 if resumed else at & ~7
+        if stop < -1:
+            stop = -1
+        qi = at
+        while qi > stop:
+            kk = order[qi]
+            qi -= 1
+            # the state key -> its row's covered mask, the cells of its rows
+            # left (4 per row), the pieces left as guarded 6-bit fields (a fit
+            # test is one subtraction) and the key without the mask (inline:
+            # a call per state allocates its frame on the heap)
+            mm = kk % M1
+            rest = kk // M1
+            h = rest % H1
+            rest //= H1
+            v = rest % V1
+            rest //= V1
+            b = rest & 1
+            mask = rest >> 1
+            left = 4 * b + 2 * (v + h) + mm + _POP4[mask]
+            av = (b << 18) | (v << 12) | (h << 6) | mm | G
+            kb = kk - mask * 2 * X1
+            last = left <= 4
+            w0 = wstart[mask]
+            tot = 0
+            lo = 255
+            hi = 0
+            for s_ in range(w0, wstart[mask + 1]):
+                if (av - wu[s_]) & G != G:
+                    continue
+                k2 = kb + ko[s_]
+                if last:
+                    width = 1 if k2 == 0 else 0
+                else:
+                    width = nid[k2]
+                    if width:
+                        width = ncnt[width - 1]
+                if width:
+                    if lo == 255:
+                        lo = s_ - w0
+                    hi = s_ - w0
+                    tot += width
+            if tot > 65535:
+                raise MemoryError("piece set too large")
+            nid[kk] = 0
+            if tot:
+                if live >= 1022:
+                    raise MemoryError("too many DAG nodes")
+                ncnt[live] = tot
+                nlo[live] = lo
+                nhi[live] = hi
+                size += hi - lo + 1
+                live += 1
+                nid[kk] = live
+        self.live = live
+        self.size = size
+        self.at = qi
+        if qi >= 0:
+            return
+        root = nid[order[0]] - 1
+        s.geos = ncnt[root] if live else 0
+        s.root = root if live else 0
+        self.phase = _ENTRIES
+
+    def _write(self, ph):
+        """Each node's entries over its used slot span, written bottom-up
+        (16 states per slice)."""
+        s = self.solver
+        if ph == _ENTRIES:
+            s.entries = _zeros("i", self.size)
+            self.phase = _NODES
+            return
+        live = self.live
+        if ph == _NODES:
+            s.node_base = _zeros("i", live + 1)
+            s.node_mask = bytearray(live)
+            self.obase = _zeros("H", live)  # the node's start in o2s (rows 2-4), else 65535
+            self.osize = 0
+            self.pos = 0
+            self.phase = _WRITE
+            at = self.nn - 1
+            resumed = False
+        else:
+            at = self.at
+            resumed = True
+        wstart = s.mask_start
+        ncnt = s.node_count
+        nlo = s.node_first
+        nhi = s.node_last
+        ent = s.entries
+        base = s.node_base
+        nodemask = s.node_mask
+        obase = self.obase
+        wu = self.places
+        ko = self.change
+        nid = self.nid
+        order = self.order
+        V1, H1, M1 = self.radix
+        X1 = V1 * H1 * M1
+        G = _GUARD
+        osize = self.osize
+        pos = self.pos
+        stop = at - 16 if resumed else at & ~15
+        if stop < -1:
+            stop = -1
+        qi = at
+        while qi > stop:
+            kk = order[qi]
+            qi -= 1
+            n = nid[kk] - 1
+            if n < 0:
+                continue
+            # the state key -> its row's covered mask, the cells of its rows
+            # left (4 per row), the pieces left as guarded 6-bit fields (a fit
+            # test is one subtraction) and the key without the mask (inline:
+            # a call per state allocates its frame on the heap)
+            mm = kk % M1
+            rest = kk // M1
+            h = rest % H1
+            rest //= H1
+            v = rest % V1
+            rest //= V1
+            b = rest & 1
+            mask = rest >> 1
+            left = 4 * b + 2 * (v + h) + mm + _POP4[mask]
+            av = (b << 18) | (v << 12) | (h << 6) | mm | G
+            kb = kk - mask * 2 * X1
+            nodemask[n] = mask
+            last = left <= 4
+            if left <= 12:                # rows 2-4
+                obase[n] = osize
+                osize += ncnt[n]
+            else:
+                obase[n] = 65535
+            base[n] = pos - nlo[n]
+            off = 0
+            for s_ in range(wstart[mask] + nlo[n], wstart[mask] + nhi[n] + 1):
+                nxt = 1023
+                width = 0
+                if (av - wu[s_]) & G == G:
+                    k2 = kb + ko[s_]
+                    if last:
+                        if k2 == 0:
+                            nxt = 1022
+                            width = 1
+                    else:
+                        c2 = nid[k2]
+                        if c2:
+                            nxt = c2 - 1
+                            width = ncnt[nxt]
+                ent[pos] = (off << 10) | nxt
+                off += width
+                pos += 1
+        self.osize = osize
+        self.pos = pos
+        self.at = qi
+        if qi >= 0:
+            return
+        base[live] = pos
+        # offset in a node of rows 2-4 -> its slot (the decode's lookup instead
+        # of a binary search); the key table is free now and usually large enough
+        nid = self.nid
+        self.o2s = nid if osize <= len(nid) else _zeros("H", osize)
+        self.nid = self.order = self.places = self.change = None
+        self.phase = _OFFSETS
+        self.at = 0
+
+    def _offsets(self):
+        """Offset in a node of rows 2-4 -> its slot, 16 nodes per slice."""
+        s = self.solver
+        ent = s.entries
+        base = s.node_base
+        ncnt = s.node_count
+        nlo = s.node_first
+        nhi = s.node_last
+        obase = self.obase
+        o2s = self.o2s
+        n = self.at
+        live = self.live
+        stop = n + 16 if n + 16 < live else live
+        while n < stop:
+            ob = obase[n]
+            if ob != 65535:
+                b0 = base[n]
+                end = b0 + nhi[n]
+                for s_ in range(b0 + nlo[n], end + 1):
+                    off = ent[s_] >> 10
+                    top = (ent[s_ + 1] >> 10) if s_ < end else ncnt[n]
+                    while off < top:
+                        o2s[ob + off] = s_ - b0
+                        off += 1
+            n += 1
+        self.at = n
+        if n < live:
+            return
+        self._pairs()
+
+    # ------------------------------------------------------------ the tables
+    def _pairs(self):
+        """Pair rank: i < j -> j*(j-1)/2 + i; its unrank tables and
+        pair_of[i*m+j] in either order."""
+        s = self.solver
+        m = s.monos
+        P = s.pairs
+        s.size = s.geos * P
+        s.pair_low = bytearray(P)
+        s.pair_high = bytearray(P)
+        s.pair_of = bytearray(m * m)
+        k = 0
+        for j in range(m):
+            for i in range(j):
+                s.pair_low[k] = i
+                s.pair_high[k] = j
+                s.pair_of[i * m + j] = k
+                s.pair_of[j * m + i] = k
+                k += 1
+        self.phase = _TABLE
+
+    def _tables(self, ph):
+        """The table: per geometry, its pairs in W words of B bits; two planes
+        (table[u], table[U + u]) hold 1 + distance % 3 (0: not reached).
+        Then the pair bits and the popcount table."""
+        s = self.solver
+        P = s.pairs
+        B = 16 if P <= 16 else 30
+        W = (P + B - 1) // B
+        U = s.geos * W
+        tc = "H" if B == 16 else "I"
+        if ph == _TABLE:
+            s.words_per = W
+            s.units = U
+            self.table = _unzeroed(tc, 2 * U)
+            self.phase = _CLEAR_TABLE
+            self.at = 0
+        elif ph == _CLEAR_TABLE:
+            i = self.at
+            _clear(self.table, i, i + 1024 if i + 1024 < 2 * U else 2 * U)
+            self.at = i + 1024
+            if self.at >= 2 * U:
+                s.table = self.table
+                s.table_nbytes = 2 * U * (2 if B == 16 else 4)
+                self.table = None
+                self.phase = _BITS
+        elif ph == _BITS:
+            s.pair_word = bytearray(P)
+            s.pair_bit = _zeros(tc, P)
+            fw = self.full_words = _zeros(tc, W)
+            for k in range(P):
+                s.pair_word[k] = k // B
+                s.pair_bit[k] = 1 << (k % B)
+                fw[k // B] |= 1 << (k % B)
+            s.popcount = bytearray(1024)
+            self.phase = _POPCOUNT
+            self.at = 1
+            self._popcount(256)
+        else:
+            self._popcount(self.at + 256)
+
+    def _popcount(self, stop):
+        """popcount[x] for x up to ``stop`` (256 per slice), then low_bit."""
+        pop = self.solver.popcount
+        x = self.at
+        while x < stop:
+            pop[x] = pop[x >> 1] + (x & 1)
+            x += 1
+        self.at = x
+        if x < 1024:
+            return
+        lsb = self.low_bit = bytearray(256)
+        for x in range(1, 256):
+            lsb[x] = lsb[x >> 1] + 1 if not x & 1 else 0
+        self.phase = _MIRROR
+
+    def _pieces(self, ph):
+        """Cells counted before cell c in the mirror image's order (rows
+        above, then the columns to the right); per valid word (global index
+        gi, words[gi]): its monomino, V-top and H-left nibbles and the block
+        column + 1 (the search's word_pieces); its mirror image (word_mirror).
+        32 words per slice."""
+        s = self.solver
+        words = s.words
+        nwords = len(words)
+        if ph == _MIRROR:
+            s.mirror_below = _zeros("i", CELLS)
+            for c in range(CELLS):
+                r = c >> 2
+                v = (1 << (4 * r)) - 1
+                for cc in range((c & 3) + 1, 4):
+                    v |= 1 << (4 * r + cc)
+                s.mirror_below[c] = v
+            self.pieces = _zeros("H", nwords)
+            self.mirrors = _zeros("H", nwords)
+            self.phase = _PIECES
+            self.at = 0
+            return
+        pk = self.pieces
+        mwg = self.mirrors
+        gi = self.at
+        stop = gi + 32 if gi + 32 < nwords else nwords
+        while gi < stop:
+            w = words[gi]
+            x = w
+            v = 0
+            for col in range(4):
+                t = x % 5
+                x //= 5
+                if t == 1:
+                    v |= 1 << col
+                elif t == 2:
+                    v |= 16 << col
+                elif t == 3:
+                    v |= 256 << col
+                elif t == 4:
+                    v |= (col + 1) << 12
+            pk[gi] = v
+            x = w
+            v = 0
+            for c in range(4):
+                t = x % 5
+                x //= 5
+                if t == 1 or t == 2:
+                    v += t * _POW5[3 - c]
+                elif t:
+                    v += t * _POW5[2 - c]
+            mwg[gi] = v
+            gi += 1
+        self.at = gi
+        if gi == nwords:
+            s.word_mirror = mwg
+            self.mirrors = None
+            self.phase = _DECODE
+
+    def _decode(self):
+        """Per-layout decode (neighbors, cells_of, hints): rows decoded
+        incrementally from the DAG path."""
+        s = self.solver
+        s.rows = _zeros("H", 5)
+        s.path = _zeros("H", 6)           # DAG node entering row r
+        s.path_rank = _zeros("H", 6)      # rank offset of rows < r
+        s.path_monos = bytearray(6)       # monominoes in rows < r
+        s.path_end = _zeros("H", 6)       # end of the rank range entered at row r (0: none yet)
+        s.own = bytearray(CELLS)
+        s.kind = bytearray(CELLS)
+        s.mono_index = bytearray(CELLS + 1)  # monominoes in cells < c (index of a monomino)
+        s.mono_index[CELLS] = s.monos
+        s.mono_cell = bytearray(CELLS)
+        s.decoded = -1
+        s.new_rows = _zeros("H", 5)
+        # neighbour output: ``Solver._make_out``
+        s.out_rank = s.out_from = s.out_to = None
+        s.step_cell = None
+        s.path[0] = s.root
+        self.phase = _SEARCH
+
+    def _search(self):
+        s = self.solver
+        s.search = Search(s, self.pieces, self.full_words, self.low_bit, self.o2s, self.obase)
+        self.pieces = self.full_words = self.low_bit = self.o2s = self.obase = None
+        self.phase = _DONE
