@@ -49,14 +49,10 @@ class Dir(saves.OsFs):
 
 
 def dir_for(ctx):
-    """The cache directory of a game context: ``ctx.cache_dir`` if set, else the
-    runtime's save directory (``saves.OsFs.root``); None (no caching) when the
-    saves live in memory (tests, the VM harness)."""
-    root = getattr(ctx, "cache_dir", None)
-    if root is None:
-        rt = getattr(ctx, "_rt", None)
-        fs = getattr(getattr(rt, "saves", None), "fs", None)
-        root = getattr(fs, "root", None)
+    """The cache directory of a game context, ``ctx.cache_dir`` (the runtime's
+    save directory); None (no caching) when the saves live in memory (tests,
+    the VM harness)."""
+    root = ctx.cache_dir
     if root is None:
         return None
     try:

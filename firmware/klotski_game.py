@@ -40,7 +40,8 @@ layout (``levels preview`` renders packs through it).
 
 import gc
 
-from buttons import A, B, DOWN, LEFT, RIGHT, UP, ticks_diff
+from buttons import A, B, DOWN, LEFT, RIGHT, UP
+from clock import ticks_diff
 import gfx
 import klotski
 import klotski_cache
@@ -862,7 +863,7 @@ class Game:
         """The level list: about 200 characters of text, so the drawn screen
         is kept and copied back while nothing on it changes."""
         n = self.n_levels()
-        frame = getattr(self.ctx, "frame", None)
+        frame = self.ctx.frame
         key = (((self.level + 1) * 256 + self.top) * 16 + self.job.phase) * 256 + (n + self._stores) % 256
         if frame is not None and key == self._list_key and len(frame) == len(self._list_cache):
             frame[:] = self._list_cache

@@ -16,7 +16,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from host_tools.fwpath import FIRMWARE_DIR
+from host_tools.core.fwpath import FIRMWARE_DIR
 
 TEMPLATE = Path(__file__).with_name("klotski_viper.py.tmpl")
 TARGET = FIRMWARE_DIR / "klotski_viper.py"
