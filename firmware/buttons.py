@@ -22,7 +22,7 @@ except ImportError:
     def const(value):
         return value
 
-from clock import ticks_diff  # also buttons.ticks_diff for games that import it from here
+from clock import ticks_diff
 
 UP = const(1)
 DOWN = const(2)
