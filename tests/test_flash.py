@@ -312,6 +312,7 @@ def test_a_port_where_nothing_answers_is_one_line_within_the_deadline(capsys, mo
     master, slave = os.openpty()
     try:
         monkeypatch.setattr(devicefs, "ANSWER_WITHIN_S", 1.5)
+        monkeypatch.setattr(devicefs, "READ_POLL_S", 0.5)
         for cmd in (["doctor"], ["flash", "--board", "pico-ssd1306"]):
             started = time.monotonic()
             code, _, err = run_cli(cmd + ["--port", os.ttyname(slave)], capsys)

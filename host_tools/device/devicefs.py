@@ -167,7 +167,7 @@ print(repr(sorted(found)))
 
 RESET_MARK = "_pocket_puzzles_before_reset"   # in sys.modules until the board resets
 ANSWER_WITHIN_S = 30        # a board that has not entered the raw REPL by then is not answering
-READ_POLL_S = 0.5           # serial read timeout: mpremote's own deadlines then hold on a pty too
+READ_POLL_S = 10            # serial read timeout (mpremote's 10 s without a byte): its deadlines then hold on a pty too
 RAW_REPL_TRY_S = 10         # one Ctrl-C/Ctrl-A try (mpremote's own deadline); a board busy booting gets more
 QUIET_S = 0.5               # no byte for this long: a late answer to an earlier try is over
 
