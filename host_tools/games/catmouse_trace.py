@@ -224,6 +224,7 @@ _EARLY = (255, 214, 102)
 _LATE = (214, 96, 77)
 _FRONTIER = (40, 110, 200)
 _PATH = (30, 30, 30)
+_STRIP = {2: (60, 160, 60), 3: (50, 110, 220)}
 
 
 def _mix(a, b, t):
@@ -244,25 +245,38 @@ def picture_frames(cmap, result, cell_px=None):
     total = max(1, len(steps) - 1)
     rank = {}
 
-    def base(open_cells):
+    def base(open_cells, path=()):
         image = Image.new("RGB", (width, height), (255, 255, 255))
         draw = ImageDraw.Draw(image)
+        strip = max(2, cell_px // 5)
         for cell in range(cols * rows):
             x, y = (cell % cols) * cell_px, (cell // cols) * cell_px
-            fill = _TERRAIN[cmap.costs[cell]]
+            cost = cmap.costs[cell]
+            fill = _TERRAIN[cost]
             if cell in rank:
                 fill = _mix(_EARLY, _LATE, rank[cell] / total)
             draw.rectangle([x, y, x + cell_px, y + cell_px], fill=fill, outline=(150, 150, 150))
+            if cost in (2, 3):  # grass / stream stays visible under the shading
+                draw.rectangle([x + 1, y + cell_px - strip, x + cell_px - 1, y + cell_px - 1],
+                               fill=_STRIP[cost])
+            if cost and cell_px >= 24 and cell not in (cmap.cat, cmap.mouse):
+                draw.text((x + 3, y + 2), str(cell), fill=(90, 90, 90))
         for cell in open_cells:
             x, y = (cell % cols) * cell_px, (cell // cols) * cell_px
             inset = max(1, cell_px // 8)
             draw.rectangle([x + inset, y + inset, x + cell_px - inset, y + cell_px - inset],
                            outline=_FRONTIER, width=max(1, cell_px // 10))
+        if len(path) > 1:
+            centres = [((c % cols) * cell_px + cell_px // 2, (c // cols) * cell_px + cell_px // 2)
+                       for c in path]
+            draw.line(centres, fill=_PATH, width=max(2, cell_px // 6))
         for cell, letter in ((cmap.cat, "C"), (cmap.mouse, "M")):
             x, y = (cell % cols) * cell_px, (cell // cols) * cell_px
             if cell_px >= 12:
-                draw.text((x + cell_px // 2 - 3, y + cell_px // 2 - 5), letter, fill=(0, 0, 0))
-        return image, draw
+                cx, cy = x + cell_px // 2, y + cell_px // 2
+                draw.rectangle([cx - 6, cy - 7, cx + 6, cy + 7], fill=(255, 255, 255), outline=(0, 0, 0))
+                draw.text((cx - 3, cy - 6), letter, fill=(0, 0, 0))
+        return image
 
     frames = []
     open_now = []
@@ -272,13 +286,8 @@ def picture_frames(cmap, result, cell_px=None):
             rank[step["expand"]["cell"]] = index
             index += 1
         open_now = [c["cell"] for c in rnd["open"]]
-        frames.append(base(open_now)[0])
-    path = result.get("path") or []
-    image, draw = base(open_now)
-    if len(path) > 1:
-        centres = [((c % cols) * cell_px + cell_px // 2, (c // cols) * cell_px + cell_px // 2) for c in path]
-        draw.line(centres, fill=_PATH, width=max(2, cell_px // 6))
-    frames.append(image)
+        frames.append(base(open_now))
+    frames.append(base(open_now, result.get("path") or []))
     return frames
 
 
