@@ -8,20 +8,21 @@ the inner loops need no bounds checks; public cell numbers are row-major
 
 Deterministic tie-breaking.  Both searches run backwards, from the target to
 the source, so the path can be written out forwards in one pass:
-- neighbours are always tried in the order west, east, north, south (our
-  choice; the seed articles' rounds follow another rule, which
-  gridpath_seed.py implements for the laptop's traces: docs/sources.md);
+- neighbours are always tried in the order west, east, north, south (not
+  the article's rule, which is gridpath_seed.py's);
 - BFS links each cell to the first cell, in queue order, that reached it, and
   the path follows those links from the source (on an open 3x3 grid, 0 -> 8 is
   0, 3, 6, 7, 8: down first, then along the bottom row);
 - A* pops, among cells of equal f = g + h, the one queued last (LIFO), and a
   cell's link changes only on a strictly cheaper g (open 3x3: 0, 1, 2, 5, 8).
-
-Traces (``solve grid --trace``) read the searches without slowing them: BFS's
-queue is a chain of links in expansion order that outlives the search
-(``work``; the host's tracer reads it back), and A* calls ``self.on_expand(cell)``, when it is not None,
-each time it takes a cell off the open list (one test per expanded cell).
 """
+
+# Traces (`solve grid --trace`) read these searches without one extra step in
+# them: BFS's queue is a chain of links (``work``) in expansion order that
+# outlives the search, read back afterwards; A* closes each cell it takes off
+# the open list by writing 2 into ``came``, so the laptop's tracer lends it a
+# ``came`` list that reports those writes (host_tools/games/catmouse_trace.py).
+# Comments, not docstring: a MicroPython compiling the source keeps docstrings.
 
 from array import array
 
@@ -106,7 +107,6 @@ class GridSearch:
         self.back = array("h", (0, 1, -1, width, -width, 0))
         self.path = array("H", bytes(2 * cols * rows))
         self.path_len = 0
-        self.on_expand = None  # A*'s trace hook: called with each cell it expands
 
     # Cell numbering -------------------------------------------------------
     def padded(self, cell):
@@ -338,7 +338,6 @@ class GridSearch:
         heads[f & _RING] = dst_p
         nxt[dst_p] = 0
         limit = f + _RING
-        trace = self.on_expand
         while True:
             p = heads[f & _RING]
             while not p:
@@ -348,8 +347,6 @@ class GridSearch:
                 p = heads[f & _RING]
             limit = f + _RING
             heads[f & _RING] = nxt[p]
-            if trace:
-                trace(self.public[p])
             came[p] = 2
             if p == src_p:
                 break

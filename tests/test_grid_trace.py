@@ -141,8 +141,9 @@ def test_default_order_results_are_unchanged(capsys):
         assert traced["direction"] == "backward" and traced["start"] == 31
 
 
-def test_the_hook_does_not_change_the_search():
-    """A* with and without on_expand: same cost, path and final state."""
+def test_the_tracer_does_not_change_the_search():
+    """The games' A* with the tracer's recording ``came`` and without: the same
+    cost, path and final state, and one report per closed cell."""
     for path in MAPS:
         cmap = read_map(path)
         a = GridSearch(cmap.cols, cmap.rows)
@@ -150,10 +151,13 @@ def test_the_hook_does_not_change_the_search():
         b = GridSearch(cmap.cols, cmap.rows)
         b.load(cmap.costs)
         seen = []
-        b.on_expand = seen.append
+        b.came = catmouse_trace._ClosingList(b.came, seen.append)
         assert a.astar(cmap.cat, cmap.mouse) == b.astar(cmap.cat, cmap.mouse)
         assert a.path_cells() == b.path_cells() and list(a.came) == list(b.came)
         assert len(seen) == len(set(seen)) == sum(1 for m in b.came if m == 2)
+        traced = catmouse_trace.trace(cmap, "astar")
+        assert [b.public[p] for p in seen] == [s["expand"]["cell"] for r in traced["rounds"]
+                                               for s in r["steps"]]
 
 
 def _consistent(cmap, result):

@@ -2,10 +2,11 @@
 `--gif`, `--png`), read from the searches the games run.
 
 - default order: the games' own GridSearch (firmware/gridpath.py), which runs
-  backwards from the mouse.  Its BFS queue is a chain of links in expansion
-  order that outlives the search (``work``; each reached cell's side towards
-  its parent is in ``came``), so the trace is read afterwards; its A* calls
-  ``on_expand`` as it takes each cell.
+  backwards from the mouse, unchanged and at its full speed.  Its BFS queue is
+  a chain of links in expansion order that outlives the search (``work``; each
+  reached cell's side towards its parent is in ``came``), so the trace is read
+  afterwards; its A* closes each cell it takes by writing 2 into ``came``, so
+  the tracer lends it a ``came`` list that reports those writes.
 - seed order: gridpath_seed.SeedSearch on the same buffers, forwards from the
   cat in the article's order (level by level, last found first; least F, then
   lowest cell number).
@@ -25,8 +26,25 @@ _OPEN = 1
 _CLOSED = 2
 
 
+class _ClosingList(list):
+    """A ``came`` for GridSearch.astar that calls ``on_close(padded cell)``
+    just before A* closes a cell (writes 2), i.e. as it takes it off the open
+    list and before it looks at its neighbours.  CPython only: the device's
+    list stores do not call an overridden __setitem__."""
+
+    def __init__(self, data, on_close):
+        super().__init__(data)
+        self.on_close = on_close
+
+    def __setitem__(self, key, value):
+        if value == _CLOSED and isinstance(key, int):
+            self.on_close(key)
+        super().__setitem__(key, value)
+
+
 class _Watcher:
-    """The on_expand hook: collects [padded cell, adds] per expansion."""
+    """Called with each cell as the search takes it (SeedSearch.on_expand, or
+    through _ClosingList): collects [padded cell, adds] per expansion."""
 
     def __init__(self, search, start_p):
         self.s = search
@@ -98,7 +116,7 @@ def trace(cmap, algo, order="default"):
         watcher.flush()
         expansions = watcher.expansions
     elif algo == "astar":
-        s.on_expand = watcher
+        s.came = _ClosingList(s.came, lambda p: watcher(s.public[p]))
         found = s.astar(cmap.cat, cmap.mouse)
         watcher.flush()
         expansions = watcher.expansions
