@@ -94,6 +94,49 @@ def test_seed_bfs_rounds_are_the_levels():
     assert rounds[3]["steps"][0]["expand"]["cell"] == 24
 
 
+def _plain_bfs(costs, order, last_found_first, cols=8, rows=4, src=0, dst=31):
+    """A BFS written out plainly: (expansion order, link of each reached cell)."""
+    moves = {"L": (0, -1), "R": (0, 1), "U": (-1, 0), "D": (1, 0)}
+    link = {src: None}
+    level = [src]
+    expanded = []
+    while level and dst not in link:
+        found = []
+        for p in (level[::-1] if last_found_first else level):
+            expanded.append(p)
+            for d in order:
+                r, c = p // cols + moves[d][0], p % cols + moves[d][1]
+                q = r * cols + c
+                if 0 <= r < rows and 0 <= c < cols and costs[q] and q not in link:
+                    link[q] = p
+                    found.append(q)
+            if dst in link:
+                break
+        level = found
+    return expanded, link
+
+
+def test_no_rule_of_this_kind_expands_1_before_8_and_gives_the_path():
+    """What docs/sources.md says: every neighbour order, first in first out or
+    last found first; those that expand 1 before 8 reach 25 from 17, and the
+    printed path (25 from 24) comes only with 8 first."""
+    import itertools
+
+    costs = read_map(SEED_BFS).costs
+    gives_path = []
+    for order in itertools.permutations("LRUD"):
+        for lifo in (False, True):
+            expanded, link = _plain_bfs(costs, order, lifo)
+            path = [31]
+            while link[path[-1]] is not None:
+                path.append(link[path[-1]])
+            if expanded.index(1) < expanded.index(8):
+                assert link[25] == 17 and path != ARTICLE_BFS_BACK
+            if path == ARTICLE_BFS_BACK:
+                gives_path.append(("".join(order), lifo))
+    assert ("LRUD", True) in gives_path and all(lifo for _, lifo in gives_path)
+
+
 def test_seed_astar_closes_cells_with_these_f():
     cmap = read_map(SEED_ASTAR)
     result = catmouse_trace.trace(cmap, "astar", "seed")

@@ -84,7 +84,8 @@ def render_path(cmap, path):
 
 def add_grid_parser(solvers):
     """Cat & Mouse's `solve grid` (its "solve" hook)."""
-    grid = solvers.add_parser("grid", help="shortest cat-to-mouse path on a Cat & Mouse map")
+    grid = solvers.add_parser("grid", help="shortest cat-to-mouse path on a Cat & Mouse map, "
+                                           "or its search round by round")
     grid.add_argument("map", help="map text file (. road, g grass, w stream, # obstacle, C cat, M mouse)")
     grid.add_argument("--algo", choices=("bfs", "astar"), default="bfs",
                       help="bfs: fewest moves; astar: least stamina (default bfs)")
