@@ -288,6 +288,18 @@ def test_pictures(tmp_path, capsys):
         assert image.format == "PNG"
 
 
+def test_big_searches_share_frames(monkeypatch):
+    """Several rounds per frame past MAX_FRAMES; the last search frame still
+    shows every expanded cell."""
+    cmap = read_map(SEED_BFS)
+    result = catmouse_trace.trace(cmap, "bfs", "seed")
+    full = catmouse_trace.picture_frames(cmap, result)
+    monkeypatch.setattr(catmouse_trace, "MAX_FRAMES", 5)
+    few = catmouse_trace.picture_frames(cmap, result)
+    assert len(full) == 13 and len(few) == 4 + 1  # 12 rounds, 3 per frame, then the path
+    assert few[-2].tobytes() == full[-2].tobytes() and few[-1].tobytes() == full[-1].tobytes()
+
+
 def test_the_articles_demo_still_mouse_caught_in_12(capsys):
     code, out, _ = run_cli(["play", "catmouse", SEED_BFS, "--cat", "bfs", "--mouse", "stay",
                             "--json"], capsys)

@@ -138,38 +138,42 @@ def trace(cmap, algo, order="default"):
             item["f"] = g + h
         return item
 
+    # Entries are shared between rounds (a closed cell's G no longer changes),
+    # so a round's lists cost a pointer per cell, not a new dict.
     rounds = []
-    open_cells = {start_p: 0}  # padded -> g, in the order found
+    open_cells = {start_p: entry(start_p, 0)}  # padded -> entry, in the order found
     closed = []
-    g_of = {start_p: 0}
     goal_p = s.pad[goal]
+
+    def close_round(rnd):
+        rnd["open"] = list(open_cells.values())
+        if algo == "astar":
+            rnd["open"].sort(key=lambda item: (item["f"], item["cell"]))
+        rnd["closed"] = closed[:]
+
     for p, adds in expansions:
-        gp = g_of[p]
-        if algo == "bfs" and rounds and rounds[-1]["level"] == gp:
+        here = open_cells.pop(p)
+        if algo == "bfs" and rounds and rounds[-1]["level"] == here["g"]:
             current = rounds[-1]
         else:
+            if rounds:
+                close_round(rounds[-1])
             current = {"round": len(rounds) + 1, "steps": []}
             if algo == "bfs":
-                current["level"] = gp
+                current["level"] = here["g"]
             rounds.append(current)
-        open_cells.pop(p, None)
-        closed.append(p)
-        step = {"expand": entry(p, gp), "adds": []}
+        closed.append(here)
+        step = {"expand": here, "adds": []}
         if p == goal_p and algo == "astar":
             step["goal"] = True
         for q, gq, improved in adds:
-            g_of[q] = gq
-            open_cells.pop(q, None)
-            open_cells[q] = gq
             item = entry(q, gq)
-            if improved:
-                item["improved"] = True
-            step["adds"].append(item)
+            open_cells.pop(q, None)
+            open_cells[q] = item
+            step["adds"].append(dict(item, improved=True) if improved else item)
         current["steps"].append(step)
-        current["open"] = [entry(q, gq) for q, gq in open_cells.items()]
-        if algo == "astar":
-            current["open"].sort(key=lambda item: (item["f"], item["cell"]))
-        current["closed"] = [entry(q, g_of[q]) for q in closed]
+    if rounds:
+        close_round(rounds[-1])
     result = {"algo": algo, "order": order,
               "direction": "forward" if seed else "backward",
               "start": start, "goal": goal, "cat": cmap.cat, "mouse": cmap.mouse,
@@ -243,6 +247,7 @@ _LATE = (214, 96, 77)
 _FRONTIER = (40, 110, 200)
 _PATH = (30, 30, 30)
 _STRIP = {2: (60, 160, 60), 3: (50, 110, 220)}
+MAX_FRAMES = 150  # frames of the search in a GIF, before the path's
 
 
 def _mix(a, b, t):
@@ -250,7 +255,8 @@ def _mix(a, b, t):
 
 
 def picture_frames(cmap, result, cell_px=None):
-    """Frames (PIL images): one per round, then the path.  Expanded cells are
+    """Frames (PIL images): one per round (on big maps several rounds per
+    frame, at most MAX_FRAMES), then the path.  Expanded cells are
     shaded early (yellow) to late (red), the frontier outlined in blue, the
     path drawn as a line from the cat to the mouse."""
     from PIL import Image, ImageDraw
@@ -299,12 +305,15 @@ def picture_frames(cmap, result, cell_px=None):
     frames = []
     open_now = []
     index = 0
-    for rnd in result["rounds"]:
+    rounds = result["rounds"]
+    every = -(-len(rounds) // MAX_FRAMES)  # big maps: several rounds per frame
+    for n, rnd in enumerate(rounds):
         for step in rnd["steps"]:
             rank[step["expand"]["cell"]] = index
             index += 1
         open_now = [c["cell"] for c in rnd["open"]]
-        frames.append(base(open_now))
+        if (n + 1) % every == 0 or n + 1 == len(rounds):
+            frames.append(base(open_now))
     frames.append(base(open_now, result.get("path") or []))
     return frames
 
