@@ -85,6 +85,7 @@ def test_seed_bfs_rounds_are_the_levels():
         assert rnd["level"] == level
         if level < 11:
             assert expanded == BFS_LEVELS[level]
+            assert {c["cell"] for c in rnd["open"]} == BFS_LEVELS[level + 1]
         else:
             assert expanded < BFS_LEVELS[11] and 23 in expanded
     # round 2: the rule expands 8 before 1 (the article 1 before 8: docs/sources.md)
@@ -229,6 +230,10 @@ def _consistent(cmap, result):
                 h = abs(item["cell"] % cols - goal % cols) + abs(item["cell"] // cols - goal // cols)
                 assert item["h"] == h and item["f"] == item["g"] + item["h"]
         assert not {c["cell"] for c in rnd["open"]} & {c["cell"] for c in rnd["closed"]}
+    for rnd, after in zip(result["rounds"], result["rounds"][1:]):
+        # what the next round expands was open (BFS: on the frontier) after this one
+        assert {s["expand"]["cell"] for s in after["steps"]} <= {c["cell"] for c in rnd["open"]}
+        assert len(after["closed"]) == len(rnd["closed"]) + len(after["steps"])
     path = result.get("path")
     if path:
         closed = set(expanded)

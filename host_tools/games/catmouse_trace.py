@@ -152,7 +152,7 @@ def trace(cmap, algo, order="default"):
         rnd["closed"] = closed[:]
 
     for p, adds in expansions:
-        here = open_cells.pop(p)
+        here = open_cells[p]
         if algo == "bfs" and rounds and rounds[-1]["level"] == here["g"]:
             current = rounds[-1]
         else:
@@ -162,6 +162,7 @@ def trace(cmap, algo, order="default"):
             if algo == "bfs":
                 current["level"] = here["g"]
             rounds.append(current)
+        del open_cells[p]
         closed.append(here)
         step = {"expand": here, "adds": []}
         if p == goal_p and algo == "astar":
@@ -244,7 +245,7 @@ def format_trace(result):
 _TERRAIN = {0: (60, 60, 60), 1: (245, 245, 240), 2: (205, 235, 190), 3: (190, 215, 245)}
 _EARLY = (255, 214, 102)
 _LATE = (214, 96, 77)
-_FRONTIER = (40, 110, 200)
+_FRONTIER = (130, 30, 170)
 _PATH = (30, 30, 30)
 _STRIP = {2: (60, 160, 60), 3: (50, 110, 220)}
 MAX_FRAMES = 150  # frames of the search in a GIF, before the path's
@@ -257,7 +258,7 @@ def _mix(a, b, t):
 def picture_frames(cmap, result, cell_px=None):
     """Frames (PIL images): one per round (on big maps several rounds per
     frame, at most MAX_FRAMES), then the path.  Expanded cells are
-    shaded early (yellow) to late (red), the frontier outlined in blue, the
+    shaded early (yellow) to late (red), the frontier outlined in purple, the
     path drawn as a line from the cat to the mouse."""
     from PIL import Image, ImageDraw
 
