@@ -277,6 +277,7 @@ def test_trace_text_reads_like_the_article(capsys):
     code, out, _ = run_cli(["solve", "grid", SEED_BFS, "--order", "seed", "--trace"], capsys)
     assert "round 12 (11 moves from the cat)" in out and "  expand 23: adds 31" in out
     assert out.count("  expand ") == 21 and "moves: 12" in out
+    assert "links back from the mouse: " + " ".join(map(str, ARTICLE_BFS_BACK)) + "\n" in out
 
 
 def test_pictures(tmp_path, capsys):

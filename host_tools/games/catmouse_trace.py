@@ -237,6 +237,9 @@ def format_trace(result):
         elif not rnd["steps"][-1].get("goal"):
             lines.append("  open:  " + (" ".join(_cell_text(c) for c in rnd["open"]) or "empty"))
             lines.append("  close: " + " ".join(_cell_text(c) for c in rnd["closed"]))
+    if algo == "bfs" and result["direction"] == "forward" and result.get("path"):
+        # the article prints its BFS path this way round: the links from the mouse
+        lines.append("links back from the mouse: " + " ".join(str(c) for c in result["path"][::-1]))
     return "\n".join(lines)
 
 
