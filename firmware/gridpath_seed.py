@@ -19,7 +19,9 @@ games' A* leaves it: 0 unseen, 1 open, 2 closed (expanded), 5 wall, and ``g``
 and ``parent`` hold each reached cell's G and link, so one tracer reads both.
 ``order[:order_len]`` lists the expanded cells (public numbers) in order, and
 ``on_expand(cell)``, when set, is called as each cell is taken.  A separate
-module, so the games' resident code does not grow.
+module, so the games' resident code does not grow.  A* scans its open list
+for the least (F, cell) at every step: fine for the article's boards and for
+traces, quadratic on big maps (the games use GridSearch.astar).
 """
 
 from array import array
