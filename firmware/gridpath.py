@@ -8,14 +8,21 @@ the inner loops need no bounds checks; public cell numbers are row-major
 
 Deterministic tie-breaking.  Both searches run backwards, from the target to
 the source, so the path can be written out forwards in one pass:
-- neighbours are always tried in the order west, east, north, south (the seed
-  article's order: left, right, up, down);
+- neighbours are always tried in the order west, east, north, south (not
+  the article's rule, which is gridpath_seed.py's);
 - BFS links each cell to the first cell, in queue order, that reached it, and
   the path follows those links from the source (on an open 3x3 grid, 0 -> 8 is
   0, 3, 6, 7, 8: down first, then along the bottom row);
 - A* pops, among cells of equal f = g + h, the one queued last (LIFO), and a
   cell's link changes only on a strictly cheaper g (open 3x3: 0, 1, 2, 5, 8).
 """
+
+# Traces (`solve grid --trace`) read these searches without one extra step in
+# them: BFS's queue is a chain of links (``work``) in expansion order that
+# outlives the search, read back afterwards; A* closes each cell it takes off
+# the open list by writing 2 into ``came``, so the laptop's tracer lends it a
+# ``came`` list that reports those writes (host_tools/games/catmouse_trace.py).
+# Comments, not docstring: a MicroPython compiling the source keeps docstrings.
 
 from array import array
 

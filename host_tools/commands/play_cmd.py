@@ -14,7 +14,16 @@ from host_tools.core import plugins
 from host_tools.core import UserError, plural
 from host_tools.games.catmouse_mapfile import read_map
 
-BUILTIN = ("bfs", "astar", "evasive", "random")
+BUILTIN = ("bfs", "astar", "evasive", "random", "stay")
+
+
+class StayPut:
+    """Keeps its piece where it is: the article's side without a handler.  A
+    cat that could move may not stay under the game's rules, so its answer is
+    refused and it stays where it is all the same."""
+
+    def __call__(self, board, position, legal):
+        return position
 
 
 class PluginPiece:
@@ -40,6 +49,8 @@ class PluginPiece:
 
 
 def strategy(spec, seed, side="cat", move_timeout=plugins.DEFAULT_MOVE_TIMEOUT):
+    if spec == "stay":
+        return StayPut()
     if spec in BUILTIN:
         return catmouse_ai.make(spec, seed)
     if ":" not in spec:
@@ -118,8 +129,10 @@ def register(subparsers):
     games.required = True
     cm = games.add_parser("catmouse", help="Cat & Mouse on a map file")
     cm.add_argument("map", help="map text file")
-    cm.add_argument("--cat", help="bfs, astar, random or module:function (default: bfs, astar on terrain maps)")
-    cm.add_argument("--mouse", default="evasive", help="evasive, random or module:function (default evasive)")
+    cm.add_argument("--cat", help="bfs, astar, random, stay (never moves) or module:function "
+                    "(default: bfs, astar on terrain maps)")
+    cm.add_argument("--mouse", default="evasive", help="evasive, random, stay (never moves, as the article's demo) or "
+                    "module:function (default evasive)")
     cm.add_argument("--rounds", type=int, help="round limit (default 4 x (cols + rows))")
     cm.add_argument("--seed", type=int, default=1, help="seed for the random strategies")
     plugins.add_move_timeout_argument(cm)
