@@ -146,3 +146,118 @@ def test_trapcat_undo_after_many_turns_and_at_the_rings_limit(diff, monkeypatch)
             undone += 1
             assert _tc_state(g) == states[n - undone]
         assert undone == min(n, depth)
+
+
+# -- Cat & Mouse -----------------------------------------------------------------------
+
+import catmouse_game  # noqa: E402
+from buttons import DOWN, LEFT, RIGHT, UP  # noqa: E402
+
+
+def _cm_state(g):
+    c = g.game
+    rng = g.ai_rng
+    return (c.cat, c.mouse, c.round, c.cat_stamina, c.mouse_stamina, c.cat_rest, c.mouse_rest,
+            c.winner, g._round_started, g.state, rng.state if rng else None,
+            bytes(c.board.flags), c.board.round, c.board.cat_rest, c.board.mouse_rest)
+
+
+def _cm_my_turn(g):
+    c = g.game
+    if g.wait or g.thinking:
+        return False
+    if (g.side == "mouse") != g._round_started:
+        return False
+    here = c.cat if g.side == "cat" else c.mouse
+    legal = c.legal_moves(g.side)
+    return not (len(legal) == 1 and legal[0] == here)
+
+
+def _cm_settle(g, ctx):
+    for _ in range(2000):
+        if g.state != catmouse_game.PLAY or _cm_my_turn(g):
+            return
+        g.tick(ctx)
+    raise AssertionError("the AI never answered")
+
+
+def _cm_move(g, ctx, rnd):
+    c = g.game
+    here = c.cat if g.side == "cat" else c.mouse
+    legal = [q for q in c.legal_moves(g.side) if q != c.mouse or g.side == "mouse"]
+    cell = rnd.choice(legal)
+    d = cell - here
+    key = A if d == 0 else LEFT if d == -1 else RIGHT if d == 1 else UP if d < 0 else DOWN
+    press(g, ctx, key)
+    _cm_settle(g, ctx)
+    return key
+
+
+def _cm_game(side, diff, now=1234):
+    ctx = Ctx(diff)
+    ctx.now = now
+    ctx.frame = bytearray(1024)
+    ctx.tick_no = lambda: 0
+    g = catmouse_game.Game(ctx)
+    g.side = side
+    g.level = 0                          # the garden: grass and streams (rests)
+    press(g, ctx, A)
+    _cm_settle(g, ctx)
+    return g, ctx
+
+
+@pytest.mark.parametrize("side", ["mouse", "cat"])
+@pytest.mark.parametrize("diff", [0, 1, 2])
+def test_catmouse_undo_restores_every_round_and_the_ai_replays(side, diff):
+    rnd = random.Random(diff * 2 + (side == "cat"))
+    g, ctx = _cm_game(side, diff)
+    states = [_cm_state(g)]
+    keys = []
+    while g.state == catmouse_game.PLAY and len(keys) < 60:
+        keys.append(_cm_move(g, ctx, rnd))
+        if g.state != catmouse_game.PLAY:
+            break
+        states.append(_cm_state(g))
+    if g.state != catmouse_game.PLAY:         # the last round ended the game
+        keys.pop()
+        g.state = catmouse_game.PLAY          # (not reachable by keys: undo it from here)
+        chord(g, ctx, B, A)
+        assert _cm_state(g) == states[-1]
+    assert len(keys) >= 5, len(keys)
+    n = len(states) - 1
+    for k in range(n - 1, -1, -1):
+        chord(g, ctx, B, A)
+        assert _cm_state(g) == states[k], k
+    assert g.undo.count == 0
+    chord(g, ctx, B, A)
+    assert _cm_state(g) == states[0] and g.state == catmouse_game.PLAY
+    for k in range(n):                          # the same moves, the same AI
+        press(g, ctx, keys[k])
+        _cm_settle(g, ctx)
+        assert _cm_state(g) == states[k + 1], k
+
+
+@pytest.mark.parametrize("depth", [catmouse_game.UNDO_DEPTH, 8])
+def test_catmouse_undo_after_50_rounds_and_at_the_rings_limit(depth, monkeypatch):
+    monkeypatch.setattr(catmouse_game, "UNDO_DEPTH", depth)
+    rnd = random.Random(7)
+    g, ctx = _cm_game("cat", 0)                 # the cat never catches: the game lasts
+    states = [_cm_state(g)]
+    while len(states) < 70 and g.state == catmouse_game.PLAY:
+        _cm_move(g, ctx, rnd)
+        states.append(_cm_state(g))
+    assert g.state == catmouse_game.PLAY and g.game.round >= 60
+    undone = 0
+    while g.undo.count:
+        chord(g, ctx, B, A)
+        undone += 1
+        assert _cm_state(g) == states[-1 - undone]
+    assert undone == min(depth, len(states) - 1)
+
+
+def test_catmouse_b_tap_still_leaves_to_the_title():
+    g, ctx = _cm_game("mouse", 1)
+    press(g, ctx, B)
+    assert g.state == catmouse_game.PLAY
+    gamectx.release(g, ctx, B)
+    assert g.state == catmouse_game.TITLE
