@@ -16,7 +16,10 @@ AI thinks; the mountains F1-G1 / F3-G3 have no line across the gap.
 Controls: arrows move the cursor; A flips a face-down piece, picks up an own
 piece (its legal destinations blink; on a destination the route is drawn)
 and A again moves there (engineer routes are animated cell by cell); B drops
-the selection; holding B leaves.  Menu at start: vs AI or two players (pass
+the selection; holding B leaves; B+A (hold B, press A) undoes: against the AI
+your last move and the AI's answer, in two-player games one move (UNDO_PLIES
+moves in a preallocated undoring: what each move changed, with the AI's RNG
+state, so the same moves replay the same AI).  Menu at start: vs AI or two players (pass
 and play).  The launcher's difficulty EASY picks the easy AI, NORMAL and HARD
 the full one.  Results vs each AI are saved (won/lost/drawn).
 """
@@ -28,6 +31,7 @@ import gfx
 import junqi_ai
 import junqi_board as jb
 import junqi_flip as jf
+import undoring
 
 try:
     from micropython import const
@@ -54,6 +58,12 @@ THINK_MIN = const(10)          # ticks the AI "thinks" at least (so its move is 
 SLICE_MS = const(8)            # AI work per tick (plus at most one slice, <= ~40 ms)
 EXIT_HOLD_MS = const(900)
 MENU_ITEMS = ("VS DEVICE AI", "2 PLAYERS")
+# undo: one record per move (ply): src, dst, occ/kind/colour of both cells
+# before it, both players' colours, the quiet count, the last move's cells, a
+# spare byte, the AI's RNG state (30 bits); an even number of plies keeps
+# whole turns against the AI
+UNDO_PLIES = const(104)
+UNDO_SIZE = const(18)
 LABELS_AI = ("P1", "AI")
 LABELS_PVP = ("P1", "P2")
 
@@ -149,6 +159,8 @@ class Game:
         self.banner = ""
         self.reason = ""
         self.labels = LABELS_AI
+        self.undo = undoring.UndoRing(UNDO_SIZE, UNDO_PLIES)
+        self.chord = False                  # B+A was used: B's release / hold do nothing else
         self.record = ""
         self._record_text()
 
@@ -220,6 +232,7 @@ class Game:
         self.sel = jb.NONE
         self.path_len = 0
         self._clear_marks()
+        self.undo.clear()
         self.cursor = 27
         self.banner = ""
         self.reason = ""
@@ -279,10 +292,98 @@ class Game:
         self.anim_sprite = self._sprites[g.colour[src] * jf.TYPES + g.kind[src]]
         self.state = ANIM
 
+    def _push_ply(self, move):
+        """Record what ``move`` is about to change."""
+        g = self.game
+        u = self.undo
+        at = u.push()
+        buf = u.buf
+        src = move >> 6
+        dst = move & 63
+        buf[at] = src
+        buf[at + 1] = dst
+        buf[at + 2] = g.occ[src]
+        buf[at + 3] = g.kind[src]
+        buf[at + 4] = g.colour[src]
+        buf[at + 5] = g.occ[dst]
+        buf[at + 6] = g.kind[dst]
+        buf[at + 7] = g.colour[dst]
+        buf[at + 8] = g.player_colour[0]
+        buf[at + 9] = g.player_colour[1]
+        buf[at + 10] = g.quiet
+        buf[at + 11] = g.last_src
+        buf[at + 12] = g.last_dst
+        u.put30(at + 14, self.ai.rng.s if self.ai is not None else 0)
+
+    def _pop_ply(self):
+        """Take back the newest recorded move; False when there is none."""
+        u = self.undo
+        at = u.pop()
+        if at < 0:
+            return False
+        g = self.game
+        buf = u.buf
+        src = buf[at]
+        dst = buf[at + 1]
+        occ = g.occ
+        kind = g.kind
+        colour = g.colour
+        occ[src] = buf[at + 2]
+        kind[src] = buf[at + 3]
+        colour[src] = buf[at + 4]
+        occ[dst] = buf[at + 5]
+        kind[dst] = buf[at + 6]
+        colour[dst] = buf[at + 7]
+        a = kind[src]
+        ac = colour[src]
+        if src == dst:
+            g.pool[ac * jf.TYPES + a] += 1
+            g.hidden += 1
+        elif occ[dst] != 0:
+            d = kind[dst]
+            dc = colour[dst]
+            res = jf.combat(a, d)
+            if res != jf.DEFENDER_WINS:
+                g.alive[dc * jf.TYPES + d] += 1
+            if res != jf.ATTACKER_WINS:
+                g.alive[ac * jf.TYPES + a] += 1
+        g.player_colour[0] = buf[at + 8]
+        g.player_colour[1] = buf[at + 9]
+        g.quiet = buf[at + 10]
+        g.last_src = buf[at + 11]
+        g.last_dst = buf[at + 12]
+        g.plies -= 1
+        g.to_move = 1 - g.to_move
+        g.winner = jf.NOBODY
+        if self.ai is not None:
+            self.ai.rng.s = u.get30(at + 14)
+        return True
+
+    def undo_turn(self):
+        """Against the AI: back to before your last move (and the AI's answer);
+        two players: one move back.  False when there is nothing to undo."""
+        if not self._pop_ply():
+            return False
+        g = self.game
+        if self.mode == 0:
+            while g.to_move != 0 and self._pop_ply():
+                pass
+        self.sel = jb.NONE
+        self.path_len = 0
+        self._clear_marks()
+        if self.mode == 0 and g.to_move == 1:     # only the AI's move was left
+            self.state = THINK
+            self.wait = THINK_MIN
+            self.ai.begin(g)
+        else:
+            self.state = PLAY
+        return True
+
     def _apply(self, move):
         g = self.game
         dst = move & 63
         took_flag = (move >> 6) != dst and g.occ[dst] != 0 and g.kind[dst] == jf.FLAG
+        self._push_ply(move)
         ev = g.apply(move)
         if ev == jf.EV_WIN or ev == jf.EV_LOSE or ev == jf.EV_TRADE:
             self.ctx.beep(300 + 200 * ev, 40)
@@ -381,9 +482,19 @@ class Game:
     def tick(self, ctx):
         btn = ctx.buttons
         self.frame += 1
-        if btn.pressed(B) and btn.held_ms(B) >= EXIT_HOLD_MS:
+        if btn.pressed(B) and btn.held_ms(B) >= EXIT_HOLD_MS and not self.chord:
             return "exit"
         st = self.state
+        if st != MENU:
+            if btn.pressed(B) and btn.just_pressed(A):     # B+A: undo
+                self.chord = True
+                if st == OVER or st == ANIM or not self.undo_turn():
+                    ctx.beep(220, 30)
+                return None
+            if self.chord:
+                if not btn.pressed(B):
+                    self.chord = False                     # B's release ends it
+                return None
         if st == MENU:
             if btn.repeat(UP) or btn.repeat(DOWN):
                 self.menu_sel = 1 - self.menu_sel

@@ -11,10 +11,12 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "firmware" / "circuitpython"))
 
+import catmouse_game  # noqa: E402
 import gamectx  # noqa: E402
+import junqi_game  # noqa: E402
 import trapcat_game  # noqa: E402
 import undoring  # noqa: E402
-from buttons import A, B  # noqa: E402
+from buttons import A, B, DOWN, LEFT, RIGHT, UP  # noqa: E402
 from gamectx import chord, press  # noqa: E402
 
 
@@ -150,8 +152,6 @@ def test_trapcat_undo_after_many_turns_and_at_the_rings_limit(diff, monkeypatch)
 
 # -- Cat & Mouse -----------------------------------------------------------------------
 
-import catmouse_game  # noqa: E402
-from buttons import DOWN, LEFT, RIGHT, UP  # noqa: E402
 
 
 def _cm_state(g):
@@ -261,3 +261,106 @@ def test_catmouse_b_tap_still_leaves_to_the_title():
     assert g.state == catmouse_game.PLAY
     gamectx.release(g, ctx, B)
     assert g.state == catmouse_game.TITLE
+
+
+# -- Flip Junqi ------------------------------------------------------------------------
+
+
+
+def _jq_state(g):
+    c = g.game
+    return (bytes(c.occ), bytes(c.kind), bytes(c.colour), bytes(c.pool), bytes(c.alive),
+            bytes(c.player_colour), c.to_move, c.winner, c.quiet, c.plies, c.hidden,
+            c.last_src, c.last_dst, g.ai.rng.s if g.ai else None, g.state)
+
+
+def _jq_settle(g, ctx):
+    for _ in range(5000):
+        if g.state in (junqi_game.PLAY, junqi_game.OVER):
+            return
+        g.tick(ctx)
+    raise AssertionError("the AI never moved")
+
+
+def _jq_move(g, ctx, rnd):
+    c = g.game
+    n = c.legal_moves()
+    move = c.moves[rnd.randrange(n)]
+    g._start_move(move)
+    _jq_settle(g, ctx)
+    return move
+
+
+def _jq_game(mode, diff=1, now=1234):
+    ctx = Ctx(diff)
+    ctx.now = now
+    g = junqi_game.Game(ctx)
+    g.menu_sel = mode
+    press(g, ctx, A)
+    assert g.state == junqi_game.PLAY and g.mode == mode
+    return g, ctx
+
+
+@pytest.mark.parametrize("diff", [0, 1])
+def test_junqi_undo_takes_back_your_move_and_the_ais_and_the_ai_replays(diff):
+    for game_no in range(3):
+        rnd = random.Random(game_no * 3 + diff)
+        g, ctx = _jq_game(0, diff, 1234 + game_no)
+        states = [_jq_state(g)]
+        moves = []
+        while g.state == junqi_game.PLAY:
+            moves.append(_jq_move(g, ctx, rnd))
+            states.append(_jq_state(g))
+        assert g.state == junqi_game.OVER and len(moves) >= 3
+        chord(g, ctx, B, A)                        # not on the end screen
+        assert _jq_state(g) == states[-1]
+        g.state = junqi_game.PLAY                  # (unreachable by keys) undo the last turn too
+        for k in range(len(moves) - 1, -1, -1):
+            chord(g, ctx, B, A)
+            want = states[k]
+            assert _jq_state(g)[:-1] == want[:-1], k
+            assert g.game.to_move == 0 and g.state == junqi_game.PLAY
+        chord(g, ctx, B, A)
+        assert _jq_state(g) == states[0]
+        for k, move in enumerate(moves):             # the same moves, the same AI
+            g._start_move(move)
+            _jq_settle(g, ctx)
+            assert _jq_state(g) == states[k + 1], k
+
+
+def test_junqi_undo_while_the_ai_thinks_and_in_two_player_games_at_the_rings_limit():
+    rnd = random.Random(3)
+    g, ctx = _jq_game(0)
+    before = _jq_state(g)
+    n = g.game.legal_moves()
+    g._start_move(g.game.moves[rnd.randrange(n)])
+    assert g.state == junqi_game.THINK
+    chord(g, ctx, B, A)
+    assert _jq_state(g) == before
+    # two players: one move per undo, 120 moves, the ring keeps UNDO_PLIES
+    g, ctx = _jq_game(1)
+    g.game.quiet_limit = 0
+    states = [_jq_state(g)]
+    while g.state == junqi_game.PLAY and len(states) <= 120:
+        _jq_move(g, ctx, rnd)
+        states.append(_jq_state(g))
+    assert len(states) > junqi_game.UNDO_PLIES + 1 and g.state == junqi_game.PLAY
+    undone = 0
+    while g.undo.count:
+        chord(g, ctx, B, A)
+        undone += 1
+        assert _jq_state(g) == states[-1 - undone]
+    assert undone == junqi_game.UNDO_PLIES >= 100
+
+
+def test_junqi_b_still_drops_the_selection_and_holding_it_leaves():
+    g, ctx = _jq_game(1)
+    c = g.game
+    c.legal_moves()
+    g._start_move(c.moves[0])                     # a flip: P2 moves next
+    press(g, ctx, B)
+    gamectx.release(g, ctx, B)
+    assert g.state == junqi_game.PLAY
+    ctx.buttons.held = B
+    ctx.buttons.ms = 1000
+    assert g.tick(ctx) == "exit"
