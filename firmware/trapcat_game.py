@@ -214,7 +214,8 @@ class Game:
 
     def undo_turn(self):
         """Take back the last block and the cat's reply (or the cat's pending
-        move); False when there is nothing to undo."""
+        move); False when there is nothing to undo.  Allocates nothing (the
+        panel's text is the caller's: ``_text()``)."""
         at = self.undo.pop()
         if at < 0:
             return False
@@ -231,7 +232,6 @@ class Game:
         self.thinking = None
         self.state = PLAY
         self.cursor = buf[at]
-        self._text()
         return True
 
     def frame_key(self):
@@ -271,6 +271,8 @@ class Game:
             self.chord = True
             if self.state == OVER or not self.undo_turn():
                 ctx.beep(220, 30)
+            else:
+                self._text()                             # the panel, as after a move
             return None
         if self.chord:
             if not btn.pressed(B):
