@@ -47,10 +47,11 @@ _MOVES = const(31)    # UP | DOWN | LEFT | RIGHT | A
 # the largest map the parser takes (64x64, 512 rounds) "R512/512 MOUSE ST1536 REST" 26
 _STATUS_SIZE = const(32)
 # undo: one record per move the player chose (forced rests are replayed): cat,
-# mouse, round, cat and mouse stamina (16 bits each), cat and mouse rest, the
-# round started, a spare byte, the AI's RNG state (30 bits)
+# mouse and round (a byte each: maps here are at most 16 x 8 cells, 96 rounds),
+# cat and mouse stamina (16 bits each), both rests and "round started" in one
+# byte, the AI's RNG state (30 bits)
 UNDO_DEPTH = const(64)
-UNDO_SIZE = const(18)
+UNDO_SIZE = const(12)
 
 _ROAD = gfx.sprite_rows((
     "........", "........", "........", "........",
@@ -388,17 +389,17 @@ class Game:
         g = self.game
         u = self.undo
         at = u.push()
-        u.put16(at, g.cat)
-        u.put16(at + 2, g.mouse)
-        u.put16(at + 4, g.round)
-        u.put16(at + 6, g.cat_stamina)
-        u.put16(at + 8, g.mouse_stamina)
         buf = u.buf
-        buf[at + 10] = g.cat_rest
-        buf[at + 11] = g.mouse_rest
-        buf[at + 12] = 1 if self._round_started else 0
+        buf[at] = g.cat
+        buf[at + 1] = g.mouse
+        buf[at + 2] = g.round
+        buf[at + 3] = g.cat_stamina & 0xFF
+        buf[at + 4] = g.cat_stamina >> 8
+        buf[at + 5] = g.mouse_stamina & 0xFF
+        buf[at + 6] = g.mouse_stamina >> 8
+        buf[at + 7] = g.cat_rest | g.mouse_rest << 3 | (64 if self._round_started else 0)
         rng = self.ai_rng
-        u.put30(at + 14, rng.state if rng is not None else 0)
+        u.put30(at + 8, rng.state if rng is not None else 0)
 
     def undo_round(self):
         """Back to the player's last chosen move; False when there is none."""
@@ -408,14 +409,15 @@ class Game:
             return False
         g = self.game
         buf = u.buf
-        g.cat = u.get16(at)
-        g.mouse = u.get16(at + 2)
-        g.round = u.get16(at + 4)
-        g.cat_stamina = u.get16(at + 6)
-        g.mouse_stamina = u.get16(at + 8)
-        g.cat_rest = buf[at + 10]
-        g.mouse_rest = buf[at + 11]
-        self._round_started = buf[at + 12] != 0
+        g.cat = buf[at]
+        g.mouse = buf[at + 1]
+        g.round = buf[at + 2]
+        g.cat_stamina = buf[at + 3] | buf[at + 4] << 8
+        g.mouse_stamina = buf[at + 5] | buf[at + 6] << 8
+        flags = buf[at + 7]
+        g.cat_rest = flags & 7
+        g.mouse_rest = (flags >> 3) & 7
+        self._round_started = flags >= 64
         g.winner = None
         g.last_error = None
         board = g.board
@@ -424,7 +426,7 @@ class Game:
         board.mouse_rest = g.mouse_rest
         board.round = g.round
         if self.ai_rng is not None:
-            self.ai_rng.state = u.get30(at + 14)
+            self.ai_rng.state = u.get30(at + 8)
         self.wait = 0
         self.thinking = False
         self.queued = 0

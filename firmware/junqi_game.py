@@ -58,12 +58,12 @@ THINK_MIN = const(10)          # ticks the AI "thinks" at least (so its move is 
 SLICE_MS = const(8)            # AI work per tick (plus at most one slice, <= ~40 ms)
 EXIT_HOLD_MS = const(900)
 MENU_ITEMS = ("VS DEVICE AI", "2 PLAYERS")
-# undo: one record per move (ply): src, dst, occ/kind/colour of both cells
-# before it, both players' colours, the quiet count, the last move's cells, a
-# spare byte, the AI's RNG state (30 bits); an even number of plies keeps
-# whole turns against the AI
-UNDO_PLIES = const(104)
-UNDO_SIZE = const(18)
+# undo: one record per move (ply): src, dst, both cells before it (occupant,
+# colour and type in a byte: _cell_byte), both players' colours, the quiet
+# count, the last move's cells, the AI's RNG state (30 bits); an even number of
+# plies keeps whole turns against the AI
+UNDO_PLIES = const(100)
+UNDO_SIZE = const(12)
 LABELS_AI = ("P1", "AI")
 LABELS_PVP = ("P1", "P2")
 
@@ -302,18 +302,14 @@ class Game:
         dst = move & 63
         buf[at] = src
         buf[at + 1] = dst
-        buf[at + 2] = g.occ[src]
-        buf[at + 3] = g.kind[src]
-        buf[at + 4] = g.colour[src]
-        buf[at + 5] = g.occ[dst]
-        buf[at + 6] = g.kind[dst]
-        buf[at + 7] = g.colour[dst]
-        buf[at + 8] = g.player_colour[0]
-        buf[at + 9] = g.player_colour[1]
-        buf[at + 10] = g.quiet
-        buf[at + 11] = g.last_src
-        buf[at + 12] = g.last_dst
-        u.put30(at + 14, self.ai.rng.s if self.ai is not None else 0)
+        # occupant 0..3, colour 0/1/NOBODY as 0/1/3, type 0..11
+        buf[at + 2] = g.occ[src] | (g.colour[src] & 3) << 2 | g.kind[src] << 4
+        buf[at + 3] = g.occ[dst] | (g.colour[dst] & 3) << 2 | g.kind[dst] << 4
+        buf[at + 4] = (g.player_colour[0] & 3) | (g.player_colour[1] & 3) << 2
+        buf[at + 5] = g.quiet
+        buf[at + 6] = g.last_src
+        buf[at + 7] = g.last_dst
+        u.put30(at + 8, self.ai.rng.s if self.ai is not None else 0)
 
     def _pop_ply(self):
         """Take back the newest recorded move; False when there is none."""
@@ -328,12 +324,13 @@ class Game:
         occ = g.occ
         kind = g.kind
         colour = g.colour
-        occ[src] = buf[at + 2]
-        kind[src] = buf[at + 3]
-        colour[src] = buf[at + 4]
-        occ[dst] = buf[at + 5]
-        kind[dst] = buf[at + 6]
-        colour[dst] = buf[at + 7]
+        for k in range(2):
+            c = dst if k else src
+            v = buf[at + 2 + k]
+            occ[c] = v & 3
+            v >>= 2
+            colour[c] = jf.NOBODY if v & 3 == 3 else v & 3
+            kind[c] = v >> 2
         a = kind[src]
         ac = colour[src]
         if src == dst:
@@ -347,36 +344,32 @@ class Game:
                 g.alive[dc * jf.TYPES + d] += 1
             if res != jf.ATTACKER_WINS:
                 g.alive[ac * jf.TYPES + a] += 1
-        g.player_colour[0] = buf[at + 8]
-        g.player_colour[1] = buf[at + 9]
-        g.quiet = buf[at + 10]
-        g.last_src = buf[at + 11]
-        g.last_dst = buf[at + 12]
+        v = buf[at + 4]
+        g.player_colour[0] = jf.NOBODY if v & 3 == 3 else v & 3
+        g.player_colour[1] = jf.NOBODY if v >> 2 == 3 else v >> 2
+        g.quiet = buf[at + 5]
+        g.last_src = buf[at + 6]
+        g.last_dst = buf[at + 7]
         g.plies -= 1
         g.to_move = 1 - g.to_move
         g.winner = jf.NOBODY
         if self.ai is not None:
-            self.ai.rng.s = u.get30(at + 14)
+            self.ai.rng.s = u.get30(at + 8)
         return True
 
     def undo_turn(self):
         """Against the AI: back to before your last move (and the AI's answer);
         two players: one move back.  False when there is nothing to undo."""
+        if self.mode == 0 and self.game.to_move == 0 and self.undo.count < 2:
+            return False              # (a lone oldest move left is the AI's)
         if not self._pop_ply():
             return False
-        g = self.game
-        if self.mode == 0:
-            while g.to_move != 0 and self._pop_ply():
-                pass
+        while self.mode == 0 and self.game.to_move != 0 and self._pop_ply():
+            pass
         self.sel = jb.NONE
         self.path_len = 0
         self._clear_marks()
-        if self.mode == 0 and g.to_move == 1:     # only the AI's move was left
-            self.state = THINK
-            self.wait = THINK_MIN
-            self.ai.begin(g)
-        else:
-            self.state = PLAY
+        self.state = PLAY
         return True
 
     def _apply(self, move):

@@ -49,7 +49,7 @@ AI_DELAY = const(4)
 SLICE_MS = const(25)     # AI work per tick; input is polled between slices
 EXIT_HOLD_MS = const(900)
 GAME_ID = "trapcat"
-UNDO_DEPTH = const(64)   # turns; a record: block, cat before, easy cat's RNG (a, b)
+UNDO_DEPTH = const(64)   # turns; a record: block, cat before, easy cat's RNG a | b << 15
 UNDO_SIZE = const(6)
 THINKING = ("THINKING.", "THINKING..", "THINKING...", "THINKING....")
 
@@ -207,10 +207,9 @@ class Game:
         buf = u.buf
         buf[at] = cell
         buf[at + 1] = self.board.cat
-        rng = self.cat.rng if self.diff == 0 else None
-        if rng is not None:
-            u.put16(at + 2, rng.a)
-            u.put16(at + 4, rng.b)
+        if self.diff == 0:
+            rng = self.cat.rng
+            u.put30(at + 2, rng.a | rng.b << 15)
 
     def undo_turn(self):
         """Take back the last block and the cat's reply (or the cat's pending
@@ -227,8 +226,9 @@ class Game:
         b.moves -= 1
         b.status = trapcat.PLAYING
         if self.diff == 0:
-            self.cat.rng.a = u.get16(at + 2)
-            self.cat.rng.b = u.get16(at + 4)
+            ab = u.get30(at + 2)
+            self.cat.rng.a = ab & 0x7FFF
+            self.cat.rng.b = ab >> 15
         self.thinking = None
         self.state = PLAY
         self.cursor = buf[at]

@@ -16,6 +16,7 @@ import gamectx  # noqa: E402
 import junqi_game  # noqa: E402
 import trapcat_game  # noqa: E402
 import undoring  # noqa: E402
+import undosave  # noqa: E402
 from buttons import A, B, DOWN, LEFT, RIGHT, UP  # noqa: E402
 from gamectx import chord, press  # noqa: E402
 
@@ -27,27 +28,29 @@ class Ctx(gamectx.FakeCtx):
 # -- the ring --------------------------------------------------------------------------
 
 def test_ring_keeps_the_newest_records_and_dumps_them_oldest_first():
-    r = undoring.UndoRing(3, 50)
+    r = undoring.UndoRing(5, 50)
     assert r.pop() == -1
     for i in range(137):
         at = r.push()
         r.buf[at] = i & 0xFF
-        r.put16(at + 1, 1000 + i)
+        r.put30(at + 1, 1000003 * i & 0x3FFFFFFF)
     assert r.count == 50
-    data = r.dump()
-    assert len(data) == 150 and data[0] == 87 and data[-3] == 136
-    other = undoring.UndoRing(3, 50)
-    other.load(data)
+    data = undosave.dump(r)
+    assert len(data) == 250 and data[0] == 87 and data[-5] == 136
+    other = undoring.UndoRing(5, 50)
+    undosave.load(other, data)
+    assert undosave.dump(other) == data
+    small = undoring.UndoRing(5, 8)
+    undosave.load(small, data)
+    assert undosave.dump(small) == data[-40:]
     for i in range(136, 86, -1):
         at = r.pop()
-        assert r.buf[at] == i and r.get16(at + 1) == 1000 + i
+        assert r.buf[at] == i and r.get30(at + 1) == 1000003 * i & 0x3FFFFFFF
         at = other.pop()
-        assert other.buf[at] == i and other.get16(at + 1) == 1000 + i
-    assert r.pop() == -1 and other.pop() == -1
-    r.put30(0, 0x3FFFFFFF)
-    assert r.get30(0) == 0x3FFFFFFF
+        assert other.buf[at] == i and other.get30(at + 1) == 1000003 * i & 0x3FFFFFFF
+    assert r.pop() == -1 and other.pop() == -1 and undosave.dump(r) == b""
     with pytest.raises(ValueError):
-        other.load(b"\x00" * 4)
+        undosave.load(other, b"\x00" * 4)
 
 
 # -- Trap the Cat ----------------------------------------------------------------------
@@ -364,3 +367,23 @@ def test_junqi_b_still_drops_the_selection_and_holding_it_leaves():
     ctx.buttons.held = B
     ctx.buttons.ms = 1000
     assert g.tick(ctx) == "exit"
+
+
+def test_junqi_undo_against_the_ai_never_hands_you_the_ais_move(monkeypatch):
+    """A full ring that lost one move to an undo during the AI's turn keeps an
+    AI move as its oldest record: that one is never undone alone."""
+    monkeypatch.setattr(junqi_game, "UNDO_PLIES", 6)
+    rnd = random.Random(11)
+    g, ctx = _jq_game(0)
+    for _ in range(5):
+        _jq_move(g, ctx, rnd)
+        assert g.state == junqi_game.PLAY
+    n = g.game.legal_moves()
+    g._start_move(g.game.moves[rnd.randrange(n)])
+    assert g.state == junqi_game.THINK
+    chord(g, ctx, B, A)
+    assert g.state == junqi_game.PLAY and g.game.to_move == 0 and g.undo.count == 5
+    for _ in range(4):
+        chord(g, ctx, B, A)
+        assert g.state == junqi_game.PLAY and g.game.to_move == 0
+    assert g.undo.count == 1
