@@ -31,7 +31,7 @@ PAGES = (
      "B: PUT THE PIECE DOWN",
      "B+A (HOLD B, PRESS A): UNDO",
      "YOUR MOVE AND THE AI'S ANSWER",
-     "(2 PLAYERS: ONE MOVE), 52 BACK",
+     "(2 PLAYERS: ONE MOVE), 50 BACK",
      "HOLD B: LEAVE"),
     ("THE AI",
      "LEVEL (LAUNCHER SETTINGS):",
