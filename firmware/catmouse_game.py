@@ -13,8 +13,11 @@ pack shows "LEVEL PACK BAD" and the reason first, then the built-in boards.  In 
 player's piece one cell per round (A = stay, for the mouse); the AI answers a
 few ticks later.  The difficulty setting picks the AI: easy = a cat that
 wanders one move in three / a random mouse, normal = BFS cat / evasive mouse,
-hard = A* (least stamina) cat / evasive mouse.  Wins per side and the fastest
-catch are saved.  Nothing is allocated in a tick of play, moves included: the
+hard = A* (least stamina) cat / evasive mouse.  B+A (hold B, press A) undoes a
+round: back to the player's last move, with the AI's RNG state (UNDO_DEPTH
+rounds in a preallocated undoring), so the same moves replay the same AI; a
+B tap leaves for the title.  Wins per side and the fastest catch are saved.
+Nothing is allocated in a tick of play, moves and undo included: the
 status text is composed in a preallocated buffer when it changes, and the AI is
 called without building an argument tuple (tests/test_catmouse_alloc.py).
 """
@@ -25,6 +28,7 @@ import catmouse
 import catmouse_ai
 import catmouse_maps
 from rng import Rng
+import undoring
 import userlevels
 
 try:
@@ -42,6 +46,12 @@ _MOVES = const(31)    # UP | DOWN | LEFT | RIGHT | A
 # status bar capacity: "YOU CAUGHT IT!  A:AGAIN B:MENU" is 30 characters; play on
 # the largest map the parser takes (64x64, 512 rounds) "R512/512 MOUSE ST1536 REST" 26
 _STATUS_SIZE = const(32)
+# undo: one record per move the player chose (forced rests are replayed): cat,
+# mouse and round (a byte each: maps here are at most 16 x 8 cells, 96 rounds),
+# cat and mouse stamina (16 bits each), both rests and "round started" in one
+# byte, the AI's RNG state (30 bits)
+UNDO_DEPTH = const(64)
+UNDO_SIZE = const(12)
 
 _ROAD = gfx.sprite_rows((
     "........", "........", "........", "........",
@@ -166,6 +176,10 @@ class Game:
         self.title_lines = ("", "")
         self._title_gen = 0
         self.dirs = [0, 0, 0, 0]
+        self.undo = undoring.UndoRing(UNDO_SIZE, UNDO_DEPTH)
+        self.ai_rng = None          # the AI's Rng when it draws (easy), else None
+        self.forced = False         # the player's last cell was forced (a rest)
+        self.chord = False          # B+A was used: B's release does nothing else
         self.map_text = None
         self.seed = ctx.ticks_ms() & 0xFFFF
         self.pack = None
@@ -240,8 +254,11 @@ class Game:
                 self.ai = catmouse_ai.AstarCat()
         else:
             self.ai = catmouse_ai.RandomMover(self.seed) if diff == 0 else catmouse_ai.EvasiveMouse()
+        self.ai_rng = self.ai.rng if diff == 0 else None
         if hasattr(self.ai, "prepare"):
             self.ai.prepare(self.game.board)
+        self.undo.clear()
+        self.chord = False
         self._render_terrain()
         self.state = PLAY
         self.banner = b""
@@ -331,7 +348,8 @@ class Game:
         here = g.cat if piece == "cat" else g.mouse
         cols = g.cols
         legal = g.legal_moves(piece)
-        if len(legal) == 1 and legal[0] == here:
+        self.forced = len(legal) == 1 and legal[0] == here
+        if self.forced:
             return here            # resting (or boxed in): the round goes on
         want = self.queued          # a press made while the AI was answering
         self.queued = 0
@@ -362,6 +380,59 @@ class Game:
         if target >= 0:
             self.ctx.beep(220, 30)
         return -1
+
+    # -- undo -----------------------------------------------------------------------------
+    def _push_round(self):
+        """Record the state before the player's move (a chosen one, not a rest)."""
+        if self.forced:
+            return
+        g = self.game
+        u = self.undo
+        at = u.push()
+        buf = u.buf
+        buf[at] = g.cat
+        buf[at + 1] = g.mouse
+        buf[at + 2] = g.round
+        buf[at + 3] = g.cat_stamina & 0xFF
+        buf[at + 4] = g.cat_stamina >> 8
+        buf[at + 5] = g.mouse_stamina & 0xFF
+        buf[at + 6] = g.mouse_stamina >> 8
+        buf[at + 7] = g.cat_rest | g.mouse_rest << 3 | (64 if self._round_started else 0)
+        rng = self.ai_rng
+        u.put30(at + 8, rng.state if rng is not None else 0)
+
+    def undo_round(self):
+        """Back to the player's last chosen move; False when there is none."""
+        u = self.undo
+        at = u.pop()
+        if at < 0:
+            return False
+        g = self.game
+        buf = u.buf
+        g.cat = buf[at]
+        g.mouse = buf[at + 1]
+        g.round = buf[at + 2]
+        g.cat_stamina = buf[at + 3] | buf[at + 4] << 8
+        g.mouse_stamina = buf[at + 5] | buf[at + 6] << 8
+        flags = buf[at + 7]
+        g.cat_rest = flags & 7
+        g.mouse_rest = (flags >> 3) & 7
+        self._round_started = flags >= 64
+        g.winner = None
+        g.last_error = None
+        board = g.board
+        board._place(g.cat, g.mouse)
+        board.cat_rest = g.cat_rest
+        board.mouse_rest = g.mouse_rest
+        board.round = g.round
+        if self.ai_rng is not None:
+            self.ai_rng.state = u.get30(at + 8)
+        self.wait = 0
+        self.thinking = False
+        self.queued = 0
+        self.state = PLAY
+        self._update_status()
+        return True
 
     def _finish(self):
         g = self.game
@@ -443,7 +514,16 @@ class Game:
                 self.state = TITLE
                 self._title_text()
             return None
-        if btn.just_pressed(B):
+        if btn.pressed(B) and btn.just_pressed(A):   # B+A: undo a round
+            self.chord = True
+            if not self.undo_round():
+                ctx.beep(220, 30)
+            return None
+        if self.chord:
+            if not btn.pressed(B):
+                self.chord = False                   # B's release ends it
+            return None
+        if btn.just_released(B):
             self.state = TITLE
             self._title_text()
             return None
@@ -465,6 +545,7 @@ class Game:
             cell = self._player_cell("mouse")
             if cell < 0:
                 return None
+            self._push_round()
             g.move("mouse", cell)
             self._end_round()
             if g.winner:
@@ -478,6 +559,7 @@ class Game:
             cell = self._player_cell("cat")
             if cell < 0:
                 return None
+            self._push_round()
             self._begin_round()
             g.move("cat", cell)
             if g.winner:

@@ -16,7 +16,10 @@ AI thinks; the mountains F1-G1 / F3-G3 have no line across the gap.
 Controls: arrows move the cursor; A flips a face-down piece, picks up an own
 piece (its legal destinations blink; on a destination the route is drawn)
 and A again moves there (engineer routes are animated cell by cell); B drops
-the selection; holding B leaves.  Menu at start: vs AI or two players (pass
+the selection; holding B leaves; B+A (hold B, press A) undoes: against the AI
+your last move and the AI's answer, in two-player games one move (UNDO_PLIES
+moves in a preallocated undoring: what each move changed, with the AI's RNG
+state, so the same moves replay the same AI).  Menu at start: vs AI or two players (pass
 and play).  The launcher's difficulty EASY picks the easy AI, NORMAL and HARD
 the full one.  Results vs each AI are saved (won/lost/drawn).
 """
@@ -28,6 +31,7 @@ import gfx
 import junqi_ai
 import junqi_board as jb
 import junqi_flip as jf
+import undoring
 
 try:
     from micropython import const
@@ -54,6 +58,12 @@ THINK_MIN = const(10)          # ticks the AI "thinks" at least (so its move is 
 SLICE_MS = const(8)            # AI work per tick (plus at most one slice, <= ~40 ms)
 EXIT_HOLD_MS = const(900)
 MENU_ITEMS = ("VS DEVICE AI", "2 PLAYERS")
+# undo: one record per move (ply): src, dst, both cells before it (occupant,
+# colour and type in a byte: _cell_byte), both players' colours, the quiet
+# count, the last move's cells, the AI's RNG state (30 bits); an even number of
+# plies keeps whole turns against the AI
+UNDO_PLIES = const(100)
+UNDO_SIZE = const(12)
 LABELS_AI = ("P1", "AI")
 LABELS_PVP = ("P1", "P2")
 
@@ -149,6 +159,8 @@ class Game:
         self.banner = ""
         self.reason = ""
         self.labels = LABELS_AI
+        self.undo = undoring.UndoRing(UNDO_SIZE, UNDO_PLIES)
+        self.chord = False                  # B+A was used: B's release / hold do nothing else
         self.record = ""
         self._record_text()
 
@@ -220,6 +232,7 @@ class Game:
         self.sel = jb.NONE
         self.path_len = 0
         self._clear_marks()
+        self.undo.clear()
         self.cursor = 27
         self.banner = ""
         self.reason = ""
@@ -279,10 +292,91 @@ class Game:
         self.anim_sprite = self._sprites[g.colour[src] * jf.TYPES + g.kind[src]]
         self.state = ANIM
 
+    def _push_ply(self, move):
+        """Record what ``move`` is about to change."""
+        g = self.game
+        u = self.undo
+        at = u.push()
+        buf = u.buf
+        src = move >> 6
+        dst = move & 63
+        buf[at] = src
+        buf[at + 1] = dst
+        # occupant 0..3, colour 0/1/NOBODY as 0/1/3, type 0..11
+        buf[at + 2] = g.occ[src] | (g.colour[src] & 3) << 2 | g.kind[src] << 4
+        buf[at + 3] = g.occ[dst] | (g.colour[dst] & 3) << 2 | g.kind[dst] << 4
+        buf[at + 4] = (g.player_colour[0] & 3) | (g.player_colour[1] & 3) << 2
+        buf[at + 5] = g.quiet
+        buf[at + 6] = g.last_src
+        buf[at + 7] = g.last_dst
+        u.put30(at + 8, self.ai.rng.s if self.ai is not None else 0)
+
+    def _pop_ply(self):
+        """Take back the newest recorded move; False when there is none."""
+        u = self.undo
+        at = u.pop()
+        if at < 0:
+            return False
+        g = self.game
+        buf = u.buf
+        src = buf[at]
+        dst = buf[at + 1]
+        occ = g.occ
+        kind = g.kind
+        colour = g.colour
+        for k in range(2):
+            c = dst if k else src
+            v = buf[at + 2 + k]
+            occ[c] = v & 3
+            v >>= 2
+            colour[c] = jf.NOBODY if v & 3 == 3 else v & 3
+            kind[c] = v >> 2
+        a = kind[src]
+        ac = colour[src]
+        if src == dst:
+            g.pool[ac * jf.TYPES + a] += 1
+            g.hidden += 1
+        elif occ[dst] != 0:
+            d = kind[dst]
+            dc = colour[dst]
+            res = jf.combat(a, d)
+            if res != jf.DEFENDER_WINS:
+                g.alive[dc * jf.TYPES + d] += 1
+            if res != jf.ATTACKER_WINS:
+                g.alive[ac * jf.TYPES + a] += 1
+        v = buf[at + 4]
+        g.player_colour[0] = jf.NOBODY if v & 3 == 3 else v & 3
+        g.player_colour[1] = jf.NOBODY if v >> 2 == 3 else v >> 2
+        g.quiet = buf[at + 5]
+        g.last_src = buf[at + 6]
+        g.last_dst = buf[at + 7]
+        g.plies -= 1
+        g.to_move = 1 - g.to_move
+        g.winner = jf.NOBODY
+        if self.ai is not None:
+            self.ai.rng.s = u.get30(at + 8)
+        return True
+
+    def undo_turn(self):
+        """Against the AI: back to before your last move (and the AI's answer);
+        two players: one move back.  False when there is nothing to undo."""
+        if self.mode == 0 and self.game.to_move == 0 and self.undo.count < 2:
+            return False              # (a lone oldest move left is the AI's)
+        if not self._pop_ply():
+            return False
+        while self.mode == 0 and self.game.to_move != 0 and self._pop_ply():
+            pass
+        self.sel = jb.NONE
+        self.path_len = 0
+        self._clear_marks()
+        self.state = PLAY
+        return True
+
     def _apply(self, move):
         g = self.game
         dst = move & 63
         took_flag = (move >> 6) != dst and g.occ[dst] != 0 and g.kind[dst] == jf.FLAG
+        self._push_ply(move)
         ev = g.apply(move)
         if ev == jf.EV_WIN or ev == jf.EV_LOSE or ev == jf.EV_TRADE:
             self.ctx.beep(300 + 200 * ev, 40)
@@ -381,9 +475,19 @@ class Game:
     def tick(self, ctx):
         btn = ctx.buttons
         self.frame += 1
-        if btn.pressed(B) and btn.held_ms(B) >= EXIT_HOLD_MS:
+        if btn.pressed(B) and btn.held_ms(B) >= EXIT_HOLD_MS and not self.chord:
             return "exit"
         st = self.state
+        if st != MENU:
+            if btn.pressed(B) and btn.just_pressed(A):     # B+A: undo
+                self.chord = True
+                if st == OVER or st == ANIM or not self.undo_turn():
+                    ctx.beep(220, 30)
+                return None
+            if self.chord:
+                if not btn.pressed(B):
+                    self.chord = False                     # B's release ends it
+                return None
         if st == MENU:
             if btn.repeat(UP) or btn.repeat(DOWN):
                 self.menu_sel = 1 - self.menu_sel

@@ -2,6 +2,8 @@
 
 It is a screen like a game (``tick(ctx)`` / ``draw(fb)``) that stays resident;
 picking a game asks the runtime to hand over (``Runtime.start_game``).
+B on a game's line shows its "how to play" pages (howto.py with the game's
+``<id>_rules.py``, started like a game so neither stays resident).
 Settings: contrast (4 levels), sound (only when the board has a buzzer) and
 difficulty; they are stored with the saves under "_settings".
 """
@@ -58,7 +60,10 @@ class Launcher:
             self.top = self.sel
         elif self.sel >= self.top + VISIBLE:
             self.top = self.sel - VISIBLE + 1
-        if btn.just_pressed(A):
+        if btn.just_pressed(B) and self.sel < len(self.rt.registry):
+            ctx.beep(1200, 30)
+            self.rt.start_game(self.rt.registry[self.sel], "howto")
+        elif btn.just_pressed(A):
             ctx.beep(1200, 30)
             ngames = len(self.rt.registry)
             if self.sel < ngames:
@@ -90,7 +95,10 @@ class Launcher:
             else:
                 fb.text(self.items[i], 10, y, 1)
             y += 9
-        gfx.text(fb, "A:OPEN  UP/DOWN:CHOOSE", 2, 58)
+        if self.sel < len(self.rt.registry):
+            gfx.text(fb, "A:PLAY  B:HOW TO PLAY  UP/DOWN", 2, 58)
+        else:
+            gfx.text(fb, "A:OPEN  UP/DOWN:CHOOSE", 2, 58)
 
     # -- settings ------------------------------------------------------------------
     def _refresh_labels(self):

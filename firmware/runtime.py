@@ -187,6 +187,7 @@ class Runtime:
         self.max_tick_ms = 0
         self.game = None
         self.game_entry = None
+        self._module = None         # the scene module of the game in play
         self._loaded = None         # sys.modules names before the game started
         self.screen = None
         self.launcher = None
@@ -252,9 +253,14 @@ class Runtime:
         gfx.text(fb, msg, x + 3, 29)
 
     # -- game hand-over ------------------------------------------------------------
-    def start_game(self, entry):
-        game_id, title, module = entry[games.ID], entry[games.TITLE], entry[games.SCENE]
+    def start_game(self, entry, module=None):
+        """Start the game of ``entry``; ``module`` another scene for it (the
+        launcher's "how to play" pages: ``howto``), loaded and dropped the same way."""
+        game_id, title = entry[games.ID], entry[games.TITLE]
+        if module is None:
+            module = entry[games.SCENE]
         self.game_entry = entry
+        self._module = module
         self.ctx.game_id = game_id
         self._loaded = tuple(sys.modules) if _UNLOAD_ALL else None
         self.collect()
@@ -275,9 +281,8 @@ class Runtime:
         self.game = None
         self._key_screen = None     # no reference may keep the game alive
         self._drawn_screen = None
-        entry = self.game_entry
-        if entry is not None and entry[games.SCENE] in sys.modules:
-            del sys.modules[entry[games.SCENE]]
+        if self._module in sys.modules:
+            del sys.modules[self._module]
         loaded = self._loaded
         if loaded is not None:
             for name in list(sys.modules):

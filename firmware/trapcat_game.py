@@ -4,7 +4,10 @@ The 9x9 hex board sits on the left (7-pixel cells, odd rows shifted 3 px right,
 63 px tall); the right panel shows the move counter, difficulty and record.
 Arrows move the cursor (UP/DOWN keep the column: in offset rows (r+-1, c) is
 always a neighbour, so the cursor zigzags down the hex grid), A blocks the cell
-under the cursor, B puts the cursor on a hint, holding B leaves.  Difficulty
+under the cursor, B puts the cursor on a hint, holding B leaves.  B+A (hold B,
+press A) undoes a turn, the block and the cat's reply (UNDO_DEPTH turns in a
+preallocated undoring; the easy cat's RNG state is part of a record, so the
+same blocks after an undo get the same replies).  Difficulty
 0/1/2 from ctx.settings picks the easy/normal/hard cat.  Wins, losses and the
 fewest blocks for a win per difficulty are saved.
 
@@ -25,6 +28,7 @@ from buttons import A, B, DOWN, LEFT, RIGHT, UP
 import gfx
 import trapcat
 import trapcat_ai
+import undoring
 import userlevels
 
 try:
@@ -45,6 +49,8 @@ AI_DELAY = const(4)
 SLICE_MS = const(25)     # AI work per tick; input is polled between slices
 EXIT_HOLD_MS = const(900)
 GAME_ID = "trapcat"
+UNDO_DEPTH = const(64)   # turns; a record: block, cat before, easy cat's RNG a | b << 15
+UNDO_SIZE = const(6)
 THINKING = ("THINKING.", "THINKING..", "THINKING...", "THINKING....")
 
 
@@ -76,6 +82,8 @@ class Game:
         self.wait = 0
         self.banner = ""
         self.lines = ("", "", "", "")
+        self.undo = undoring.UndoRing(UNDO_SIZE, UNDO_DEPTH)
+        self.chord = False       # B+A was used: B's release and hold do nothing else
         self._new_game()
         self.pack, err = userlevels.open_for(ctx, GAME_ID, check_level)
         if err:
@@ -145,6 +153,7 @@ class Game:
             self.cat = trapcat_ai.HardCat(self.board, self.an)
         self.cursor = self.board.cat - 1
         self.thinking = None
+        self.undo.clear()
         self.state = PLAY
         self.banner = ""
         self._text()
@@ -191,6 +200,40 @@ class Game:
         self.state = OVER
         self._text()
 
+    def _push_turn(self, cell):
+        """Record the turn that starts with blocking ``cell`` (before it)."""
+        u = self.undo
+        at = u.push()
+        buf = u.buf
+        buf[at] = cell
+        buf[at + 1] = self.board.cat
+        if self.diff == 0:
+            rng = self.cat.rng
+            u.put30(at + 2, rng.a | rng.b << 15)
+
+    def undo_turn(self):
+        """Take back the last block and the cat's reply (or the cat's pending
+        move); False when there is nothing to undo.  Allocates nothing (the
+        panel's text is the caller's: ``_text()``)."""
+        at = self.undo.pop()
+        if at < 0:
+            return False
+        u = self.undo
+        buf = u.buf
+        b = self.board
+        b.cells[buf[at]] = trapcat.FREE
+        b.cat = buf[at + 1]
+        b.moves -= 1
+        b.status = trapcat.PLAYING
+        if self.diff == 0:
+            ab = u.get30(at + 2)
+            self.cat.rng.a = ab & 0x7FFF
+            self.cat.rng.b = ab >> 15
+        self.thinking = None
+        self.state = PLAY
+        self.cursor = buf[at]
+        return True
+
     def frame_key(self):
         """Runtime frame cache: level choice, pack error and the end screen
         (no cursor, no spinner; nothing changes until A/B) are static."""
@@ -204,7 +247,7 @@ class Game:
 
     def tick(self, ctx):
         btn = ctx.buttons
-        if btn.pressed(B) and btn.held_ms(B) >= EXIT_HOLD_MS:
+        if btn.pressed(B) and btn.held_ms(B) >= EXIT_HOLD_MS and not self.chord:
             return "exit"
         if self.state == PACK_BAD:
             if btn.just_pressed(A) or btn.just_released(B):
@@ -224,6 +267,17 @@ class Game:
                 return "exit"
             return None
         b = self.board
+        if btn.pressed(B) and btn.just_pressed(A):       # B+A: undo
+            self.chord = True
+            if self.state == OVER or not self.undo_turn():
+                ctx.beep(220, 30)
+            else:
+                self._text()                             # the panel, as after a move
+            return None
+        if self.chord:
+            if not btn.pressed(B):
+                self.chord = False                       # B's release ends it
+            return None
         if self.state == OVER:
             if btn.just_pressed(A):
                 self._new_game()
@@ -268,6 +322,7 @@ class Game:
             self.spin = 0
         elif btn.just_pressed(A):
             if b.can_block(self.cursor):
+                self._push_turn(self.cursor)
                 b.block(self.cursor)
                 self._text()
                 if b.status != trapcat.PLAYING:
@@ -351,6 +406,8 @@ class Game:
             y += 8
         if self.thinking is not None:
             gfx.text(fb, THINKING[(self.spin >> 1) & 3], px, 44)
+        elif self.state != OVER:
+            gfx.text(fb, "B+A:UNDO", px, 44)
         if self.state == OVER:
             gfx.text(fb, self.banner, px, 44)
             gfx.text(fb, "A:AGAIN B:MENU", px, 52)

@@ -137,3 +137,16 @@ def hold(game, ctx, mask, ms=600):
     tick(game, ctx)
     ctx.buttons.held = 0
     release(game, ctx, mask)
+
+
+def chord(game, ctx, first, then):
+    """Hold ``first``, press ``then`` with it, release both (three ticks): the
+    games' B+A undo.  Returns the middle tick's result."""
+    ctx.buttons.held = first
+    ctx.buttons.ms = 100
+    press(game, ctx, first)
+    r = press(game, ctx, then)
+    ctx.buttons.held = 0
+    ctx.buttons.ms = 0
+    release(game, ctx, first)
+    return r

@@ -70,6 +70,62 @@ def test_golden_catmouse_title_and_play(golden):
     assert type(g).__name__ == "Game" and g.game.round >= 3
 
 
+def test_golden_how_to_play_pages(golden):
+    """B on a game's launcher line shows its rules pages (howto.py with the
+    game's <id>_rules.py); B goes back, and the pages leave with it."""
+    import games
+
+    s = simmod.Simulator()
+    rt = s.runtime
+    _run(s, "wait:3")
+    for i, entry in enumerate(games.GAMES):
+        assert rt.launcher.sel == i
+        _run(s, "b wait:3")
+        assert type(rt.screen).__name__ == "Game" and rt.game_entry is entry
+        pages = rt.screen.pages
+        assert len(pages) >= 3
+        for p in range(len(pages)):
+            golden("howto_%s_%d" % (entry[0], p + 1), s.screen_text())
+            _run(s, "right wait:2")
+        assert rt.screen.page == len(pages) - 1            # the last page stays
+        _run(s, "left wait:2 a wait:2 a wait:2")            # A: next, then back on the last
+        assert rt.screen is rt.launcher and "howto" not in sys.modules
+        _run(s, "b wait:3 b wait:3")                        # B leaves from any page
+        assert rt.screen is rt.launcher
+        _run(s, "down wait:2")
+    _run(s, "b wait:3")                                     # not on Settings
+    assert rt.screen is rt.launcher and rt.launcher.sel == len(games.GAMES)
+
+
+def test_golden_undo_screens(golden):
+    """B+A (hold B, press A) in Trap the Cat, Cat & Mouse and Flip Junqi."""
+    s = simmod.Simulator()
+    rt = s.runtime
+    _run(s, "wait:3 down a wait:3")
+    golden("trapcat_start", s.screen_text())
+    g = rt.screen
+    start = bytes(g.board.cells), g.board.cat
+    _run(s, "left a wait:15")
+    assert g.board.moves == 1 and g.state == 0 and g.board.cat != start[1]
+    golden("trapcat_after_a_turn", s.screen_text())
+    _run(s, "b+a wait:3")
+    assert (bytes(g.board.cells), g.board.cat) == start and g.board.moves == 0
+    golden("trapcat_undone", s.screen_text())
+    _run(s, "hold:b:30 wait:2 up a wait:3 a wait:10 left wait:10 up wait:10")
+    g = rt.screen
+    assert g.game.round == 3
+    cm = g.game.cat, g.game.mouse
+    _run(s, "b+a wait:3")
+    assert g.game.round == 2 and (g.game.cat, g.game.mouse) != cm
+    golden("catmouse_undone", s.screen_text())
+    _run(s, "b wait:2 b wait:2 down*2 a wait:2 a wait:2 a wait:25")
+    g = rt.screen
+    assert g.game.plies == 2 and g.state == 1
+    _run(s, "b+a wait:3")
+    assert g.game.plies == 0 and g.state == 1
+    golden("junqi_undone", s.screen_text())
+
+
 def test_catmouse_as_cat_against_the_evasive_mouse():
     s = _sim()
     _run(s, "a wait:3 right a wait:3")

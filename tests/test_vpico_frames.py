@@ -17,19 +17,34 @@ REALTIME = [
 
 STEPPED = [
     ("launcher", "wait:2"),
+    ("Cat & Mouse how to play", "b wait:2"),
+    ("Cat & Mouse how to play, page 2", "right wait:2"),
+    ("launcher after how to play", "b wait:2"),
     ("Cat & Mouse board", "a wait:2 a wait:3"),
     ("Cat & Mouse after a move and the AI's reply", "left wait:15"),
+    ("Cat & Mouse after undo (B+A)", "b+a wait:3"),
     ("launcher after Cat & Mouse", "b wait:2 b wait:2"),
     ("Trap the Cat board (seeded from the clock)", "down a wait:3"),
     ("Trap the Cat after a block and the cat's move", "right a wait:15"),
+    ("Trap the Cat after another block", "left a wait:15"),
+    ("Trap the Cat after undo (B+A)", "b+a wait:3"),
     ("launcher after Trap the Cat", "hold:b:30 wait:2"),
     ("Flip Junqi menu", "down a wait:2"),
     ("Flip Junqi board", "a wait:2"),
     ("Flip Junqi after a flip and the AI's turn", "a wait:20"),
+    ("Flip Junqi after undo (B+A)", "b+a wait:3"),
     ("launcher after Flip Junqi", "hold:b:30 wait:2"),
     ("Klotski level list", "down a wait:2"),
     ("Klotski level, solver setting up", "a wait:3"),
 ]
+
+# screens the script shows twice on purpose
+SAME = (
+    ("launcher after how to play", "launcher"),
+    ("Cat & Mouse after undo (B+A)", "Cat & Mouse board"),
+    ("Trap the Cat after undo (B+A)", "Trap the Cat board (seeded from the clock)"),
+    ("Flip Junqi after undo (B+A)", "Flip Junqi board"),
+)
 
 
 def _report(label, sim_rows, pico_rows):
@@ -53,5 +68,9 @@ def test_frames_match_the_simulator():
         for (label, sim_rows), (_, pico_rows) in zip(want, got):
             assert any(any(row) for row in sim_rows), label          # a real screen
             assert sim_rows == pico_rows, _report(label, sim_rows, pico_rows)
+    # an undo shows the screen before the move again, pixel for pixel
+    pico = dict(stepped)
+    for later, earlier in SAME:
+        assert pico[later] == pico[earlier], (later, earlier)
     # the script really visits distinct screens
-    assert len({bytes(b"".join(rows)) for _, rows in stepped}) >= len(STEPPED) - 3
+    assert len({bytes(b"".join(rows)) for _, rows in stepped}) >= len(STEPPED) - 3 - len(SAME)

@@ -14,7 +14,8 @@ and a headless mode for scripts and golden images:
 ``--keys "down a right right" --ticks 200 --screenshot out.png --gif out.gif``.
 Key script tokens: a button name (up down left right a b) taps it (pressed 2
 ticks, released 2 ticks); ``NAME*N`` taps N times; ``wait`` idles 15 ticks,
-``wait:N`` N ticks; ``hold:NAME:N`` holds a button for N ticks.
+``wait:N`` N ticks; ``hold:NAME:N`` holds a button for N ticks; ``NAME+NAME``
+taps buttons together (``b+a``: the games' B+A undo).
 """
 
 import os
@@ -53,9 +54,9 @@ def parse_keys(text):
             ticks.extend([frozenset()] * 2)
             continue
         name, _, times = tok.partition("*")
-        name = _key(name, token)
+        names = frozenset(_key(part, token) for part in name.split("+"))
         for _ in range(_count(times, token) if times else 1):
-            ticks.extend([frozenset([name])] * 2 + [frozenset()] * 2)
+            ticks.extend([names] * 2 + [frozenset()] * 2)
     return ticks
 
 
@@ -81,7 +82,7 @@ def _key(name, token):
 
     name = ALIASES.get(name, name)
     if name not in KEY_NAMES:
-        raise UserError("unknown key %r in %r (use %s, wait, wait:N, hold:NAME:N, NAME*N)"
+        raise UserError("unknown key %r in %r (use %s, wait, wait:N, hold:NAME:N, NAME*N, NAME+NAME)"
                         % (name, token, ", ".join(KEY_NAMES)))
     return name
 

@@ -1,0 +1,27 @@
+# Klotski's "how to play" pages (firmware/howto.py): a heading, then up to
+# 7 lines of the 3x5 font (31 characters).  Loaded only while shown.
+PAGES = (
+    ("KLOTSKI",
+     "SLIDE THE BIG 2X2 BLOCK OUT",
+     "THROUGH THE GAP AT THE BOTTOM.",
+     "PIECES SLIDE INTO EMPTY CELLS.",
+     "A STEP: ONE PIECE MOVED ANY",
+     "DISTANCE. FEWEST STEPS IS BEST;",
+     "THE OPTIMAL COUNT SHOWS ONCE",
+     "THE SOLVER IS DONE."),
+    ("BUTTONS",
+     "ARROWS: CURSOR, OR MOVE THE",
+     "GRABBED PIECE",
+     "A: GRAB / DROP A PIECE",
+     "B (TAP): DROP, ELSE UNDO A STEP",
+     "HOLD B: MENU - HINT, AUTO",
+     "SOLVE, UNDO, RESTART, LEVELS",
+     "LIST: A PLAY, B LEAVE"),
+    ("THE SOLVER",
+     "THE HANDHELD SOLVES EACH LEVEL",
+     "EXACTLY IN THE BACKGROUND (A",
+     "BAR SHOWS HOW FAR). A HINT",
+     "PLAYS ITS BEST NEXT MOVE, AUTO",
+     "SOLVE ALL OF THEM. A WIN WITH",
+     "HELP IS NO RECORD."),
+)

@@ -1,0 +1,28 @@
+# Trap the Cat's "how to play" pages (firmware/howto.py): a heading, then up to
+# 7 lines of the 3x5 font (31 characters).  Loaded only while shown.
+PAGES = (
+    ("TRAP THE CAT",
+     "THE CAT STARTS IN THE MIDDLE OF",
+     "A HEX BOARD. EACH TURN YOU",
+     "BLOCK ONE FREE CELL, THEN THE",
+     "CAT STEPS TO A FREE NEIGHBOUR.",
+     "IT ESCAPES ON THE BORDER; YOU",
+     "WIN WHEN IT HAS NO FREE CELL",
+     "NEXT TO IT. FEWEST BLOCKS: BEST"),
+    ("BUTTONS",
+     "ARROWS: MOVE THE CURSOR",
+     "A: BLOCK THE CELL",
+     "B (TAP): CURSOR TO A HINT",
+     "B+A (HOLD B, PRESS A): UNDO",
+     "YOUR BLOCK AND THE CAT'S STEP,",
+     "UP TO 64 TURNS BACK",
+     "HOLD B: LEAVE"),
+    ("THE CAT",
+     "LEVEL (LAUNCHER SETTINGS):",
+     "EASY: STEPS AT RANDOM",
+     "NORMAL: TAKES THE NEAREST WAY",
+     "OUT",
+     "HARD: SEES FORCED ESCAPES 5",
+     "MOVES AHEAD AND DODGES TRAPS 4",
+     "BLOCKS AHEAD. HINTS LOOK DEEP."),
+)

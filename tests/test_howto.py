@@ -1,0 +1,49 @@
+"""The launcher's "how to play" pages: every game has its rules text
+(firmware/<id>_rules.py) and it fits the screen; a game without one gets a
+one-page note.  The pages themselves are in the goldens (tests/test_sim.py)."""
+
+import importlib
+
+import pytest
+
+import games
+import gamectx
+import howto
+from buttons import A, B, LEFT, RIGHT
+
+
+@pytest.mark.parametrize("game_id", [g[games.ID] for g in games.GAMES])
+def test_every_game_has_rules_that_fit_the_screen(game_id):
+    pages = importlib.import_module(game_id + "_rules").PAGES
+    assert 3 <= len(pages) <= 9
+    for page in pages:
+        assert len(page[0]) <= 15, page[0]                 # 8x8 font heading
+        assert 2 <= len(page) <= howto.LINES + 1, page[0]
+        for line in page[1:]:
+            assert len(line) <= 31 and line == line.upper() and line.isascii(), line
+    text = " ".join(" ".join(p) for p in pages)
+    assert "A:" in text or "A " in text
+
+
+@pytest.mark.parametrize("game_id", ["trapcat", "catmouse", "junqi"])
+def test_the_undo_button_is_on_the_rules_page(game_id):
+    pages = importlib.import_module(game_id + "_rules").PAGES
+    assert any("B+A (HOLD B, PRESS A): UNDO" in line for page in pages for line in page)
+
+
+def test_paging_and_a_game_without_rules():
+    ctx = gamectx.FakeCtx()
+    ctx.game_id = "trapcat"
+    g = howto.Game(ctx)
+    assert g.page == 0 and g.footer.startswith("1/3")
+    gamectx.press(g, ctx, LEFT)
+    assert g.page == 0
+    gamectx.press(g, ctx, RIGHT)
+    gamectx.press(g, ctx, A)
+    assert g.page == 2 and g.footer.startswith("3/3")
+    assert gamectx.press(g, ctx, A) == "exit"
+    assert gamectx.press(g, ctx, B) == "exit"
+    ctx.game_id = "nosuchgame"
+    g = howto.Game(ctx)
+    assert g.pages == howto.NO_RULES
+    assert gamectx.press(g, ctx, A) == "exit"
