@@ -312,6 +312,8 @@ def test_doctor_right_after_flash_answers(device):
         doctor = cli("doctor", "--port", port, timeout=120)
         assert doctor.returncode == 0, doctor.stdout + doctor.stderr
         assert "status:       OK" in doctor.stdout
+        assert "MicroPython 1.28.0 on Raspberry Pi Pico with RP2040 (the release this project ships)" \
+            in doctor.stdout
     finally:
         pico.close()
 

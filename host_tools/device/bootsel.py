@@ -22,7 +22,8 @@ from host_tools.core.fwpath import ROOT
 
 BUNDLE = ROOT / "third_party" / "rp2040"
 SHIPPED_UF2 = BUNDLE / "firmware.uf2"
-SHIPPED_VERSION = "MicroPython v1.28.0 (RPI_PICO)"
+SHIPPED_RELEASE = "1.28.0"         # sys.implementation.version of the shipped image
+SHIPPED_VERSION = "MicroPython v%s (RPI_PICO)" % SHIPPED_RELEASE
 MICROPYTHON_VID_PID = (0x2E8A, 0x0005)
 UF2_MAGIC = (0x0A324655, 0x9E5D5157)
 FAMILY_RP2040 = 0xE48BFF56

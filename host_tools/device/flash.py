@@ -491,13 +491,24 @@ def check_display(dev, board, problems, log=print):
     problems.append(line)
 
 
+def _shipped_note(info):
+    """Whether the board runs the MicroPython release that ships with the project."""
+    from host_tools.device.bootsel import SHIPPED_RELEASE
+    if info["implementation"] != "micropython":
+        return ""
+    if info["version"] == SHIPPED_RELEASE:
+        return " (the release this project ships)"
+    return (" (this project ships %s: a Pico plugged in holding BOOTSEL gets it from `make flash`)"
+            % SHIPPED_RELEASE)
+
+
 def doctor(dev, log=print):
     info = dev.info()
     problems = []
     log("port:         %s" % dev.port)
     impl = {"micropython": "MicroPython", "circuitpython": "CircuitPython"}.get(
         info["implementation"], info["implementation"])
-    log("runs:         %s %s on %s" % (impl, info["version"], info["machine"]))
+    log("runs:         %s %s on %s%s" % (impl, info["version"], info["machine"], _shipped_note(info)))
     if info["mpy"] is not None:
         log(".mpy version: v%d.%d" % decode_mpy(info["mpy"]))
     log("free heap:    %d KB" % (info["mem_free"] // 1024))
