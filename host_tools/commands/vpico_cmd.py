@@ -22,6 +22,7 @@ from host_tools.core import UserError
 
 TICK_NS = 1_000_000_000 // 30
 BOOT_LIMIT_MS = 5000
+STATUS_TAIL = 256           # bytes of console the status line looks at
 
 
 def firmware_stamp(board, boards_dir, image_firmware):
@@ -90,18 +91,21 @@ class VpicoSim:
 
     def console_lines(self):
         """The device's complete console lines not echoed yet."""
-        text = bytes(self.pico.console)
-        end = text.rfind(b"\n") + 1
-        new = text[self._echoed:end]
-        self._echoed = max(self._echoed, end)
+        new = bytes(self.pico.console[self._echoed:])
+        end = new.rfind(b"\n") + 1
+        new = new[:end]
+        self._echoed += end
         return [line.rstrip("\r") for line in new.decode("utf-8", "replace").split("\n") if line.strip()]
 
+    def led_status(self):
+        return "LED %s (%d blink%s)" % ("ON " if self.pico.led else "off", self.pico.led_blinks,
+                                       "" if self.pico.led_blinks == 1 else "s")
+
     def status(self):
-        """The LED and the console's last line, for the front ends' status line."""
-        lines = bytes(self.pico.console).decode("utf-8", "replace").strip().splitlines()
-        led = "LED %s (%d blink%s)" % ("ON " if self.pico.led else "off", self.pico.led_blinks,
-                                      "" if self.pico.led_blinks == 1 else "s")
-        return led + ("  console: " + lines[-1].strip() if lines else "")
+        """The LED and the console's last line, for the front ends' status line
+        (asked every frame: only the console's tail is read)."""
+        lines = bytes(self.pico.console[-STATUS_TAIL:]).decode("utf-8", "replace").strip().splitlines()
+        return self.led_status() + ("  console: " + lines[-1].strip() if lines else "")
 
     def boot(self, hold=()):
         """Power on with ``hold`` pressed until the boot is over
@@ -170,7 +174,7 @@ def run_vpico(args):
                 code = sim.run_terminal(adapter, args.ticks or None)
             print("virtual Pico: %.2f s emulated in %.1f s wall, I2C %d bytes in %d transactions; %s"
                   % (pico.now_ns / 1e9, time.monotonic() - started, pico.i2c_bytes, pico.i2c_transactions,
-                     adapter.status().split("  console:")[0]))
+                     adapter.led_status()))
             return code
         finally:
             pico.close()

@@ -244,12 +244,11 @@ def _route(d, side, x, y, pin, colour, channel):
 
 def pico_board(name, boards_dir=None):
     """The validated board file ``name``; a non-Pico board is a UserError."""
-    import host_tools.core.fwpath  # noqa: F401  (firmware/ on sys.path)
+    from host_tools.core.boards import BOARDS_DIR   # first: it puts firmware/ on sys.path
     import boardcfg
 
-    from host_tools.core.fwpath import ROOT
     try:
-        cfg = boardcfg.load(name, str(boards_dir or ROOT / "boards"))
+        cfg = boardcfg.load(name, str(boards_dir or BOARDS_DIR))
     except boardcfg.BoardError as exc:
         raise UserError(str(exc)) from None
     if cfg.get("mcu") not in PICO_BOARDS:
@@ -259,9 +258,9 @@ def pico_board(name, boards_dir=None):
 
 
 def pico_board_names(boards_dir=None):
-    from host_tools.core.fwpath import ROOT
+    from host_tools.core.boards import BOARDS_DIR
     names = []
-    for path in sorted(Path(boards_dir or ROOT / "boards").glob("*.json")):
+    for path in sorted(Path(boards_dir or BOARDS_DIR).glob("*.json")):
         try:
             pico_board(path.stem, boards_dir)
         except UserError:

@@ -12,21 +12,17 @@ import glob
 import hashlib
 import os
 import shutil
-import struct
 import sys
 import time
 from pathlib import Path
 
 from host_tools.core import UserError
-from host_tools.core.fwpath import ROOT
+from host_tools.core import uf2
 
-BUNDLE = ROOT / "third_party" / "rp2040"
-SHIPPED_UF2 = BUNDLE / "firmware.uf2"
+SHIPPED_UF2 = uf2.RP2040_BUNDLE / "firmware.uf2"
 SHIPPED_RELEASE = "1.28.0"         # sys.implementation.version of the shipped image
 SHIPPED_VERSION = "MicroPython v%s (RPI_PICO)" % SHIPPED_RELEASE
 MICROPYTHON_VID_PID = (0x2E8A, 0x0005)
-UF2_MAGIC = (0x0A324655, 0x9E5D5157)
-FAMILY_RP2040 = 0xE48BFF56
 PORT_WITHIN_S = 30          # a Pico enumerates its serial port ~2 s after the UF2 is copied
 _open = open                # the tests stand a read-only drive in here
 
@@ -73,32 +69,23 @@ def check_uf2(path):
         data = path.read_bytes()
     except OSError as exc:
         raise UserError("cannot read %s: %s" % (path, exc.strerror or exc)) from None
-    if len(data) < 512 or len(data) % 512:
-        raise UserError("%s is not a UF2 file (its size is not a whole number of 512-byte blocks)" % path)
-    families = set()
-    for off in range(0, len(data), 512):
-        magic0, magic1, flags, _, _, _, _, family = struct.unpack_from("<8I", data, off)
-        if (magic0, magic1) != UF2_MAGIC:
-            raise UserError("%s is not a UF2 file (bad block at byte %d)" % (path, off))
-        if flags & 0x2000:
-            families.add(family)
-    if families != {FAMILY_RP2040}:
+    try:
+        families = set(family for _, flags, _, _, family, _ in uf2.blocks(data)
+                       if flags & uf2.FLAG_FAMILY_ID)
+    except uf2.UF2Error as exc:
+        if exc.offset is None:
+            raise UserError("%s is not a UF2 file (its size is not a whole number of 512-byte "
+                            "blocks)" % path) from None
+        raise UserError("%s is not a UF2 file (bad block at byte %d)" % (path, exc.offset)) from None
+    if families != {uf2.FAMILY_RP2040}:
         raise UserError("%s is not an RP2040 UF2 (families: %s): use the RPI_PICO image from "
                         "micropython.org" % (path, ", ".join("0x%08x" % f for f in sorted(families)) or "none"))
     if path.resolve() == SHIPPED_UF2.resolve():
-        want = _recorded_sha256(SHIPPED_UF2.name)
+        want = uf2.recorded_sha256(SHIPPED_UF2.name)
         if hashlib.sha256(data).hexdigest() != want:
             raise UserError("%s does not match its recorded sha256 (third_party/rp2040/SHA256SUMS): "
                             "restore it with `git checkout -- third_party/rp2040`" % path)
     return data
-
-
-def _recorded_sha256(name):
-    for line in (BUNDLE / "SHA256SUMS").read_text().splitlines():
-        digest, _, file = line.partition("  ")
-        if file.strip() == name:
-            return digest
-    return None
 
 
 def micropython_ports():

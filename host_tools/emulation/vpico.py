@@ -27,15 +27,13 @@ import threading
 import time
 from pathlib import Path
 
+from host_tools.core import uf2
 from host_tools.core.fwpath import ROOT
 
 RUNNER = Path(__file__).resolve().parent / "vpico_runner.mjs"
 CACHE_DIR = ROOT / "build" / "vpico"
 FLASH_SIZE = 2 * 1024 * 1024
 FLASH_BASE = 0x10000000
-UF2_FAMILY_RP2040 = 0xE48BFF56
-UF2_FAMILIES_OTHER = {0xE48BFF59: "RP2350 (ARM)", 0xE48BFF5A: "RP2350 (RISC-V)",
-                      0xE48BFF5B: "RP2350 (ARM, non-secure)"}
 MS = 1_000_000  # nanoseconds
 
 
@@ -43,7 +41,7 @@ class VPicoError(Exception):
     """The virtual Pico could not do what was asked (one line, for users)."""
 
 
-BUNDLE_DIR = ROOT / "third_party" / "rp2040"
+BUNDLE_DIR = uf2.RP2040_BUNDLE
 
 
 def firmware_dir():
@@ -87,22 +85,23 @@ def read_firmware(path):
 def _unpack_uf2(path, data):
     image = bytearray(b"\xff" * FLASH_SIZE)
     top = 0
-    if len(data) % 512:
-        raise VPicoError("firmware %s: truncated UF2 (%d B is not a multiple of 512)" % (path, len(data)))
-    for off in range(0, len(data), 512):
-        magic0, magic1, flags, addr, size, _, _, family = struct.unpack_from("<8I", data, off)
-        if magic0 != 0x0A324655 or magic1 != 0x9E5D5157:
-            raise VPicoError("firmware %s: bad UF2 block at byte %d" % (path, off))
-        if flags & 1:                       # "not main flash"
-            continue
-        if flags & 0x2000 and family != UF2_FAMILY_RP2040:
-            name = UF2_FAMILIES_OTHER.get(family, "family 0x%08x" % family)
-            raise VPicoError("firmware %s is for %s, not the RP2040 of a Pico: use the "
-                             "RPI_PICO .uf2" % (path, name))
-        if size > 476 or not FLASH_BASE <= addr <= FLASH_BASE + FLASH_SIZE - size:
-            raise VPicoError("firmware %s: UF2 block at 0x%08x is outside the Pico's flash" % (path, addr))
-        image[addr - FLASH_BASE:addr - FLASH_BASE + size] = data[off + 32:off + 32 + size]
-        top = max(top, addr - FLASH_BASE + size)
+    try:
+        for _, flags, addr, size, family, payload in uf2.blocks(data):
+            if flags & uf2.FLAG_NOT_MAIN_FLASH:
+                continue
+            if flags & uf2.FLAG_FAMILY_ID and family != uf2.FAMILY_RP2040:
+                name = uf2.OTHER_FAMILIES.get(family, "family 0x%08x" % family)
+                raise VPicoError("firmware %s is for %s, not the RP2040 of a Pico: use the "
+                                 "RPI_PICO .uf2" % (path, name))
+            if size > 476 or not FLASH_BASE <= addr <= FLASH_BASE + FLASH_SIZE - size:
+                raise VPicoError("firmware %s: UF2 block at 0x%08x is outside the Pico's flash" % (path, addr))
+            image[addr - FLASH_BASE:addr - FLASH_BASE + size] = payload
+            top = max(top, addr - FLASH_BASE + size)
+    except uf2.UF2Error as exc:
+        if exc.offset is None:
+            raise VPicoError("firmware %s: truncated UF2 (%d B is not a multiple of 512)"
+                             % (path, len(data))) from None
+        raise VPicoError("firmware %s: bad UF2 block at byte %d" % (path, exc.offset)) from None
     if top == 0:
         raise VPicoError("firmware %s: UF2 has no flash blocks" % path)
     return bytes(image[:top])
