@@ -12,7 +12,7 @@ import boot_switch
 from clirun import run_cli
 from host_tools.core import UserError
 from host_tools.core import boards as boardfiles
-from host_tools.core import build
+from host_tools.core import build, kernelgen
 from host_tools.core.fwpath import FRAMEBUF_DIR
 from host_tools.device import devicefs, flash
 from host_tools.games import klotski_hook
@@ -600,12 +600,13 @@ def test_the_pure_python_framebuf_goes_to_circuitpython_only(tmp_path):
 
 
 def test_native_code_is_compiled_for_the_device_arch(tmp_path):
-    """klotski_viper's @micropython.viper kernel becomes armv6m machine code
-    for a Pico (arch 4 in the .mpy header); a device without native code gets
-    the source, whose failing import klotski catches."""
+    """klotski_viper's @micropython.viper kernel, rendered from its template,
+    becomes armv6m machine code for a Pico (arch 4 in the .mpy header); a
+    device without native code gets the source, whose failing import klotski
+    catches."""
     fw = tmp_path / "fw"
     fw.mkdir()
-    shutil.copy(ROOT / "firmware" / "klotski_viper.py", fw)
+    shutil.copy(ROOT / "firmware" / "klotski_viper.py.tmpl", fw)
     (fw / "plain.py").write_text("X = 1\n")
     shutil.copy(ROOT / "firmware" / "boot_switch.py", fw)
     boards = ROOT / "boards"
@@ -615,7 +616,7 @@ def test_native_code_is_compiled_for_the_device_arch(tmp_path):
     assert files["klotski_viper.mpy"][2] >> 2 == 4
     assert "plain.mpy" in files
     files = build.build_files(fw, "pico-ssd1306", boards, 6 | (3 << 8))
-    assert files["klotski_viper.py"] == (fw / "klotski_viper.py").read_bytes()
+    assert files["klotski_viper.py"].decode() == kernelgen.rendered_modules(fw)["klotski_viper.py"]
     assert "klotski_viper.mpy" not in files and "plain.mpy" in files
 
 

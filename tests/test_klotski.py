@@ -5,6 +5,7 @@ import pytest
 
 import klotski
 import klotski_levels
+from host_tools.core.fwpath import FIRMWARE_DIR as FIRMWARE
 
 SEEDS = [("VBBV/VBBV/VHHV/VSSV/S..S", 81),
          ("VBBV/VBBV/SHHS/VSSV/V..V", 70),
@@ -319,8 +320,15 @@ emit('sol', out)
         check_solution(layout, [tuple(m) for m in moves], steps)
 
 
+@pytest.fixture
+def rendered_kernel(monkeypatch):
+    """klotski_viper as the build renders it, run as Python (identity casts)."""
+    from host_tools.core import kernelgen
+    monkeypatch.setattr(klotski, "_kv", kernelgen.load_module("klotski_viper"))
+
+
 @pytest.mark.parametrize("piece_set", [(4, 1, 4), (2, 3, 4), (0, 4, 6), (3, 3, 2)])
-def test_kernel_source_builds_the_same_table_on_cpython(piece_set):
+def test_kernel_source_builds_the_same_table_on_cpython(piece_set, rendered_kernel):
     """klotski_viper's kernels, run as Python (identity casts), resumed in
     small slices, give the plain loop's table byte for byte (16-bit and 30-bit
     words); on the virtual Pico: tests/test_klotski_vpico.py."""
@@ -335,17 +343,21 @@ def test_kernel_source_builds_the_same_table_on_cpython(piece_set):
     assert fast.search is None                         # search-only state dropped
 
 
-def test_many_word_tables_keep_the_plain_loop():
+def test_many_word_tables_keep_the_plain_loop(rendered_kernel):
     s = klotski.Solver(1, 2, 8, kernel=True)          # 45 pairs: two words per geometry
     assert s.words_per == 2 and s._kernel is None
 
 
-def test_viper_kernel_file_is_generated_from_its_template():
-    """firmware/klotski_viper.py is what host_tools/codegen/klotski_viper_gen.py
-    writes from its template (search16 and search32 are one function there)."""
-    from host_tools.codegen import klotski_viper_gen as gen
-    text = gen.generate()
-    assert gen.TARGET.read_text(encoding="utf-8") == text, \
-        "stale: run python -m host_tools.codegen.klotski_viper_gen"
+def test_the_viper_kernel_is_written_once_and_rendered_per_width(tmp_path):
+    """The search is one function in firmware/klotski_viper.py.tmpl; the build
+    renders search16 and search32 from it, and no rendered copy sits in the
+    source tree to go stale."""
+    from host_tools.core import kernelgen
+    template = (FIRMWARE / "klotski_viper.py.tmpl").read_text(encoding="utf-8")
+    assert template.count("def search{{BITS}}(") == 1 and "def search16(" not in template
+    assert not (FIRMWARE / "klotski_viper.py").exists()
+    text = kernelgen.rendered_modules()["klotski_viper.py"]
     assert text.count("def search16(") == 1 and text.count("def search32(") == 1
-    assert gen.main(["--check"]) == 0
+    assert "{{" not in text and "ptr16(" in text and "ptr32(" in text
+    assert kernelgen.main(["--out", str(tmp_path)]) == 0
+    assert (tmp_path / "klotski_viper.py").read_text(encoding="utf-8") == text

@@ -3,10 +3,12 @@ Pico seconds, total allocation (constructor + full table), hint time, beside a
 naive set-based BFS; then the virtual Pico's own figures (the viper kernel,
 every piece set of the built-in levels, the scene's ticks and heap)."""
 
+import tempfile
 import time
 
 import host_tools.core.fwpath  # noqa: F401
 import klotski
+from host_tools.core import kernelgen
 from host_tools.emulation import mpvm
 from host_tools.emulation.guestctx import GUEST_CTX
 
@@ -210,12 +212,15 @@ def collect_vpico(report):
     from host_tools.emulation import vpico
 
     sec = "klotski (virtual Pico)"
-    # the firmware without its entry points (main.py would start the launcher)
-    files = sorted(str(p) for p in mpvm.FIRMWARE_DIR.glob("*.py")
-                   if p.name != "main.py" and not p.name.startswith("boot"))
-    scene = vpico.run_snippet(VPICO_SCENE, files=files, mpy=True, emulated_ms=120000)
-    out = vpico.run_snippet("SETS = %r\n" % (VPICO_SETS,) + VPICO_SOLVER, files=files, mpy=True,
-                            emulated_ms=300000)
+    # the firmware without its entry points (main.py would start the launcher),
+    # with the kernels the build renders
+    with tempfile.TemporaryDirectory() as kernels:
+        files = sorted(str(p) for p in mpvm.FIRMWARE_DIR.glob("*.py")
+                       if p.name != "main.py" and not p.name.startswith("boot"))
+        files += [str(p) for p in kernelgen.render_into(kernels)]
+        scene = vpico.run_snippet(VPICO_SCENE, files=files, mpy=True, emulated_ms=120000)
+        out = vpico.run_snippet("SETS = %r\n" % (VPICO_SETS,) + VPICO_SOLVER, files=files, mpy=True,
+                                emulated_ms=300000)
     for ps, (us, alloc, kernel) in _parse(out, "set"):
         classic = ps == (4, 1, 4)
         name = "%dV%dH%dS full table" % ps + (" 横刀立马" if classic else "")

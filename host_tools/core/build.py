@@ -8,8 +8,9 @@ source on a device without native code), the board file as ``board.json`` and
 ``fw_manifest.txt`` (firmware version + one hash per file).  Subfolders of
 firmware/ are not copied: firmware/circuitpython/framebuf.py is added (as
 ``framebuf.py``) for CircuitPython boards only, MicroPython has framebuf built
-in.  A game's extra flash files (Klotski's tables) come from its registry hook,
-not from here.
+in.  A kernel template (``firmware/*.py.tmpl``) is rendered by
+``core.kernelgen`` and built as the module it renders.  A game's extra flash
+files (Klotski's tables) come from its registry hook, not from here.
 """
 
 import glob
@@ -23,6 +24,7 @@ from pathlib import Path
 from host_tools.core import UserError
 from host_tools.core.boards import board_runtime, load_board
 from host_tools.core.fwpath import FRAMEBUF_DIR
+from host_tools.core.kernelgen import TEMPLATE_SUFFIX, rendered_modules
 
 SOURCE_ONLY = ("boot.py", "main.py", "boot_switch.py")   # never compiled
 DATA_SUFFIXES = (".json", ".bin", ".txt")                # copied as they are
@@ -117,27 +119,24 @@ def build_files(fw_dir, board_name, boards_dir, mpy, circuitpython=False):
         binary = mpy_cross_binary(major, sub)
         march = native_arch(mpy)
     cp_runtime = circuitpython and board_runtime(board_name, boards_dir) == "circuitpython"
-    for src in sorted(fw_dir.iterdir()):
-        if src.is_dir() or src.name.startswith("."):
-            continue
-        if src.name == CP_BOOT:
-            if cp_runtime:
-                files["boot.py"] = src.read_bytes()
-            continue
-        if src.suffix == ".py":
-            if circuitpython:
-                name = "code.py" if src.name == "main.py" else src.name
-                files[name] = src.read_bytes()
-            elif src.name in SOURCE_ONLY:
+    rendered = rendered_modules(fw_dir)
+    with tempfile.TemporaryDirectory() as scratch:
+        for src in sorted(fw_dir.iterdir()):
+            if src.is_dir() or src.name.startswith("."):
+                continue
+            if src.name.endswith(TEMPLATE_SUFFIX):
+                if circuitpython:
+                    continue              # no native code on CircuitPython: klotski keeps its loop
+                src = Path(scratch) / (src.name[:-len(TEMPLATE_SUFFIX)] + ".py")
+                src.write_text(rendered[src.name], encoding="utf-8")
+            if src.name == CP_BOOT:
+                if cp_runtime:
+                    files["boot.py"] = src.read_bytes()
+                continue
+            if src.suffix == ".py":
+                files.update(_module_files(src, circuitpython, binary, major, sub, march))
+            elif src.suffix in DATA_SUFFIXES:
                 files[src.name] = src.read_bytes()
-            elif march is None and any(m in src.read_bytes() for m in NATIVE_MARKERS):
-                # no native code on this device: its import fails and the
-                # importer keeps its plain-Python twin (klotski_viper)
-                files[src.name] = src.read_bytes()
-            else:
-                files[src.stem + ".mpy"] = compile_module(binary, src, major, sub, march)
-        elif src.suffix in DATA_SUFFIXES:
-            files[src.name] = src.read_bytes()
     if cp_runtime:
         files["framebuf.py"] = (FRAMEBUF_DIR / "framebuf.py").read_bytes()
     if not circuitpython:
@@ -150,6 +149,19 @@ def build_files(fw_dir, board_name, boards_dir, mpy, circuitpython=False):
     files[BOARD_FILE] = raw
     files[MANIFEST] = make_manifest(files, board_name)
     return files
+
+
+def _module_files(src, circuitpython, binary, major, sub, march):
+    """{device name: bytes} for one firmware module: source or .mpy."""
+    if circuitpython:
+        return {"code.py" if src.name == "main.py" else src.name: src.read_bytes()}
+    if src.name in SOURCE_ONLY:
+        return {src.name: src.read_bytes()}
+    if march is None and any(m in src.read_bytes() for m in NATIVE_MARKERS):
+        # no native code on this device: its import fails and the importer
+        # keeps its plain-Python twin (klotski, trapcat_ai)
+        return {src.name: src.read_bytes()}
+    return {src.stem + ".mpy": compile_module(binary, src, major, sub, march)}
 
 
 def make_manifest(files, board_name):
