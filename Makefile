@@ -8,7 +8,7 @@ BOARD  ?= pico-ssd1306
 PORT   ?=
 LEVELS ?=
 
-.PHONY: setup lint test test-fast bench sim flash doctor clean
+.PHONY: setup lint test test-fast bench sim flash doctor hwtest clean
 
 setup: $(STAMP)
 
@@ -41,6 +41,10 @@ flash: setup
 
 doctor: setup
 	$(PY) -m host_tools doctor $(if $(PORT),--port $(PORT))
+
+# the bench's virtual-Pico workloads on a connected board, beside the virtual Pico's figures
+hwtest: setup
+	$(PY) -m host_tools hwtest --board $(BOARD) $(if $(PORT),--port $(PORT))
 
 clean:
 	rm -rf $(VENV) node_modules build .pytest_cache .hypothesis

@@ -22,6 +22,7 @@ COMMANDS = (
     ("bench", "host_tools.bench.runner", "measure every budget (make bench)"),
     ("flash", "host_tools.device.flash", "compile firmware/ and copy it to the handheld"),
     ("doctor", "host_tools.device.flash", "check the connected handheld"),
+    ("hwtest", "host_tools.device.hwtest", "run the device-side checks and timings on a connected handheld"),
     ("levels", "host_tools.commands.levels_cmd", "generate, pack, check and preview level packs"),
     ("trapcat", "host_tools.commands.trapcat_cmd", "Trap the Cat tools (tournament)"),
     ("sim", "host_tools.emulation.sim", "run the firmware in the simulator (make sim)"),

@@ -22,7 +22,7 @@ from host_tools.emulation import vpfirmware, vpframes
 SECTION = "virtual Pico: MicroPython v1.28.0 on rp2040js, 125 MHz (emulated ms; est. = VM fuel / 1.1e8)"
 PICO_W_HEAP = 205_184      # the smallest MicroPython heap among the supported boards (Pico W)
 
-_VPICO_PRELUDE = r"""
+PRELUDE = r"""
 import time, gc
 def emit(tag, value):
     print('@@%s\t%r' % (tag, value))
@@ -47,6 +47,7 @@ s.bfs(%(src)d, %(dst)d)
 s.astar(%(src)d, %(dst)d)
 emit('bfs', cost(s.bfs, %(src)d, %(dst)d)[1])
 emit('astar', cost(s.astar, %(src)d, %(dst)d)[1])
+emit('check_grid', (s.bfs(%(src)d, %(dst)d), s.path_cells(), s.astar(%(src)d, %(dst)d), s.path_cells()))
 del s
 """
 
@@ -82,6 +83,7 @@ b = trapcat.Board(9)
 cat = trapcat_ai.HardCat(b)
 blocker = trapcat_ai.StrongBlocker(b)
 moves = []
+trail = []              # every block and cat move, in order (hwtest compares it with CPython's)
 hint = [0.0, 0.0, 0]    # max, sum, count
 for g in range(%(games)d):
     b.reset(trapcat.Rng(1000 + g), 12)
@@ -92,14 +94,17 @@ for g in range(%(games)d):
         hint[1] += ms
         hint[2] += 1
         b.block(x)
+        trail.append(x)
         if b.status:
             break
         m, ms = cost(cat.choose, b)
         moves.append(ms)
         b.move_cat(m)
+        trail.append(m)
 emit('trapcat', (max(moves), sum(moves) / len(moves), len(moves)))
 emit('trapcat_hint', (hint[0], hint[1] / hint[2], hint[2]))
-del b, cat, blocker, moves, hint
+emit('check_trapcat', trail)
+del b, cat, blocker, moves, hint, trail
 """
 
 # the device's hint where it works hardest: the tournament's costliest hints
@@ -110,11 +115,13 @@ import trapcat, trapcat_ai
 b = trapcat.Board(9)
 blocker = trapcat_ai.StrongBlocker(b)
 ms = []
+picks = []
 slices = [0.0, 0]
 for cells, cat in %(look)r:
     b.load(bytes(cells), cat)
     x, t = cost(blocker.choose, b)
     ms.append(t)
+    picks.append(x)
     blocker.start(b)            # sliced as the game runs it, one step per tick
     done = False
     while not done:
@@ -124,7 +131,8 @@ for cells, cat in %(look)r:
     assert blocker.result == x
 emit('trapcat_look', (max(ms), sum(ms) / len(ms), len(ms), trapcat_ai.LOOK_KERNEL))
 emit('trapcat_look_slice', tuple(slices))
-del b, blocker, ms, slices
+emit('check_trapcat_look', picks)
+del b, blocker, ms, slices, picks
 """
 
 _JUNQI = r"""
@@ -138,7 +146,12 @@ for src in (25, 5, 30, 9):
     r.destinations(src, 1, jb.ENGINEER)
     worst = max(worst, cost(r.destinations, src, 1, jb.ENGINEER)[1])
 emit('junqi_route', worst)
-del r
+dests = []
+for src in (25, 5, 30, 9):
+    r.destinations(src, 1, jb.ENGINEER)
+    dests.append(r.dest_list())
+emit('check_junqi', dests)
+del r, dests
 """
 
 _KLOTSKI = r"""
@@ -155,6 +168,8 @@ for i in range(81):
     worst = max(worst, h)
     rank = mv[2]
 emit('klotski', (ms, worst))
+import hashlib, binascii
+emit('check_klotski', binascii.hexlify(hashlib.sha256(s.table).digest()).decode())
 del s
 """
 
@@ -162,11 +177,11 @@ del s
 # and collect, as the launcher does when a game exits, so each part starts
 # from the same heap (the Klotski table does not fit beside every other
 # game's modules and garbage)
-_MODULES_AT_START = r"""
+MODULES_AT_START = r"""
 import sys
 KEEP = set(sys.modules)
 """
-_FORGET_PART = r"""
+FORGET_PART = r"""
 for _m in list(sys.modules):
     if _m not in KEEP:
         del sys.modules[_m]
@@ -221,6 +236,27 @@ def play(n, peak):
 PEAK = [0]
 """
 
+# the timed parts, in the order they run (hwtest runs the same on a real board)
+PARTS = (("grid", _GRID), ("mouse", _MOUSE), ("trapcat", _TRAPCAT), ("trapcat_look", _TRAPCAT_LOOK),
+         ("junqi", _JUNQI), ("klotski", _KLOTSKI))
+
+# the rows the timed parts give: (figure, tag, index in the tag's tuple or None, budget ms)
+ROWS = (
+    ("BFS 16x8 default board", "bfs", None, bench_grid.BFS_16x8_MS),
+    ("A* 16x8 default board", "astar", None, bench_grid.ASTAR_16x8_MS),
+    ("evasive mouse, largest slice", "mouse_slice", 0, 50.0),
+    ("9x9 hard cat move, max", "trapcat", 0, 250.0),
+    ("9x9 hard cat move, mean", "trapcat", 1, None),
+    ("9x9 hint (strong blocker), max", "trapcat_hint", 0, 1000.0),
+    ("9x9 hint (strong blocker), mean", "trapcat_hint", 1, None),
+    ("9x9 hint, the tournament's costliest (7-move look), max", "trapcat_look", 0, 1000.0),
+    ("9x9 hint, the tournament's costliest (7-move look), mean", "trapcat_look", 1, None),
+    ("9x9 hint, the tournament's costliest, largest slice", "trapcat_look_slice", 0, 50.0),
+    ("Junqi engineer all destinations, busy board", "junqi_route", None, 20.0),
+    ("Klotski full table (横刀立马)", "klotski", 0, 8000.0),     # budget: <= 8 s on the Pico
+    ("Klotski worst hint along the solution", "klotski", 1, 50.0),
+)
+
 GAME_SCRIPTS = (
     # (game title, key script from the launcher with the cursor on it, exit script)
     ("Cat & Mouse", "a wait:2 a wait:3 left wait:15 up wait:15", "b wait:2 b wait:2"),
@@ -230,7 +266,7 @@ GAME_SCRIPTS = (
 )
 
 
-def _params():
+def params():
     name, cols, rows, costs, src, dst = bench_grid.boards()[0]
     return {"costs": costs, "src": src, "dst": dst, "games": 4,
             "occ": bench_junqi._busy_occ(), "layout": bench_klotski.LAYOUT}
@@ -238,7 +274,7 @@ def _params():
 
 def vm_estimates():
     """ms estimated from VM fuel for every timed part."""
-    p = _params()
+    p = params()
     est = {}
     for part in (_GRID, _MOUSE, _TRAPCAT, _JUNQI, _KLOTSKI):
         est.update(mpvm.run(_VM_PRELUDE + part % p, timeout=900).results)
@@ -256,20 +292,20 @@ emit('frame_i2c', (dev.bytes - b0, dev.transactions - t0))
 
 def vpico_figures():
     """Every part on the virtual Pico running the flashed firmware (two boots)."""
-    p = _params()
+    p = params()
     p["look"] = bench_trapcat.costliest_hints()
     out = {}
     with vpfirmware.firmware_pico() as pico:
         vpfirmware.repl(pico)
-        pico.exec(_VPICO_PRELUDE)
-        pico.exec(_MODULES_AT_START)
-        for part in (_GRID, _MOUSE, _TRAPCAT, _TRAPCAT_LOOK, _JUNQI, _KLOTSKI):
+        pico.exec(PRELUDE)
+        pico.exec(MODULES_AT_START)
+        for _, part in PARTS:
             out.update(mpvm._parse_results(pico.exec(part % p, emulated_ms=600000, timeout=3600)))
-            pico.exec(_FORGET_PART)
+            pico.exec(FORGET_PART)
     # a second boot: the heap figures start from the bare REPL's heap
     with vpfirmware.firmware_pico() as pico:
         vpfirmware.repl(pico)
-        pico.exec(_VPICO_PRELUDE)
+        pico.exec(PRELUDE)
         pico.exec(_HEAP_BASE)
         pico.set_buttons(())
         pico.exec(_PICO_SETUP)
@@ -297,35 +333,30 @@ def _row(report, name, pico_ms, est_ms, budget=None, note=""):
                note="; ".join(part for part in (ratio, note) if part))
 
 
+def _notes(got):
+    """The note of each timed row: counts, and what the VM estimate stands for."""
+    return {
+        "evasive mouse, largest slice": "%d slices, 60-round game" % got["mouse_slice"][1],
+        "9x9 hard cat move, max": "%d moves, 4 games" % got["trapcat"][2],
+        "9x9 hint (strong blocker), max": "%d hints, whole, same 4 games; est. is the VM's hint: "
+                                          "no kernel there, no 7-move look" % got["trapcat_hint"][2],
+        "9x9 hint, the tournament's costliest (7-move look), max":
+            "%d hints of 200 games, most search work; kernel %s" % got["trapcat_look"][2:4],
+        "9x9 hint, the tournament's costliest, largest slice":
+            "%d slices of step(units=SLICE_UNITS)" % got["trapcat_look_slice"][1],
+    }
+
+
 def collect(report):
     est = vm_estimates()
     got = vpico_figures()
-    _row(report, "BFS 16x8 default board", got["bfs"], est["bfs"], bench_grid.BFS_16x8_MS)
-    _row(report, "A* 16x8 default board", got["astar"], est["astar"], bench_grid.ASTAR_16x8_MS)
-    ms, n = got["mouse_slice"]
-    _row(report, "evasive mouse, largest slice", ms, est["mouse_slice"][0], 50.0,
-         "%d slices, 60-round game" % n)
-    worst, mean, n = got["trapcat"]
-    _row(report, "9x9 hard cat move, max", worst, est["trapcat"][0], 250.0,
-         "%d moves, 4 games" % n)
-    _row(report, "9x9 hard cat move, mean", mean, est["trapcat"][1])
-    worst, mean, n = got["trapcat_hint"]
-    _row(report, "9x9 hint (strong blocker), max", worst, est["trapcat_hint"][0], 1000.0,
-         "%d hints, whole, same 4 games; est. is the VM's hint: no kernel there, "
-         "no 7-move look" % n)
-    _row(report, "9x9 hint (strong blocker), mean", mean, est["trapcat_hint"][1])
-    worst, mean, n, kernel = got["trapcat_look"]
-    _row(report, "9x9 hint, the tournament's costliest (7-move look), max", worst, None,
-         1000.0, "%d hints of 200 games, most search work; kernel %s" % (n, kernel))
-    _row(report, "9x9 hint, the tournament's costliest (7-move look), mean", mean, None)
-    worst, n = got["trapcat_look_slice"]
-    _row(report, "9x9 hint, the tournament's costliest, largest slice", worst, None, 50.0,
-         "%d slices of step(units=SLICE_UNITS)" % n)
-    _row(report, "Junqi engineer all destinations, busy board", got["junqi_route"],
-         est["junqi_route"], 20.0)
-    full, hint = got["klotski"]
-    _row(report, "Klotski full table (横刀立马)", full, est["klotski"][0], 8000.0)  # budget: <= 8 s on the Pico
-    _row(report, "Klotski worst hint along the solution", hint, est["klotski"][1], 50.0)
+    notes = _notes(got)
+    for name, tag, index, budget in ROWS:
+        value = got[tag] if index is None else got[tag][index]
+        estimate = est.get(tag)            # the look runs in the viper kernel: no VM estimate
+        if estimate is not None and index is not None:
+            estimate = estimate[index]
+        _row(report, name, value, estimate, budget, notes.get(name, ""))
     _row(report, "full frame: launcher redrawn + all pages over I2C at 400 kHz",
          got["frame"], est["frame"], 50.0, "est. = VM fuel + wire time")
     report.add(SECTION, "resident heap at the launcher (GC on, after gc.collect())",

@@ -260,6 +260,17 @@ class MpremoteTransport(DeviceTransport):
         except self._TransportError as exc:
             raise DeviceError("device error: %s" % str(exc).strip().splitlines()[-1]) from None
 
+    def run(self, code, silence_s):
+        """Run ``code`` and return what it printed; it may stay silent for up to
+        ``silence_s`` s (a long computation), where ``_exec`` allows mpremote's 10 s."""
+        try:
+            out, err = self._t.exec_raw(code, timeout=silence_s)
+        except self._TransportError as exc:
+            raise DeviceError("device error: %s" % str(exc).strip().splitlines()[-1]) from None
+        if err:
+            raise DeviceError("device error: %s" % err.decode(errors="replace").strip().splitlines()[-1])
+        return out.decode()
+
     def _eval(self, code):
         import ast
         return ast.literal_eval(self._exec(code).strip())
