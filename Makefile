@@ -7,6 +7,7 @@ STAMP  := $(VENV)/.setup-done
 BOARD  ?= pico-ssd1306
 PORT   ?=
 LEVELS ?=
+FLASH_ARGS ?=
 
 .PHONY: setup lint test test-fast bench sim flash doctor hwtest clean
 
@@ -37,7 +38,7 @@ sim: setup
 	$(PY) -m host_tools sim
 
 flash: setup
-	$(PY) -m host_tools flash --board $(BOARD) $(if $(PORT),--port $(PORT)) $(foreach f,$(LEVELS),--levels $(f)) $(if $(KLOTSKI_TABLES),--klotski-tables)
+	$(PY) -m host_tools flash --board $(BOARD) $(if $(PORT),--port $(PORT)) $(foreach f,$(LEVELS),--levels $(f)) $(if $(KLOTSKI_TABLES),--klotski-tables) $(FLASH_ARGS)
 
 doctor: setup
 	$(PY) -m host_tools doctor $(if $(PORT),--port $(PORT))

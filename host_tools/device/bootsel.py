@@ -24,6 +24,7 @@ SHIPPED_RELEASE = "1.28.0"         # sys.implementation.version of the shipped i
 SHIPPED_VERSION = "MicroPython v%s (RPI_PICO)" % SHIPPED_RELEASE
 MICROPYTHON_VID_PID = (0x2E8A, 0x0005)
 PORT_WITHIN_S = 30          # a Pico enumerates its serial port ~2 s after the UF2 is copied
+DRIVE_WITHIN_S = 30         # and its RPI-RP2 drive ~2 s after machine.bootloader()
 _open = open                # the tests stand a read-only drive in here
 
 
@@ -134,6 +135,29 @@ def wait_for_port(before, within=None, log=print):
     raise UserError("no MicroPython serial port (USB 2E8A:0005) appeared within %d s after the UF2 "
                     "was copied: unplug the Pico and plug it in again (without BOOTSEL), then run "
                     "flash again" % within)
+
+
+def wait_for_drive(drive=None, within=None):
+    """The BOOTSEL drive (``drive``, or the one found) once it is mounted, after a
+    board was sent into BOOTSEL mode."""
+    within = within or DRIVE_WITHIN_S
+    deadline = time.monotonic() + within
+    while True:
+        if drive is not None:
+            if is_bootsel_drive(drive):
+                return drive
+        else:
+            drives = find_drives()
+            if len(drives) == 1:
+                return drives[0][0]
+            if len(drives) > 1:
+                raise UserError("several boards in BOOTSEL mode (%s): choose one with --uf2-drive"
+                                % ", ".join(d for d, _ in drives))
+        if time.monotonic() >= deadline:
+            raise UserError("the board rebooted into BOOTSEL mode, but no RPI-RP2 drive was mounted "
+                            "within %d s: mount it (or give its path with --uf2-drive) and run flash "
+                            "again; the board stays in BOOTSEL mode until it gets a UF2" % within)
+        time.sleep(0.25)
 
 
 def install(drive=None, uf2=None, log=print):

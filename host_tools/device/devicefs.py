@@ -89,6 +89,9 @@ class DeviceTransport:
     def reset(self):
         raise NotImplementedError
 
+    def reboot_to_bootsel(self):
+        raise NotImplementedError
+
     def restart(self):
         """Leave the REPL so the board starts its game again (a soft reset), and close."""
         raise NotImplementedError
@@ -329,6 +332,18 @@ class MpremoteTransport(DeviceTransport):
                                        % RESET_MARK)
         except Exception:
             pass  # the USB link drops as the board resets
+
+    def reboot_to_bootsel(self):
+        """machine.bootloader(): the board leaves MicroPython for its ROM's USB
+        drive (RPI-RP2), as if plugged in holding BOOTSEL; the port goes away."""
+        try:
+            self._t.exec_raw_no_follow("import machine\nmachine.bootloader()")
+        except Exception:
+            pass  # the USB link drops as the board reboots
+        try:
+            self._t.close()
+        except Exception:
+            pass
 
     def has_reset(self):
         try:

@@ -175,8 +175,9 @@ def check_device(info, boards_dir=None):
     if impl != "micropython":
         raise UserError("the device runs %r, not MicroPython" % impl)
     if info.get("mpy") is None:
-        raise UserError("the device's MicroPython %s is too old (no sys.implementation._mpy); "
-                        "update it to 1.20 or newer" % info.get("version"))
+        raise UserError("the device's MicroPython %s is too old (no sys.implementation._mpy): run "
+                        "flash again with --update-micropython to install the release this project "
+                        "ships (files and saves stay)" % info.get("version"))
 
 
 def make_plan(dev, files, info):
@@ -498,7 +499,7 @@ def _shipped_note(info):
         return ""
     if info["version"] == SHIPPED_RELEASE:
         return " (the release this project ships)"
-    return (" (this project ships %s: a Pico plugged in holding BOOTSEL gets it from `make flash`)"
+    return (" (this project ships %s: `flash --update-micropython` installs it, files and saves stay)"
             % SHIPPED_RELEASE)
 
 
@@ -600,6 +601,8 @@ def cmd_flash(args):
     if port is None and (args.uf2_drive or not list_ports()):
         from host_tools.device import bootsel
         port = bootsel.install(args.uf2_drive, args.micropython_uf2)
+    if args.update_micropython and not args.dry_run:
+        port = update_micropython(port, args.uf2_drive, args.micropython_uf2)
     dev = connect(port)
     try:
         with stops_answering(dev.port):
@@ -617,6 +620,22 @@ def cmd_flash(args):
     print("the handheld answers again after its reset (%.1f s) and starts its game"
           % (time.monotonic() - started))
     return 0
+
+
+def update_micropython(port, drive=None, uf2=None, log=print):
+    """Reinstall MicroPython on a board that runs it: reboot it into BOOTSEL mode
+    (machine.bootloader()), copy the UF2 (the shipped one, or ``uf2``) to its
+    drive and return the serial port it comes back on.  The UF2 covers only the
+    firmware's part of the flash, so the filesystem, saves included, stays."""
+    from host_tools.device import bootsel
+    bootsel.check_uf2(Path(uf2) if uf2 else bootsel.SHIPPED_UF2)   # refused before the board reboots
+    dev = connect(port)
+    with stops_answering(dev.port):
+        info = dev.info()
+    log("%s runs MicroPython %s: rebooting it into BOOTSEL mode to install %s (files and saves stay)"
+        % (dev.port, info["version"], uf2 or ("MicroPython " + bootsel.SHIPPED_RELEASE)))
+    dev.reboot_to_bootsel()
+    return bootsel.install(bootsel.wait_for_drive(drive), uf2, log)
 
 
 BACK_WITHIN_S = 60          # a Pico re-enumerates within seconds of a reset; an emulated one under load takes longer
@@ -684,6 +703,10 @@ def register(subparsers):
     p.add_argument("--micropython-uf2", metavar="FILE",
                    help="install this official RP2040 MicroPython UF2 on a BOOTSEL board instead of "
                         "the one that ships with the project (third_party/rp2040)")
+    p.add_argument("--update-micropython", action="store_true",
+                   help="first reinstall MicroPython on the connected board (it reboots into BOOTSEL "
+                        "mode and gets the shipped v1.28.0, or --micropython-uf2 FILE); files and "
+                        "saves stay")
     p.add_argument("--levels", action="append", metavar="FILE|DIR",
                    help="a level pack (or a folder of *.bin packs) to put in /levels/<game>.bin; "
                         "repeatable")
