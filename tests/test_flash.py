@@ -281,7 +281,7 @@ def test_cli_flash_then_doctor(cli_env, capsys):
     code, out, err = run_cli(["doctor"], capsys)
     assert code == 0, out
     assert "MicroPython 1.27.0" in out and "free heap:    175 KB" in out
-    assert "(this project ships 1.28.0: a Pico plugged in holding BOOTSEL gets it" in out
+    assert "(this project ships 1.28.0: `flash --update-micropython` installs it, files and saves stay)" in out
     assert "board file:   board.json (pico-ssd1306)" in out
     assert "firmware:     fw-" in out and "/saves/catmouse.json" in out and "status:       OK" in out
     code, out, err = run_cli(["flash", "--dry-run"], capsys)
