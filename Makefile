@@ -17,6 +17,7 @@ $(STAMP): requirements.txt package.json package-lock.json
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt
 	npm ci --no-audit --no-fund --loglevel=error
+	@command -v mcopy >/dev/null || echo "note: the virtual CircuitPython Pico needs Debian's mtools: sudo apt-get install mtools"
 	touch $(STAMP)
 
 lint: setup

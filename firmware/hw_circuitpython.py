@@ -146,6 +146,31 @@ def open_i2c(cfg):
                      frequency=bus["freq"])
 
 
+def open_display(cfg, i2c=None):
+    """(i2c, DisplayioOled), or displaycheck.DisplayFault that says what the bus holds.
+    CircuitPython refuses a bus with nothing on it (no pull-ups: "No pull up found on
+    SDA or SCL", RuntimeError) and a display that does not answer its probe
+    (ValueError): both are the maker's wiring, not a crash.  No LED blink code here:
+    CircuitPython's own status LED already blinks for a stopped code.py."""
+    import displaycheck
+
+    try:
+        if i2c is None:
+            i2c = open_i2c(cfg)
+    except RuntimeError as exc:
+        raise displaycheck.DisplayFault(cfg, [], exc) from None
+    try:
+        return i2c, DisplayioOled(cfg, i2c)
+    except (ValueError, RuntimeError, OSError) as exc:
+        found = []
+        if i2c.try_lock():
+            try:
+                found = i2c.scan()
+            finally:
+                i2c.unlock()
+        raise displaycheck.DisplayFault(cfg, found, exc) from None
+
+
 class Hardware:
     def __init__(self, cfg, i2c=None):
         import board
@@ -153,8 +178,7 @@ class Hardware:
         import keypad
 
         self.cfg = cfg
-        self.i2c = open_i2c(cfg) if i2c is None else i2c
-        self.display = DisplayioOled(cfg, self.i2c)
+        self.i2c, self.display = open_display(cfg, i2c)
         # one keypad.Keys per (pressed level, pull) group of inputs
         groups = {}
         order = []

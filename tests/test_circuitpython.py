@@ -348,14 +348,22 @@ def test_flash_circuitpython_board(tmp_path, monkeypatch, capsys):
     class Done:
         returncode = 0
         stdout = stderr = ""
+    real_run = flash.subprocess.run
+
+    def run(cmd, **kw):               # circup faked (it downloads); mpy-cross runs
+        if cmd[0] != "/usr/bin/circup":
+            return real_run(cmd, **kw)
+        calls.append(cmd)
+        return Done()
     monkeypatch.setattr(flash.shutil, "which", lambda name: "/usr/bin/circup")
-    monkeypatch.setattr(flash.subprocess, "run", lambda cmd, **kw: calls.append(cmd) or Done())
+    monkeypatch.setattr(flash.subprocess, "run", run)
     code, out, err = run_cli(["flash", "--board", "pico-cp-sh1106", "--drive", str(drive)], capsys)
     assert code == 0, err
     root = ROOT_DIR
     assert (drive / "boot.py").read_bytes() == (root / "firmware" / "boot_cp.py").read_bytes()
-    assert (drive / "framebuf.py").read_bytes() == (root / "firmware" / "circuitpython" / "framebuf.py").read_bytes()
-    assert (drive / "hw_circuitpython.py").exists() and (drive / "code.py").exists()
+    assert (drive / "framebuf.mpy").read_bytes()[:2] == b"C\x06"      # CircuitPython's own .mpy
+    assert (drive / "hw_circuitpython.mpy").exists() and (drive / "code.py").exists()
+    assert not (drive / "trapcat_viper.py").exists()      # no native code on CircuitPython
     assert not (drive / "boot_cp.py").exists()
     assert json.loads((drive / "board.json").read_text())["runtime"] == "circuitpython"
     assert calls == [["/usr/bin/circup", "--path", str(drive), "install", "adafruit_displayio_sh1106"]]

@@ -370,7 +370,14 @@ def cp_env(tmp_path, trees, mixed_boards, monkeypatch):
         returncode = 0
         stdout = stderr = ""
     monkeypatch.setattr(flash.shutil, "which", lambda name: "/usr/bin/circup")
-    monkeypatch.setattr(flash.subprocess, "run", lambda cmd, **kw: calls.append(cmd) or Done())
+    real_run = flash.subprocess.run
+
+    def run(cmd, **kw):               # circup faked (it downloads); mpy-cross runs
+        if cmd[0] != "/usr/bin/circup":
+            return real_run(cmd, **kw)
+        calls.append(cmd)
+        return Done()
+    monkeypatch.setattr(flash.subprocess, "run", run)
     monkeypatch.setattr(flash, "FIRMWARE_DIR", trees["A"])
     monkeypatch.setattr(boardfiles, "BOARDS_DIR", mixed_boards)
     monkeypatch.setattr(flash, "find_circuitpy_drives", lambda: [str(drive)])
@@ -383,8 +390,10 @@ def test_circuitpython_drive(cp_env, trees, tmp_path, capsys):
     code, out, err = run_cli(["flash", "--board", "pico-cp-ssd1306"], capsys)
     assert code == 0, err
     assert (drive / "code.py").read_text() == (trees["A"] / "main.py").read_text()
-    assert (drive / "gridpath.py").read_bytes() == (trees["A"] / "gridpath.py").read_bytes()
-    assert (drive / "framebuf.py").read_bytes() == (FRAMEBUF_DIR / "framebuf.py").read_bytes()
+    # modules go as CircuitPython bytecode (its own mpy-cross: header "C", v6), which
+    # CircuitPython loads without compiling the source in its heap
+    assert (drive / "gridpath.mpy").read_bytes()[:2] == b"C\x06" and not (drive / "gridpath.py").exists()
+    assert (drive / "framebuf.mpy").read_bytes()[:2] == b"C\x06"
     assert json.loads((drive / "board.json").read_text()) == CP_BOARD
     assert (drive / "fw_manifest.txt").exists() and not (drive / ".stage").exists()
     assert not (drive / "main.py").exists()
@@ -596,7 +605,7 @@ def test_the_pure_python_framebuf_goes_to_circuitpython_only(tmp_path):
     files = build.build_files(fw, "pico-ssd1306", boards, 6 | (3 << 8) | (4 << 10))
     assert not [n for n in files if "framebuf" in n] and "plain.mpy" in files
     files = build.build_files(fw, "pico-cp-ssd1306", boards, None, circuitpython=True)
-    assert files["framebuf.py"] == (FRAMEBUF_DIR / "framebuf.py").read_bytes()
+    assert files["framebuf.mpy"][:2] == b"C\x06" and "framebuf.py" not in files
 
 
 def test_native_code_is_compiled_for_the_device_arch(tmp_path):

@@ -73,3 +73,19 @@ def test_bad_firmware_files_get_one_line_errors(tmp_path, capsys):
 def test_bad_board_is_one_line(capsys):
     code, _, err = run_cli(["vpico", "--board", "nosuch", "--ticks", "1"], capsys)
     assert code == 2 and err.count("\n") == 1 and "no board file" in err
+
+
+def test_circuitpython_bundle_files_match_their_sha256():
+    """third_party/circuitpython: the image, its mpy-cross and the rebuild script are
+    the files its README describes."""
+    from host_tools.core import uf2
+    folder = uf2.CIRCUITPYTHON_BUNDLE
+    sums = dict(reversed(line.split()) for line in (folder / "SHA256SUMS").read_text().splitlines())
+    shipped = {p.name for p in folder.iterdir()
+               if p.name not in ("SHA256SUMS", "README.md") and not p.name.startswith("LICENSE")}
+    assert set(sums) == shipped == {"firmware.uf2", "mpy-cross", "rebuild.sh"}
+    readme = (folder / "README.md").read_text()
+    for name, digest in sums.items():
+        assert hashlib.sha256((folder / name).read_bytes()).hexdigest() == digest, name
+        assert "`%s`" % digest in readme, name
+    assert vpico.read_firmware(folder / "firmware.uf2")[:4] != b"\xff\xff\xff\xff"

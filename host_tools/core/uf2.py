@@ -18,6 +18,7 @@ OTHER_FAMILIES = {0xE48BFF59: "RP2350 (ARM)", 0xE48BFF5A: "RP2350 (RISC-V)",
 # MicroPython v1.28.0 for RPI_PICO and the RP2040 bootrom (provenance, licences,
 # SHA256SUMS in its README): the virtual Pico boots it, `flash` installs it
 RP2040_BUNDLE = ROOT / "third_party" / "rp2040"
+CIRCUITPYTHON_BUNDLE = ROOT / "third_party" / "circuitpython"
 
 
 class UF2Error(ValueError):

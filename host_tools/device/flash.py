@@ -411,7 +411,10 @@ def run_circup(drive, libs):
 
 
 def flash_circuitpython(drive, board, fw_dir=None, boards_dir=None, dry_run=False, log=print,
-                        levels=None, extra_files=None):
+                        levels=None, extra_files=None, install_libs=None):
+    """The firmware onto a mounted CIRCUITPY drive; ``install_libs(drive, libs)``
+    installs the display driver (circup; the virtual CircuitPython Pico copies it
+    from its pinned PyPI package instead, having no network)."""
     board_data, _ = load_board(board, boards_dir)
     refuse_board_on_drive(board, board_data["runtime"], drive, boards_dir=boards_dir)
     if not is_circuitpy_drive(drive):
@@ -437,7 +440,7 @@ def flash_circuitpython(drive, board, fw_dir=None, boards_dir=None, dry_run=Fals
         log("dry run: nothing was written")
         return plan
     deploy(_HashingFs(fs), files, plan, log)
-    run_circup(drive, libs)
+    (install_libs or run_circup)(drive, libs)
     log("flashed firmware %s to %s" % (plan.new_version, drive))
     return plan
 

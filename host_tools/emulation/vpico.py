@@ -42,6 +42,7 @@ class VPicoError(Exception):
 
 
 BUNDLE_DIR = uf2.RP2040_BUNDLE
+CIRCUITPYTHON_UF2 = uf2.CIRCUITPYTHON_BUNDLE / "firmware.uf2"
 
 
 def firmware_dir():
@@ -146,9 +147,10 @@ class VirtualPico:
             self.cfg = boardcfg.load(board, str(boards_dir or ROOT / "boards"))
         except boardcfg.BoardError as exc:
             raise VPicoError(str(exc)) from None
-        if self.cfg.get("mcu", "rp2040") != "rp2040" or self.cfg.get("runtime", "micropython") != "micropython":
-            raise VPicoError("board %s is not an RP2040 running MicroPython: the virtual Pico "
-                             "emulates an RP2040 only" % self.cfg["name"])
+        self.runtime = self.cfg.get("runtime", "micropython")
+        if self.cfg.get("mcu", "rp2040") != "rp2040" or self.runtime not in ("micropython", "circuitpython"):
+            raise VPicoError("board %s is not an RP2040 running MicroPython or CircuitPython: the "
+                             "virtual Pico emulates an RP2040 only" % self.cfg["name"])
         disp = self.cfg["display"]
         if oled_address == "board":
             oled_address = self.cfg["i2c"]["address"]
@@ -160,6 +162,8 @@ class VirtualPico:
         for spec in self.cfg["buttons"].values():
             self.button_pins.setdefault(spec["as"], []).append(
                 (spec["pin"], 1 if spec["pull"] == "down" else 0))
+        if firmware is None and self.runtime == "circuitpython":
+            firmware = CIRCUITPYTHON_UF2
         if not self.flash_path.exists() or firmware is not None:
             fw = read_firmware(firmware or self.fw_dir / "firmware.bin")
             base = self.flash_path.read_bytes() if self.flash_path.exists() else None
@@ -195,6 +199,8 @@ class VirtualPico:
                "--flash-file", str(self.flash_path), "--i2c-bus", str(i2c["bus"]),
                "--sda", str(i2c["sda"]), "--scl", str(i2c["scl"]),
                "--oled-address", "none" if self.oled_address is None else str(self.oled_address)]
+        if self.runtime == "circuitpython":
+            cmd += ["--qspi-ss-pullup", "1"]
         self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.PIPE, cwd=str(ROOT))
         self.exited = False

@@ -2,7 +2,7 @@
 // flash image of FLASH_FILE (firmware + littlefs), driven by host_tools/emulation/vpico.py.
 //
 // usage: node vpico_runner.mjs --bootrom BOOTROM.bin --flash-file FLASH.img
-//            [--i2c-bus 0 --sda 4 --scl 5 --oled-address 60|none]
+//            [--i2c-bus 0 --sda 4 --scl 5 --oled-address 60|none] [--qspi-ss-pullup 1]
 //
 // stdin/stdout carry frames: 1 type byte, 4-byte little-endian length, payload.
 //   in  S bytes            serial bytes the USB host sends to the device (CDC OUT)
@@ -49,6 +49,10 @@ const i2cBus = Number(args["i2c-bus"] ?? 0);
 const sdaPin = Number(args.sda ?? 4);
 const sclPin = Number(args.scl ?? 5);
 const oledAddress = args["oled-address"] === "none" ? -1 : Number(args["oled-address"] ?? 0x3c);
+// A real Pico pulls QSPI_SS up (10 kohm): the BOOTSEL button reads released.  rp2040js
+// reads every QSPI input as 0, which CircuitPython (it senses BOOTSEL at boot) takes as
+// "held" and waits forever; MicroPython never reads it at boot, so only CircuitPython asks.
+const qspiSsPullup = args["qspi-ss-pullup"] === "1";
 
 const flash = new Uint8Array(FLASH_SIZE).fill(0xff);
 flash.set(fs.readFileSync(flashFile).subarray(0, FLASH_SIZE));
@@ -150,9 +154,14 @@ function onBreak(code) {
 }
 
 // -- GPIO: pad pull-ups and buttons --------------------------------------------------
+// An OLED breakout has its own pull-ups on SDA and SCL (CircuitPython's busio.I2C
+// checks for them: it pulls the pins down and expects them to read high).
+const externalPullups = new Set(oledAddress >= 0 ? [sdaPin, sclPin] : []);
 function refreshPins() {
   for (const pin of chip.gpio) {
     let level = drive.get(pin.index);
+    if (level === undefined && pin.index === sdaPin && probeAck) level = 0;
+    if (level === undefined && externalPullups.has(pin.index)) level = 1;
     if (level === undefined) level = pin.pullupEnabled && !pin.pulldownEnabled ? 1 : 0;
     if (pin.rawInputValue !== !!level) pin.setInputValue(!!level);
   }
@@ -184,6 +193,56 @@ function attachOled(i2c) {
     current = null;
     later(() => i2c.completeStop(), 1);
   };
+}
+
+// -- I2C address probes bit-banged on the pins -------------------------------------------
+// The RP2040's I2C block cannot send a bare address (a zero-length write), so
+// CircuitPython probes a device by bit-banging SDA/SCL as GPIOs (I2CDisplayBus
+// does at start-up).  This decodes that on the pins and pulls SDA low for the
+// ACK when the OLED's address comes by.
+let probeAck = false;
+function attachProbeAck() {
+  const sda = chip.gpio[sdaPin];
+  const scl = chip.gpio[sclPin];
+  const SIO_FUNCTION = 5;
+  const level = (pin) => (pin.value === GPIOPinState.Low ? 0 : 1); // released: the pull-up
+  let sdaLine = 1;
+  let sclLine = 1;
+  let bits = -1; // -1: no transfer; 0..8 address bits seen; 9: in the ACK clock
+  let byte = 0;
+  const ack = (on) => {
+    if (probeAck !== on) {
+      probeAck = on;
+      refreshPins();
+    }
+  };
+  const update = () => {
+    const newSda = level(sda);
+    const newScl = level(scl);
+    if (sda.functionSelect !== SIO_FUNCTION || scl.functionSelect !== SIO_FUNCTION) {
+      bits = -1;
+      ack(false);
+    } else if (sclLine === 1 && newScl === 1 && newSda !== sdaLine) {
+      bits = newSda === 0 ? 0 : -1; // START, or STOP
+      byte = 0;
+      ack(false);
+    } else if (sclLine === 0 && newScl === 1 && bits >= 0 && bits < 8) {
+      byte = (byte << 1) | newSda;
+      bits++;
+    } else if (sclLine === 1 && newScl === 0) {
+      if (bits === 8) {
+        bits = 9;
+        ack(byte >> 1 === oledAddress);
+      } else if (bits === 9) {
+        bits = -1; // a probe sends no data: STOP follows
+        ack(false);
+      }
+    }
+    sdaLine = newSda;
+    sclLine = newScl;
+  };
+  sda.addListener(update);
+  scl.addListener(update);
 }
 
 // -- USB CDC with a host that only completes OUT transfers when it has bytes ----------
@@ -226,9 +285,15 @@ function buildChip() {
   // bootrom would fall back to USB BOOTSEL mode: start at boot2 in flash instead
   // (as rp2040js's own MicroPython demo does); the ROM functions stay in place.
   chip.core.PC = 0x10000000;
+  if (qspiSsPullup) {
+    const sioRead = chip.sio.readUint32.bind(chip.sio);
+    chip.sio.readUint32 = (offset) => (offset === 0x008 ? sioRead(offset) | 0x02 : sioRead(offset)); // GPIO_HI_IN
+  }
   pendingOut = null;
   attachUsb();
   attachOled(chip.i2c[i2cBus]);
+  probeAck = false;
+  if (oledAddress >= 0) attachProbeAck();
   chip.gpio[LED_PIN].addListener((state) =>
     send("E", Buffer.concat([u64(now()), Buffer.from([state === GPIOPinState.High ? 1 : 0])])));
   const pads = chip.peripherals[0x4001c];
