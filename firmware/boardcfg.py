@@ -86,7 +86,9 @@ def _pin_ok(mcu, board, pin):
 
 
 def validate(cfg, name=None):
-    """Return a normalised copy of ``cfg``; raise BoardError listing every problem."""
+    """Return a normalised copy of ``cfg``; raise BoardError listing every problem.
+    Each part is checked by a helper of its own that appends its problems, in
+    the order of the fields, so one error lists them all."""
     problems = []
     if not isinstance(cfg, dict):
         raise BoardError(name or "?", ["not a JSON object"])
@@ -103,7 +105,8 @@ def validate(cfg, name=None):
     out["name"] = cfg.get("name", name)
     out["description"] = cfg.get("description", "")
     board = cfg.get("board", "")
-    out["board"] = board if isinstance(board, str) else ""
+    board = board if isinstance(board, str) else ""
+    out["board"] = board
     mcu = cfg.get("mcu")
     if "mcu" in cfg and mcu not in MCUS:
         problems.append("mcu %r is not one of %s" % (mcu, ", ".join(MCUS)))
@@ -112,103 +115,133 @@ def validate(cfg, name=None):
     if "runtime" in cfg and runtime not in RUNTIMES:
         problems.append("runtime %r is not one of %s" % (runtime, ", ".join(RUNTIMES)))
     out["runtime"] = runtime
-
-    disp = cfg.get("display")
-    d = {}
-    if isinstance(disp, dict):
-        c = disp.get("controller")
-        if c not in CONTROLLERS:
-            problems.append("display.controller %r is not one of %s" % (c, ", ".join(CONTROLLERS)))
-        w = _int(disp.get("width"))
-        h = _int(disp.get("height"))
-        if w != 128:
-            problems.append("display.width must be 128 (got %r)" % (disp.get("width"),))
-        if h not in (32, 64):
-            problems.append("display.height must be 64 or 32 (got %r)" % (disp.get("height"),))
-        if c == "sh1106" and h == 32:
-            problems.append("display: SH1106 panels are 128x64")
-        rot = _int(disp.get("rotation", 0))
-        if rot not in (0, 180):
-            problems.append("display.rotation must be 0 or 180 (got %r)" % (disp.get("rotation"),))
-        d = {"controller": c, "width": w, "height": h, "rotation": rot}
-    elif "display" in cfg:
-        problems.append("display must be an object")
-    out["display"] = d
-
-    i2c = cfg.get("i2c")
-    bus_cfg = {}
-    if isinstance(i2c, dict):
-        for key in ("bus", "sda", "scl", "address", "freq"):
-            if key not in i2c:
-                problems.append("missing field 'i2c.%s'" % key)
-        bus = _int(i2c.get("bus", 0))
-        sda = _int(i2c.get("sda", 0))
-        scl = _int(i2c.get("scl", 0))
-        addr = _int(i2c.get("address", 0x3C))
-        freq = _int(i2c.get("freq", 400000))
-        if bus is None or sda is None or scl is None:
-            problems.append("i2c.bus/sda/scl must be integers")
-        elif mcu in ("rp2040", "rp2350"):
-            if bus not in _RP_I2C:
-                problems.append("i2c.bus must be 0 or 1 on the %s" % mcu)
-            else:
-                if sda not in _RP_I2C[bus][0]:
-                    problems.append("i2c.sda GP%d is not an SDA pin of I2C%d (one of %s)"
-                                    % (sda, bus, ", ".join("GP%d" % p for p in _RP_I2C[bus][0])))
-                if scl not in _RP_I2C[bus][1]:
-                    problems.append("i2c.scl GP%d is not an SCL pin of I2C%d (one of %s)"
-                                    % (scl, bus, ", ".join("GP%d" % p for p in _RP_I2C[bus][1])))
-        if addr not in (0x3C, 0x3D):
-            problems.append("i2c.address must be 0x3C or 0x3D (got %r)" % (i2c.get("address"),))
-        if freq is None or not 10000 <= freq <= 1000000:
-            problems.append("i2c.freq must be 10000..1000000 Hz (got %r)" % (i2c.get("freq"),))
-        bus_cfg = {"bus": bus, "sda": sda, "scl": scl, "address": addr, "freq": freq}
-    elif "i2c" in cfg:
-        problems.append("i2c must be an object")
+    out["display"] = _display(cfg, problems)
+    bus_cfg = _i2c(cfg, mcu, problems)
     out["i2c"] = bus_cfg
-
-    used = {}
+    used = {}       # pin -> the field that has it
     for key in ("sda", "scl"):
         if isinstance(bus_cfg.get(key), int):
             used[bus_cfg[key]] = "i2c." + key
+    btn_out = _buttons(cfg, mcu, board, used, problems)
+    out["buttons"] = btn_out
+    combo_out = _combos(cfg, btn_out, problems)
+    out["combos"] = combo_out
+    if isinstance(cfg.get("buttons"), dict):
+        provided = [btn_out[b]["as"] for b in btn_out] + list(combo_out)
+        missing = [b for b in BUTTON_NAMES if b not in provided]
+        if missing:
+            problems.append("no pin or combo for button(s): %s" % ", ".join(missing))
+    out["buzzer"] = _buzzer(cfg, mcu, board, used, problems)
+    if problems:
+        raise BoardError(name, problems)
+    return out
+
+
+def _display(cfg, problems):
+    """The normalised "display" object ({} when it is not an object)."""
+    disp = cfg.get("display")
+    if not isinstance(disp, dict):
+        if "display" in cfg:
+            problems.append("display must be an object")
+        return {}
+    c = disp.get("controller")
+    if c not in CONTROLLERS:
+        problems.append("display.controller %r is not one of %s" % (c, ", ".join(CONTROLLERS)))
+    w = _int(disp.get("width"))
+    h = _int(disp.get("height"))
+    if w != 128:
+        problems.append("display.width must be 128 (got %r)" % (disp.get("width"),))
+    if h not in (32, 64):
+        problems.append("display.height must be 64 or 32 (got %r)" % (disp.get("height"),))
+    if c == "sh1106" and h == 32:
+        problems.append("display: SH1106 panels are 128x64")
+    rot = _int(disp.get("rotation", 0))
+    if rot not in (0, 180):
+        problems.append("display.rotation must be 0 or 180 (got %r)" % (disp.get("rotation"),))
+    return {"controller": c, "width": w, "height": h, "rotation": rot}
+
+
+def _i2c(cfg, mcu, problems):
+    """The normalised "i2c" object ({} when it is not an object); on an RP2040
+    or RP2350 the pins must be the chosen bus's hardware SDA and SCL."""
+    i2c = cfg.get("i2c")
+    if not isinstance(i2c, dict):
+        if "i2c" in cfg:
+            problems.append("i2c must be an object")
+        return {}
+    for key in ("bus", "sda", "scl", "address", "freq"):
+        if key not in i2c:
+            problems.append("missing field 'i2c.%s'" % key)
+    bus = _int(i2c.get("bus", 0))
+    sda = _int(i2c.get("sda", 0))
+    scl = _int(i2c.get("scl", 0))
+    addr = _int(i2c.get("address", 0x3C))
+    freq = _int(i2c.get("freq", 400000))
+    if bus is None or sda is None or scl is None:
+        problems.append("i2c.bus/sda/scl must be integers")
+    elif mcu in ("rp2040", "rp2350"):
+        if bus not in _RP_I2C:
+            problems.append("i2c.bus must be 0 or 1 on the %s" % mcu)
+        else:
+            if sda not in _RP_I2C[bus][0]:
+                problems.append("i2c.sda GP%d is not an SDA pin of I2C%d (one of %s)"
+                                % (sda, bus, ", ".join("GP%d" % p for p in _RP_I2C[bus][0])))
+            if scl not in _RP_I2C[bus][1]:
+                problems.append("i2c.scl GP%d is not an SCL pin of I2C%d (one of %s)"
+                                % (scl, bus, ", ".join("GP%d" % p for p in _RP_I2C[bus][1])))
+    if addr not in (0x3C, 0x3D):
+        problems.append("i2c.address must be 0x3C or 0x3D (got %r)" % (i2c.get("address"),))
+    if freq is None or not 10000 <= freq <= 1000000:
+        problems.append("i2c.freq must be 10000..1000000 Hz (got %r)" % (i2c.get("freq"),))
+    return {"bus": bus, "sda": sda, "scl": scl, "address": addr, "freq": freq}
+
+
+def _buttons(cfg, mcu, board, used, problems):
+    """The normalised "buttons" object ({} when it is not an object); each pin
+    must exist on the board and be free (``used`` gets the buttons' pins)."""
     buttons = cfg.get("buttons")
     btn_out = {}
-    if isinstance(buttons, dict):
-        for bname in buttons:
-            spec = buttons[bname]
-            if bname not in BUTTON_NAMES and not (isinstance(spec, dict) and "as" in spec):
-                problems.append("buttons.%s is not one of %s (extra inputs need \"as\")"
-                                % (bname, ", ".join(BUTTON_NAMES)))
-                continue
-            if not isinstance(spec, dict):
-                problems.append("buttons.%s must be an object {pin, pull}" % bname)
-                continue
-            pin = _int(spec.get("pin"))
-            pull = spec.get("pull", "up")
-            if pin is None:
-                problems.append("buttons.%s.pin missing or not an integer" % bname)
-            else:
-                bad = _pin_ok(mcu, board if isinstance(board, str) else "", pin)
-                if bad:
-                    problems.append("buttons.%s: %s" % (bname, bad))
-                if pin in used:
-                    problems.append("buttons.%s: pin %d is already used by %s" % (bname, pin, used[pin]))
-                used[pin] = "buttons." + bname
-            if pull not in PULLS:
-                problems.append("buttons.%s.pull %r is not one of up, down, none" % (bname, pull))
-            target = spec.get("as", bname)
-            if target not in BUTTON_NAMES:
-                problems.append("buttons.%s.as %r is not one of %s" % (bname, target, ", ".join(BUTTON_NAMES)))
-            btn_out[bname] = {"pin": pin, "pull": pull, "as": target}
-    elif "buttons" in cfg:
-        problems.append("buttons must be an object")
-    out["buttons"] = btn_out
+    if not isinstance(buttons, dict):
+        if "buttons" in cfg:
+            problems.append("buttons must be an object")
+        return btn_out
+    for bname in buttons:
+        spec = buttons[bname]
+        if bname not in BUTTON_NAMES and not (isinstance(spec, dict) and "as" in spec):
+            problems.append("buttons.%s is not one of %s (extra inputs need \"as\")"
+                            % (bname, ", ".join(BUTTON_NAMES)))
+            continue
+        if not isinstance(spec, dict):
+            problems.append("buttons.%s must be an object {pin, pull}" % bname)
+            continue
+        pin = _int(spec.get("pin"))
+        pull = spec.get("pull", "up")
+        if pin is None:
+            problems.append("buttons.%s.pin missing or not an integer" % bname)
+        else:
+            bad = _pin_ok(mcu, board, pin)
+            if bad:
+                problems.append("buttons.%s: %s" % (bname, bad))
+            if pin in used:
+                problems.append("buttons.%s: pin %d is already used by %s" % (bname, pin, used[pin]))
+            used[pin] = "buttons." + bname
+        if pull not in PULLS:
+            problems.append("buttons.%s.pull %r is not one of up, down, none" % (bname, pull))
+        target = spec.get("as", bname)
+        if target not in BUTTON_NAMES:
+            problems.append("buttons.%s.as %r is not one of %s" % (bname, target, ", ".join(BUTTON_NAMES)))
+        btn_out[bname] = {"pin": pin, "pull": pull, "as": target}
+    return btn_out
 
+
+def _combos(cfg, btn_out, problems):
+    """The normalised "combos" object: virtual buttons made of two or more
+    physical ones."""
     combos = cfg.get("combos") or {}
     combo_out = {}
     if not isinstance(combos, dict):
         problems.append("combos must be an object")
-        combos = {}
+        return combo_out
     for cname in combos:
         parts = combos[cname]
         if cname not in BUTTON_NAMES:
@@ -220,30 +253,24 @@ def validate(cfg, name=None):
             problems.append("combos.%s must list two or more physical buttons" % cname)
         else:
             combo_out[cname] = list(parts)
-    out["combos"] = combo_out
-    if isinstance(buttons, dict):
-        provided = [btn_out[b]["as"] for b in btn_out] + list(combo_out)
-        missing = [b for b in BUTTON_NAMES if b not in provided]
-        if missing:
-            problems.append("no pin or combo for button(s): %s" % ", ".join(missing))
+    return combo_out
 
+
+def _buzzer(cfg, mcu, board, used, problems):
+    """The normalised "buzzer": None or {"pin": N} on a pin of its own."""
     buzzer = cfg.get("buzzer")
-    if buzzer is not None:
-        if not isinstance(buzzer, dict) or _int(buzzer.get("pin")) is None:
-            problems.append("buzzer must be null or {\"pin\": N}")
-            buzzer = None
-        else:
-            pin = _int(buzzer["pin"])
-            bad = _pin_ok(mcu, board if isinstance(board, str) else "", pin)
-            if bad:
-                problems.append("buzzer: %s" % bad)
-            if pin in used:
-                problems.append("buzzer: pin %d is already used by %s" % (pin, used[pin]))
-            buzzer = {"pin": pin}
-    out["buzzer"] = buzzer
-    if problems:
-        raise BoardError(name, problems)
-    return out
+    if buzzer is None:
+        return None
+    if not isinstance(buzzer, dict) or _int(buzzer.get("pin")) is None:
+        problems.append("buzzer must be null or {\"pin\": N}")
+        return None
+    pin = _int(buzzer["pin"])
+    bad = _pin_ok(mcu, board, pin)
+    if bad:
+        problems.append("buzzer: %s" % bad)
+    if pin in used:
+        problems.append("buzzer: pin %d is already used by %s" % (pin, used[pin]))
+    return {"pin": pin}
 
 
 def loads(text, name="?"):

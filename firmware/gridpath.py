@@ -285,24 +285,23 @@ class GridSearch:
                 queued += 1
 
     # A* -------------------------------------------------------------------
+    # The search runs backwards from dst: g(q) is the cost still to pay from q,
+    # so every neighbour of an expanded cell p gets the same g(p) + cost(p),
+    # and the path reads forwards from src in one pass.  h = Manhattan distance
+    # to src is admissible and consistent because every cell costs at least 1,
+    # so the first time src is popped its cost is optimal, and a popped cell is
+    # never improved later.  Consistency also bounds an edge's f increase to
+    # 0..4, so the open list is a ring of 8 buckets, each a stack linked through
+    # link_next (0 ends a list: padded cell 0 is a wall); the rare cell whose
+    # g improves is unlinked by walking its bucket, which keeps pushes and pops
+    # to two stores each.  h of a neighbour is h of the cell +-1, from which
+    # side of src the cell lies on, so no distance is recomputed.  ``came``
+    # holds each cell's state (0 unseen, 1 open, 2 closed, 5 wall), so closed
+    # cells and walls cost one byte test.  The setup and the path's write-out
+    # are helpers, run once a search; the loop stays whole (a call per cell
+    # would cost more than the cell).
     def astar(self, src, dst):
-        """Least total entering cost from src to dst, or None; path in self.path.
-
-        The search runs backwards from dst: g(q) is the cost still to pay from q,
-        so every neighbour of an expanded cell p gets the same g(p) + cost(p),
-        and the path reads forwards from src in one pass.  h = Manhattan distance
-        to src is admissible and consistent because every cell costs at least 1,
-        so the first time src is popped its cost is optimal, and a popped cell is
-        never improved later.  Consistency also bounds an edge's f increase to
-        0..4, so the open list is a ring of 8 buckets, each a stack linked through
-        link_next (0 ends a list: padded cell 0 is a wall); the rare cell whose
-        g improves is unlinked by walking its bucket, which keeps pushes and
-        pops to two stores each.
-        h of a neighbour is h of the cell +-1, from which side of src the cell
-        lies on, so no distance is recomputed.  ``came`` holds each cell's state
-        (0 unseen, 1 open, 2 closed, 5 wall), so closed cells and walls cost one
-        byte test.
-        """
+        """Least total entering cost from src to dst, or None; path in self.path."""
         # MicroPython reads the first 16 locals (arguments included) with the
         # fastest opcodes, so the names the inner loop uses most come first.
         q = m = ng = hq = b = p = step = hp = 0
@@ -315,28 +314,14 @@ class GridSearch:
         src_p = pad[src]
         dst_p = pad[dst]
         width = self.width
-        self.path_len = 0
         cost = self.cost
-        if not cost[src_p] or not cost[dst_p]:
-            return None
-        if src_p == dst_p:
-            self.path[0] = src
-            self.path_len = 1
-            return 0
-        came[WHOLE] = self.walls
+        f = self._start_astar(src_p, dst_p)
+        if f <= 0:
+            return None if f else 0     # an end is a wall / src is dst
         col_of = self.col_of
         row_of = self.row_of
         tc = col_of[src_p]
         tr = row_of[src_p]
-        for b in range(_RING + 1):
-            heads[b] = 0
-        dx = col_of[dst_p] - tc
-        dy = row_of[dst_p] - tr
-        f = (dx if dx > 0 else -dx) + (dy if dy > 0 else -dy)
-        came[dst_p] = _FROM_WALL
-        g[dst_p] = 0
-        heads[f & _RING] = dst_p
-        nxt[dst_p] = 0
         limit = f + _RING
         while True:
             p = heads[f & _RING]
@@ -431,8 +416,41 @@ class GridSearch:
                     b = (ng + hq) & _RING
                     nxt[q] = heads[b]
                     heads[b] = q
+        self._write_parent_path(src_p, dst_p)
+        return g[src_p]
+
+    def _start_astar(self, src_p, dst_p):
+        """A*'s open list holding only dst (g 0), every other cell unseen;
+        returns dst's f, the Manhattan distance to src (> 0).  No search is
+        needed when an end is a wall (-1, no path) or src is dst (0, the
+        one-cell path written)."""
+        self.path_len = 0
+        if not self.cost[src_p] or not self.cost[dst_p]:
+            return -1
+        if src_p == dst_p:
+            self.path[0] = self.public[src_p]
+            self.path_len = 1
+            return 0
+        self.came[WHOLE] = self.walls
+        heads = self.heads
+        for b in range(_RING + 1):
+            heads[b] = 0
+        col_of = self.col_of
+        row_of = self.row_of
+        dx = col_of[dst_p] - col_of[src_p]
+        dy = row_of[dst_p] - row_of[src_p]
+        f = (dx if dx > 0 else -dx) + (dy if dy > 0 else -dy)
+        self.came[dst_p] = _FROM_WALL
+        self.g[dst_p] = 0
+        heads[f & _RING] = dst_p
+        self.link_next[dst_p] = 0
+        return f
+
+    def _write_parent_path(self, src_p, dst_p):
+        """A*'s path into self.path: src's parents lead forwards to dst."""
         path = self.path
         public = self.public
+        parent = self.parent
         p = src_p
         n = 0
         while True:
@@ -442,7 +460,6 @@ class GridSearch:
             p = parent[p]
             n += 1
         self.path_len = n + 1
-        return g[src_p]
 
     def path_cells(self):
         """The last path as a list (allocates; for host tools and tests)."""

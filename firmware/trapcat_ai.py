@@ -365,7 +365,10 @@ class Deep:
         self.leaf = NONE
         self.collect[0] = 0
         self.nreply[0] = 0
-        v = self._open(0, kind, cell, depth, 0)
+        if mode == ESCAPE:
+            v = self._open_escape(0, kind, cell, depth, 0)
+        else:
+            v = self._open_capture(0, kind, cell, depth, 0)
         if v >= 0:
             self.first = self.leaf
             self.sp = -1
@@ -648,141 +651,164 @@ class Deep:
         cand[k] = NONE
         return out + 1
 
-    def _open(self, p, kind, x, depth, lo):
-        """Set up node p (cat at x); its children go to cand[lo:].  Returns
-        the node's value when it is decided without children, else -1."""
+    # Opening a node: one method per search mode, so the expansion loop's one
+    # call per node (run, begin) reaches the mode's code without a second
+    # call or a mode test; the viper kernel inlines _open_escape.
+    def _open_escape(self, p, kind, x, depth, lo):
+        """Set up node p (cat at x) of an ESCAPE search; its children go to
+        cand[lo:].  Returns the node's value when it is decided without
+        children, else -1."""
         b = self.board
         cells = self.cells
         border = b.border
         adj = b.adj
-        fc = self.fc
         bc = self.bc
         td = self.td
         cand = self.cand
         base = 6 * x
         end = base + b.deg[x]
         hi = lo
-        if self.mode == ESCAPE:
-            if kind == _CATN:
-                free = False
-                two = NONE              # the first neighbour with 2 exits
-                for k in range(base, end):
-                    y = adj[k]
-                    if not cells[y]:
-                        if border[y]:
-                            self.leaf = y
-                            return 1
-                        free = True
-                        if two == NONE and bc[y] >= 2:
-                            two = y
-                if not free or depth < 2:
-                    return 0
-                if two != NONE:
-                    self.leaf = two
-                    return 1
-                if depth == 2:
-                    return 0
-                for k in range(base, end):
-                    y = adj[k]
-                    t = td[y]
-                    if not cells[y] and t < depth:
-                        j = hi
-                        while j > lo and td[cand[j - 1]] > t:
-                            cand[j] = cand[j - 1]
-                            j -= 1
-                        cand[j] = y
-                        hi += 1
-                short = 1
-            else:
-                e = bc[x]
-                if e >= 2:
-                    return 1
-                if depth < 2 or td[x] > depth:
-                    return 0
-                if depth == 2 and e == 0 and p:
-                    # out in 2 unless some block kills every witness
-                    return 1 if self._witness_killers(x, lo, True) < 0 else 0
-                if e == 1:
-                    for k in range(base, end):
-                        y = adj[k]
-                        if not cells[y] and border[y]:
-                            u = y
-                    if depth == 2 and p:
-                        # the forced block on u, then the cat needs a
-                        # neighbour with two free border cells left
-                        hq = self.hq
-                        hr = self.hr
-                        for k in range(base, end):
-                            y = adj[k]
-                            if cells[y] or y == u:
-                                continue
-                            f = bc[y]
-                            if f == 2:
-                                dq = hq[y] - hq[u]
-                                dr = hr[y] - hr[u]
-                                ds = dq + dr
-                                if dq * dq + dr * dr + ds * ds == 2:
-                                    f = 1       # u was one of them
-                            if f >= 2:
-                                return 1
-                        return 0
-                    cand[lo] = u
-                    hi = lo + 1
-                else:
-                    hi = self._witness_killers(x, lo)
-                    if hi < 0:
-                        return 1        # no block stops an escape in 2
-                    if hi == lo:
-                        hi = self._near(x, depth, lo, True)
-                        if hi == lo:
-                            # no block can matter (td is from the load, so a
-                            # smaller bound): the node is worth a pass
-                            cand[lo] = NONE
-                            hi = lo + 1
-                short = 0
+        if kind == _CATN:
+            free = False
+            two = NONE              # the first neighbour with 2 exits
+            for k in range(base, end):
+                y = adj[k]
+                if not cells[y]:
+                    if border[y]:
+                        self.leaf = y
+                        return 1
+                    free = True
+                    if two == NONE and bc[y] >= 2:
+                        two = y
+            if not free or depth < 2:
+                return 0
+            if two != NONE:
+                self.leaf = two
+                return 1
+            if depth == 2:
+                return 0
+            for k in range(base, end):
+                y = adj[k]
+                t = td[y]
+                if not cells[y] and t < depth:
+                    j = hi
+                    while j > lo and td[cand[j - 1]] > t:
+                        cand[j] = cand[j - 1]
+                        j -= 1
+                    cand[j] = y
+                    hi += 1
+            short = 1
         else:
-            if kind == _BLKN:
-                if fc[x] <= 1:
-                    for k in range(base, end):
-                        if not cells[adj[k]]:
-                            self.leaf = adj[k]
-                    return 1
-                if depth < 2 or bc[x] >= 2:
-                    return 0
-                if bc[x] == 1:
-                    for k in range(base, end):
-                        y = adj[k]
-                        if not cells[y] and border[y]:
-                            cand[lo] = y
-                    hi = lo + 1
-                elif depth == 2 and p:
-                    return self._cap2(x)
-                else:
-                    if depth <= 4 and self._roomy(x, depth):
-                        return 0
-                    hi = self._trap_blocks(x, depth, lo)
-                    if hi == lo:
-                        return 0
-                short = 1
-            else:
+            e = bc[x]
+            if e >= 2:
+                return 1
+            if depth < 2 or td[x] > depth:
+                return 0
+            if depth == 2 and e == 0 and p:
+                # out in 2 unless some block kills every witness
+                return 1 if self._witness_killers(x, lo, True) < 0 else 0
+            if e == 1:
                 for k in range(base, end):
                     y = adj[k]
-                    if not cells[y]:
-                        if border[y]:
-                            return 0
-                        # most free neighbours first: the likeliest to escape
-                        f = fc[y]
-                        j = hi
-                        while j > lo and fc[cand[j - 1]] < f:
-                            cand[j] = cand[j - 1]
-                            j -= 1
-                        cand[j] = y
-                        hi += 1
-                if hi == lo:
-                    return 1
-                if depth == 0:
+                    if not cells[y] and border[y]:
+                        u = y
+                if depth == 2 and p:
+                    # the forced block on u, then the cat needs a
+                    # neighbour with two free border cells left
+                    hq = self.hq
+                    hr = self.hr
+                    for k in range(base, end):
+                        y = adj[k]
+                        if cells[y] or y == u:
+                            continue
+                        f = bc[y]
+                        if f == 2:
+                            dq = hq[y] - hq[u]
+                            dr = hr[y] - hr[u]
+                            ds = dq + dr
+                            if dq * dq + dr * dr + ds * ds == 2:
+                                f = 1       # u was one of them
+                        if f >= 2:
+                            return 1
                     return 0
-                short = 0
+                cand[lo] = u
+                hi = lo + 1
+            else:
+                hi = self._witness_killers(x, lo)
+                if hi < 0:
+                    return 1        # no block stops an escape in 2
+                if hi == lo:
+                    hi = self._near(x, depth, lo, True)
+                    if hi == lo:
+                        # no block can matter (td is from the load, so a
+                        # smaller bound): the node is worth a pass
+                        cand[lo] = NONE
+                        hi = lo + 1
+            short = 0
+        if hi == lo:
+            return 1 - short
+        self.kind[p] = kind
+        self.at[p] = x
+        self.dep[p] = depth
+        self.idx[p] = lo
+        self.hi[p] = hi
+        self.short[p] = short
+        return -1
+
+    def _open_capture(self, p, kind, x, depth, lo):
+        """Set up node p (cat at x) of a CAPTURE search, as _open_escape."""
+        b = self.board
+        cells = self.cells
+        border = b.border
+        adj = b.adj
+        fc = self.fc
+        bc = self.bc
+        cand = self.cand
+        base = 6 * x
+        end = base + b.deg[x]
+        hi = lo
+        if kind == _BLKN:
+            if fc[x] <= 1:
+                for k in range(base, end):
+                    if not cells[adj[k]]:
+                        self.leaf = adj[k]
+                return 1
+            if depth < 2 or bc[x] >= 2:
+                return 0
+            if bc[x] == 1:
+                for k in range(base, end):
+                    y = adj[k]
+                    if not cells[y] and border[y]:
+                        cand[lo] = y
+                hi = lo + 1
+            elif depth == 2 and p:
+                return self._cap2(x)
+            else:
+                if depth <= 4 and self._roomy(x, depth):
+                    return 0
+                hi = self._trap_blocks(x, depth, lo)
+                if hi == lo:
+                    return 0
+            short = 1
+        else:
+            for k in range(base, end):
+                y = adj[k]
+                if not cells[y]:
+                    if border[y]:
+                        return 0
+                    # most free neighbours first: the likeliest to escape
+                    f = fc[y]
+                    j = hi
+                    while j > lo and fc[cand[j - 1]] < f:
+                        cand[j] = cand[j - 1]
+                        j -= 1
+                    cand[j] = y
+                    hi += 1
+            if hi == lo:
+                return 1
+            if depth == 0:
+                return 0
+            short = 0
         if hi == lo:
             return 1 - short
         self.kind[p] = kind
@@ -822,11 +848,17 @@ class Deep:
                         self.block(c)
                     collect[sp + 1] = c == NONE
                     nreply[sp + 1] = 0
-                    v = self._open(sp + 1, _CATN, at[sp], d if esc else d - 1, hi[sp])
+                    if esc:
+                        v = self._open_escape(sp + 1, _CATN, at[sp], d, hi[sp])
+                    else:
+                        v = self._open_capture(sp + 1, _CATN, at[sp], d - 1, hi[sp])
                 else:
                     collect[sp + 1] = 0         # (no stale count from a cat
                     nreply[sp + 1] = 0          # node once on this ply)
-                    v = self._open(sp + 1, _BLKN, c, d - 1 if esc else d, hi[sp])
+                    if esc:
+                        v = self._open_escape(sp + 1, _BLKN, c, d - 1, hi[sp])
+                    else:
+                        v = self._open_capture(sp + 1, _BLKN, c, d, hi[sp])
                 if v < 0:
                     sp += 1
                     continue
@@ -1057,43 +1089,14 @@ class HardCat(_Task):
         self.inner = False                 # a deep search is running
 
     def _unit(self):
-        an = self.an
+        # the once-a-move phases are helpers; the search phases stay inline
+        # (a unit is DEEP_CHUNK expansions, a call would be ~1 % of it)
         deep = self.deep
         board = self.board
         phase = self.phase
-        moves = an.moves
+        moves = self.an.moves
         if phase == _START:
-            cells = board.cells
-            border = board.border
-            adj = board.adj
-            cat = board.cat
-            m = 0
-            base = 6 * cat
-            for k in range(base, base + board.deg[cat]):
-                x = adj[k]
-                if not cells[x]:
-                    if border[x]:
-                        self.reason = 1
-                        self.result = x
-                        self.phase = _DONE
-                        return
-                    moves[m] = x
-                    m += 1
-            self.m = m
-            if m == 0:
-                self.phase = _DONE
-                return
-            deep.load(board)
-            bc = deep.bc
-            for i in range(m):
-                if bc[moves[i]] >= 2:
-                    self.reason = 2
-                    self.result = moves[i]
-                    self.phase = _DONE
-                    return
-            self.k = 3
-            self.inner = False
-            self.phase = _ESCAPE
+            self._take_sure_step()
             return
         if phase == _ESCAPE:
             # iterative deepening: the first k with a forced escape is the
@@ -1118,27 +1121,7 @@ class HardCat(_Task):
                 self.phase = _SWEEP_DIST
             return
         if phase == _SWEEP_DIST:
-            self.reason = 9
-            an.distances()
-            # evaluations, then the move order (stable: first move wins ties)
-            td = deep.td
-            dist = an.dist
-            fc = deep.fc
-            vals = self.vals
-            order = self.order
-            m = self.m
-            for i in range(m):
-                x = moves[i]
-                vals[i] = (td[x] * 256 + dist[x]) * 8 + 7 - fc[x]
-                j = i
-                while j > 0 and vals[order[j - 1]] > vals[i]:
-                    order[j] = order[j - 1]
-                    j -= 1
-                order[j] = i
-            self.i = 0
-            self.k = CAPTURE_DEPTH
-            self.inner = False
-            self.phase = _CAPTURE
+            self._order_steps()
             return
         # _CAPTURE: the best-evaluated move the player cannot capture within
         # h = CAPTURE_DEPTH blocks; when every move loses so, again with
@@ -1164,6 +1147,73 @@ class HardCat(_Task):
         else:
             self.result = moves[self.order[0]]
             self.phase = _DONE
+
+    def _take_sure_step(self):
+        """A step onto the border, or to a cell with two free border
+        neighbours (the player closes one), is taken without a search; else
+        the cat's free steps go to an.moves and the escape deepening starts."""
+        board = self.board
+        moves = self.an.moves
+        deep = self.deep
+        cells = board.cells
+        border = board.border
+        adj = board.adj
+        cat = board.cat
+        m = 0
+        base = 6 * cat
+        for k in range(base, base + board.deg[cat]):
+            x = adj[k]
+            if not cells[x]:
+                if border[x]:
+                    self.reason = 1
+                    self.result = x
+                    self.phase = _DONE
+                    return
+                moves[m] = x
+                m += 1
+        self.m = m
+        if m == 0:
+            self.phase = _DONE
+            return
+        deep.load(board)
+        bc = deep.bc
+        for i in range(m):
+            if bc[moves[i]] >= 2:
+                self.reason = 2
+                self.result = moves[i]
+                self.phase = _DONE
+                return
+        self.k = 3
+        self.inner = False
+        self.phase = _ESCAPE
+
+    def _order_steps(self):
+        """No forced escape: the steps in order of their evaluation, best
+        first, for the capture checks."""
+        an = self.an
+        deep = self.deep
+        moves = an.moves
+        self.reason = 9
+        an.distances()
+        # evaluations, then the move order (stable: first move wins ties)
+        td = deep.td
+        dist = an.dist
+        fc = deep.fc
+        vals = self.vals
+        order = self.order
+        m = self.m
+        for i in range(m):
+            x = moves[i]
+            vals[i] = (td[x] * 256 + dist[x]) * 8 + 7 - fc[x]
+            j = i
+            while j > 0 and vals[order[j - 1]] > vals[i]:
+                order[j] = order[j - 1]
+                j -= 1
+            order[j] = i
+        self.i = 0
+        self.k = CAPTURE_DEPTH
+        self.inner = False
+        self.phase = _CAPTURE
 
 
 class RandomBlocker(_Task):
@@ -1395,38 +1445,13 @@ class StrongBlocker(_Task):
         return r
 
     def _unit(self):
-        an = self.an
+        # the once-a-hint phases are helpers; the search phases stay inline
+        # (a unit is DEEP_CHUNK expansions, a call would be ~1 % of it)
         deep = self.deep
         board = self.board
         phase = self.phase
-        cells = board.cells
-        adj = board.adj
-        cat = board.cat
         if phase == _START:
-            border = board.border
-            base = 6 * cat
-            first = NONE
-            for k in range(base, base + board.deg[cat]):
-                x = adj[k]
-                if not cells[x]:
-                    if first == NONE:
-                        first = x
-                    if border[x]:
-                        self.result = x
-                        self.phase = _DONE
-                        return
-            if first == NONE:
-                self.result = _any_block(board)
-                self.phase = _DONE
-                return
-            self.result = first
-            self.looked = False
-            deep.load(board)
-            bad = self.bad
-            for i in range(board.n):
-                bad[i] = 0
-            self.inner = False
-            self.phase = _CAPTURE
+            self._take_sure_block()
             return
         if phase == _CAPTURE:
             r = self._search(CAPTURE, _BLKN, CAPTURE_DEPTH)
@@ -1440,69 +1465,10 @@ class StrongBlocker(_Task):
             # does every block leave a forced escape?  (one search)
             r = self._search(ESCAPE, _BLKN, self.horizon)
             if r >= 0:
-                self.lost = r == 1
-                self.safe = deep.first          # a block that leaves none
-                if r == 0 and deep.nodes:
-                    # the root's blocks tried before that one each lose
-                    bad = self.bad
-                    dc = deep.cand
-                    for i in range(deep.idx[0] - 1):
-                        bad[dc[i]] = 1
-                self.phase = _CAND
+                self._note_escape_answer(r)
             return
         if phase == _CAND:
-            # candidates: free cells within three steps of the cat, and every
-            # cell whose block can matter to an escape within ESCAPE_DEPTH
-            # (unless some block avoids a forced escape: then not the blocks
-            # proven to leave one)
-            top = deep._near(cat, self.horizon, 0, True)
-            end = deep._near(cat, 3, top, False)    # marks those in deep.mark
-            mark = deep.mark
-            gen = deep.gen
-            dcand = deep.cand
-            cl = self.cl
-            bad = self.bad
-            lost = self.lost
-            nc = 0
-            for i in range(top, end):
-                c = dcand[i]
-                if lost or not bad[c]:
-                    cl[nc] = c
-                    nc += 1
-            for i in range(top):
-                c = dcand[i]
-                if mark[c] != gen and (lost or not bad[c]):
-                    cl[nc] = c
-                    nc += 1
-            deg = board.deg
-            nbf = an.nbf
-            for i in range(board.n):
-                nbf[i] = 0
-            base = 6 * cat
-            for k in range(base, base + deg[cat]):
-                nbf[adj[k]] = 1
-            # the score with no block: a block c off the cat's neighbours
-            # with td[c] >= the best neighbour's td and dist[c] >= its BFS
-            # distance leaves it as is (a value depends only on smaller ones)
-            self.base = self._score(board)
-            td = an.td
-            dist = an.dist
-            best = self.best
-            bestd = self.bestd
-            sc = self.sc            # until scored: 1 = the block leaves the score
-            for i in range(nc):
-                c = cl[i]
-                sc[i] = 1 if not nbf[c] and td[c] >= best and dist[c] >= bestd else 0
-            # the unblocked values for _keeps, in Deep buffers idle until
-            # _VERIFY (a dropped hint starts again from _START)
-            deep.cnt[:] = td
-            deep.dd[:] = dist
-            self.best0 = best
-            self.bestd0 = bestd
-            self.vleft = VERIFY_NODES
-            self.nc = nc
-            self.i = 0
-            self.phase = _SCORE if nc > 0 else _DONE
+            self._gather_candidates()
             return
         if phase == _SCORE:
             # one candidate block, kept in order of score (best first)
@@ -1513,6 +1479,7 @@ class StrongBlocker(_Task):
             if sc[i] or (not self.an.nbf[c] and self._keeps(c)):
                 v = self.base
             else:
+                cells = board.cells
                 cells[c] = 1
                 v = self._score(board)
                 cells[c] = 0
@@ -1525,14 +1492,7 @@ class StrongBlocker(_Task):
             cl[j] = c
             self.i = i + 1
             if i + 1 >= self.nc:
-                self.result = cl[0]
-                self.i = 0
-                self.inner = False
-                self.lleft = LOOK_NODES
-                if self.lost:
-                    self.phase = _DONE
-                else:
-                    self.phase = _LOOK if self.look else _VERIFY
+                self._all_scored()
             return
         if phase == _LOOK:
             # the best-scored block after which the cat has no forced escape
@@ -1599,6 +1559,130 @@ class StrongBlocker(_Task):
             if self.safe != NONE:
                 self.result = self.safe
             self.phase = _DONE
+
+    def _take_sure_block(self):
+        """A free border cell next to the cat is blocked without a search (the
+        cat would step out there), and any cell when the cat has no free
+        neighbour; else the first free neighbour stands in while the copy is
+        loaded and the capture search starts."""
+        deep = self.deep
+        board = self.board
+        cells = board.cells
+        adj = board.adj
+        cat = board.cat
+        border = board.border
+        base = 6 * cat
+        first = NONE
+        for k in range(base, base + board.deg[cat]):
+            x = adj[k]
+            if not cells[x]:
+                if first == NONE:
+                    first = x
+                if border[x]:
+                    self.result = x
+                    self.phase = _DONE
+                    return
+        if first == NONE:
+            self.result = _any_block(board)
+            self.phase = _DONE
+            return
+        self.result = first
+        self.looked = False
+        deep.load(board)
+        bad = self.bad
+        for i in range(board.n):
+            bad[i] = 0
+        self.inner = False
+        self.phase = _CAPTURE
+
+    def _note_escape_answer(self, r):
+        """The root ESCAPE search (does every block leave a forced escape?)
+        answered r: keep that, and the blocks it proved to leave one; then
+        the candidates are gathered."""
+        deep = self.deep
+        self.lost = r == 1
+        self.safe = deep.first          # a block that leaves none
+        if r == 0 and deep.nodes:
+            # the root's blocks tried before that one each lose
+            bad = self.bad
+            dc = deep.cand
+            for i in range(deep.idx[0] - 1):
+                bad[dc[i]] = 1
+        self.phase = _CAND
+
+    def _gather_candidates(self):
+        """The blocks to score (into cl, nc of them) and the score with no
+        block, with what _keeps needs to skip rescoring."""
+        an = self.an
+        deep = self.deep
+        board = self.board
+        adj = board.adj
+        cat = board.cat
+        # candidates: free cells within three steps of the cat, and every
+        # cell whose block can matter to an escape within ESCAPE_DEPTH
+        # (unless some block avoids a forced escape: then not the blocks
+        # proven to leave one)
+        top = deep._near(cat, self.horizon, 0, True)
+        end = deep._near(cat, 3, top, False)    # marks those in deep.mark
+        mark = deep.mark
+        gen = deep.gen
+        dcand = deep.cand
+        cl = self.cl
+        bad = self.bad
+        lost = self.lost
+        nc = 0
+        for i in range(top, end):
+            c = dcand[i]
+            if lost or not bad[c]:
+                cl[nc] = c
+                nc += 1
+        for i in range(top):
+            c = dcand[i]
+            if mark[c] != gen and (lost or not bad[c]):
+                cl[nc] = c
+                nc += 1
+        deg = board.deg
+        nbf = an.nbf
+        for i in range(board.n):
+            nbf[i] = 0
+        base = 6 * cat
+        for k in range(base, base + deg[cat]):
+            nbf[adj[k]] = 1
+        # the score with no block: a block c off the cat's neighbours
+        # with td[c] >= the best neighbour's td and dist[c] >= its BFS
+        # distance leaves it as is (a value depends only on smaller ones)
+        self.base = self._score(board)
+        td = an.td
+        dist = an.dist
+        best = self.best
+        bestd = self.bestd
+        sc = self.sc            # until scored: 1 = the block leaves the score
+        for i in range(nc):
+            c = cl[i]
+            sc[i] = 1 if not nbf[c] and td[c] >= best and dist[c] >= bestd else 0
+        # the unblocked values for _keeps, in Deep buffers idle until
+        # _VERIFY (a dropped hint starts again from _START)
+        deep.cnt[:] = td
+        deep.dd[:] = dist
+        self.best0 = best
+        self.bestd0 = bestd
+        self.vleft = VERIFY_NODES
+        self.nc = nc
+        self.i = 0
+        self.phase = _SCORE if nc > 0 else _DONE
+
+    def _all_scored(self):
+        """Every candidate scored: the best-scored one stands in while the
+        look or the verify checks the order (nothing to check when every
+        block leaves an escape)."""
+        self.result = self.cl[0]
+        self.i = 0
+        self.inner = False
+        self.lleft = LOOK_NODES
+        if self.lost:
+            self.phase = _DONE
+        else:
+            self.phase = _LOOK if self.look else _VERIFY
 
 
 def hint(board, blocker=None):

@@ -18,7 +18,7 @@ opened, on Deep's own buffers: the state it resumes from and leaves is
 ``deep.kst`` = [sp, expansions, mark generation, 1 when a child decided the
 root]; it returns 0/1 when the root is decided, -1 after ``limit``
 expansions.  Each child is opened as
-``Deep._open`` opens it in ESCAPE mode (closed forms, witnesses, useful
+``Deep._open_escape`` opens it (closed forms, witnesses, useful
 cells), inlined: a call per node would cost more than the node.
 
 Viper dialect kept by the source: locals typed by their first assignment, no

@@ -542,10 +542,10 @@ class FrameBuffer:
 
     def blit(self, source, x, y, key=-1, palette=None):
         try:
-            sbuf, sw, sh, sstride, sfmt = source._geom
+            sbuf, sw, sh, _, sfmt = source._geom
         except AttributeError:
             source = FrameBuffer(*source)
-            sbuf, sw, sh, sstride, sfmt = source._geom
+            sbuf, sw, sh, _, sfmt = source._geom
         dbuf, w, h, stride, fmt = self._geom
         per_pixel = fmt or sfmt or sbuf is dbuf
         # pixel value v (after the palette) is drawn unless it equals key
@@ -606,13 +606,23 @@ class FrameBuffer:
                     dbuf[d + k] = dbuf[d + k] & keep | v & 0xFF
                     dbuf[e + k] = dbuf[e + k] & keep_below | v >> 8
             return
+        self._blit_pages(source, x, y, key, palette, mode)
+
+    def _blit_pages(self, source, x, y, key, palette, mode):
+        """MONO_VLSB onto MONO_VLSB, page by page: a source of several pages,
+        one partly off screen, or a mode that sets or clears on 0 (``mode``
+        and ``palette`` as blit read them)."""
+        sbuf, sw, sh, sstride, _ = source._geom
+        dbuf, w, h, stride, _ = self._geom
         if x >= w or y >= h or -x >= sw or -y >= sh:
             return
         if mode == _BLIT_OTHER:
             # source bit 1 / 0: the destination bits to set and to clear
-            if palette is None:
-                zero = 0
-                one = 1
+            zero = 0
+            one = 1
+            if palette is not None:
+                zero = palette.buf[0] & 1
+                one = palette.buf[1] & 1
             set1 = 0xFF if one != key and one else 0
             clr1 = 0xFF if one != key and not one else 0
             set0 = 0xFF if zero != key and zero else 0
