@@ -356,13 +356,13 @@ class Search:
     ``summary`` (1 bit per non-zero ``active`` byte), ``mirror`` (geometry ->
     its mirror image's rank), made by ``allocate`` (``cleared``: frontier
     words cleared so far); the walk's stack ``walk_node``, ``walk_slot``,
-    ``walk_rank``, ``walk_mnode``, ``walk_mrank`` (the mirror image's node and
-    rank).  ``counters``: the scalars the loop and the kernels resume from and
-    leave, in place (an array: attribute stores from viper would add ~600 B of
-    machine code, resident on the device): ``counters[_SCAN]`` (next active
-    byte), ``_FOUND`` (layouts marked in this layer), ``_REACHED``,
-    ``_EXPANDED``, ``_DEPTH`` (the layer), ``_WALK_ROW`` (the walk's depth,
-    -1 when it is over)."""
+    ``walk_rank``, ``walk_mirror_node``, ``walk_mirror_rank`` (the mirror
+    image's node and rank).  ``counters``: the scalars the loop and the
+    kernels resume from and leave, in place (an array: attribute stores
+    from viper would add ~600 B of machine code, resident on the device):
+    ``counters[_SCAN]`` (next active byte), ``_FOUND`` (layouts marked in
+    this layer), ``_REACHED``, ``_EXPANDED``, ``_DEPTH`` (the layer),
+    ``_WALK_ROW`` (the walk's depth, -1 when it is over)."""
 
     def __init__(self, ranker, table, word_pieces, full_words, low_bit, offset_slot, offset_base):
         """The ranker's and the table's arrays are shared; the tables that
@@ -427,22 +427,23 @@ class Search:
         self.walk_node = _zeros("H", 5)
         self.walk_slot = _zeros("H", 5)
         self.walk_rank = _zeros("H", 5)
-        self.walk_mnode = _zeros("H", 5)
-        self.walk_mrank = _zeros("H", 5)
+        self.walk_mirror_node = _zeros("H", 5)
+        self.walk_mirror_rank = _zeros("H", 5)
         self.walk_node[0] = root
-        self.walk_mnode[0] = root
+        self.walk_mirror_node[0] = root
         self.walk_slot[0] = rk.node_base[root] + rk.node_first[root]
         self.counters = array("i", (0, 0, 0, 0, 0, 0 if rk.geos else -1))
 
     def _build_moves(self):
         """Row-word deltas of the big-piece moves, per move type
         mt = ((t-2)*4 + k)*2 + dist-1 (kind t, direction k, distance): the rows
-        touched start at anchor row + mro[mt] - 2 (mvn[mt] rows) and row q's
-        base-5 word changes by mpat[4*mt + q] * 5**(anchor col + mco[mt] - 2)."""
-        mro = bytearray(24)
-        mco = bytearray(24)
-        mvn = bytearray(24)
-        mpat = _zeros("h", 96)
+        touched start at anchor row + move_row[mt] - 2 (move_rows[mt] rows)
+        and row q's base-5 word changes by move_delta[4*mt + q] *
+        5**(anchor col + move_col[mt] - 2)."""
+        move_row = bytearray(24)
+        move_col = bytearray(24)
+        move_rows = bytearray(24)
+        move_delta = _zeros("h", 96)
         for t in (K_V, K_H, K_B):
             w = 2 if t != K_V else 1
             hgt = 2 if t != K_H else 1
@@ -459,9 +460,9 @@ class Search:
                     r2 = max(0, nr) + hgt - 1
                     c1 = min(0, nc)
                     c2 = max(0, nc) + w - 1
-                    mro[mt] = r1 + 2
-                    mco[mt] = c1 + 2
-                    mvn[mt] = r2 - r1 + 1
+                    move_row[mt] = r1 + 2
+                    move_col[mt] = c1 + 2
+                    move_rows[mt] = r2 - r1 + 1
                     for rr in range(r1, r2 + 1):
                         delta = 0
                         for cc in range(c1, c2 + 1):
@@ -478,11 +479,11 @@ class Search:
                             if new < 0:
                                 new = 1
                             delta += (new - old) * _POW5[cc - c1]
-                        mpat[4 * mt + rr - r1] = delta
-        self.move_row = mro
-        self.move_col = mco
-        self.move_rows = mvn
-        self.move_delta = mpat
+                        move_delta[4 * mt + rr - r1] = delta
+        self.move_row = move_row
+        self.move_col = move_col
+        self.move_rows = move_rows
+        self.move_delta = move_delta
 
     def allocate(self):
         """Allocate the search's arrays when it starts, in calls of ~2 M fuel
@@ -523,8 +524,8 @@ class Search:
         wn = self.walk_node
         ws = self.walk_slot
         wo = self.walk_rank
-        wmn = self.walk_mnode
-        wmo = self.walk_mrank
+        wmn = self.walk_mirror_node
+        wmo = self.walk_mirror_rank
         T = self.table
         FR = self.frontier
         ACT = self.active

@@ -139,7 +139,7 @@ class Setup:
             self.radix = (V1, H1, M1)
             rk.slot = bytearray(b"\xff" * 625)
             rk.word_mask = bytearray(b"\xff" * 625)
-            self.kcount = bytearray(16)
+            self.mask_words = bytearray(16)
             self.phase = _WORDS
             return
         V1, H1, M1 = self.radix
@@ -148,7 +148,7 @@ class Setup:
         w = self.at
         end = w + 64 if w + 64 < 625 else 625
         if ph == _WORDS:
-            kcount = self.kcount
+            kcount = self.mask_words
             while w < end:
                 inf = _word_info(w)
                 w += 1
@@ -174,7 +174,7 @@ class Setup:
             # monominoes: a fit test without borrows) and the change of state key
             self.places = _zeros("i", acc)
             self.change = _zeros("i", acc)
-            self.kcount = None
+            self.mask_words = None
             self.phase = _PLACES
             self.at = 0
             return
@@ -205,12 +205,12 @@ class Setup:
         elif ph == _KEYS:
             # state key ((mask*2 + b)*V1 + v)*H1 + h)*M1 + monominoes left: its
             # row follows from the cells left.  Key 0: everything placed.
-            self.nid = _unzeroed("H", 16 * R)  # key -> discovery index + 1, later node id + 1
+            self.key_node = _unzeroed("H", 16 * R)  # key -> discovery index + 1, later node id + 1
             self.phase = _CLEAR_KEYS
             self.at = 0
         else:
             i = self.at
-            _clear(self.nid, i, i + 1024 if i + 1024 < 16 * R else 16 * R)
+            _clear(self.key_node, i, i + 1024 if i + 1024 < 16 * R else 16 * R)
             self.at = i + 1024
             if self.at >= 16 * R:
                 self._start_find()
@@ -223,8 +223,8 @@ class Setup:
         V1, H1, M1 = self.radix
         order = self.order = _zeros("H", 656)   # discovery index -> key
         order[0] = ((1 * V1 + s.nv) * H1 + s.nh) * M1 + rk.monos
-        self.nid[order[0]] = 1
-        self.nn = 1
+        self.key_node[order[0]] = 1
+        self.states = 1
         self.phase = _FIND
         self.at = 0
 
@@ -233,12 +233,12 @@ class Setup:
         wstart = self.ranker.mask_start
         wu = self.places
         ko = self.change
-        nid = self.nid
+        nid = self.key_node
         order = self.order
         V1, H1, M1 = self.radix
         X1 = V1 * H1 * M1
         G = _GUARD
-        nn = self.nn
+        nn = self.states
         qi = self.at
         stop = qi + 16
         while qi < nn and qi < stop:
@@ -271,12 +271,12 @@ class Setup:
                     order[nn] = k2
                     nn += 1
                     nid[k2] = nn
-        self.nn = nn
+        self.states = nn
         self.at = qi
         if qi < nn:
             return
         # count bottom-up (children first): live states (geometries below)
-        # get node ids in that order, the root last; nid[key] = id + 1 or 0
+        # get node ids in that order, the root last; key_node[key] = id + 1 or 0
         rk = self.ranker
         rk.node_count = _zeros("H", nn)
         rk.node_first = bytearray(nn)
@@ -295,7 +295,7 @@ class Setup:
         nhi = rk.node_last
         wu = self.places
         ko = self.change
-        nid = self.nid
+        nid = self.key_node
         order = self.order
         V1, H1, M1 = self.radix
         X1 = V1 * H1 * M1
@@ -379,11 +379,11 @@ class Setup:
         if ph == _NODES:
             rk.node_base = _zeros("i", live + 1)
             rk.node_mask = bytearray(live)
-            self.obase = _zeros("H", live)  # the node's start in o2s (rows 2-4), else 65535
-            self.osize = 0
-            self.pos = 0
+            self.offset_base = _zeros("H", live)  # the node's start in offset_slot (rows 2-4), else 65535
+            self.offset_size = 0
+            self.written = 0
             self.phase = _WRITE
-            at = self.nn - 1
+            at = self.states - 1
             resumed = False
         else:
             at = self.at
@@ -395,16 +395,16 @@ class Setup:
         ent = rk.entries
         base = rk.node_base
         nodemask = rk.node_mask
-        obase = self.obase
+        obase = self.offset_base
         wu = self.places
         ko = self.change
-        nid = self.nid
+        nid = self.key_node
         order = self.order
         V1, H1, M1 = self.radix
         X1 = V1 * H1 * M1
         G = _GUARD
-        osize = self.osize
-        pos = self.pos
+        osize = self.offset_size
+        pos = self.written
         stop = at - 16 if resumed else at & ~15
         if stop < -1:
             stop = -1
@@ -456,17 +456,17 @@ class Setup:
                 ent[pos] = (off << 10) | nxt
                 off += width
                 pos += 1
-        self.osize = osize
-        self.pos = pos
+        self.offset_size = osize
+        self.written = pos
         self.at = qi
         if qi >= 0:
             return
         base[live] = pos
         # offset in a node of rows 2-4 -> its slot (the decode's lookup instead
         # of a binary search); the key table is free now and usually large enough
-        nid = self.nid
-        self.o2s = nid if osize <= len(nid) else _zeros("H", osize)
-        self.nid = self.order = self.places = self.change = None
+        nid = self.key_node
+        self.offset_slot = nid if osize <= len(nid) else _zeros("H", osize)
+        self.key_node = self.order = self.places = self.change = None
         self.phase = _OFFSETS
         self.at = 0
 
@@ -478,8 +478,8 @@ class Setup:
         ncnt = rk.node_count
         nlo = rk.node_first
         nhi = rk.node_last
-        obase = self.obase
-        o2s = self.o2s
+        obase = self.offset_base
+        o2s = self.offset_slot
         n = self.at
         live = self.live
         stop = n + 16 if n + 16 < live else live
@@ -662,7 +662,8 @@ class Setup:
         self.phase = _SEARCH
 
     def _search(self):
-        s = self.solver
-        s.search = Search(self.ranker, self.distances, self.pieces, self.full_words, self.low_bit, self.o2s, self.obase)
-        self.pieces = self.full_words = self.low_bit = self.o2s = self.obase = None
+        """The search's state object, with the tables only it reads."""
+        self.solver.search = Search(self.ranker, self.distances, self.pieces, self.full_words,
+                                    self.low_bit, self.offset_slot, self.offset_base)
+        self.pieces = self.full_words = self.low_bit = self.offset_slot = self.offset_base = None
         self.phase = _DONE
