@@ -10,6 +10,8 @@ One step = one piece moved any distance along any path through empty cells
 (around a corner too).  With two empty cells a piece goes at most two cells.
 
 Solver (one object per piece set; the table serves every layout of the set):
+``Ranker`` (layout <-> rank), ``Table`` (the distances and what they answer)
+and ``Search`` (the search's state), driven by ``Solver``.
 - perfect rank of layouts: a layout is its *geometry* (where B, the V's and the
   H's lie; the other cells are "monominoes") and the pair of monomino cells
   that are empty.  Geometries are ranked through a row-by-row DAG (node = cells
@@ -20,8 +22,8 @@ Solver (one object per piece set; the table serves every layout of the set):
   hold 1 + distance % 3 (0: not reached).
 - left-right mirror symmetry (the goal set is symmetric): only the copy whose
   geometry rank is not above its mirror's is stored and expanded; a geometry
-  that is its own mirror image keeps both layouts.  ``value()`` maps a layout
-  to its stored copy.
+  that is its own mirror image keeps both layouts.  ``Table.value()`` maps a
+  layout to its stored copy.
 - reverse BFS from every goal layout, layer by layer: the geometries with a
   frontier are visited in rank order (a bitmap with a summary), each decoded
   once per visit from the rows below the DAG prefix it shares with the last
@@ -247,7 +249,7 @@ _POW5 = (1, 5, 25, 125)
 
 def _set_tok(nw, c, delta):
     """Row words ``nw``: the token of cell c changes by delta.  A function,
-    not a method: a method call first misses in the solver's instance map,
+    not a method: a method call first misses in the ranker's instance map,
     whose probe length depends on its layout (the virtual Pico's hint was
     4 % slower with 53 attributes in 59 slots than with 86 in 97)."""
     nw[c >> 2] += delta * _POW5[c & 3]
@@ -255,7 +257,7 @@ def _set_tok(nw, c, delta):
 
 def _idx(pop, mm, c):
     """Index of monomino cell c among the monomino cells of mask mm (``pop``:
-    the solver's popcount table; a function for the reason of ``_set_tok``)."""
+    the ranker's popcount table; a function for the reason of ``_set_tok``)."""
     if c < 10:
         return pop[mm & ((1 << c) - 1)]
     return pop[mm & 1023] + pop[(mm >> 10) & ((1 << (c - 10)) - 1)]
