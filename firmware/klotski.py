@@ -1439,9 +1439,11 @@ class Solver:
     soldiers; nv + nh + ns/2 == 7): a ``Ranker`` (``ranker``: layout <->
     rank), a ``Table`` (``distances``: the table and its answers) and, while
     the table is built, a ``Search`` (``search``), which this class drives:
-    ``setup``, ``step``, ``finish``, ``build``.  The layout methods pass on
-    to the ranker and the table; ``table`` is the table's array
-    (``table_nbytes`` bytes: what ``klotski_cache`` saves and loads)."""
+    ``setup``, ``step``, ``finish``, ``build``.  The layout calls are the
+    ranker's (``rank_of``, ``cells_of``, ``is_goal``) and the table's
+    (``value``, ``best_move``, ``distance``, ``solution``); ``table`` is the
+    table's array (``table_nbytes`` bytes: what ``klotski_cache`` saves and
+    loads)."""
 
     def __init__(self, nv, nh, ns, sliced=False, kernel=None):
         """``sliced``: leave the setup (DAG build and tables, ~1 s on a Pico) to
@@ -1454,9 +1456,19 @@ class Solver:
         self.nv = nv
         self.nh = nh
         self.ns = ns
-        self.ranker = Ranker(ns + 2)
-        self.distances = Table(self.ranker)
-        self.pairs = self.ranker.pairs
+        rk = self.ranker = Ranker(ns + 2)
+        tab = self.distances = Table(rk)
+        self.pairs = rk.pairs
+        # the layout calls callers make on a solver, bound to the part that
+        # answers them (a method of its own each would be ~70 B more of
+        # resident code on the device, where the table build's heap is tight)
+        self.rank_of = rk.rank_of
+        self.cells_of = rk.cells_of
+        self.is_goal = rk.is_goal
+        self.value = tab.value
+        self.best_move = tab.best_move
+        self.distance = tab.distance
+        self.solution = tab.solution
         self.size = 0
         self.table = None                 # the table's array once the setup made it
         self.table_nbytes = 0
@@ -1559,35 +1571,6 @@ class Solver:
     def build(self):
         while not self.step(1 << 26):
             pass
-
-    # ------------------------------------------------------------ layouts
-    def rank_of(self, cells):
-        """Rank of a parsed layout of this piece set (``Ranker.rank_of``)."""
-        return self.ranker.rank_of(cells)
-
-    def cells_of(self, rank):
-        """Layout letters (bytearray(20)) of a rank (``Ranker.cells_of``)."""
-        return self.ranker.cells_of(rank)
-
-    def is_goal(self, rank):
-        return self.ranker.is_goal(rank)
-
-    def value(self, rank):
-        """Stored distance mod 3, 3 = not reached (``Table.value``)."""
-        return self.distances.value(rank)
-
-    def best_move(self, rank):
-        """(from_anchor, to_anchor, next_rank) of an optimal step, or None
-        (``Table.best_move``)."""
-        return self.distances.best_move(rank)
-
-    def distance(self, rank):
-        """Exact optimal step count from rank, None if unsolvable."""
-        return self.distances.distance(rank)
-
-    def solution(self, rank):
-        """List of (from_anchor, to_anchor) of an optimal solution, None if unsolvable."""
-        return self.distances.solution(rank)
 
 
 def solver_for(text):
