@@ -10,6 +10,8 @@ One step = one piece moved any distance along any path through empty cells
 (around a corner too).  With two empty cells a piece goes at most two cells.
 
 Solver (one object per piece set; the table serves every layout of the set):
+``Ranker`` (layout <-> rank), ``Table`` (the distances and what they answer)
+and ``Search`` (the search's state), driven by ``Solver``.
 - perfect rank of layouts: a layout is its *geometry* (where B, the V's and the
   H's lie; the other cells are "monominoes") and the pair of monomino cells
   that are empty.  Geometries are ranked through a row-by-row DAG (node = cells
@@ -20,8 +22,8 @@ Solver (one object per piece set; the table serves every layout of the set):
   hold 1 + distance % 3 (0: not reached).
 - left-right mirror symmetry (the goal set is symmetric): only the copy whose
   geometry rank is not above its mirror's is stored and expanded; a geometry
-  that is its own mirror image keeps both layouts.  ``value()`` maps a layout
-  to its stored copy.
+  that is its own mirror image keeps both layouts.  ``Table.value()`` maps a
+  layout to its stored copy.
 - reverse BFS from every goal layout, layer by layer: the geometries with a
   frontier are visited in rank order (a bitmap with a summary), each decoded
   once per visit from the rows below the DAG prefix it shares with the last
@@ -247,7 +249,7 @@ _POW5 = (1, 5, 25, 125)
 
 def _set_tok(nw, c, delta):
     """Row words ``nw``: the token of cell c changes by delta.  A function,
-    not a method: a method call first misses in the solver's instance map,
+    not a method: a method call first misses in the ranker's instance map,
     whose probe length depends on its layout (the virtual Pico's hint was
     4 % slower with 53 attributes in 59 slots than with 86 in 97)."""
     nw[c >> 2] += delta * _POW5[c & 3]
@@ -255,7 +257,7 @@ def _set_tok(nw, c, delta):
 
 def _idx(pop, mm, c):
     """Index of monomino cell c among the monomino cells of mask mm (``pop``:
-    the solver's popcount table; a function for the reason of ``_set_tok``)."""
+    the ranker's popcount table; a function for the reason of ``_set_tok``)."""
     if c < 10:
         return pop[mm & ((1 << c) - 1)]
     return pop[mm & 1023] + pop[(mm >> 10) & ((1 << (c - 10)) - 1)]
@@ -326,26 +328,27 @@ _WALK_ROW = const(5)
 class Search:
     """The layered search's state: the one object that the plain loop
     (``expand``, ``walk``) and the viper kernels (``klotski_viper.search16``,
-    ``search32``, ``walk``) read and write.  ``Solver`` makes it at the end of
-    its setup and drops it when the table is complete (``Solver.finish``).
+    ``search32``, ``walk``) read and write.  The setup makes it last and
+    ``Solver.finish`` drops it when the table is complete.
 
-    Read only, shared with the solver: ``table`` (two planes of ``units``
-    words: 1 + distance % 3 per pair bit, 0 = not reached), ``words_per``
-    words of ``word_bits`` bits per geometry, ``full_words`` (every pair's bit
-    set), ``pairs``, ``monos`` (monomino cells: soldiers + 2); the pair tables
+    Read only, shared with the table (``Table``): ``table`` (its
+    ``planes``: two planes of ``units`` words, 1 + distance % 3 per pair bit,
+    0 = not reached), ``words_per`` words of ``word_bits`` bits per
+    geometry, ``pair_word``/``pair_bit``; with the ranker (``Ranker``):
+    ``pairs``, ``monos`` (monomino cells: soldiers + 2), the pair tables
     ``pair_low``/``pair_high`` (pair -> its two monomino indices),
-    ``pair_of[i * monos + j]`` (either order), ``pair_word``/``pair_bit``;
-    ``popcount`` (of 10 bits), ``low_bit`` (of a byte), ``mirror_below[c]``
-    (the cells counted before c in the mirror image's order); the row DAG
-    (see ``klotski_setup.Setup``): ``entries`` ((offset << 10) | next node),
-    ``node_base``, ``node_first``/``node_last`` (used slot span),
-    ``node_count``, ``node_mask``, ``slot`` (row word -> slot), ``words``,
-    ``mask_start``, ``word_mirror``, ``offset_slot``/``offset_base`` (rows 2-4:
-    offset in a node -> slot).
+    ``pair_of[i * monos + j]`` (either order), ``popcount`` (of 10 bits),
+    ``mirror_below[c]`` (the cells counted before c in the mirror image's
+    order); the row DAG (see ``klotski_setup.Setup``): ``entries`` ((offset
+    << 10) | next node), ``node_base``, ``node_first``/``node_last`` (used
+    slot span), ``node_count``, ``node_mask``, ``slot`` (row word -> slot),
+    ``words``, ``mask_start``, ``word_mirror``.
 
-    Its own: ``word_pieces`` (per row word: monomino, V-top and H-left
-    nibbles, block column + 1), ``cells_below[c]`` (bits of the cells before
-    c), ``neighbours[c]`` (bits of c's neighbours), the move tables
+    Its own: ``full_words`` (every pair's bit set), ``low_bit`` (of a byte),
+    ``offset_slot``/``offset_base`` (rows 2-4: offset in a node -> slot),
+    ``word_pieces`` (per row word: monomino, V-top and H-left nibbles,
+    block column + 1), ``cells_below[c]`` (bits of the cells before c),
+    ``neighbours[c]`` (bits of c's neighbours), the move tables
     ``move_row``, ``move_col``, ``move_rows``, ``move_delta`` (``_build_moves``),
     the decoded geometry's ``rows``, ``path`` (DAG node entering row r),
     ``path_rank`` (rank offset of rows < r), ``path_end`` (end of the rank
@@ -355,45 +358,45 @@ class Search:
     ``summary`` (1 bit per non-zero ``active`` byte), ``mirror`` (geometry ->
     its mirror image's rank), made by ``allocate`` (``cleared``: frontier
     words cleared so far); the walk's stack ``walk_node``, ``walk_slot``,
-    ``walk_rank``, ``walk_mnode``, ``walk_mrank`` (the mirror image's node and
-    rank).  ``counters``: the scalars the loop and the kernels resume from and
-    leave, in place (an array: attribute stores from viper would add ~600 B of
-    machine code, resident on the device): ``counters[_SCAN]`` (next active
-    byte), ``_FOUND`` (layouts marked in this layer), ``_REACHED``,
-    ``_EXPANDED``, ``_DEPTH`` (the layer), ``_WALK_ROW`` (the walk's depth,
-    -1 when it is over)."""
+    ``walk_rank``, ``walk_mirror_node``, ``walk_mirror_rank`` (the mirror
+    image's node and rank).  ``counters``: the scalars the loop and the
+    kernels resume from and leave, in place (an array: attribute stores
+    from viper would add ~600 B of machine code, resident on the device):
+    ``counters[_SCAN]`` (next active byte), ``_FOUND`` (layouts marked in
+    this layer), ``_REACHED``, ``_EXPANDED``, ``_DEPTH`` (the layer),
+    ``_WALK_ROW`` (the walk's depth, -1 when it is over)."""
 
-    def __init__(self, solver, word_pieces, full_words, low_bit, offset_slot, offset_base):
-        """The tables that only the search reads come from the solver's
-        setup as arguments: the solver keeps none of them (its attributes
-        stay few: a MicroPython instance map that is nearly full makes every
-        method lookup on it probe the whole map)."""
-        s = solver
-        self.table = s.table
-        self.units = s.units
-        self.words_per = s.words_per
-        self.word_bits = 16 if s.pairs <= 16 else 30
+    def __init__(self, ranker, table, word_pieces, full_words, low_bit, offset_slot, offset_base):
+        """The ranker's and the table's arrays are shared; the tables that
+        only the search reads come from the setup as arguments: neither the
+        ranker nor the table keeps them (an instance map that is nearly full
+        makes every method lookup on it probe the whole map)."""
+        rk = ranker
+        self.table = table.planes
+        self.units = table.units
+        self.words_per = table.words_per
+        self.word_bits = table.word_bits
         self.full_words = full_words
-        self.pairs = s.pairs
-        self.monos = s.monos
-        self.pair_low = s.pair_low
-        self.pair_high = s.pair_high
-        self.pair_of = s.pair_of
-        self.pair_word = s.pair_word
-        self.pair_bit = s.pair_bit
-        self.popcount = s.popcount
+        self.pairs = rk.pairs
+        self.monos = rk.monos
+        self.pair_low = rk.pair_low
+        self.pair_high = rk.pair_high
+        self.pair_of = rk.pair_of
+        self.pair_word = table.pair_word
+        self.pair_bit = table.pair_bit
+        self.popcount = rk.popcount
         self.low_bit = low_bit
-        self.mirror_below = s.mirror_below
-        self.entries = s.entries
-        self.node_base = s.node_base
-        self.node_first = s.node_first
-        self.node_last = s.node_last
-        self.node_count = s.node_count
-        self.node_mask = s.node_mask
-        self.slot = s.slot
-        self.words = s.words
-        self.mask_start = s.mask_start
-        self.word_mirror = s.word_mirror
+        self.mirror_below = rk.mirror_below
+        self.entries = rk.entries
+        self.node_base = rk.node_base
+        self.node_first = rk.node_first
+        self.node_last = rk.node_last
+        self.node_count = rk.node_count
+        self.node_mask = rk.node_mask
+        self.slot = rk.slot
+        self.words = rk.words
+        self.mask_start = rk.mask_start
+        self.word_mirror = rk.word_mirror
         self.offset_slot = offset_slot
         self.offset_base = offset_base
         self.word_pieces = word_pieces
@@ -413,35 +416,36 @@ class Search:
                 v |= 1 << (c + 4)
             self.neighbours[c] = v
         self._build_moves()
-        root = s.root
+        root = rk.root
         self.rows = _zeros("H", 5)
         self.path = _zeros("H", 6)
         self.path[0] = root
         self.path_rank = _zeros("H", 6)
         self.path_end = _zeros("H", 6)
         self.mono_cell = bytearray(CELLS)
-        self.soldier_targets = _zeros("H" if self.word_bits == 16 else "I", s.words_per)
+        self.soldier_targets = _zeros("H" if self.word_bits == 16 else "I", table.words_per)
         self.frontier = self.active = self.summary = self.mirror = None
         self.cleared = 0
         self.walk_node = _zeros("H", 5)
         self.walk_slot = _zeros("H", 5)
         self.walk_rank = _zeros("H", 5)
-        self.walk_mnode = _zeros("H", 5)
-        self.walk_mrank = _zeros("H", 5)
+        self.walk_mirror_node = _zeros("H", 5)
+        self.walk_mirror_rank = _zeros("H", 5)
         self.walk_node[0] = root
-        self.walk_mnode[0] = root
-        self.walk_slot[0] = s.node_base[root] + s.node_first[root]
-        self.counters = array("i", (0, 0, 0, 0, 0, 0 if s.geos else -1))
+        self.walk_mirror_node[0] = root
+        self.walk_slot[0] = rk.node_base[root] + rk.node_first[root]
+        self.counters = array("i", (0, 0, 0, 0, 0, 0 if rk.geos else -1))
 
     def _build_moves(self):
         """Row-word deltas of the big-piece moves, per move type
         mt = ((t-2)*4 + k)*2 + dist-1 (kind t, direction k, distance): the rows
-        touched start at anchor row + mro[mt] - 2 (mvn[mt] rows) and row q's
-        base-5 word changes by mpat[4*mt + q] * 5**(anchor col + mco[mt] - 2)."""
-        mro = bytearray(24)
-        mco = bytearray(24)
-        mvn = bytearray(24)
-        mpat = _zeros("h", 96)
+        touched start at anchor row + move_row[mt] - 2 (move_rows[mt] rows)
+        and row q's base-5 word changes by move_delta[4*mt + q] *
+        5**(anchor col + move_col[mt] - 2)."""
+        move_row = bytearray(24)
+        move_col = bytearray(24)
+        move_rows = bytearray(24)
+        move_delta = _zeros("h", 96)
         for t in (K_V, K_H, K_B):
             w = 2 if t != K_V else 1
             hgt = 2 if t != K_H else 1
@@ -458,9 +462,9 @@ class Search:
                     r2 = max(0, nr) + hgt - 1
                     c1 = min(0, nc)
                     c2 = max(0, nc) + w - 1
-                    mro[mt] = r1 + 2
-                    mco[mt] = c1 + 2
-                    mvn[mt] = r2 - r1 + 1
+                    move_row[mt] = r1 + 2
+                    move_col[mt] = c1 + 2
+                    move_rows[mt] = r2 - r1 + 1
                     for rr in range(r1, r2 + 1):
                         delta = 0
                         for cc in range(c1, c2 + 1):
@@ -477,11 +481,11 @@ class Search:
                             if new < 0:
                                 new = 1
                             delta += (new - old) * _POW5[cc - c1]
-                        mpat[4 * mt + rr - r1] = delta
-        self.move_row = mro
-        self.move_col = mco
-        self.move_rows = mvn
-        self.move_delta = mpat
+                        move_delta[4 * mt + rr - r1] = delta
+        self.move_row = move_row
+        self.move_col = move_col
+        self.move_rows = move_rows
+        self.move_delta = move_delta
 
     def allocate(self):
         """Allocate the search's arrays when it starts, in calls of ~2 M fuel
@@ -522,8 +526,8 @@ class Search:
         wn = self.walk_node
         ws = self.walk_slot
         wo = self.walk_rank
-        wmn = self.walk_mnode
-        wmo = self.walk_mrank
+        wmn = self.walk_mirror_node
+        wmo = self.walk_mirror_rank
         T = self.table
         FR = self.frontier
         ACT = self.active
@@ -993,73 +997,27 @@ class Search:
         return budget
 
 
-class Solver:
-    """Distance table for one piece set (nv verticals, nh horizontals, ns
-    soldiers; nv + nh + ns/2 == 7)."""
+class Ranker:
+    """Layout <-> rank for one piece set (the module notes' perfect rank):
+    geometry rank through the row DAG, pair rank, the decode of a rank and
+    the layouts one step away.  ``klotski_setup`` fills its tables: the DAG
+    (``entries``, ``node_base``, ``node_first``/``node_last``,
+    ``node_count``, ``node_mask``, ``root``, ``geos``), the row words
+    (``slot``, ``word_mask``, ``words``, ``mask_start``, ``word_mirror``),
+    the pair rank (``pair_low``/``pair_high``, ``pair_of``), ``popcount``,
+    ``mirror_below`` and the decode buffers: the decoded geometry
+    (``decoded``) as its ``rows``, DAG ``path`` (``path_rank``,
+    ``path_end``, ``path_monos``), ``own``/``kind`` per cell (monominoes as
+    soldiers), ``mono_index``, ``mono_cell``; ``new_rows`` (a layout being
+    ranked).  ``neighbors`` fills ``out_rank``/``out_from``/``out_to``
+    (made by ``make_output``)."""
 
-    def __init__(self, nv, nh, ns, sliced=False, kernel=None):
-        """``sliced``: leave the setup (DAG build and tables, ~1 s on a Pico) to
-        ``setup()`` calls, so a caller can keep its UI alive; else it runs here.
-        ``kernel``: run the search in ``klotski_viper`` (None: where it is
-        machine code, ``NATIVE_KERNEL``); tables of several words per
-        geometry (8 soldiers or more) keep the loop of ``step``."""
-        if nv < 0 or nh < 0 or ns < 0 or 2 * (nv + nh) + ns != 14:
-            raise LayoutError("piece set must fill 18 cells: 2*(V+H)+S == 14")
-        self.nv = nv
-        self.nh = nh
-        self.ns = ns
-        m = ns + 2
-        self.monos = m
-        self.pairs = m * (m - 1) // 2
-        self.size = 0
-        self.done = False
-        self.expanded = 0                 # layouts expanded (mirror images are not)
-        self.reached = 0                  # layouts with a distance so far (progress: reached / size)
-        self.heavy_next = False
-        if kernel is None:
-            kernel = NATIVE_KERNEL
-        if kernel and _kv is None:
-            raise RuntimeError("klotski_viper is not importable here")
-        self._kernel = None
-        if kernel and self.pairs <= 30:   # one table word per geometry
-            self._kernel = _kv.search16 if self.pairs <= 16 else _kv.search32
-        self.search = None                # the search's state while it runs (``Search``)
-        self.depth = 0                    # the search's layer
-        mod = sys.modules.get("klotski_setup")
-        if mod is None:                   # dropped after an earlier setup
-            mod = __import__("klotski_setup")
-        self._setup = mod.Setup(self)
-        if not sliced:
-            while not self.setup():
-                pass
+    def __init__(self, monos):
+        self.monos = monos
+        self.pairs = monos * (monos - 1) // 2
 
-    def setup(self):
-        """One slice of the setup (~1 M fuel, ~10 ms on a Pico); True once the
-        solver is ready (``step`` and the layout methods need that).  The one
-        slice that makes the table is larger (~2.4 M fuel for the classic
-        set, ~4.1 M for 30-bit words): ``heavy_next`` is True before it, so a
-        caller can give it a tick of its own."""
-        job = self._setup
-        if job is None:
-            return True
-        if job is False:
-            raise RuntimeError("this solver's setup failed (MemoryError?): make a new one")
-        self._setup = False               # stays so if the slice raises
-        done = job.step()
-        self.heavy_next = job.heavy_next
-        if not done:
-            self._setup = job
-            return False
-        self._setup = None
-        if NATIVE_KERNEL:
-            # on a device (firmware as .mpy) the setup's code need not stay
-            # resident during the search; the WebAssembly VMs would compile
-            # its source again for the next solver, so it stays there
-            sys.modules.pop("klotski_setup", None)
-        return True
-
-    # ------------------------------------------------------------ geometry
-    def _geo_rank(self, nw):
+    def geometry_rank(self, nw):
+        """Rank of the geometry whose row words are ``nw``."""
         lpi = self.slot
         ent = self.entries
         base = self.node_base
@@ -1074,11 +1032,11 @@ class Solver:
         e = ent[base[e & 1023] + lpi[nw[4]]]
         return rk + (e >> 10)
 
-    def _decode(self, g):
-        """Geometry g -> rw, DAG path (pn, cum), own/kind (monominoes as soldiers),
-        midx (monominoes before each cell), mcell.  Rows whose DAG prefix still
-        contains g (cum[r] <= g < chi[r]) are kept; only the rows below are
-        re-decoded."""
+    def decode(self, g):
+        """Geometry g -> rows, DAG path (path, path_rank), own/kind (monominoes
+        as soldiers), mono_index (monominoes before each cell), mono_cell.
+        Rows whose DAG prefix still contains g (path_rank[r] <= g <
+        path_end[r]) are kept; only the rows below are re-decoded."""
         ent = self.entries
         base = self.node_base
         words = self.words
@@ -1151,6 +1109,61 @@ class Solver:
             mcnt[r + 1] = mi
         self.decoded = g
 
+    # ------------------------------------------------------------ layouts
+    def rank_of(self, cells):
+        """Rank of a parsed layout of this piece set."""
+        own, kind = anchors(cells)
+        nw = self.new_rows
+        for r in range(5):
+            nw[r] = 0
+        mm = 0
+        for c in range(CELLS):
+            a = own[c]
+            if a == EMPTY:
+                t = 1
+            elif a == c:
+                k = kind[c]
+                t = 1 if k == K_S else k
+            else:
+                t = 0
+            if t == 1:
+                mm |= 1 << c
+            nw[c >> 2] += t * _POW5[c & 3]
+        g = self.geometry_rank(nw)
+        e1 = -1
+        e2 = -1
+        for c in range(CELLS):
+            if own[c] == EMPTY:
+                if e1 < 0:
+                    e1 = c
+                else:
+                    e2 = c
+        i = _idx(self.popcount, mm, e1)
+        j = _idx(self.popcount, mm, e2)
+        return g * self.pairs + (j * (j - 1) >> 1) + i
+
+    def cells_of(self, rank):
+        """Layout letters (bytearray(20)) of a rank."""
+        P = self.pairs
+        g = rank // P
+        p = rank - g * P
+        if g != self.decoded:
+            self.decode(g)
+        out = bytearray(CELLS)
+        own = self.own
+        kind = self.kind
+        for c in range(CELLS):
+            out[c] = ord(KIND_CHARS[kind[own[c]]])
+        out[self.mono_cell[self.pair_low[p]]] = 46
+        out[self.mono_cell[self.pair_high[p]]] = 46
+        return out
+
+    def is_goal(self, rank):
+        g = rank // self.pairs
+        if g != self.decoded:
+            self.decode(g)
+        return self.own[GOAL_CELL] == GOAL_CELL and self.kind[GOAL_CELL] == K_B
+
     # ------------------------------------------------------------ neighbours
     def neighbors(self, rank):
         """Fill out_rank/out_from/out_to with the layouts one step away; return count.
@@ -1165,9 +1178,9 @@ class Solver:
         g = rank // P
         p = rank - g * P
         if g != self.decoded:
-            self._decode(g)
+            self.decode(g)
         if self.out_rank is None:
-            self._make_out()
+            self.make_output()
         e1 = self.mono_cell[self.pair_low[p]]
         e2 = self.mono_cell[self.pair_high[p]]
         own = self.own
@@ -1200,7 +1213,7 @@ class Solver:
                     cnt = self._broadside_move(cnt, mm, a, t, _DIRS[k], e, other)
         return cnt
 
-    def _make_out(self):
+    def make_output(self):
         """The neighbour output (``out_rank``, ``out_from``, ``out_to``) and
         ``step_cell``, made when the table is complete or by the first
         ``neighbors`` call: the table build never needs them (~450 B less at
@@ -1221,10 +1234,10 @@ class Solver:
             if c < CELLS - COLS:
                 self.step_cell[c * 4 + 3] = c + 4
 
-    def _put(self, cnt, nw, mm2, c1, c2, a, to):
+    def _record(self, cnt, nw, mm2, c1, c2, a, to):
         """Record the move of the piece at anchor ``a`` to ``to`` whose result
         has row words ``nw`` and empty cells c1, c2 (monomino mask mm2)."""
-        self.out_rank[cnt] = (self._geo_rank(nw) * self.pairs
+        self.out_rank[cnt] = (self.geometry_rank(nw) * self.pairs
                               + self.pair_of[_idx(self.popcount, mm2, c1) * self.monos + _idx(self.popcount, mm2, c2)])
         self.out_from[cnt] = a
         self.out_to[cnt] = to
@@ -1270,7 +1283,7 @@ class Solver:
         _set_tok(nw, a + d, tok)
         _set_tok(nw, vac, 1)
         _set_tok(nw, e, -1)
-        cnt = self._put(cnt, nw, (mm ^ (1 << vac)) ^ (1 << e), vac, other, a, a + d)
+        cnt = self._record(cnt, nw, (mm ^ (1 << vac)) ^ (1 << e), vac, other, a, a + d)
         if self.step_cell[e * 4 + k] == other:
             # two cells: both piece cells vacated
             for r in range(5):
@@ -1280,8 +1293,8 @@ class Solver:
             _set_tok(nw, a + 2 * d, tok)
             _set_tok(nw, e, -1)
             _set_tok(nw, other, -1)
-            cnt = self._put(cnt, nw, mm ^ (1 << a) ^ (1 << far) ^ (1 << e) ^ (1 << other),
-                            a, far, a, a + 2 * d)
+            cnt = self._record(cnt, nw, mm ^ (1 << a) ^ (1 << far) ^ (1 << e) ^ (1 << other),
+                               a, far, a, a + 2 * d)
         return cnt
 
     def _broadside_move(self, cnt, mm, a, t, d, e, other):
@@ -1330,42 +1343,180 @@ class Solver:
         _set_tok(nw, v2, 1)
         _set_tok(nw, e, -1)
         _set_tok(nw, other, -1)
-        return self._put(cnt, nw, mm ^ (1 << v1) ^ (1 << v2) ^ (1 << e) ^ (1 << other),
-                         v1, v2, a, a + d)
+        return self._record(cnt, nw, mm ^ (1 << v1) ^ (1 << v2) ^ (1 << e) ^ (1 << other),
+                            v1, v2, a, a + d)
 
-    # ------------------------------------------------------------ table access
+
+class Table:
+    """The distance table of one piece set and what it answers (value, best
+    move, distance, solution), through its ``ranker``.  ``klotski_setup``
+    fills it: ``planes`` (two planes of ``units`` words: 1 + distance % 3
+    per pair bit, 0 = not reached; ``words_per`` words of ``word_bits`` bits
+    per geometry), ``pair_word``/``pair_bit`` (pair -> its word and bit).
+    The search (``Search``) writes the planes; ``klotski_cache`` saves and
+    loads them (as ``Solver.table``)."""
+
+    def __init__(self, ranker):
+        self.ranker = ranker
+
     def value(self, rank):
         """Stored distance mod 3 (3 = not reached).  Only one of a layout and
         its mirror image is stored: the one whose geometry rank is not above
-        its mirror's."""
-        P = self.pairs
+        its mirror's.  The mirror's rank is found here, from the ranker's
+        tables: a call more per value would cost every hint."""
+        rk = self.ranker
+        P = rk.pairs
         g = rank // P
         p = rank - g * P
-        if g != self.decoded:
-            self._decode(g)
-        nw = self.new_rows
-        mwg = self.word_mirror
-        rw = self.rows
+        if g != rk.decoded:
+            rk.decode(g)
+        nw = rk.new_rows
+        mwg = rk.word_mirror
+        rw = rk.rows
         for r in range(5):
             w = rw[r]
-            nw[r] = mwg[self.mask_start[self.word_mask[w]] + self.slot[w]]
-        gm = self._geo_rank(nw)
+            nw[r] = mwg[rk.mask_start[rk.word_mask[w]] + rk.slot[w]]
+        gm = rk.geometry_rank(nw)
         if gm < g:
-            mcell = self.mono_cell
+            mcell = rk.mono_cell
+            pop = rk.popcount
             mm = 0
-            for q in range(self.monos):
+            for q in range(rk.monos):
                 mm |= 1 << mcell[q]
-            z = mm & self.mirror_below[mcell[self.pair_low[p]]]
-            i = self.popcount[z & 1023] + self.popcount[z >> 10]
-            z = mm & self.mirror_below[mcell[self.pair_high[p]]]
-            j = self.popcount[z & 1023] + self.popcount[z >> 10]
-            p = self.pair_of[i * self.monos + j]
+            z = mm & rk.mirror_below[mcell[rk.pair_low[p]]]
+            i = pop[z & 1023] + pop[z >> 10]
+            z = mm & rk.mirror_below[mcell[rk.pair_high[p]]]
+            j = pop[z & 1023] + pop[z >> 10]
+            p = rk.pair_of[i * rk.monos + j]
             g = gm
         u = g * self.words_per + self.pair_word[p]
         bit = self.pair_bit[p]
-        t = self.table
+        t = self.planes
         code = (1 if t[u] & bit else 0) | (2 if t[self.units + u] & bit else 0)
         return 3 if code == 0 else code - 1
+
+    def best_move(self, rank):
+        """(from_anchor, to_anchor, next_rank) of an optimal step, or None at
+        the goal / when unsolvable.  Needs the finished table."""
+        v = self.value(rank)
+        if v == 3:
+            return None
+        want = (v + 2) % 3
+        rk = self.ranker
+        cnt = rk.neighbors(rank)
+        # at a goal layout nothing is closer
+        for q in range(cnt):
+            y = rk.out_rank[q]
+            if self.value(y) == want:
+                return rk.out_from[q], rk.out_to[q], y
+        return None
+
+    def distance(self, rank):
+        """Exact optimal step count from rank, None if unsolvable."""
+        if self.value(rank) == 3:
+            return None
+        n = 0
+        while not self.ranker.is_goal(rank):
+            mv = self.best_move(rank)
+            rank = mv[2]
+            n += 1
+        return n
+
+    def solution(self, rank):
+        """List of (from_anchor, to_anchor) of an optimal solution, None if unsolvable."""
+        if self.value(rank) == 3:
+            return None
+        moves = []
+        while not self.ranker.is_goal(rank):
+            mv = self.best_move(rank)
+            moves.append((mv[0], mv[1]))
+            rank = mv[2]
+        return moves
+
+
+class Solver:
+    """Distance table for one piece set (nv verticals, nh horizontals, ns
+    soldiers; nv + nh + ns/2 == 7): a ``Ranker`` (``ranker``: layout <->
+    rank), a ``Table`` (``distances``: the table and its answers) and, while
+    the table is built, a ``Search`` (``search``), which this class drives:
+    ``setup``, ``step``, ``finish``, ``build``.  The layout calls are the
+    ranker's (``rank_of``, ``cells_of``, ``is_goal``) and the table's
+    (``value``, ``best_move``, ``distance``, ``solution``); ``table`` is the
+    table's array (``table_nbytes`` bytes: what ``klotski_cache`` saves and
+    loads)."""
+
+    def __init__(self, nv, nh, ns, sliced=False, kernel=None):
+        """``sliced``: leave the setup (DAG build and tables, ~1 s on a Pico) to
+        ``setup()`` calls, so a caller can keep its UI alive; else it runs here.
+        ``kernel``: run the search in ``klotski_viper`` (None: where it is
+        machine code, ``NATIVE_KERNEL``); tables of several words per
+        geometry (8 soldiers or more) keep the loop of ``step``."""
+        if nv < 0 or nh < 0 or ns < 0 or 2 * (nv + nh) + ns != 14:
+            raise LayoutError("piece set must fill 18 cells: 2*(V+H)+S == 14")
+        self.nv = nv
+        self.nh = nh
+        self.ns = ns
+        rk = self.ranker = Ranker(ns + 2)
+        tab = self.distances = Table(rk)
+        self.pairs = rk.pairs
+        # the layout calls callers make on a solver, bound to the part that
+        # answers them (a method of its own each would be ~70 B more of
+        # resident code on the device, where the table build's heap is tight)
+        self.rank_of = rk.rank_of
+        self.cells_of = rk.cells_of
+        self.is_goal = rk.is_goal
+        self.value = tab.value
+        self.best_move = tab.best_move
+        self.distance = tab.distance
+        self.solution = tab.solution
+        self.size = 0
+        self.table = None                 # the table's array once the setup made it
+        self.table_nbytes = 0
+        self.done = False
+        self.expanded = 0                 # layouts expanded (mirror images are not)
+        self.reached = 0                  # layouts with a distance so far (progress: reached / size)
+        self.heavy_next = False
+        if kernel is None:
+            kernel = NATIVE_KERNEL
+        if kernel and _kv is None:
+            raise RuntimeError("klotski_viper is not importable here")
+        self._kernel = None
+        if kernel and self.pairs <= 30:   # one table word per geometry
+            self._kernel = _kv.search16 if self.pairs <= 16 else _kv.search32
+        self.search = None                # the search's state while it runs (``Search``)
+        self.depth = 0                    # the search's layer
+        mod = sys.modules.get("klotski_setup")
+        if mod is None:                   # dropped after an earlier setup
+            mod = __import__("klotski_setup")
+        self._setup = mod.Setup(self)
+        if not sliced:
+            while not self.setup():
+                pass
+
+    def setup(self):
+        """One slice of the setup (~1 M fuel, ~10 ms on a Pico); True once the
+        solver is ready (``step`` and the layout methods need that).  The one
+        slice that makes the table is larger (~2.4 M fuel for the classic
+        set, ~4.1 M for 30-bit words): ``heavy_next`` is True before it, so a
+        caller can give it a tick of its own."""
+        job = self._setup
+        if job is None:
+            return True
+        if job is False:
+            raise RuntimeError("this solver's setup failed (MemoryError?): make a new one")
+        self._setup = False               # stays so if the slice raises
+        done = job.step()
+        self.heavy_next = job.heavy_next
+        if not done:
+            self._setup = job
+            return False
+        self._setup = None
+        if NATIVE_KERNEL:
+            # on a device (firmware as .mpy) the setup's code need not stay
+            # resident during the search; the WebAssembly VMs would compile
+            # its source again for the next solver, so it stays there
+            sys.modules.pop("klotski_setup", None)
+        return True
 
     def step(self, max_states=2000):
         """Expand up to about max_states layouts of the reverse BFS.  Returns
@@ -1414,104 +1565,12 @@ class Solver:
         offset table of the classic set)."""
         self.done = True
         self.search = None
-        if self.out_rank is None:
-            self._make_out()
+        if self.ranker.out_rank is None:
+            self.ranker.make_output()
 
     def build(self):
         while not self.step(1 << 26):
             pass
-
-    # ------------------------------------------------------------ layouts
-    def rank_of(self, cells):
-        """Rank of a parsed layout of this piece set."""
-        own, kind = anchors(cells)
-        nw = self.new_rows
-        for r in range(5):
-            nw[r] = 0
-        mm = 0
-        for c in range(CELLS):
-            a = own[c]
-            if a == EMPTY:
-                t = 1
-            elif a == c:
-                k = kind[c]
-                t = 1 if k == K_S else k
-            else:
-                t = 0
-            if t == 1:
-                mm |= 1 << c
-            nw[c >> 2] += t * _POW5[c & 3]
-        g = self._geo_rank(nw)
-        e1 = -1
-        e2 = -1
-        for c in range(CELLS):
-            if own[c] == EMPTY:
-                if e1 < 0:
-                    e1 = c
-                else:
-                    e2 = c
-        i = _idx(self.popcount, mm, e1)
-        j = _idx(self.popcount, mm, e2)
-        return g * self.pairs + (j * (j - 1) >> 1) + i
-
-    def cells_of(self, rank):
-        """Layout letters (bytearray(20)) of a rank."""
-        P = self.pairs
-        g = rank // P
-        p = rank - g * P
-        if g != self.decoded:
-            self._decode(g)
-        out = bytearray(CELLS)
-        own = self.own
-        kind = self.kind
-        for c in range(CELLS):
-            out[c] = ord(KIND_CHARS[kind[own[c]]])
-        out[self.mono_cell[self.pair_low[p]]] = 46
-        out[self.mono_cell[self.pair_high[p]]] = 46
-        return out
-
-    def best_move(self, rank):
-        """(from_anchor, to_anchor, next_rank) of an optimal step, or None at
-        the goal / when unsolvable.  Needs the finished table."""
-        v = self.value(rank)
-        if v == 3:
-            return None
-        want = (v + 2) % 3
-        cnt = self.neighbors(rank)
-        # at a goal layout nothing is closer
-        for q in range(cnt):
-            y = self.out_rank[q]
-            if self.value(y) == want:
-                return self.out_from[q], self.out_to[q], y
-        return None
-
-    def distance(self, rank):
-        """Exact optimal step count from rank, None if unsolvable."""
-        if self.value(rank) == 3:
-            return None
-        n = 0
-        while not self.is_goal(rank):
-            mv = self.best_move(rank)
-            rank = mv[2]
-            n += 1
-        return n
-
-    def is_goal(self, rank):
-        g = rank // self.pairs
-        if g != self.decoded:
-            self._decode(g)
-        return self.own[GOAL_CELL] == GOAL_CELL and self.kind[GOAL_CELL] == K_B
-
-    def solution(self, rank):
-        """List of (from_anchor, to_anchor) of an optimal solution, None if unsolvable."""
-        if self.value(rank) == 3:
-            return None
-        moves = []
-        while not self.is_goal(rank):
-            mv = self.best_move(rank)
-            moves.append((mv[0], mv[1]))
-            rank = mv[2]
-        return moves
 
 
 def solver_for(text):

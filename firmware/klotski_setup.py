@@ -95,7 +95,11 @@ class Setup:
     slots: entries[node_base[n] + slot[word]]."""
 
     def __init__(self, solver):
+        """``solver``: the ``klotski.Solver`` whose ranker (``Ranker``) and
+        table (``Table``) the setup fills."""
         self.solver = solver
+        self.ranker = solver.ranker
+        self.distances = solver.distances
         self.phase = _START
         self.at = 0
         self.heavy_next = False
@@ -129,21 +133,22 @@ class Setup:
         """Word tables (per valid row word: its slot among the words of its
         covered mask, its pieces, its change of state key); the key table."""
         s = self.solver
+        rk = self.ranker
         if ph == _START:
-            V1, H1, M1 = s.nv + 1, s.nh + 1, s.monos + 1
+            V1, H1, M1 = s.nv + 1, s.nh + 1, rk.monos + 1
             self.radix = (V1, H1, M1)
-            s.slot = bytearray(b"\xff" * 625)
-            s.word_mask = bytearray(b"\xff" * 625)
-            self.kcount = bytearray(16)
+            rk.slot = bytearray(b"\xff" * 625)
+            rk.word_mask = bytearray(b"\xff" * 625)
+            self.mask_words = bytearray(16)
             self.phase = _WORDS
             return
         V1, H1, M1 = self.radix
-        lpi = s.slot
-        pmask = s.word_mask
+        lpi = rk.slot
+        pmask = rk.word_mask
         w = self.at
         end = w + 64 if w + 64 < 625 else 625
         if ph == _WORDS:
-            kcount = self.kcount
+            kcount = self.mask_words
             while w < end:
                 inf = _word_info(w)
                 w += 1
@@ -163,13 +168,13 @@ class Setup:
                 wstart[mi] = acc
                 acc += kcount[mi]
             wstart[16] = acc
-            s.mask_start = wstart
-            s.words = _zeros("H", acc)
+            rk.mask_start = wstart
+            rk.words = _zeros("H", acc)
             # per word: the pieces it places as 6-bit fields (block, V, H,
             # monominoes: a fit test without borrows) and the change of state key
             self.places = _zeros("i", acc)
             self.change = _zeros("i", acc)
-            self.kcount = None
+            self.mask_words = None
             self.phase = _PLACES
             self.at = 0
             return
@@ -177,8 +182,8 @@ class Setup:
         if ph == _PLACES:
             X2 = H1 * M1
             X1 = V1 * X2
-            wstart = s.mask_start
-            words = s.words
+            wstart = rk.mask_start
+            words = rk.words
             wu = self.places
             ko = self.change
             while w < end:
@@ -200,12 +205,12 @@ class Setup:
         elif ph == _KEYS:
             # state key ((mask*2 + b)*V1 + v)*H1 + h)*M1 + monominoes left: its
             # row follows from the cells left.  Key 0: everything placed.
-            self.nid = _unzeroed("H", 16 * R)  # key -> discovery index + 1, later node id + 1
+            self.key_node = _unzeroed("H", 16 * R)  # key -> discovery index + 1, later node id + 1
             self.phase = _CLEAR_KEYS
             self.at = 0
         else:
             i = self.at
-            _clear(self.nid, i, i + 1024 if i + 1024 < 16 * R else 16 * R)
+            _clear(self.key_node, i, i + 1024 if i + 1024 < 16 * R else 16 * R)
             self.at = i + 1024
             if self.at >= 16 * R:
                 self._start_find()
@@ -214,25 +219,26 @@ class Setup:
         """The search for states starts at the root (found row by row: the
         largest piece set finds 640)."""
         s = self.solver
+        rk = self.ranker
         V1, H1, M1 = self.radix
         order = self.order = _zeros("H", 656)   # discovery index -> key
-        order[0] = ((1 * V1 + s.nv) * H1 + s.nh) * M1 + s.monos
-        self.nid[order[0]] = 1
-        self.nn = 1
+        order[0] = ((1 * V1 + s.nv) * H1 + s.nh) * M1 + rk.monos
+        self.key_node[order[0]] = 1
+        self.states = 1
         self.phase = _FIND
         self.at = 0
 
     def _find(self):
         """States found top-down, 16 per slice."""
-        wstart = self.solver.mask_start
+        wstart = self.ranker.mask_start
         wu = self.places
         ko = self.change
-        nid = self.nid
+        nid = self.key_node
         order = self.order
         V1, H1, M1 = self.radix
         X1 = V1 * H1 * M1
         G = _GUARD
-        nn = self.nn
+        nn = self.states
         qi = self.at
         stop = qi + 16
         while qi < nn and qi < stop:
@@ -265,16 +271,16 @@ class Setup:
                     order[nn] = k2
                     nn += 1
                     nid[k2] = nn
-        self.nn = nn
+        self.states = nn
         self.at = qi
         if qi < nn:
             return
         # count bottom-up (children first): live states (geometries below)
-        # get node ids in that order, the root last; nid[key] = id + 1 or 0
-        s = self.solver
-        s.node_count = _zeros("H", nn)
-        s.node_first = bytearray(nn)
-        s.node_last = bytearray(nn)
+        # get node ids in that order, the root last; key_node[key] = id + 1 or 0
+        rk = self.ranker
+        rk.node_count = _zeros("H", nn)
+        rk.node_first = bytearray(nn)
+        rk.node_last = bytearray(nn)
         self.live = 0
         self.size = 0
         self.phase = _COUNT
@@ -282,14 +288,14 @@ class Setup:
 
     def _count(self, at, resumed):
         """Live states counted bottom-up from ``at`` down, 8 per slice."""
-        s = self.solver
-        wstart = s.mask_start
-        ncnt = s.node_count
-        nlo = s.node_first
-        nhi = s.node_last
+        rk = self.ranker
+        wstart = rk.mask_start
+        ncnt = rk.node_count
+        nlo = rk.node_first
+        nhi = rk.node_last
         wu = self.places
         ko = self.change
-        nid = self.nid
+        nid = self.key_node
         order = self.order
         V1, H1, M1 = self.radix
         X1 = V1 * H1 * M1
@@ -357,48 +363,48 @@ class Setup:
         if qi >= 0:
             return
         root = nid[order[0]] - 1
-        s.geos = ncnt[root] if live else 0
-        s.root = root if live else 0
+        rk.geos = ncnt[root] if live else 0
+        rk.root = root if live else 0
         self.phase = _ENTRIES
 
     def _write(self, ph):
         """Each node's entries over its used slot span, written bottom-up
         (16 states per slice)."""
-        s = self.solver
+        rk = self.ranker
         if ph == _ENTRIES:
-            s.entries = _zeros("i", self.size)
+            rk.entries = _zeros("i", self.size)
             self.phase = _NODES
             return
         live = self.live
         if ph == _NODES:
-            s.node_base = _zeros("i", live + 1)
-            s.node_mask = bytearray(live)
-            self.obase = _zeros("H", live)  # the node's start in o2s (rows 2-4), else 65535
-            self.osize = 0
-            self.pos = 0
+            rk.node_base = _zeros("i", live + 1)
+            rk.node_mask = bytearray(live)
+            self.offset_base = _zeros("H", live)  # the node's start in offset_slot (rows 2-4), else 65535
+            self.offset_size = 0
+            self.written = 0
             self.phase = _WRITE
-            at = self.nn - 1
+            at = self.states - 1
             resumed = False
         else:
             at = self.at
             resumed = True
-        wstart = s.mask_start
-        ncnt = s.node_count
-        nlo = s.node_first
-        nhi = s.node_last
-        ent = s.entries
-        base = s.node_base
-        nodemask = s.node_mask
-        obase = self.obase
+        wstart = rk.mask_start
+        ncnt = rk.node_count
+        nlo = rk.node_first
+        nhi = rk.node_last
+        ent = rk.entries
+        base = rk.node_base
+        nodemask = rk.node_mask
+        obase = self.offset_base
         wu = self.places
         ko = self.change
-        nid = self.nid
+        nid = self.key_node
         order = self.order
         V1, H1, M1 = self.radix
         X1 = V1 * H1 * M1
         G = _GUARD
-        osize = self.osize
-        pos = self.pos
+        osize = self.offset_size
+        pos = self.written
         stop = at - 16 if resumed else at & ~15
         if stop < -1:
             stop = -1
@@ -450,30 +456,30 @@ class Setup:
                 ent[pos] = (off << 10) | nxt
                 off += width
                 pos += 1
-        self.osize = osize
-        self.pos = pos
+        self.offset_size = osize
+        self.written = pos
         self.at = qi
         if qi >= 0:
             return
         base[live] = pos
         # offset in a node of rows 2-4 -> its slot (the decode's lookup instead
         # of a binary search); the key table is free now and usually large enough
-        nid = self.nid
-        self.o2s = nid if osize <= len(nid) else _zeros("H", osize)
-        self.nid = self.order = self.places = self.change = None
+        nid = self.key_node
+        self.offset_slot = nid if osize <= len(nid) else _zeros("H", osize)
+        self.key_node = self.order = self.places = self.change = None
         self.phase = _OFFSETS
         self.at = 0
 
     def _offsets(self):
         """Offset in a node of rows 2-4 -> its slot, 16 nodes per slice."""
-        s = self.solver
-        ent = s.entries
-        base = s.node_base
-        ncnt = s.node_count
-        nlo = s.node_first
-        nhi = s.node_last
-        obase = self.obase
-        o2s = self.o2s
+        rk = self.ranker
+        ent = rk.entries
+        base = rk.node_base
+        ncnt = rk.node_count
+        nlo = rk.node_first
+        nhi = rk.node_last
+        obase = self.offset_base
+        o2s = self.offset_slot
         n = self.at
         live = self.live
         stop = n + 16 if n + 16 < live else live
@@ -499,56 +505,60 @@ class Setup:
         """Pair rank: i < j -> j*(j-1)/2 + i; its unrank tables and
         pair_of[i*m+j] in either order."""
         s = self.solver
-        m = s.monos
-        P = s.pairs
-        s.size = s.geos * P
-        s.pair_low = bytearray(P)
-        s.pair_high = bytearray(P)
-        s.pair_of = bytearray(m * m)
+        rk = self.ranker
+        m = rk.monos
+        P = rk.pairs
+        s.size = rk.geos * P
+        rk.pair_low = bytearray(P)
+        rk.pair_high = bytearray(P)
+        rk.pair_of = bytearray(m * m)
         k = 0
         for j in range(m):
             for i in range(j):
-                s.pair_low[k] = i
-                s.pair_high[k] = j
-                s.pair_of[i * m + j] = k
-                s.pair_of[j * m + i] = k
+                rk.pair_low[k] = i
+                rk.pair_high[k] = j
+                rk.pair_of[i * m + j] = k
+                rk.pair_of[j * m + i] = k
                 k += 1
         self.phase = _TABLE
 
     def _tables(self, ph):
         """The table: per geometry, its pairs in W words of B bits; two planes
-        (table[u], table[U + u]) hold 1 + distance % 3 (0: not reached).
+        (planes[u], planes[U + u]) hold 1 + distance % 3 (0: not reached).
         Then the pair bits and the popcount table."""
-        s = self.solver
-        P = s.pairs
+        rk = self.ranker
+        tab = self.distances
+        P = rk.pairs
         B = 16 if P <= 16 else 30
         W = (P + B - 1) // B
-        U = s.geos * W
+        U = rk.geos * W
         tc = "H" if B == 16 else "I"
         if ph == _TABLE:
-            s.words_per = W
-            s.units = U
-            self.table = _unzeroed(tc, 2 * U)
+            tab.words_per = W
+            tab.word_bits = B
+            tab.units = U
+            self.planes = _unzeroed(tc, 2 * U)
             self.phase = _CLEAR_TABLE
             self.at = 0
         elif ph == _CLEAR_TABLE:
             i = self.at
-            _clear(self.table, i, i + 1024 if i + 1024 < 2 * U else 2 * U)
+            _clear(self.planes, i, i + 1024 if i + 1024 < 2 * U else 2 * U)
             self.at = i + 1024
             if self.at >= 2 * U:
-                s.table = self.table
+                s = self.solver
+                tab.planes = s.table = self.planes
                 s.table_nbytes = 2 * U * (2 if B == 16 else 4)
-                self.table = None
+                self.planes = None
                 self.phase = _BITS
         elif ph == _BITS:
-            s.pair_word = bytearray(P)
-            s.pair_bit = _zeros(tc, P)
+            tab.pair_word = bytearray(P)
+            tab.pair_bit = _zeros(tc, P)
             fw = self.full_words = _zeros(tc, W)
             for k in range(P):
-                s.pair_word[k] = k // B
-                s.pair_bit[k] = 1 << (k % B)
+                tab.pair_word[k] = k // B
+                tab.pair_bit[k] = 1 << (k % B)
                 fw[k // B] |= 1 << (k % B)
-            s.popcount = bytearray(1024)
+            rk.popcount = bytearray(1024)
             self.phase = _POPCOUNT
             self.at = 1
             self._popcount(256)
@@ -557,7 +567,7 @@ class Setup:
 
     def _popcount(self, stop):
         """popcount[x] for x up to ``stop`` (256 per slice), then low_bit."""
-        pop = self.solver.popcount
+        pop = self.ranker.popcount
         x = self.at
         while x < stop:
             pop[x] = pop[x >> 1] + (x & 1)
@@ -576,17 +586,17 @@ class Setup:
         gi, words[gi]): its monomino, V-top and H-left nibbles and the block
         column + 1 (the search's word_pieces); its mirror image (word_mirror).
         32 words per slice."""
-        s = self.solver
-        words = s.words
+        rk = self.ranker
+        words = rk.words
         nwords = len(words)
         if ph == _MIRROR:
-            s.mirror_below = _zeros("i", CELLS)
+            rk.mirror_below = _zeros("i", CELLS)
             for c in range(CELLS):
                 r = c >> 2
                 v = (1 << (4 * r)) - 1
                 for cc in range((c & 3) + 1, 4):
                     v |= 1 << (4 * r + cc)
-                s.mirror_below[c] = v
+                rk.mirror_below[c] = v
             self.pieces = _zeros("H", nwords)
             self.mirrors = _zeros("H", nwords)
             self.phase = _PIECES
@@ -625,34 +635,35 @@ class Setup:
             gi += 1
         self.at = gi
         if gi == nwords:
-            s.word_mirror = mwg
+            rk.word_mirror = mwg
             self.mirrors = None
             self.phase = _DECODE
 
     def _decode(self):
         """Per-layout decode (neighbors, cells_of, hints): rows decoded
         incrementally from the DAG path."""
-        s = self.solver
-        s.rows = _zeros("H", 5)
-        s.path = _zeros("H", 6)           # DAG node entering row r
-        s.path_rank = _zeros("H", 6)      # rank offset of rows < r
-        s.path_monos = bytearray(6)       # monominoes in rows < r
-        s.path_end = _zeros("H", 6)       # end of the rank range entered at row r (0: none yet)
-        s.own = bytearray(CELLS)
-        s.kind = bytearray(CELLS)
-        s.mono_index = bytearray(CELLS + 1)  # monominoes in cells < c (index of a monomino)
-        s.mono_index[CELLS] = s.monos
-        s.mono_cell = bytearray(CELLS)
-        s.decoded = -1
-        s.new_rows = _zeros("H", 5)
-        # neighbour output: ``Solver._make_out``
-        s.out_rank = s.out_from = s.out_to = None
-        s.step_cell = None
-        s.path[0] = s.root
+        rk = self.ranker
+        rk.rows = _zeros("H", 5)
+        rk.path = _zeros("H", 6)           # DAG node entering row r
+        rk.path_rank = _zeros("H", 6)      # rank offset of rows < r
+        rk.path_monos = bytearray(6)       # monominoes in rows < r
+        rk.path_end = _zeros("H", 6)       # end of the rank range entered at row r (0: none yet)
+        rk.own = bytearray(CELLS)
+        rk.kind = bytearray(CELLS)
+        rk.mono_index = bytearray(CELLS + 1)  # monominoes in cells < c (index of a monomino)
+        rk.mono_index[CELLS] = rk.monos
+        rk.mono_cell = bytearray(CELLS)
+        rk.decoded = -1
+        rk.new_rows = _zeros("H", 5)
+        # neighbour output: ``Ranker.make_output``
+        rk.out_rank = rk.out_from = rk.out_to = None
+        rk.step_cell = None
+        rk.path[0] = rk.root
         self.phase = _SEARCH
 
     def _search(self):
-        s = self.solver
-        s.search = Search(s, self.pieces, self.full_words, self.low_bit, self.o2s, self.obase)
-        self.pieces = self.full_words = self.low_bit = self.o2s = self.obase = None
+        """The search's state object, with the tables only it reads."""
+        self.solver.search = Search(self.ranker, self.distances, self.pieces, self.full_words,
+                                    self.low_bit, self.offset_slot, self.offset_base)
+        self.pieces = self.full_words = self.low_bit = self.offset_slot = self.offset_base = None
         self.phase = _DONE

@@ -122,12 +122,13 @@ def test_neighbors_match_checker(classic):
     for _ in range(150):
         r = rng.randrange(classic.size)
         text = klotski.to_text(classic.cells_of(r))
-        n = classic.neighbors(r)
+        ranker = classic.ranker
+        n = ranker.neighbors(r)
         got = set()
         for q in range(n):
-            frm, to = classic.out_from[q], classic.out_to[q]
+            frm, to = ranker.out_from[q], ranker.out_to[q]
             after = apply_move(text, frm, to)
-            assert classic.rank_of(klotski.parse(after)) == classic.out_rank[q]
+            assert classic.rank_of(klotski.parse(after)) == ranker.out_rank[q]
             got.add(after)
         g, pieces = _pieces(text)
         want = set()
@@ -218,7 +219,7 @@ def test_search_arrays_exist_only_while_it_runs():
 
 def _reference_values(nv, nh, ns):
     """Distance mod 3 (3 = unreachable) of every rank by a plain BFS over
-    Solver.neighbors (the per-layout generator, independent of step's)."""
+    Ranker.neighbors (the per-layout generator, independent of step's)."""
     s = klotski.Solver(nv, nh, ns)
     dist = [-1] * s.size
     layer = [r for r in range(s.size) if s.is_goal(r)]
@@ -228,8 +229,8 @@ def _reference_values(nv, nh, ns):
     while layer:
         nxt = []
         for r in layer:
-            for q in range(s.neighbors(r)):
-                y = s.out_rank[q]
+            for q in range(s.ranker.neighbors(r)):
+                y = s.ranker.out_rank[q]
                 if dist[y] < 0:
                     dist[y] = d + 1
                     nxt.append(y)
@@ -282,11 +283,13 @@ def test_sliced_setup_builds_the_same_solver():
     while not sliced.setup():
         calls += 1
     assert calls > 20
-    for name in ("table", "entries", "node_base", "words", "word_mirror", "node_mask"):
-        assert getattr(sliced, name) == getattr(eager, name), name
+    assert sliced.table == eager.table and sliced.table is sliced.distances.planes
+    for name in ("entries", "node_base", "words", "word_mirror", "node_mask"):
+        assert getattr(sliced.ranker, name) == getattr(eager.ranker, name), name
     for name in ("word_pieces", "offset_slot", "offset_base", "full_words", "low_bit"):
         assert getattr(sliced.search, name) == getattr(eager.search, name), name
-    assert (sliced.size, sliced.geos, sliced.root) == (eager.size, eager.geos, eager.root)
+    assert sliced.size == eager.size
+    assert (sliced.ranker.geos, sliced.ranker.root) == (eager.ranker.geos, eager.ranker.root)
     sliced.build()
     eager.build()
     assert sliced.table == eager.table
@@ -345,7 +348,7 @@ def test_kernel_source_builds_the_same_table_on_cpython(piece_set, rendered_kern
 
 def test_many_word_tables_keep_the_plain_loop(rendered_kernel):
     s = klotski.Solver(1, 2, 8, kernel=True)          # 45 pairs: two words per geometry
-    assert s.words_per == 2 and s._kernel is None
+    assert s.distances.words_per == 2 and s._kernel is None
 
 
 def test_the_viper_kernel_is_written_once_and_rendered_per_width(tmp_path):

@@ -132,11 +132,11 @@ def generate_levels(nv, nh, ns, min_steps, count, seed=1, tries=4000):
         for _ in range(200):
             v = solver.value(r)
             want = (v + 1) % 3
-            n = solver.neighbors(r)
+            n = solver.ranker.neighbors(r)
             nxt = None
             for q in range(n):
-                if solver.value(solver.out_rank[q]) == want:
-                    nxt = solver.out_rank[q]
+                if solver.value(solver.ranker.out_rank[q]) == want:
+                    nxt = solver.ranker.out_rank[q]
                     break
             if nxt is None:
                 break
