@@ -5,7 +5,8 @@ is the one on show; the runtime sees ``Game``): ``LevelList`` (name, best /
 optimal, a thumbnail of the layout), ``PlayScreen`` (the board and its
 panel), ``MenuScreen`` (the pause menu over the board), ``WinScreen`` and
 ``PackError``.  ``Game`` holds what they share: the levels, the board in
-play, its undo ring and its solver job.
+play, its undo ring and its solver job.  The list and the pack's error are
+kept on screen by the runtime's frame cache (``Game.frame_key``).
 
 Board: 4 x 5 cells of 12 px on the left (a frame with the exit gap under the
 middle columns); the block is a double frame with a solid core, verticals and
@@ -302,17 +303,17 @@ class Game:
         self.saved = ctx.load(GAME_ID) or {}
         if not isinstance(self.saved.get("best"), dict):
             self.saved["best"] = {}
-        self.names = []
-        self.layouts = []
-        self.optimal = []
-        i = 0
-        for line in klotski_levels.LEVELS.split("\n"):
-            name, layout, steps = line.split("|")
-            self.names.append(display_name(name, i))
-            self.layouts.append(layout)
-            self.optimal.append(int(steps))
-            i += 1
-        self.nb = len(self.layouts)      # built-in levels; pack levels follow
+        lines = klotski_levels.LEVELS.split("\n")
+        n = len(lines)
+        self.nb = n                      # built-in levels; pack levels follow
+        self.names = [None] * n          # lists of their exact size (appends leave slack)
+        self.layouts = [None] * n
+        self.optimal = [0] * n
+        for i in range(n):
+            name, layout, steps = lines[i].split("|")
+            self.names[i] = display_name(name, i)
+            self.layouts[i] = layout
+            self.optimal[i] = int(steps)
         self.shown = None                # layout text of show_level()
         self._cached = -2                # the one pack level held in memory
         self._cached_text = None
@@ -343,7 +344,7 @@ class Game:
     def tick(self, ctx):
         self.job.work(ctx)
         play = self.play_screen
-        if play.flash_ticks:             # the hint's flash fades on any screen
+        if play.flash_ticks:             # a hint's flash fades whatever is on show
             play.flash_ticks -= 1
             if not play.flash_ticks:
                 play.flash = NONE
@@ -461,23 +462,10 @@ class Game:
         NONE if blocked."""
         if not klotski.can_shift(self.cells, self.own, a, d):
             return NONE
-        self._step(a, a + d, None, d)
+        self.step(a, a + d, None, d)
         return a + d
 
-    def hint_move(self):
-        """Play the solver's best next move: the moved piece's new anchor, NONE
-        when there is no table or no move."""
-        s = self.job.solver
-        if self.job.phase != S_READY or s is None:
-            return NONE
-        mv = s.best_move(s.rank_of(self.cells))
-        if mv is None:
-            return NONE
-        self._step(mv[0], mv[1], s.cells_of(mv[2]), 0)
-        self.helped = True
-        return mv[1]
-
-    def _step(self, frm, to, nxt, d):
+    def step(self, frm, to, nxt, d):
         """Play the move of the piece anchored at ``frm`` to ``to``: the board
         becomes ``nxt`` (the solver's layout) or, when that is None, the piece
         shifts by d.  Counts steps the standard way: moves of the same piece
@@ -741,10 +729,18 @@ class PlayScreen:
         return True
 
     def hint(self):
-        """The solver's best next move, flashed; False if none was made."""
-        to = self.game.hint_move()
-        if to == NONE:
+        """Play the solver's best next move and flash it; False if there is
+        no table or no move."""
+        g = self.game
+        s = g.job.solver
+        if g.job.phase != S_READY or s is None:
             return False
+        mv = s.best_move(s.rank_of(g.cells))
+        if mv is None:
+            return False
+        to = mv[1]
+        g.step(mv[0], to, s.cells_of(mv[2]), 0)
+        g.helped = True
         self.grabbed = False
         self.cursor = to
         self.flash = to
@@ -920,61 +916,54 @@ def draw_layout(fb, cells, own, x0, y0, size, sel, flash, grabbed):
     ``own``) in cells of ``size`` px: framed pieces with ``sel`` and
     ``flash`` inverted (``grabbed``: with cut corners), or (size < 8) the
     thumbnail's outlines."""
-    w = 4 * size
-    h = 5 * size
-    fb.vline(x0 - 1, y0 - 1, h + 2, 1)
-    fb.vline(x0 + w, y0 - 1, h + 2, 1)
-    fb.hline(x0 - 1, y0 - 1, w + 2, 1)
-    fb.hline(x0 - 1, y0 + h, size + 1, 1)            # exit gap under columns 1-2
-    fb.hline(x0 + 3 * size, y0 + h, size + 1, 1)
-    for c in range(20):
-        if own[c] != c:
+    bw = 4 * size
+    bh = 5 * size
+    fb.vline(x0 - 1, y0 - 1, bh + 2, 1)
+    fb.vline(x0 + bw, y0 - 1, bh + 2, 1)
+    fb.hline(x0 - 1, y0 - 1, bw + 2, 1)
+    fb.hline(x0 - 1, y0 + bh, size + 1, 1)           # exit gap under columns 1-2
+    fb.hline(x0 + 3 * size, y0 + bh, size + 1, 1)
+    for a in range(20):
+        if own[a] != a:
             continue
-        ch = cells[c]
-        x = x0 + (c % 4) * size
-        y = y0 + (c // 4) * size
-        _draw_piece(fb, ch, x, y, size, c == sel or c == flash, grabbed)
-
-
-def _draw_piece(fb, ch, x, y, size, inv, grabbed):
-    pw = 2 if ch == CH_B or ch == CH_H else 1
-    ph = 2 if ch == CH_B or ch == CH_V else 1
-    if size < 8:                  # the thumbnail: outlines, the block solid
-        if ch == CH_B:
-            fb.fill_rect(x, y, pw * size - 1, ph * size - 1, 1)
+        ch = cells[a]
+        x = x0 + (a % 4) * size
+        y = y0 + (a // 4) * size
+        w = (2 if ch == CH_B or ch == CH_H else 1) * size
+        h = (2 if ch == CH_B or ch == CH_V else 1) * size
+        if size < 8:              # the thumbnail: outlines, the block solid
+            if ch == CH_B:
+                fb.fill_rect(x, y, w - 1, h - 1, 1)
+            else:
+                fb.rect(x, y, w - 1, h - 1, 1)
+            continue
+        w -= 2
+        h -= 2
+        x += 1
+        y += 1
+        inv = a == sel or a == flash
+        c = 0 if inv else 1
+        if inv:
+            fb.fill_rect(x, y, w, h, 1)
         else:
-            fb.rect(x, y, pw * size - 1, ph * size - 1, 1)
-        return
-    w = pw * size - 2
-    h = ph * size - 2
-    x += 1
-    y += 1
-    c = 0 if inv else 1
-    if inv:
-        fb.fill_rect(x, y, w, h, 1)
-    else:
-        fb.rect(x, y, w, h, 1)
-    if ch == CH_B:
-        fb.rect(x + 2, y + 2, w - 4, h - 4, c)
-        fb.fill_rect(x + 6, y + 6, w - 12, h - 12, c)
-    elif ch == CH_V:
-        fb.fill_rect(x + w // 2 - 1, y + 3, 2, h - 6, c)
-    elif ch == CH_H:
-        fb.fill_rect(x + 3, y + h // 2 - 1, w - 6, 2, c)
-    else:
-        fb.fill_rect(x + 3, y + 3, w - 6, h - 6, c)
-    if grabbed and inv:
-        # grabbed: black corners cut into the solid piece
-        fb.pixel(x, y, 0)
-        fb.pixel(x + w - 1, y, 0)
-        fb.pixel(x, y + h - 1, 0)
-        fb.pixel(x + w - 1, y + h - 1, 0)
-        fb.pixel(x + 1, y, 0)
-        fb.pixel(x, y + 1, 0)
-        fb.pixel(x + w - 2, y, 0)
-        fb.pixel(x + w - 1, y + 1, 0)
-        fb.pixel(x + 1, y + h - 1, 0)
-        fb.pixel(x, y + h - 2, 0)
-        fb.pixel(x + w - 2, y + h - 1, 0)
-        fb.pixel(x + w - 1, y + h - 2, 0)
+            fb.rect(x, y, w, h, 1)
+        if ch == CH_B:
+            fb.rect(x + 2, y + 2, w - 4, h - 4, c)
+            fb.fill_rect(x + 6, y + 6, w - 12, h - 12, c)
+        elif ch == CH_V:
+            fb.fill_rect(x + w // 2 - 1, y + 3, 2, h - 6, c)
+        elif ch == CH_H:
+            fb.fill_rect(x + 3, y + h // 2 - 1, w - 6, 2, c)
+        else:
+            fb.fill_rect(x + 3, y + 3, w - 6, h - 6, c)
+        if grabbed and inv:
+            # grabbed: black corners cut into the solid piece
+            fb.hline(x, y, 2, 0)
+            fb.pixel(x, y + 1, 0)
+            fb.hline(x + w - 2, y, 2, 0)
+            fb.pixel(x + w - 1, y + 1, 0)
+            fb.hline(x, y + h - 1, 2, 0)
+            fb.pixel(x, y + h - 2, 0)
+            fb.hline(x + w - 2, y + h - 1, 2, 0)
+            fb.pixel(x + w - 1, y + h - 2, 0)
 
