@@ -74,7 +74,7 @@ CH_B = const(66)
 CHUNK = const(16)        # work units per solver slice; tests/test_klotski_game.py measures the ticks
 SLICE_MS = const(25)     # solver time per tick (tick + draw of the board add ~17 ms, a slice varies)
 MAX_SLICES = const(12)   # per tick, whatever the clock says (the simulator's clock stands still)
-UNDO = const(200)        # undo depth (20 bytes per step)
+UNDO = const(200)        # undo depth (10 bytes per step: UndoRing)
 HOLD_MS = const(500)
 AUTO_TICKS = const(8)
 FLASH_TICKS = const(10)
@@ -249,12 +249,18 @@ class SolverJob:
         return 99 if p > 99 else p
 
 
+# a cell's letter by its low 4 bits (ord & 15: "." 14, S 3, V 6, H 8, B 2), the
+# code UndoRing keeps it in
+_LETTERS = b"..BS..V.H......."
+
+
 class UndoRing:
-    """The layouts before the last UNDO steps (20 bytes each), the oldest
-    overwritten by a new one."""
+    """The layouts before the last UNDO steps, the oldest overwritten by a
+    new one; a layout takes 10 bytes (two cells a byte: the low 4 bits of a
+    letter tell the five apart), so the ring is half the size of the cells."""
 
     def __init__(self):
-        self.buf = bytearray(20 * UNDO)
+        self.buf = bytearray(10 * UNDO)
         self.n = 0               # steps that can be undone (<= UNDO)
         self.top = 0             # ring index of the next free slot
 
@@ -262,8 +268,10 @@ class UndoRing:
         self.n = 0
 
     def push(self, cells):
-        base = self.top * 20
-        self.buf[base:base + 20] = cells
+        base = self.top * 10
+        u = self.buf
+        for i in range(10):
+            u[base + i] = (cells[2 * i] & 15) | (cells[2 * i + 1] & 15) << 4
         self.top = (self.top + 1) % UNDO
         if self.n < UNDO:
             self.n += 1
@@ -272,10 +280,10 @@ class UndoRing:
         """Is the newest layout ``cells``?"""
         if not self.n:
             return False
-        base = ((self.top + UNDO - 1) % UNDO) * 20
+        base = ((self.top + UNDO - 1) % UNDO) * 10
         u = self.buf
-        for i in range(20):
-            if u[base + i] != cells[i]:
+        for i in range(10):
+            if u[base + i] != (cells[2 * i] & 15) | (cells[2 * i + 1] & 15) << 4:
                 return False
         return True
 
@@ -288,8 +296,12 @@ class UndoRing:
         if not self.n:
             return False
         self.drop()
-        base = self.top * 20
-        cells[:] = self.buf[base:base + 20]
+        base = self.top * 10
+        u = self.buf
+        for i in range(10):
+            b = u[base + i]
+            cells[2 * i] = _LETTERS[b & 15]
+            cells[2 * i + 1] = _LETTERS[b >> 4]
         return True
 
 

@@ -331,6 +331,29 @@ def test_same_piece_set_keeps_the_solver(cache_dir):
     assert g.job.solver is s and g.job.phase == kg.S_READY
 
 
+
+def test_undo_ring_keeps_layouts_in_half_the_bytes():
+    """Two cells a byte: every layout comes back letter for letter, the newest
+    first; past UNDO steps the oldest are gone."""
+    ring = kg.UndoRing()
+    assert len(ring.buf) == 10 * kg.UNDO
+    layouts = [bytearray(klotski.parse(t)) for t in
+               (CLASSIC, "VBBV/VBBV/SHHS/VSSV/V..V", "SS.V/SBBV/VBBS/VSHH/HHS.")]
+    for cells in layouts:
+        ring.push(cells)
+        assert ring.top_is(cells)
+    assert not ring.top_is(layouts[0])
+    out = bytearray(20)
+    for cells in reversed(layouts):
+        assert ring.pop_into(out) and out == cells
+    assert not ring.pop_into(out) and ring.n == 0
+    for k in range(kg.UNDO + 5):
+        ring.push(layouts[k % 3])
+    assert ring.n == kg.UNDO
+    for k in reversed(range(5, kg.UNDO + 5)):
+        assert ring.pop_into(out) and out == layouts[k % 3]
+    assert not ring.pop_into(out)
+
 # ------------------------------------------------------------ cache
 
 def test_cache_roundtrip_corrupt_truncated_stale(tmp_path, classic_solver):
