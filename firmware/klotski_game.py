@@ -1,7 +1,12 @@
 """Klotski (华容道) on the handheld: the scene around klotski.py.
 
-Screens: the level list (name, best / optimal, a thumbnail of the layout),
-the board, a pause menu and the win screen.
+Screens, one object each with ``tick(ctx)`` / ``draw(fb)`` (``Game.screen``
+is the one on show; the runtime sees ``Game``): ``LevelList`` (name, best /
+optimal, a thumbnail of the layout), ``PlayScreen`` (the board and its
+panel), ``MenuScreen`` (the pause menu over the board), ``WinScreen`` and
+``PackError``.  ``Game`` holds what they share: the levels, the board in
+play, its undo ring and its solver job.  The list and the pack's error are
+kept on screen by the runtime's frame cache (``Game.frame_key``).
 
 Board: 4 x 5 cells of 12 px on the left (a frame with the exit gap under the
 middle columns); the block is a double frame with a solid core, verticals and
@@ -55,12 +60,7 @@ except ImportError:
         return value
 
 GAME_ID = "klotski"
-LIST = const(0)
-PLAY = const(1)
-MENU = const(2)
-WIN = const(3)
-PACK_BAD = const(4)      # the level pack's error screen, then LIST
-SHOWN = const(-1)        # self.level of a layout given to show_level()
+SHOWN = const(-1)        # Game.level of a layout given to show_level()
 CELL = const(12)
 BX = const(1)            # board origin (inside the frame)
 BY = const(1)
@@ -74,11 +74,13 @@ CH_B = const(66)
 CHUNK = const(16)        # work units per solver slice; tests/test_klotski_game.py measures the ticks
 SLICE_MS = const(25)     # solver time per tick (tick + draw of the board add ~17 ms, a slice varies)
 MAX_SLICES = const(12)   # per tick, whatever the clock says (the simulator's clock stands still)
-UNDO = const(200)        # undo depth (20 bytes per step)
+UNDO = const(200)        # undo depth (10 bytes per step: UndoRing)
 HOLD_MS = const(500)
 AUTO_TICKS = const(8)
 FLASH_TICKS = const(10)
 ROWS_SHOWN = const(8)
+_LOW_HZ = const(220)     # beep: blocked, nothing to undo
+_WIN_HZ = const(1400)    # beep: solved
 # solver phases
 S_NONE = const(0)
 S_NEW = const(1)         # constructor runs next tick
@@ -96,7 +98,7 @@ _M_AUTO = const(1)
 _M_UNDO = const(2)
 _M_RESTART = const(3)
 _M_LEVELS = const(4)
-# what waits for the solver's table (self.pending)
+# what waits for the solver's table (PlayScreen.pending)
 _WANT_NOTHING = const(0)
 _WANT_HINT = const(1)
 _WANT_AUTO = const(2)
@@ -247,12 +249,18 @@ class SolverJob:
         return 99 if p > 99 else p
 
 
+# a cell's letter by its low 4 bits (ord & 15: "." 14, S 3, V 6, H 8, B 2), the
+# code UndoRing keeps it in
+_LETTERS = b"..BS..V.H......."
+
+
 class UndoRing:
-    """The layouts before the last UNDO steps (20 bytes each), the oldest
-    overwritten by a new one."""
+    """The layouts before the last UNDO steps, the oldest overwritten by a
+    new one; a layout takes 10 bytes (two cells a byte: the low 4 bits of a
+    letter tell the five apart), so the ring is half the size of the cells."""
 
     def __init__(self):
-        self.buf = bytearray(20 * UNDO)
+        self.buf = bytearray(10 * UNDO)
         self.n = 0               # steps that can be undone (<= UNDO)
         self.top = 0             # ring index of the next free slot
 
@@ -260,8 +268,10 @@ class UndoRing:
         self.n = 0
 
     def push(self, cells):
-        base = self.top * 20
-        self.buf[base:base + 20] = cells
+        base = self.top * 10
+        u = self.buf
+        for i in range(10):
+            u[base + i] = (cells[2 * i] & 15) | (cells[2 * i + 1] & 15) << 4
         self.top = (self.top + 1) % UNDO
         if self.n < UNDO:
             self.n += 1
@@ -270,10 +280,10 @@ class UndoRing:
         """Is the newest layout ``cells``?"""
         if not self.n:
             return False
-        base = ((self.top + UNDO - 1) % UNDO) * 20
+        base = ((self.top + UNDO - 1) % UNDO) * 10
         u = self.buf
-        for i in range(20):
-            if u[base + i] != cells[i]:
+        for i in range(10):
+            if u[base + i] != (cells[2 * i] & 15) | (cells[2 * i + 1] & 15) << 4:
                 return False
         return True
 
@@ -286,75 +296,94 @@ class UndoRing:
         if not self.n:
             return False
         self.drop()
-        base = self.top * 20
-        cells[:] = self.buf[base:base + 20]
+        base = self.top * 10
+        u = self.buf
+        for i in range(10):
+            b = u[base + i]
+            cells[2 * i] = _LETTERS[b & 15]
+            cells[2 * i + 1] = _LETTERS[b >> 4]
         return True
 
 
 class Game:
+    """The scene the runtime runs: the levels (built-in, then the pack's), the
+    board in play and its solver, shared by the screens; ``screen`` is the
+    one on show (LevelList, PlayScreen, MenuScreen, WinScreen or PackError),
+    which ticks and draws."""
+
     def __init__(self, ctx):
-        self.ctx = ctx
         self.saved = ctx.load(GAME_ID) or {}
         if not isinstance(self.saved.get("best"), dict):
             self.saved["best"] = {}
-        self.names = []
-        self.layouts = []
-        self.optimal = []
-        i = 0
-        for line in klotski_levels.LEVELS.split("\n"):
-            name, layout, steps = line.split("|")
-            self.names.append(display_name(name, i))
-            self.layouts.append(layout)
-            self.optimal.append(int(steps))
-            i += 1
-        self.job = SolverJob(ctx)
-        self.cells = bytearray(20)
-        self.start = bytearray(20)
-        self.own = bytearray(20)
-        self.undo = UndoRing()
-        self.steps = 0
-        self.last = NONE         # anchor of the piece moved in the current step
-        self.cursor = 0
-        self.grabbed = False
-        self.helped = False
-        self.auto = False
-        self.auto_wait = 0
-        self.pending = _WANT_NOTHING  # a hint or auto solve waiting for the solver
-        self.flash = NONE
-        self.flash_ticks = 0
-        self.level = 0
-        self.top = 0
-        self.state = LIST
-        self.menu = _M_HINT
-        self.b_held = False
-        self.new_best = False
-        self.thumb = bytearray(20)
-        self.thumb_own = bytearray(20)
-        self._thumb_level = -2
-        self._list_key = -1              # what the list cache below shows
-        self._list_cache = None          # the drawn list screen (one frame's bytes)
-        self._stores = 0                 # bests saved: the list shows them
-        self.nb = len(self.layouts)      # built-in levels; pack levels follow
+        lines = klotski_levels.LEVELS.split("\n")
+        n = len(lines)
+        self.nb = n                      # built-in levels; pack levels follow
+        self.names = [None] * n          # lists of their exact size (appends leave slack)
+        self.layouts = [None] * n
+        self.optimal = [0] * n
+        for i in range(n):
+            name, layout, steps = lines[i].split("|")
+            self.names[i] = display_name(name, i)
+            self.layouts[i] = layout
+            self.optimal[i] = int(steps)
         self.shown = None                # layout text of show_level()
         self._cached = -2                # the one pack level held in memory
         self._cached_text = None
         self._pack_opt = None            # solver distance of a pack level's start
+        self.stores = 0                  # bests saved: the list shows them
         self.pack_error = None
+        # the board in play
+        self.job = SolverJob(ctx)
+        self.level = 0
+        self.start = bytearray(20)
+        self.cells = bytearray(20)
+        self.own = bytearray(20)
+        self.undo = UndoRing()
+        self.steps = 0
+        self.last = NONE         # anchor of the piece moved in the current step
+        self.helped = False
+        self.new_best = False
+        self.list_screen = LevelList(self)
+        self.play_screen = PlayScreen(self)
+        self.menu_screen = MenuScreen(self)
+        self.win_screen = WinScreen(self)
+        self.error_screen = PackError(self)
+        self.screen = self.list_screen
         self.pack, err = userlevels.open_for(ctx, GAME_ID, check_level)
         if err:
-            self._pack_bad(err)
+            self.pack_bad(err)
 
-    # ------------------------------------------------------------ the level pack
-    def _pack_bad(self, reason):
+    def tick(self, ctx):
+        self.job.work(ctx)
+        play = self.play_screen
+        if play.flash_ticks:             # a hint's flash fades whatever is on show
+            play.flash_ticks -= 1
+            if not play.flash_ticks:
+                play.flash = NONE
+        return self.screen.tick(ctx)
+
+    def draw(self, fb):
+        fb.fill(0)
+        self.screen.draw(fb)
+
+    def frame_key(self):
+        """The runtime's frame cache (docs/runtime.md): the list and the
+        pack's error are redrawn only when this changes, the board every tick."""
+        if self.screen is self.list_screen:
+            return self.list_screen.frame_key()
+        return 0 if self.screen is self.error_screen else None
+
+    # ------------------------------------------------------------ the levels
+    def pack_bad(self, reason):
         """Drop the pack, show why, then the built-in list."""
         self.pack = None
         self._cached = -2
         self._cached_text = None
         self.pack_error = userlevels.wrap(reason)
-        self.state = PACK_BAD
+        self.screen = self.error_screen
         if self.level >= self.nb:
             self.level = 0
-            self.top = 0
+            self.list_screen.top = 0
 
     def n_levels(self):
         return self.nb + (self.pack.count if self.pack is not None else 0)
@@ -390,19 +419,6 @@ class Game:
             self._pack_opt = self.job.solver.distance(self.job.solver.rank_of(self.start))
         return self._pack_opt
 
-    def show_level(self, text):
-        """Open the layout ``text`` (checked like a pack level)."""
-        check_level(text)
-        self.shown = text
-        self.open_level(SHOWN)
-
-    def _to_list(self):
-        self.state = LIST
-        if self.level < 0:
-            self.level = 0
-            self.top = 0
-
-    # ------------------------------------------------------------ levels
     def best(self, i):
         if 0 <= i < self.nb:
             key = self.layouts[i]
@@ -414,12 +430,24 @@ class Game:
             return 0
         return self.saved["best"].get(key, 0)
 
+    def show_level(self, text):
+        """Open the layout ``text`` (checked like a pack level)."""
+        check_level(text)
+        self.shown = text
+        self.open_level(SHOWN)
+
+    def to_list(self):
+        self.screen = self.list_screen
+        if self.level < 0:
+            self.level = 0
+            self.list_screen.top = 0
+
     def open_level(self, i):
         if i >= self.nb:
             try:
                 cells = check_level(self.layout(i))
             except Exception as exc:     # LevelPackError, LayoutError
-                self._pack_bad(userlevels.short_reason(exc))
+                self.pack_bad(userlevels.short_reason(exc))
                 return
         else:
             cells = klotski.parse(self.layout(i))
@@ -427,36 +455,29 @@ class Game:
         self._pack_opt = None
         self.start[:] = cells
         self.restart()
-        self.state = PLAY
+        self.screen = self.play_screen
         self.job.want(klotski.piece_set(self.start))
 
+    # ------------------------------------------------------------ the board
     def restart(self):
         self.cells[:] = self.start
         klotski.owners(self.cells, self.own)
         self.steps = 0
         self.undo.clear()
         self.last = NONE
-        self.grabbed = False
         self.helped = False
-        self.auto = False
-        self.pending = _WANT_NOTHING
-        self.flash = NONE
         self.new_best = False
-        c = 0
-        while self.own[c] == NONE or self.cells[c] != CH_B:
-            c += 1
-        self.cursor = c
+        self.play_screen.reset()
 
-    # ------------------------------------------------------------ moves
     def move_piece(self, a, d):
         """Move the piece anchored at a one cell by d; returns the new anchor or
         NONE if blocked."""
         if not klotski.can_shift(self.cells, self.own, a, d):
             return NONE
-        self._step(a, a + d, None, d)
+        self.step(a, a + d, None, d)
         return a + d
 
-    def _step(self, frm, to, nxt, d):
+    def step(self, frm, to, nxt, d):
         """Play the move of the piece anchored at ``frm`` to ``to``: the board
         becomes ``nxt`` (the solver's layout) or, when that is None, the piece
         shifts by d.  Counts steps the standard way: moves of the same piece
@@ -482,43 +503,10 @@ class Game:
         klotski.owners(self.cells, self.own)
         self.steps -= 1
         self.last = NONE
-        self.grabbed = False
-        if self.own[self.cursor] == NONE:
-            self._cursor_to_piece()
         return True
 
-    def _cursor_to_piece(self):
-        for c in range(20):
-            if self.own[c] != NONE:
-                self.cursor = c
-                return
-
-    def hint_move(self):
-        """Play the solver's best next move.  Returns True if a move was made."""
-        s = self.job.solver
-        if self.job.phase != S_READY or s is None:
-            return False
-        r = s.rank_of(self.cells)
-        mv = s.best_move(r)
-        if mv is None:
-            return False
-        to = mv[1]
-        self._step(mv[0], to, s.cells_of(mv[2]), 0)
-        self.helped = True
-        self.grabbed = False
-        self.cursor = to
-        self.flash = to
-        self.flash_ticks = FLASH_TICKS
-        return True
-
-    def _after_move(self, ctx):
-        if klotski.is_goal_cells(self.cells):
-            self._win(ctx)
-
-    def _win(self, ctx):
-        self.state = WIN
-        self.auto = False
-        self.grabbed = False
+    def win(self, ctx):
+        """Solved: a record unless helped, then the win screen."""
         self.new_best = False
         if not self.helped:
             key = self.layout(self.level)
@@ -527,52 +515,27 @@ class Game:
                 self.saved["best"][key] = self.steps
                 self.new_best = True
                 ctx.store(GAME_ID, self.saved)
-                self._stores += 1
-        ctx.beep(1400, 150)
+                self.stores += 1
+        ctx.beep(_WIN_HZ, 150)
+        self.screen = self.win_screen
 
-    def _cursor_step(self, d):
-        c = self.cursor
-        a = self.own[c]
-        while True:
-            q = c + d
-            if q < 0 or q >= 20 or ((d == 1 or d == -1) and q // 4 != c // 4):
-                return
-            c = q
-            if a == NONE or self.own[c] != a:
-                self.cursor = c
-                return
 
-    # ------------------------------------------------------------ tick
+class LevelList:
+    """Name, best / optimal of each level and a thumbnail of the one under the
+    cursor; A plays it, B leaves the game."""
+
+    def __init__(self, game):
+        self.game = game
+        self.top = 0                     # first row shown
+        self.thumb = bytearray(20)
+        self.thumb_own = bytearray(20)
+        self._thumb_level = -2
+
     def tick(self, ctx):
-        self.job.work(ctx)
         btn = ctx.buttons
-        if self.flash_ticks:
-            self.flash_ticks -= 1
-            if not self.flash_ticks:
-                self.flash = NONE
-        st = self.state
-        if st == LIST:
-            return self._tick_list(ctx, btn)
-        if st == WIN:
-            if btn.just_pressed(A):
-                if 0 <= self.level and self.level + 1 < self.n_levels():
-                    self.open_level(self.level + 1)
-                else:
-                    self._to_list()
-            elif btn.just_released(B):
-                self._to_list()
-            return None
-        if st == PACK_BAD:
-            if btn.just_pressed(A) or btn.just_released(B):
-                self.state = LIST
-            return None
-        if st == MENU:
-            return self._tick_menu(ctx, btn)
-        return self._tick_play(ctx, btn)
-
-    def _tick_list(self, ctx, btn):
-        n = self.n_levels()
-        i = self.level
+        g = self.game
+        n = g.n_levels()
+        i = g.level
         if btn.repeat(UP):
             i = (i - 1) % n
         elif btn.repeat(DOWN):
@@ -581,74 +544,117 @@ class Game:
             i = max(0, i - ROWS_SHOWN)
         elif btn.repeat(RIGHT):
             i = min(n - 1, i + ROWS_SHOWN)
-        self.level = i
+        g.level = i
         if i < self.top:
             self.top = i
         elif i >= self.top + ROWS_SHOWN:
             self.top = i - ROWS_SHOWN + 1
-        if i >= self.nb and i != self._thumb_level:
+        if i >= g.nb and i != self._thumb_level:
             try:                          # the thumbnail's layout, read here, not in draw
-                self.layout(i)
+                g.layout(i)
             except Exception as exc:
-                self._pack_bad(userlevels.short_reason(exc))
+                g.pack_bad(userlevels.short_reason(exc))
                 return None
         if btn.just_pressed(A):
-            self.open_level(i)
+            g.open_level(i)
         elif btn.just_released(B):
             return "exit"
         return None
 
-    def _tick_menu(self, ctx, btn):
-        if btn.repeat(UP):
-            self.menu = (self.menu - 1) % len(MENU_ITEMS)
-        elif btn.repeat(DOWN):
-            self.menu = (self.menu + 1) % len(MENU_ITEMS)
-        elif btn.just_released(B):
-            if self.b_held:          # the release of the hold that opened the menu
-                self.b_held = False
-            else:
-                self.state = PLAY
-        elif btn.just_pressed(A):
-            self.state = PLAY
-            self.choose(ctx, self.menu)
+    def frame_key(self):
+        """About 200 characters of text: the runtime keeps the drawn list
+        while the selection, the scroll, the solver's phase (a pack level's
+        optimum), the level count and the saved bests stay the same (>= 2**20)."""
+        g = self.game
+        return (((g.level + 1) * 256 + self.top) * 16 + g.job.phase) * 256 + (g.n_levels() + g.stores) % 256
+
+    def draw(self, fb):
+        g = self.game
+        n = g.n_levels()
+        gfx.text(fb, "KLOTSKI", 1, 0)
+        gfx.text(fb, "%d/%d" % (g.level + 1, n), 34, 0)
+        gfx.text(fb, "BEST/OPT", 64, 0)
+        fb.hline(0, 6, 98, 1)
+        y = 8
+        for k in range(ROWS_SHOWN):
+            i = self.top + k
+            if i >= n:
+                break
+            b = g.best(i)
+            opt = g.optimal_of(i)
+            right = "%s/%s" % (("%d" % b) if b else "-", ("%d" % opt) if opt is not None else "?")
+            name = fit_name(g.name(i), 97 - gfx.text_width(right) - 3 - 1)
+            c = 1
+            if i == g.level:
+                fb.fill_rect(0, y - 1, 98, 7, 1)
+                c = 0
+            gfx.text(fb, name, 1, y, c)
+            gfx.text(fb, right, 97 - gfx.text_width(right), y, c)
+            y += 7
+        if self._thumb_level != g.level:
+            try:      # a pack level was read by the tick; a failure draws no thumbnail
+                self.thumb[:] = klotski.parse(g.layout(g.level))
+            except Exception:
+                for c in range(20):
+                    self.thumb[c] = DOT
+            klotski.owners(self.thumb, self.thumb_own)
+            self._thumb_level = g.level
+        draw_layout(fb, self.thumb, self.thumb_own, 104, 4, 5, NONE, NONE, False)
+        gfx.text(fb, "A:PLAY", 101, 40)
+        gfx.text(fb, "B:EXIT", 101, 47)
+
+
+class PackError:
+    """Why the level pack was dropped; A or B: the built-in list."""
+
+    def __init__(self, game):
+        self.game = game
+
+    def tick(self, ctx):
+        btn = ctx.buttons
+        if btn.just_pressed(A) or btn.just_released(B):
+            self.game.screen = self.game.list_screen
         return None
 
-    def choose(self, ctx, item):
-        """Run menu item ``item`` (_M_HINT .. _M_LEVELS: index into MENU_ITEMS)."""
-        if item == _M_HINT:
-            self.request(ctx, _WANT_HINT)
-        elif item == _M_AUTO:
-            self.request(ctx, _WANT_AUTO)
-        elif item == _M_UNDO:
-            self.undo_step()
-        elif item == _M_RESTART:
-            self.restart()
-        else:
-            self._to_list()
+    def draw(self, fb):
+        userlevels.draw_error(fb, self.game.pack_error)
 
-    def request(self, ctx, what):
-        """_WANT_HINT or _WANT_AUTO (solve): now if the table is ready, else when it is."""
-        if self.job.phase == S_FAIL:
-            ctx.toast("NO SOLVER", 45)
-            return
-        if self.job.phase != S_READY:
-            self.pending = what
-            ctx.toast("SOLVING %d%%" % self.job.progress(), 30)
-            return
+
+class PlayScreen:
+    """The board in play and its panel: the cursor, a grabbed piece, the
+    flash of the piece a hint moved, auto solve, and a hint or auto solve
+    waiting for the solver's table (``pending``)."""
+
+    def __init__(self, game):
+        self.game = game
+        self.cursor = 0
+        self.grabbed = False
+        self.auto = False
+        self.auto_wait = 0
         self.pending = _WANT_NOTHING
-        if what == _WANT_AUTO:
-            self.auto = True
-            self.auto_wait = 0
-            self.helped = True
-        elif not self.hint_move():
-            ctx.toast("NO MOVE", 30)
-        else:
-            self._after_move(ctx)
+        self.flash = NONE
+        self.flash_ticks = 0
+        self.b_held = False      # B is still down from a hold (menu) or an auto stop
 
-    def _tick_play(self, ctx, btn):
-        if self.pending and self.job.phase == S_READY:
+    def reset(self):
+        """A new board: the cursor on the block, nothing grabbed or waiting."""
+        own = self.game.own
+        cells = self.game.cells
+        self.grabbed = False
+        self.auto = False
+        self.pending = _WANT_NOTHING
+        self.flash = NONE
+        c = 0
+        while own[c] == NONE or cells[c] != CH_B:
+            c += 1
+        self.cursor = c
+
+    def tick(self, ctx):
+        g = self.game
+        btn = ctx.buttons
+        if self.pending and g.job.phase == S_READY:
             self.request(ctx, self.pending)
-        if self.auto:
+        if self.auto:                    # a hint every AUTO_TICKS ticks; any key stops it
             if btn.just_pressed(A | B | UP | DOWN | LEFT | RIGHT):
                 self.auto = False
                 self.b_held = btn.pressed(B)
@@ -656,26 +662,26 @@ class Game:
             self.auto_wait -= 1
             if self.auto_wait <= 0:
                 self.auto_wait = AUTO_TICKS
-                if not self.hint_move():
+                if not self.hint():
                     self.auto = False
                     ctx.toast("NO SOLUTION", 45)
                 else:
-                    self._after_move(ctx)
+                    self.after_move(ctx)
             return None
         # B: tap = drop / undo, hold = menu
         if btn.pressed(B) and not self.b_held and btn.held_ms(B) >= HOLD_MS:
             self.b_held = True
             self.grabbed = False
-            self.state = MENU
-            self.menu = _M_HINT
+            g.menu_screen.item = _M_HINT
+            g.screen = g.menu_screen
             return None
         if btn.just_released(B):
             if self.b_held:
                 self.b_held = False
             elif self.grabbed:
                 self.grabbed = False
-            elif not self.undo_step():
-                ctx.beep(220, 30)
+            elif not self.undo():
+                ctx.beep(_LOW_HZ, 30)
             return None
         d = 0
         if btn.repeat(LEFT):
@@ -687,77 +693,267 @@ class Game:
         elif btn.repeat(DOWN):
             d = 4
         if d:
-            if self.grabbed:
-                a = self.own[self.cursor]
-                na = self.move_piece(a, d)
-                if na == NONE:
-                    ctx.beep(220, 20)
-                else:
-                    self.cursor += d
-                    self._after_move(ctx)
+            if not self.grabbed:
+                self.move_cursor(d)
+            elif g.move_piece(g.own[self.cursor], d) == NONE:
+                ctx.beep(_LOW_HZ, 20)
             else:
-                self._cursor_step(d)
+                self.cursor += d
+                self.after_move(ctx)
         elif btn.just_pressed(A):
             if self.grabbed:
                 self.grabbed = False
-            elif self.own[self.cursor] != NONE:
+            elif g.own[self.cursor] != NONE:
                 self.grabbed = True
         return None
 
-    # ------------------------------------------------------------ drawing
-    def draw(self, fb):
-        fb.fill(0)
-        if self.state == PACK_BAD:
-            userlevels.draw_error(fb, self.pack_error)
+    def move_cursor(self, d):
+        """The cursor one cell by d, on past the cells of the piece it leaves."""
+        own = self.game.own
+        c = self.cursor
+        a = own[c]
+        while True:
+            q = c + d
+            if q < 0 or q >= 20 or ((d == 1 or d == -1) and q // 4 != c // 4):
+                return
+            c = q
+            if a == NONE or own[c] != a:
+                self.cursor = c
+                return
+
+    def after_move(self, ctx):
+        if klotski.is_goal_cells(self.game.cells):
+            self.auto = False
+            self.grabbed = False
+            self.game.win(ctx)
+
+    def undo(self):
+        """Undo a step; False when there is none."""
+        own = self.game.own
+        if not self.game.undo_step():
+            return False
+        self.grabbed = False
+        if own[self.cursor] == NONE:
+            for c in range(20):
+                if own[c] != NONE:
+                    self.cursor = c
+                    break
+        return True
+
+    def hint(self):
+        """Play the solver's best next move and flash it; False if there is
+        no table or no move."""
+        g = self.game
+        s = g.job.solver
+        if g.job.phase != S_READY or s is None:
+            return False
+        mv = s.best_move(s.rank_of(g.cells))
+        if mv is None:
+            return False
+        to = mv[1]
+        g.step(mv[0], to, s.cells_of(mv[2]), 0)
+        g.helped = True
+        self.grabbed = False
+        self.cursor = to
+        self.flash = to
+        self.flash_ticks = FLASH_TICKS
+        return True
+
+    def request(self, ctx, what):
+        """_WANT_HINT or _WANT_AUTO (solve): now if the table is ready, else when it is."""
+        job = self.game.job
+        if job.phase == S_FAIL:
+            ctx.toast("NO SOLVER", 45)
             return
-        if self.state == LIST:
-            self._draw_list(fb)
+        if job.phase != S_READY:
+            self.pending = what
+            ctx.toast("SOLVING %d%%" % job.progress(), 30)
             return
-        self._draw_board(fb, self.cells, BX, BY, CELL, True)
-        if self.state == WIN:
-            self._draw_win(fb)
-        elif self.state == MENU:
-            self._draw_panel(fb)
-            self._draw_menu(fb)
+        self.pending = _WANT_NOTHING
+        if what == _WANT_AUTO:
+            self.auto = True
+            self.auto_wait = 0
+            self.game.helped = True
+        elif not self.hint():
+            ctx.toast("NO MOVE", 30)
         else:
-            self._draw_panel(fb)
+            self.after_move(ctx)
 
-    def _draw_board(self, fb, cells, x0, y0, size, live):
-        w = 4 * size
-        h = 5 * size
-        fb.vline(x0 - 1, y0 - 1, h + 2, 1)
-        fb.vline(x0 + w, y0 - 1, h + 2, 1)
-        fb.hline(x0 - 1, y0 - 1, w + 2, 1)
-        fb.hline(x0 - 1, y0 + h, size + 1, 1)            # exit gap under columns 1-2
-        fb.hline(x0 + 3 * size, y0 + h, size + 1, 1)
-        own = self.own if live else self.thumb_own
-        sel = NONE
-        if live and self.state != WIN:
-            sel = self.own[self.cursor]
-        for c in range(20):
-            if own[c] != c:
-                continue
-            ch = cells[c]
-            x = x0 + (c % 4) * size
-            y = y0 + (c // 4) * size
-            inv = live and (c == sel or c == self.flash)
-            if size >= 8:
-                self._draw_piece(fb, ch, x, y, size, inv)
-            else:
-                self._draw_mini(fb, ch, x, y, size)
-        if live and sel == NONE and self.state == PLAY:
+    def status(self):
+        ph = self.game.job.phase
+        if ph == S_READY:
+            return "HINTS READY"
+        if ph == S_FAIL:
+            return "NO SOLVER"
+        if ph == S_NEW or ph == S_SETUP or ph == S_LOAD:
+            return "SOLVER: SETUP"
+        return "SOLVING %d%%" % self.game.job.progress()
+
+    def draw(self, fb):
+        self.draw_board(fb, self.game.own[self.cursor], True)
+        self.draw_panel(fb)
+
+    def draw_board(self, fb, sel, playing):
+        """The board with the piece ``sel`` and a flashed one inverted; while
+        ``playing``, a grabbed piece's cut corners or the cursor on an empty cell."""
+        g = self.game
+        draw_layout(fb, g.cells, g.own, BX, BY, CELL, sel, self.flash, playing and self.grabbed)
+        if playing and sel == NONE:
             c = self.cursor
-            x = x0 + (c % 4) * size
-            y = y0 + (c // 4) * size
-            fb.rect(x + 3, y + 3, size - 6, size - 6, 1)
+            x = BX + (c % 4) * CELL
+            y = BY + (c // 4) * CELL
+            fb.rect(x + 3, y + 3, CELL - 6, CELL - 6, 1)
 
-    def _draw_piece(self, fb, ch, x, y, size, inv):
-        pw = 2 if ch == CH_B or ch == CH_H else 1
-        ph = 2 if ch == CH_B or ch == CH_V else 1
-        w = pw * size - 2
-        h = ph * size - 2
+    def draw_panel(self, fb):
+        g = self.game
+        i = g.level
+        gfx.text(fb, fit_name(g.name(i), 128 - PX), PX, 1)
+        gfx.text(fb, "STEPS %d" % g.steps, PX, 9)
+        opt = g.optimal_of(i)
+        gfx.text(fb, ("OPTIMAL %d" % opt) if opt is not None else "OPTIMAL ?", PX, 16)
+        b = g.best(i)
+        gfx.text(fb, ("BEST %d" % b) if b else "BEST -", PX, 23)
+        gfx.text(fb, self.status(), PX, 32)
+        if g.job.phase != S_READY:
+            fb.rect(PX, 38, 72, 4, 1)
+            fb.fill_rect(PX + 1, 39, 70 * g.job.progress() // 100, 2, 1)
+        if self.auto:
+            gfx.text(fb, "AUTO SOLVING", PX, 46)
+            gfx.text(fb, "ANY KEY: STOP", PX, 53)
+        elif self.grabbed:
+            gfx.text(fb, "MOVE: ARROWS", PX, 46)
+            gfx.text(fb, "A/B: DROP", PX, 53)
+        else:
+            gfx.text(fb, "A:GRAB B:UNDO", PX, 46)
+            gfx.text(fb, "HOLD B: MENU", PX, 53)
+
+
+class MenuScreen:
+    """The pause menu over the board (hold B): MENU_ITEMS, each line the
+    action of the same index (_M_HINT .. _M_LEVELS)."""
+
+    def __init__(self, game):
+        self.game = game
+        self.item = _M_HINT
+
+    def tick(self, ctx):
+        btn = ctx.buttons
+        play = self.game.play_screen
+        if btn.repeat(UP):
+            self.item = (self.item - 1) % len(MENU_ITEMS)
+        elif btn.repeat(DOWN):
+            self.item = (self.item + 1) % len(MENU_ITEMS)
+        elif btn.just_released(B):
+            if play.b_held:          # the release of the hold that opened the menu
+                play.b_held = False
+            else:
+                self.game.screen = play
+        elif btn.just_pressed(A):
+            self.game.screen = play
+            self.choose(ctx, self.item)
+        return None
+
+    def choose(self, ctx, item):
+        """Run the action ``item`` (_M_HINT .. _M_LEVELS)."""
+        play = self.game.play_screen
+        if item == _M_HINT:
+            play.request(ctx, _WANT_HINT)
+        elif item == _M_AUTO:
+            play.request(ctx, _WANT_AUTO)
+        elif item == _M_UNDO:
+            play.undo()
+        elif item == _M_RESTART:
+            self.game.restart()
+        else:
+            self.game.to_list()
+
+    def draw(self, fb):
+        play = self.game.play_screen
+        play.draw_board(fb, self.game.own[play.cursor], False)
+        play.draw_panel(fb)
+        gfx.box(fb, PX - 2, 0, 76, 64)
+        gfx.text(fb, "MENU", PX + 2, 2)
+        y = 11
+        for k in range(len(MENU_ITEMS)):
+            if k == self.item:
+                fb.fill_rect(PX, y - 1, 72, 7, 1)
+                gfx.text(fb, MENU_ITEMS[k], PX + 2, y, 0)
+            else:
+                gfx.text(fb, MENU_ITEMS[k], PX + 2, y)
+            y += 8
+        gfx.text(fb, "A:OK B:BACK", PX + 2, 56)
+
+
+class WinScreen:
+    """The solved board and the result; A: the next level, B: the list."""
+
+    def __init__(self, game):
+        self.game = game
+
+    def tick(self, ctx):
+        btn = ctx.buttons
+        g = self.game
+        if btn.just_pressed(A):
+            if 0 <= g.level and g.level + 1 < g.n_levels():
+                g.open_level(g.level + 1)
+            else:
+                g.to_list()
+        elif btn.just_released(B):
+            g.to_list()
+        return None
+
+    def draw(self, fb):
+        g = self.game
+        g.play_screen.draw_board(fb, NONE, False)
+        i = g.level
+        gfx.box(fb, PX - 2, 0, 76, 64)
+        fb.text("SOLVED", PX + 4, 3, 1)
+        gfx.text(fb, "YOUR STEPS %d" % g.steps, PX + 1, 15)
+        opt = g.optimal_of(i)
+        gfx.text(fb, ("OPTIMAL %d" % opt) if opt is not None else "OPTIMAL ?", PX + 1, 22)
+        if g.helped:
+            gfx.text(fb, "WITH HELP:", PX + 1, 31)
+            gfx.text(fb, "NO RECORD", PX + 1, 37)
+        else:
+            b = g.best(i)
+            gfx.text(fb, "BEST %d%s" % (b, " NEW!" if g.new_best else ""), PX + 1, 31)
+            if g.steps == opt:
+                gfx.text(fb, "PERFECT!", PX + 1, 37)
+        gfx.text(fb, "A:NEXT B:LIST", PX + 1, 52)
+
+
+# ------------------------------------------------------------ drawing a layout
+def draw_layout(fb, cells, own, x0, y0, size, sel, flash, grabbed):
+    """The frame with its exit gap and the pieces of ``cells`` (anchors in
+    ``own``) in cells of ``size`` px: framed pieces with ``sel`` and
+    ``flash`` inverted (``grabbed``: with cut corners), or (size < 8) the
+    thumbnail's outlines."""
+    bw = 4 * size
+    bh = 5 * size
+    fb.vline(x0 - 1, y0 - 1, bh + 2, 1)
+    fb.vline(x0 + bw, y0 - 1, bh + 2, 1)
+    fb.hline(x0 - 1, y0 - 1, bw + 2, 1)
+    fb.hline(x0 - 1, y0 + bh, size + 1, 1)           # exit gap under columns 1-2
+    fb.hline(x0 + 3 * size, y0 + bh, size + 1, 1)
+    for a in range(20):
+        if own[a] != a:
+            continue
+        ch = cells[a]
+        x = x0 + (a % 4) * size
+        y = y0 + (a // 4) * size
+        w = (2 if ch == CH_B or ch == CH_H else 1) * size
+        h = (2 if ch == CH_B or ch == CH_V else 1) * size
+        if size < 8:              # the thumbnail: outlines, the block solid
+            if ch == CH_B:
+                fb.fill_rect(x, y, w - 1, h - 1, 1)
+            else:
+                fb.rect(x, y, w - 1, h - 1, 1)
+            continue
+        w -= 2
+        h -= 2
         x += 1
         y += 1
+        inv = a == sel or a == flash
         c = 0 if inv else 1
         if inv:
             fb.fill_rect(x, y, w, h, 1)
@@ -772,139 +968,14 @@ class Game:
             fb.fill_rect(x + 3, y + h // 2 - 1, w - 6, 2, c)
         else:
             fb.fill_rect(x + 3, y + 3, w - 6, h - 6, c)
-        if self.grabbed and inv and self.state == PLAY:
+        if grabbed and inv:
             # grabbed: black corners cut into the solid piece
-            fb.pixel(x, y, 0)
-            fb.pixel(x + w - 1, y, 0)
-            fb.pixel(x, y + h - 1, 0)
-            fb.pixel(x + w - 1, y + h - 1, 0)
-            fb.pixel(x + 1, y, 0)
+            fb.hline(x, y, 2, 0)
             fb.pixel(x, y + 1, 0)
-            fb.pixel(x + w - 2, y, 0)
+            fb.hline(x + w - 2, y, 2, 0)
             fb.pixel(x + w - 1, y + 1, 0)
-            fb.pixel(x + 1, y + h - 1, 0)
+            fb.hline(x, y + h - 1, 2, 0)
             fb.pixel(x, y + h - 2, 0)
-            fb.pixel(x + w - 2, y + h - 1, 0)
+            fb.hline(x + w - 2, y + h - 1, 2, 0)
             fb.pixel(x + w - 1, y + h - 2, 0)
 
-    def _draw_mini(self, fb, ch, x, y, size):
-        pw = 2 if ch == CH_B or ch == CH_H else 1
-        ph = 2 if ch == CH_B or ch == CH_V else 1
-        w = pw * size - 1
-        h = ph * size - 1
-        if ch == CH_B:
-            fb.fill_rect(x, y, w, h, 1)
-        else:
-            fb.rect(x, y, w, h, 1)
-
-    def _status(self):
-        ph = self.job.phase
-        if ph == S_READY:
-            return "HINTS READY"
-        if ph == S_FAIL:
-            return "NO SOLVER"
-        if ph == S_NEW or ph == S_SETUP or ph == S_LOAD:
-            return "SOLVER: SETUP"
-        return "SOLVING %d%%" % self.job.progress()
-
-    def _draw_panel(self, fb):
-        i = self.level
-        gfx.text(fb, fit_name(self.name(i), 128 - PX), PX, 1)
-        gfx.text(fb, "STEPS %d" % self.steps, PX, 9)
-        opt = self.optimal_of(i)
-        gfx.text(fb, ("OPTIMAL %d" % opt) if opt is not None else "OPTIMAL ?", PX, 16)
-        b = self.best(i)
-        gfx.text(fb, ("BEST %d" % b) if b else "BEST -", PX, 23)
-        gfx.text(fb, self._status(), PX, 32)
-        if self.job.phase != S_READY:
-            fb.rect(PX, 38, 72, 4, 1)
-            fb.fill_rect(PX + 1, 39, 70 * self.job.progress() // 100, 2, 1)
-        if self.auto:
-            gfx.text(fb, "AUTO SOLVING", PX, 46)
-            gfx.text(fb, "ANY KEY: STOP", PX, 53)
-        elif self.grabbed:
-            gfx.text(fb, "MOVE: ARROWS", PX, 46)
-            gfx.text(fb, "A/B: DROP", PX, 53)
-        else:
-            gfx.text(fb, "A:GRAB B:UNDO", PX, 46)
-            gfx.text(fb, "HOLD B: MENU", PX, 53)
-
-    def _draw_menu(self, fb):
-        gfx.box(fb, PX - 2, 0, 76, 64)
-        gfx.text(fb, "MENU", PX + 2, 2)
-        y = 11
-        for k in range(len(MENU_ITEMS)):
-            if k == self.menu:
-                fb.fill_rect(PX, y - 1, 72, 7, 1)
-                gfx.text(fb, MENU_ITEMS[k], PX + 2, y, 0)
-            else:
-                gfx.text(fb, MENU_ITEMS[k], PX + 2, y)
-            y += 8
-        gfx.text(fb, "A:OK B:BACK", PX + 2, 56)
-
-    def _draw_win(self, fb):
-        i = self.level
-        gfx.box(fb, PX - 2, 0, 76, 64)
-        fb.text("SOLVED", PX + 4, 3, 1)
-        gfx.text(fb, "YOUR STEPS %d" % self.steps, PX + 1, 15)
-        opt = self.optimal_of(i)
-        gfx.text(fb, ("OPTIMAL %d" % opt) if opt is not None else "OPTIMAL ?", PX + 1, 22)
-        if self.helped:
-            gfx.text(fb, "WITH HELP:", PX + 1, 31)
-            gfx.text(fb, "NO RECORD", PX + 1, 37)
-        else:
-            b = self.best(i)
-            gfx.text(fb, "BEST %d%s" % (b, " NEW!" if self.new_best else ""), PX + 1, 31)
-            if self.steps == opt:
-                gfx.text(fb, "PERFECT!", PX + 1, 37)
-        gfx.text(fb, "A:NEXT B:LIST", PX + 1, 52)
-
-    def _draw_list(self, fb):
-        """The level list: about 200 characters of text, so the drawn screen
-        is kept and copied back while nothing on it changes."""
-        n = self.n_levels()
-        frame = self.ctx.frame
-        key = (((self.level + 1) * 256 + self.top) * 16 + self.job.phase) * 256 + (n + self._stores) % 256
-        if frame is not None and key == self._list_key and len(frame) == len(self._list_cache):
-            frame[:] = self._list_cache
-            return
-        self._draw_list_fresh(fb, n)
-        if frame is not None:
-            if self._list_cache is None or len(self._list_cache) != len(frame):
-                self._list_cache = bytearray(len(frame))
-            self._list_cache[:] = frame
-            self._list_key = key
-
-    def _draw_list_fresh(self, fb, n):
-        gfx.text(fb, "KLOTSKI", 1, 0)
-        gfx.text(fb, "%d/%d" % (self.level + 1, n), 34, 0)
-        gfx.text(fb, "BEST/OPT", 64, 0)
-        fb.hline(0, 6, 98, 1)
-        y = 8
-        for k in range(ROWS_SHOWN):
-            i = self.top + k
-            if i >= n:
-                break
-            b = self.best(i)
-            opt = self.optimal_of(i)
-            right = "%s/%s" % (("%d" % b) if b else "-", ("%d" % opt) if opt is not None else "?")
-            name = fit_name(self.name(i), 97 - gfx.text_width(right) - 3 - 1)
-            c = 1
-            if i == self.level:
-                fb.fill_rect(0, y - 1, 98, 7, 1)
-                c = 0
-            gfx.text(fb, name, 1, y, c)
-            gfx.text(fb, right, 97 - gfx.text_width(right), y, c)
-            y += 7
-        # thumbnail of the selected level
-        if self._thumb_level != self.level:
-            try:      # a pack level was read by the tick; a failure draws no thumbnail
-                self.thumb[:] = klotski.parse(self.layout(self.level))
-            except Exception:
-                for c in range(20):
-                    self.thumb[c] = DOT
-            klotski.owners(self.thumb, self.thumb_own)
-            self._thumb_level = self.level
-        self._draw_board(fb, self.thumb, 104, 4, 5, False)
-        gfx.text(fb, "A:PLAY", 101, 40)
-        gfx.text(fb, "B:EXIT", 101, 47)

@@ -27,7 +27,7 @@ DIRS = {-1: LEFT, 1: RIGHT, -4: UP, 4: DOWN}
 
 def menu(g, ctx, item):
     hold(g, ctx, B)
-    assert g.state == kg.MENU
+    assert g.screen is g.menu_screen
     for _ in range(item):
         tap(g, ctx, DOWN)
     tap(g, ctx, A)
@@ -35,10 +35,10 @@ def menu(g, ctx, item):
 
 def cursor_path(g, target_anchor):
     """Arrow presses that bring the cursor onto the piece anchored at target_anchor."""
-    start = g.cursor
+    start = g.play_screen.cursor
     seen = {start: None}
     q = deque([start])
-    keep = g.cursor
+    keep = g.play_screen.cursor
     while q:
         c = q.popleft()
         if g.own[c] == target_anchor:
@@ -46,16 +46,16 @@ def cursor_path(g, target_anchor):
             while seen[c] is not None:
                 c, d = seen[c]
                 path.append(d)
-            g.cursor = keep
+            g.play_screen.cursor = keep
             return path[::-1]
         for d in (-1, 1, -4, 4):
-            g.cursor = c
-            g._cursor_step(d)
-            n = g.cursor
+            g.play_screen.cursor = c
+            g.play_screen.move_cursor(d)
+            n = g.play_screen.cursor
             if n not in seen:
                 seen[n] = (c, d)
                 q.append(n)
-    g.cursor = keep
+    g.play_screen.cursor = keep
     raise AssertionError("piece %d unreachable" % target_anchor)
 
 
@@ -63,9 +63,9 @@ def play_move(g, ctx, frm, to):
     """Play one solver move (piece anchored at frm to anchor to) with the buttons."""
     for d in cursor_path(g, frm):
         tap(g, ctx, DIRS[d])
-    assert g.own[g.cursor] == frm
+    assert g.own[g.play_screen.cursor] == frm
     tap(g, ctx, A)
-    assert g.grabbed
+    assert g.play_screen.grabbed
     # path for the anchor: one or two cells, maybe around a corner
     delta = to - frm
     if delta in DIRS:
@@ -82,7 +82,7 @@ def play_move(g, ctx, frm, to):
         assert klotski.can_shift(g.cells, g.own, a, d)
         tap(g, ctx, DIRS[d])
         a += d
-    if g.state == kg.PLAY:
+    if g.screen is g.play_screen:
         tap(g, ctx, A)          # drop
 
 
@@ -115,7 +115,7 @@ def open_ready(ctx, level=0):
     for _ in range(level):
         tap(g, ctx, DOWN)
     tap(g, ctx, A)
-    assert g.state == kg.PLAY
+    assert g.screen is g.play_screen
     assert set_up(g, ctx) > 3
     assert g.job.phase == kg.S_READY and g.job.cache_status == "ok"
     return g
@@ -133,10 +133,10 @@ def test_level_list_names_and_drawing():
     fb = framebuf.FrameBuffer(bytearray(1024), 128, 64, framebuf.MONO_VLSB)
     g.draw(fb)
     tap(g, ctx, UP)
-    assert g.level == len(g.layouts) - 1 and g.top > 0
+    assert g.level == len(g.layouts) - 1 and g.list_screen.top > 0
     g.draw(fb)
     tap(g, ctx, DOWN)
-    assert g.level == 0 and g.top == 0
+    assert g.level == 0 and g.list_screen.top == 0
     assert tap(g, ctx, B) == "exit"
 
 
@@ -144,14 +144,14 @@ def test_select_move_continue_undo_restart():
     ctx = FakeCtx()
     g = kg.Game(ctx)
     tap(g, ctx, A)
-    assert g.state == kg.PLAY and bytes(g.cells) == CLASSIC.replace("/", "").encode()
-    assert g.cells[g.cursor] == kg.CH_B
+    assert g.screen is g.play_screen and bytes(g.cells) == CLASSIC.replace("/", "").encode()
+    assert g.cells[g.play_screen.cursor] == kg.CH_B
     tap(g, ctx, DOWN)                       # off the block onto the H piece
-    assert g.own[g.cursor] == 9
+    assert g.own[g.play_screen.cursor] == 9
     tap(g, ctx, DOWN)
-    assert g.own[g.cursor] == 13            # soldier
+    assert g.own[g.play_screen.cursor] == 13            # soldier
     tap(g, ctx, A)
-    assert g.grabbed
+    assert g.play_screen.grabbed
     tap(g, ctx, DOWN)                       # soldier 13 -> 17
     assert g.steps == 1 and g.cells[17] == kg.CH_S and g.cells[13] == kg.DOT
     tap(g, ctx, RIGHT)                      # same piece on: around the corner, still one step
@@ -164,21 +164,21 @@ def test_select_move_continue_undo_restart():
     tap(g, ctx, DOWN)
     assert g.steps == 1
     tap(g, ctx, B)                          # B drops the piece
-    assert not g.grabbed and g.steps == 1
+    assert not g.play_screen.grabbed and g.steps == 1
     # another piece: a new step
     tap(g, ctx, RIGHT)                      # the cursor may rest on an empty cell
-    assert g.cursor == 18 and g.own[18] == kg.NONE
+    assert g.play_screen.cursor == 18 and g.own[18] == kg.NONE
     tap(g, ctx, A)
-    assert not g.grabbed
+    assert not g.play_screen.grabbed
     tap(g, ctx, UP)
-    assert g.own[g.cursor] == 14
+    assert g.own[g.play_screen.cursor] == 14
     tap(g, ctx, A)
     tap(g, ctx, DOWN)
     assert g.steps == 2 and g.cells[18] == kg.CH_S
     tap(g, ctx, A)
     # the first soldier again: a third step
     tap(g, ctx, LEFT)
-    assert g.own[g.cursor] == 17
+    assert g.own[g.play_screen.cursor] == 17
     tap(g, ctx, A)
     tap(g, ctx, UP)
     assert g.steps == 3
@@ -190,7 +190,7 @@ def test_select_move_continue_undo_restart():
     tap(g, ctx, B)
     assert g.steps == 0 and bytes(g.cells) == CLASSIC.replace("/", "").encode()
     tap(g, ctx, B)                          # nothing left to undo
-    assert g.steps == 0 and g.own[g.cursor] != kg.NONE
+    assert g.steps == 0 and g.own[g.play_screen.cursor] != kg.NONE
     for d in cursor_path(g, 16):
         tap(g, ctx, DIRS[d])
     tap(g, ctx, A)
@@ -199,7 +199,7 @@ def test_select_move_continue_undo_restart():
     menu(g, ctx, 3)                         # restart
     assert g.steps == 0 and g.undo.n == 0 and bytes(g.cells) == bytes(g.start)
     menu(g, ctx, 4)                         # levels
-    assert g.state == kg.LIST
+    assert g.screen is g.list_screen
 
 
 def test_hint_moves_toward_the_goal(cache_dir, classic_solver):
@@ -221,18 +221,18 @@ def test_auto_solve_reaches_the_goal_without_record(cache_dir):
     ctx = FakeCtx(cache_dir=cache_dir)
     g = open_ready(ctx, level=1)
     menu(g, ctx, 1)
-    assert g.auto
+    assert g.play_screen.auto
     for _ in range(70 * kg.AUTO_TICKS + 5):
         tick(g, ctx)
-        if g.state == kg.WIN:
+        if g.screen is g.win_screen:
             break
-    assert g.state == kg.WIN and klotski.is_goal_cells(g.cells)
+    assert g.screen is g.win_screen and klotski.is_goal_cells(g.cells)
     assert g.steps == 70 and g.helped and not g.new_best
     assert "klotski" not in ctx.saved or not ctx.saved["klotski"]["best"]
     fb = framebuf.FrameBuffer(bytearray(1024), 128, 64, framebuf.MONO_VLSB)
     g.draw(fb)
     tap(g, ctx, B)
-    assert g.state == kg.LIST
+    assert g.screen is g.list_screen
 
 
 def test_auto_solve_stops_on_a_key(cache_dir):
@@ -244,7 +244,7 @@ def test_auto_solve_stops_on_a_key(cache_dir):
     n = g.steps
     assert n >= 2
     tap(g, ctx, LEFT)
-    assert not g.auto
+    assert not g.play_screen.auto
     for _ in range(20):
         tick(g, ctx)
     assert g.steps == n
@@ -258,7 +258,7 @@ def test_playing_the_solution_by_buttons_wins_and_saves_the_best(cache_dir, clas
     assert len(moves) == 81
     for frm, to in moves:
         play_move(g, ctx, frm, to)
-    assert g.state == kg.WIN
+    assert g.screen is g.win_screen
     assert g.steps == 81 and not g.helped and g.new_best
     assert ctx.saved["klotski"]["best"][CLASSIC] == 81
     fb = framebuf.FrameBuffer(bytearray(1024), 128, 64, framebuf.MONO_VLSB)
@@ -270,7 +270,7 @@ def test_playing_the_solution_by_buttons_wins_and_saves_the_best(cache_dir, clas
     moves = s.solution(s.rank_of(g.cells))
     for frm, to in moves:
         play_move(g, ctx, frm, to)
-    assert g.state == kg.WIN and g.steps == len(moves) + 1 >= 81 and not g.new_best
+    assert g.screen is g.win_screen and g.steps == len(moves) + 1 >= 81 and not g.new_best
     assert ctx.saved["klotski"]["best"][CLASSIC] == 81
     # a new Game reads the saved best
     g2 = kg.Game(ctx)
@@ -284,11 +284,11 @@ def test_sliced_build_progress_pending_hint_and_cache_written(tmp_path):
     g.level = level
     tap(g, ctx, A)
     assert g.job.phase == kg.S_SETUP and g.job.solver.heavy_next is False
-    assert g._status() == "SOLVER: SETUP" and g.job.progress() == 0
+    assert g.play_screen.status() == "SOLVER: SETUP" and g.job.progress() == 0
     set_up(g, ctx)
     assert g.job.phase == kg.S_BUILD and g.job.cache_status == "missing"
     menu(g, ctx, 0)                          # hint asked for before the table exists
-    assert g.pending == 1 and g.steps == 0 and any(t.startswith("SOLVING") for t in ctx.toasts)
+    assert g.play_screen.pending == 1 and g.steps == 0 and any(t.startswith("SOLVING") for t in ctx.toasts)
     seen = []
     fb = framebuf.FrameBuffer(bytearray(1024), 128, 64, framebuf.MONO_VLSB)
     for n in range(5000):
@@ -306,7 +306,7 @@ def test_sliced_build_progress_pending_hint_and_cache_written(tmp_path):
     assert g.job.phase == kg.S_READY and g.job.cache_status == "written"
     assert seen == sorted(seen) and len(set(seen)) > 5
     tick(g, ctx)                             # the pending hint runs now
-    assert g.steps == 1 and g.pending == 0
+    assert g.steps == 1 and g.play_screen.pending == 0
     s = g.job.solver
     assert s.distance(s.rank_of(g.cells)) == g.optimal[level] - 1
     name = "klotski_%d%d%d.tbl" % (s.nv, s.nh, s.ns)
@@ -330,6 +330,29 @@ def test_same_piece_set_keeps_the_solver(cache_dir):
     tap(g, ctx, A)                            # 指挥若定: 4V1H4S too
     assert g.job.solver is s and g.job.phase == kg.S_READY
 
+
+
+def test_undo_ring_keeps_layouts_in_half_the_bytes():
+    """Two cells a byte: every layout comes back letter for letter, the newest
+    first; past UNDO steps the oldest are gone."""
+    ring = kg.UndoRing()
+    assert len(ring.buf) == 10 * kg.UNDO
+    layouts = [bytearray(klotski.parse(t)) for t in
+               (CLASSIC, "VBBV/VBBV/SHHS/VSSV/V..V", "SS.V/SBBV/VBBS/VSHH/HHS.")]
+    for cells in layouts:
+        ring.push(cells)
+        assert ring.top_is(cells)
+    assert not ring.top_is(layouts[0])
+    out = bytearray(20)
+    for cells in reversed(layouts):
+        assert ring.pop_into(out) and out == cells
+    assert not ring.pop_into(out) and ring.n == 0
+    for k in range(kg.UNDO + 5):
+        ring.push(layouts[k % 3])
+    assert ring.n == kg.UNDO
+    for k in reversed(range(5, kg.UNDO + 5)):
+        assert ring.pop_into(out) and out == layouts[k % 3]
+    assert not ring.pop_into(out)
 
 # ------------------------------------------------------------ cache
 
@@ -423,7 +446,7 @@ def test_cache_full_disk_is_reported_and_not_fatal(tmp_path, classic_solver):
     g.job.solver = klotski.Solver(4, 1, 4)
     g.job.solver.table[:] = s.table
     g.job.solver.done = True
-    g.state = kg.PLAY
+    g.screen = g.play_screen
     g.job.phase = kg.S_BUILD
     tick(g, ctx)
     assert g.job.phase == kg.S_SAVE             # the write gets a tick of its own
@@ -495,10 +518,10 @@ def test_in_the_simulator_launcher(tmp_path):
     for key in simmod.parse_keys("wait:3 " + "down wait " * k + "a wait:3"):
         s.step(key)
     g = rt.screen
-    assert type(g).__name__ == "Game" and g.state == kg.LIST
+    assert type(g).__name__ == "Game" and g.screen is g.list_screen
     for key in simmod.parse_keys("a wait:3 down wait down wait a wait down wait:3"):
         s.step(key)
-    assert g.state == kg.PLAY and g.steps == 1 and g.cells[17] == kg.CH_S
+    assert g.screen is g.play_screen and g.steps == 1 and g.cells[17] == kg.CH_S
     for key in simmod.parse_keys("wait:40"):
         s.step(key)
     assert g.job.solver.expanded > 0
@@ -553,15 +576,15 @@ tap(g, buttons.DOWN); tap(g, buttons.DOWN); tap(g, buttons.A)
 emit('move', measure(tap, g, buttons.DOWN)[1:] + (g.steps,))
 hints = []
 for _ in range(4):
-    hints.append(measure(g.request, ctx, 1)[1])   # _WANT_HINT
+    hints.append(measure(g.play_screen.request, ctx, 1)[1])   # _WANT_HINT
 emit('hint', (max(hints), g.steps))
-g.request(ctx, 2)   # _WANT_AUTO (a private const: the VM folds it away)
+g.play_screen.request(ctx, 2)   # _WANT_AUTO (a private const: the VM folds it away)
 n = 0
-while g.state != klotski_game.WIN and n < 2000:
+while g.screen is not g.win_screen and n < 2000:
     g.tick(ctx)
     n += 1
 g.draw(fb)
-emit('auto', (g.state == klotski_game.WIN, g.steps, g.helped))
+emit('auto', (g.screen is g.win_screen, g.steps, g.helped))
 emit('heap', gc.mem_alloc() - a0 - CLOCK[0] * CLOCK_ALLOC)
 """
 

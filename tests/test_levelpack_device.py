@@ -236,46 +236,46 @@ def test_klotski_lists_and_plays_pack_levels(tmp_path):
     ctx = Ctx(write_pack(tmp_path, "klotski", levelpack.build_pack("klotski", list(KL_LEVELS))))
     g = klotski_game.Game(ctx)
     nb = g.nb
-    assert g.state == klotski_game.LIST and g.n_levels() == nb + 2
+    assert g.screen is g.list_screen and g.n_levels() == nb + 2
     tap(g, ctx, UP)                                # wraps to the last: pack 2/2
     assert g.level == nb + 1 and g.name(g.level) == "PACK 2/2"
     g.draw(ctx.fb)                                 # the list with the pack level's thumbnail
-    assert bytes(g.thumb) == bytes(klotski.parse(KL_LEVELS[1].decode()))
+    assert bytes(g.list_screen.thumb) == bytes(klotski.parse(KL_LEVELS[1].decode()))
     tap(g, ctx, UP)
     assert g.level == nb
     tick(g, ctx, down=A)
-    assert g.state == klotski_game.PLAY
+    assert g.screen is g.play_screen
     assert bytes(g.start) == bytes(klotski.parse(KL_ONE_MOVE.decode()))
     g.draw(ctx.fb)
     # the cursor starts on the block: grab it, move it down: solved
     tick(g, ctx, down=A)
     tick(g, ctx, down=DOWN)
-    assert g.state == klotski_game.WIN and g.steps == 1
+    assert g.screen is g.win_screen and g.steps == 1
     assert ctx.saved["klotski"]["best"][KL_ONE_MOVE.decode()] == 1
     g.draw(ctx.fb)
     tick(g, ctx, down=A)                           # next: pack level 2
-    assert g.state == klotski_game.PLAY and g.level == nb + 1
+    assert g.screen is g.play_screen and g.level == nb + 1
 
 
 @pytest.mark.parametrize("kind,data,words", corrupt_packs("klotski"))
 def test_klotski_bad_pack_shows_the_error_then_builtins(tmp_path, kind, data, words):
     ctx = Ctx(write_pack(tmp_path, "klotski", data))
     g = klotski_game.Game(ctx)
-    assert g.state == klotski_game.PACK_BAD and g.pack is None
+    assert g.screen is g.error_screen and g.pack is None
     assert words in reason(g), reason(g)
     g.draw(ctx.fb)
     assert shown(ctx.fb) > 200
     tick(g, ctx, down=A)
-    assert g.state == klotski_game.LIST and g.n_levels() == g.nb
+    assert g.screen is g.list_screen and g.n_levels() == g.nb
     tick(g, ctx, down=A)
-    assert g.state == klotski_game.PLAY and g.level == 0
+    assert g.screen is g.play_screen and g.level == 0
 
 
 def test_klotski_pack_with_a_piece_that_does_not_fit(tmp_path):
     bad = b"VBBV/VBBV/HVVH/SSSS/S..S\n"              # parse() passes, the tiling does not
     ctx = Ctx(write_pack(tmp_path, "klotski", levelpack.build_pack("klotski", [bad])))
     g = klotski_game.Game(ctx)
-    assert g.state == klotski_game.PACK_BAD and "level 0" in reason(g)
+    assert g.screen is g.error_screen and "level 0" in reason(g)
 
 
 # ------------------------------------------------------------------ in the MicroPython VM

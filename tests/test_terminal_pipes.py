@@ -175,7 +175,6 @@ def test_klotski_list_cuts_names_at_a_word_boundary(monkeypatch):
     names = set(g.names)
     fb = framebuf.FrameBuffer(bytearray(1024), 128, 64, framebuf.MONO_VLSB)
     for _ in range(len(g.names)):
-        g._list_key = None
         g.draw(fb)
         tap(g, ctx, DOWN)
     tap(g, ctx, A)                      # the game screen's panel
