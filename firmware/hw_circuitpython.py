@@ -210,6 +210,10 @@ class Hardware:
     def sleep_ms(self, ms):
         time.sleep(ms / 1000)
 
+    def doze(self, ms):
+        """The screen-off wait: CircuitPython's time.sleep already idles the core."""
+        self.sleep_ms(ms)
+
     def read_buttons(self):
         down = self._down & ~self._release
         self._release = 0

@@ -173,6 +173,7 @@ class VirtualPico:
         self.pty_path = None
         self.now_ns = 0
         self.flash_ops = 0
+        self.wait_ns = 0
         self.resets = 0
         self.usb_up = False
         self.exited = False
@@ -240,7 +241,7 @@ class VirtualPico:
                 self.oled.write(body[1:])
             elif kind == "Q":
                 with self._lock:
-                    self._query = struct.unpack("<QI", body)
+                    self._query = struct.unpack("<QIQ", body)
                     self._lock.notify_all()
             elif kind in "TX":
                 t, ops = struct.unpack("<QI", body)
@@ -302,15 +303,17 @@ class VirtualPico:
         return self.run_until(self.now_ns + int(ms * MS), timeout)
 
     def query(self, timeout=30):
-        """(emulated nanoseconds, flash operations so far), also while running free."""
+        """(emulated nanoseconds, flash operations so far), also while running free;
+        ``wait_ns`` then holds the emulated time the core spent halted in WFI/WFE
+        (the rest of ``now_ns`` it was executing instructions)."""
         with self._lock:
             self._query = None
         self._send("Q")
         if not self._wait(lambda: self._query is not None, timeout):
             self._check_alive()
             raise VPicoError("the virtual Pico did not answer a query")
-        self.now_ns, self.flash_ops = self._query
-        return self._query
+        self.now_ns, self.flash_ops, self.wait_ns = self._query
+        return self._query[:2]
 
     def run_until_off(self, emulated_ms, step_ms=20):
         """Step until the power goes off (an armed cut fires); False if it did not

@@ -11,7 +11,8 @@
 //   in  K u32 n            power cut after n more flash erase/program operations
 //   in  C u64 nanos        power cut when the emulated clock reaches nanos
 //   in  P                  power off now (flash kept), like C at the current time
-//   in  Q                  query: answered by Q u64 nanos, u32 flashOps
+//   in  Q                  query: answered by Q u64 nanos, u32 flashOps, u64 waitNanos
+//                          (waitNanos: emulated time the core spent halted in WFI/WFE)
 //   out S bytes            serial bytes from the device (CDC IN)
 //   out I addr,bytes...    one I2C write transaction to the OLED (sent at STOP)
 //   out T u64 nanos, u32 flashOps   reached the L limit
@@ -76,6 +77,7 @@ function u32(n) {
 // -- state that survives a watchdog reset -----------------------------------------
 let nanosBefore = 0; // emulated time of earlier chip incarnations
 let flashOps = 0;
+let waitNanos = 0; // emulated time the core spent halted (WFI/WFE), over every incarnation
 let cutAfterOps = -1;
 let cutAtNanos = Infinity;
 let pauseAtNanos = Infinity;
@@ -270,7 +272,9 @@ function runSlice() {
     if (core.waiting) {
       let step = clock.nanosToNextAlarm;
       if (step <= 0) step = 1000;
+      const before = clock.nanosCounter;
       clock.tick(Math.min(step, Math.max(end - clock.nanosCounter, CYCLE_NANOS)));
+      waitNanos += clock.nanosCounter - before;
     } else {
       clock.tick(core.executeInstruction() * CYCLE_NANOS);
     }
@@ -325,7 +329,7 @@ function handle(type, body) {
   } else if (type === "C") {
     cutAtNanos = Number(body.readBigUInt64LE(0));
   } else if (type === "Q") {
-    send("Q", Buffer.concat([u64(now()), u32(flashOps)]));
+    send("Q", Buffer.concat([u64(now()), u32(flashOps), u64(waitNanos)]));
   } else if (type === "P") {
     powerOff();
   }
