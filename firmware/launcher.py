@@ -43,7 +43,8 @@ class Launcher:
         self.set_sel = 0
         self.about_lines = ()
         self._labels = ["", "", "", "", ""]
-        self._gen = 0               # bumped when the settings labels / about text change
+        self._gen = 0               # bumped when the settings labels / about text / gauge change
+        self._gauge = -1            # the battery gauge's code() last drawn
         self._settings_rows = ["contrast", "difficulty", "sleep", "back"]
         if runtime.hw.buzzer is not None:
             self._settings_rows.insert(1, "sound")
@@ -53,6 +54,10 @@ class Launcher:
     def frame_key(self):
         """Changes whenever draw() would draw something else (runtime frame cache):
         mode 2 bits, selection, scroll, settings row, label generation; < 2**30."""
+        gauge = self.rt.battery
+        if gauge is not None and gauge.code() != self._gauge:
+            self._gauge = gauge.code()
+            self._gen += 1
         return (self.mode | (self.sel & 0xFF) << 2 | (self.top & 0xFF) << 10
                 | (self.set_sel & 0xF) << 18 | (self._gen & 0xFF) << 22)
 
@@ -98,7 +103,10 @@ class Launcher:
             self._draw_about(fb)
             return
         fb.fill_rect(0, 0, 128, 10, 1)
-        fb.text("POCKET PUZZLES", 8, 1, 0)
+        gauge = self.rt.battery
+        fb.text("POCKET PUZZLES", 8 if gauge is None else 2, 1, 0)
+        if gauge is not None:
+            gauge.draw(fb, 115, 1)
         y = 12
         for i in range(self.top, min(self.top + VISIBLE, len(self.items))):
             if i == self.sel:
@@ -108,7 +116,9 @@ class Launcher:
             else:
                 fb.text(self.items[i], 10, y, 1)
             y += 9
-        if self.sel < len(self.rt.registry):
+        if gauge is not None and gauge.warning():
+            gfx.text(fb, "BATTERY LOW - CHARGE SOON", 2, 58)
+        elif self.sel < len(self.rt.registry):
             gfx.text(fb, "A:PLAY  B:HOW TO PLAY  UP/DOWN", 2, 58)
         else:
             gfx.text(fb, "A:OPEN  UP/DOWN:CHOOSE", 2, 58)

@@ -54,6 +54,7 @@ DEFAULT_SETTINGS = {"difficulty": 1, "contrast": 255, "sound": True, "sleep": 60
 SLEEP_CHOICES = (30, 60, 300, 0)    # seconds without a button before the screen goes off
 DIM_CONTRAST = const(8)
 DOZE_MS = const(33)                 # the poll while off: one tick, so a press wakes within two
+SUPPLY_EVERY = const(15)            # ticks between two supply readings (0.5 s)
 AWAKE = const(0)
 DIM = const(1)
 OFF = const(2)
@@ -228,6 +229,14 @@ class Runtime:
         self._waking = False
         self._busy_screen = None    # the screen whose busy() support was looked up
         self._busy_fn = None
+        # the battery gauge (battery.py) when the board reads its supply, else None
+        self.battery = None
+        if getattr(hw, "battery_cell", None):
+            import battery
+
+            self.battery = battery.Gauge(hw.battery_cell)
+            for _ in range(battery.SAMPLES):
+                self.read_supply()
         self.apply_settings()
 
     # -- saves -------------------------------------------------------------------
@@ -259,6 +268,9 @@ class Runtime:
     def apply_settings(self):
         if self.power == AWAKE:
             self.display.contrast(self.settings.get("contrast", 255))
+
+    def read_supply(self):
+        self.battery.add(self.hw.read_supply_mv(), self.hw.on_usb())
 
     # -- idle: dim, screen off, wake ---------------------------------------------------
     def _busy(self, screen):
@@ -397,6 +409,8 @@ class Runtime:
                 self.wake(now)
             self._active_at = now
         hw.service(now)
+        if self.battery is not None and self.ticks % SUPPLY_EVERY == 0:
+            self.read_supply()
         screen = self.screen
         fb = self.fb
         drawn = True
