@@ -18,6 +18,9 @@ dimmed; one without ``busy`` is simply frozen and carries on after waking.  Any
 button wakes it: the whole frame is sent again at once, and the waking press
 (until every button is released) reaches no screen.
 
+Battery: on a board that reads its supply (``hw.battery_cell``), ``battery``
+is a battery.Gauge fed every SUPPLY_EVERY ticks; the launcher draws it.
+
 Games: ``start_game(entry)`` imports the module named in games.py lazily,
 builds ``Game(ctx)`` on a freshly collected heap; when ``tick`` returns
 "exit" (or raises) the instance is dropped, the module (on the device: every
@@ -347,6 +350,8 @@ class Runtime:
     def _drop_game(self):
         self.game = None
         self._key_screen = None     # no reference may keep the game alive
+        self._busy_screen = None
+        self._busy_fn = None
         self._drawn_screen = None
         if self._module in sys.modules:
             del sys.modules[self._module]

@@ -135,6 +135,13 @@ def test_a_busy_scene_finishes_before_the_screen_goes_off():
         game = rt.screen
         assert game.left == 0 and game.done_at is not None
         assert rt.power == 2 and not s.oled.lit()   # off once the search ended
+        import weakref
+
+        gone = weakref.ref(game)
+        del game
+        _run(s, "hold:b:3 wait:3")                  # wake; the scene has no way out
+        rt.back_to_launcher()
+        assert gone() is None                       # the runtime keeps no reference to it
     finally:
         sys.modules.pop("searching_game", None)
 

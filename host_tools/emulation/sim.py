@@ -24,7 +24,7 @@ from pathlib import Path
 
 from host_tools.core.boards import BOARDS_DIR
 from host_tools.core.fwpath import ROOT
-from host_tools.emulation.pinsim import PinSim, install_host_modules  # noqa: F401  (sim.install_host_modules)
+from host_tools.emulation.pinsim import VSYS_ON_USB, PinSim, install_host_modules  # noqa: F401  (sim.install_host_modules)
 KEY_NAMES = ("up", "down", "left", "right", "a", "b")
 ALIASES = {"z": "a", "x": "b"}
 
@@ -99,9 +99,6 @@ def _count(text, token):
     if n > MAX_KEY_COUNT:
         raise UserError("count in key token %r is over %d" % (token, MAX_KEY_COUNT))
     return n
-
-
-VSYS_ON_USB = 4.75     # volts: a Pico's VSYS on USB power (5 V less its Schottky diode)
 
 
 class Simulator(PinSim):

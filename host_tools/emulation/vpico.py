@@ -29,6 +29,7 @@ from pathlib import Path
 
 from host_tools.core import uf2
 from host_tools.core.fwpath import ROOT
+from host_tools.emulation.pinsim import VSYS_ON_USB
 
 RUNNER = Path(__file__).resolve().parent / "vpico_runner.mjs"
 CACHE_DIR = ROOT / "build" / "vpico"
@@ -129,14 +130,26 @@ def write_flash_image(path, firmware, base_image=None):
     os.replace(tmp, path)
 
 
+def supply_args(power, volts):
+    """Runner arguments that set the ADC channel of the board's supply pin to what
+    ``volts`` (None: USB power) reads as through its divider (12 bits, 3.3 V)."""
+    if power["adc"] is None:
+        return []
+    supply = VSYS_ON_USB if volts is None else volts
+    value = min(max(int(supply / power["divider"] * 4095 / 3.3 + 0.5), 0), 4095)
+    return ["--adc-channel", str(power["adc"] - 26), "--adc-value", str(value)]
+
+
 class VirtualPico:
     """One virtual handheld.  ``start()`` powers it on (paused: call ``run_for`` or
     ``run_free``); ``power_off()`` saves the flash to ``flash_path``.
 
-    ``oled_address``: "board" (the board file's), an int, or None (no display)."""
+    ``oled_address``: "board" (the board file's), an int, or None (no display).
+    ``battery``: the supply in volts a board that reads one sees on its ADC pin
+    (through the board's divider); None: USB power (VSYS_ON_USB)."""
 
     def __init__(self, flash_path, board="pico-ssd1306", oled_address="board",
-                 firmware=None, boards_dir=None):
+                 firmware=None, boards_dir=None, battery=None):
         import host_tools.core.fwpath  # noqa: F401
         import boardcfg
 
@@ -156,6 +169,7 @@ class VirtualPico:
         from host_tools.emulation.oledmodel import OledModel
         self.oled = OledModel(disp["controller"], disp["width"], disp["height"],
                               oled_address if oled_address is not None else 0)
+        self.adc_args = supply_args(self.cfg["power"], battery)
         self.button_pins = {}
         for spec in self.cfg["buttons"].values():
             self.button_pins.setdefault(spec["as"], []).append(
@@ -195,7 +209,8 @@ class VirtualPico:
         cmd = [node, str(RUNNER), "--bootrom", str(self.fw_dir / "bootrom.bin"),
                "--flash-file", str(self.flash_path), "--i2c-bus", str(i2c["bus"]),
                "--sda", str(i2c["sda"]), "--scl", str(i2c["scl"]),
-               "--oled-address", "none" if self.oled_address is None else str(self.oled_address)]
+               "--oled-address", "none" if self.oled_address is None else str(self.oled_address)
+               ] + self.adc_args
         self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.PIPE, cwd=str(ROOT))
         self.exited = False

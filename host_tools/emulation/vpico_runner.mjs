@@ -3,6 +3,7 @@
 //
 // usage: node vpico_runner.mjs --bootrom BOOTROM.bin --flash-file FLASH.img
 //            [--i2c-bus 0 --sda 4 --scl 5 --oled-address 60|none]
+//            [--adc-channel 3 --adc-value 1929]   (what that ADC channel converts to, 12 bits)
 //
 // stdin/stdout carry frames: 1 type byte, 4-byte little-endian length, payload.
 //   in  S bytes            serial bytes the USB host sends to the device (CDC OUT)
@@ -50,6 +51,8 @@ const i2cBus = Number(args["i2c-bus"] ?? 0);
 const sdaPin = Number(args.sda ?? 4);
 const sclPin = Number(args.scl ?? 5);
 const oledAddress = args["oled-address"] === "none" ? -1 : Number(args["oled-address"] ?? 0x3c);
+const adcChannel = args["adc-channel"] === undefined ? -1 : Number(args["adc-channel"]);
+const adcValue = Number(args["adc-value"] ?? 0);
 
 const flash = new Uint8Array(FLASH_SIZE).fill(0xff);
 flash.set(fs.readFileSync(flashFile).subarray(0, FLASH_SIZE));
@@ -231,6 +234,7 @@ function buildChip() {
   pendingOut = null;
   attachUsb();
   attachOled(chip.i2c[i2cBus]);
+  if (adcChannel >= 0) chip.adc.channelValues[adcChannel] = adcValue; // the board's supply
   chip.gpio[LED_PIN].addListener((state) =>
     send("E", Buffer.concat([u64(now()), Buffer.from([state === GPIOPinState.High ? 1 : 0])])));
   const pads = chip.peripherals[0x4001c];
