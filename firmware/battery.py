@@ -1,5 +1,8 @@
 """The battery gauge: supply readings -> what the launcher shows.
 
+Imported only on a board whose file reads its supply (hw_machine makes a
+``Supply``), so the others carry none of it at the launcher.
+
 ``Gauge(cell)`` takes readings in millivolts (``add(mv)``; -1 = no reading)
 and keeps the last few: the median of them is the filtered supply, so one
 stray ADC sample does not move the gauge.  ``state`` is then:
@@ -67,9 +70,33 @@ def bars(pc):
     return n
 
 
+class Supply:
+    """The board's supply pins (board file "power"): ``read_mv()`` through the
+    divider (-1 when no ADC pin), ``on_usb()`` from the VBUS-sense pin; ``gauge``
+    its Gauge, already filled with SAMPLES readings."""
+
+    def __init__(self, power, machine):
+        self.adc = None if power.get("adc") is None else machine.ADC(power["adc"])
+        vbus = power.get("vbus")
+        self.vbus = None if vbus is None else machine.Pin(vbus, machine.Pin.IN)
+        self.mv_per_count = 3300 * power.get("divider", 1) / 65535
+        self.gauge = Gauge(power.get("cell", "usb"), self)
+        for _ in range(SAMPLES):
+            self.gauge.sample()
+
+    def read_mv(self):
+        if self.adc is None:
+            return -1
+        return int(self.adc.read_u16() * self.mv_per_count)
+
+    def on_usb(self):
+        return self.vbus is not None and self.vbus.value() == 1
+
+
 class Gauge:
-    def __init__(self, cell):
+    def __init__(self, cell, supply=None):
         self.cell = cell
+        self.supply = supply
         self.curve = _CURVES.get(cell)
         self.ranges = _RANGES.get(cell, (0, 0, 0, 0))
         self._ring = [0] * SAMPLES
@@ -81,6 +108,10 @@ class Gauge:
         self.percent = 0
         self.level = -1         # bars shown; -1 until the first charge reading
         self.low = False
+
+    def sample(self):
+        """One reading from the supply."""
+        self.add(self.supply.read_mv(), self.supply.on_usb())
 
     def add(self, mv, usb=False):
         """One reading (mV, -1 when there is none); ``usb`` from a VBUS-sense pin."""

@@ -210,13 +210,7 @@ class Hardware:
     def sleep_ms(self, ms):
         time.sleep(ms / 1000)
 
-    battery_cell = None         # the supply is not read on CircuitPython boards
-
-    def read_supply_mv(self):
-        return -1
-
-    def on_usb(self):
-        return False
+    supply = None               # the supply is not read on CircuitPython boards
 
     def doze(self, ms):
         """The screen-off wait: CircuitPython's time.sleep already idles the core."""

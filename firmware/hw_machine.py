@@ -153,31 +153,13 @@ class Hardware:
                 self.buzzer = None
         self.ticks_ms = getattr(time, "ticks_ms", _ticks_ms)
         self.sleep_ms = getattr(time, "sleep_ms", _sleep_ms)
-        self._open_power(cfg.get("power") or {})
+        # the supply reading (battery.Supply) on a board that has one, else None
+        self.supply = None
+        power = cfg.get("power")
+        if power and (power.get("adc") is not None or power.get("vbus") is not None):
+            import battery
 
-    # -- the supply ---------------------------------------------------------------------
-    def _open_power(self, power):
-        """``battery_cell``: the cell type when the board reads its supply, else None."""
-        self._adc = None
-        self._vbus = None
-        self.battery_cell = None
-        if power.get("adc") is not None:
-            self._adc = machine.ADC(power["adc"])
-        if power.get("vbus") is not None:
-            self._vbus = machine.Pin(power["vbus"], machine.Pin.IN)
-        if self._adc is not None or self._vbus is not None:
-            self.battery_cell = power.get("cell", "usb")
-        self._mv_per_count = 3300 * power.get("divider", 1) / 65535
-
-    def read_supply_mv(self):
-        """The supply in mV through the board's divider; -1 when it is not read."""
-        if self._adc is None:
-            return -1
-        return int(self._adc.read_u16() * self._mv_per_count)
-
-    def on_usb(self):
-        """True when the board's VBUS-sense pin says USB powers it."""
-        return self._vbus is not None and self._vbus.value() == 1
+            self.supply = battery.Supply(power, machine)
 
     def doze(self, ms):
         """Wait ``ms`` with the screen off: ``machine.lightsleep`` where the port has

@@ -18,8 +18,8 @@ dimmed; one without ``busy`` is simply frozen and carries on after waking.  Any
 button wakes it: the whole frame is sent again at once, and the waking press
 (until every button is released) reaches no screen.
 
-Battery: on a board that reads its supply (``hw.battery_cell``), ``battery``
-is a battery.Gauge fed every SUPPLY_EVERY ticks; the launcher draws it.
+Battery: on a board that reads its supply (``hw.supply``), ``battery`` is its
+battery.Gauge, fed every SUPPLY_EVERY ticks; the launcher draws it.
 
 Games: ``start_game(entry)`` imports the module named in games.py lazily,
 builds ``Game(ctx)`` on a freshly collected heap; when ``tick`` returns
@@ -233,13 +233,8 @@ class Runtime:
         self._busy_screen = None    # the screen whose busy() support was looked up
         self._busy_fn = None
         # the battery gauge (battery.py) when the board reads its supply, else None
-        self.battery = None
-        if getattr(hw, "battery_cell", None):
-            import battery
-
-            self.battery = battery.Gauge(hw.battery_cell)
-            for _ in range(battery.SAMPLES):
-                self.read_supply()
+        supply = getattr(hw, "supply", None)
+        self.battery = None if supply is None else supply.gauge
         self.apply_settings()
 
     # -- saves -------------------------------------------------------------------
@@ -271,9 +266,6 @@ class Runtime:
     def apply_settings(self):
         if self.power == AWAKE:
             self.display.contrast(self.settings.get("contrast", 255))
-
-    def read_supply(self):
-        self.battery.add(self.hw.read_supply_mv(), self.hw.on_usb())
 
     # -- idle: dim, screen off, wake ---------------------------------------------------
     def _busy(self, screen):
@@ -415,7 +407,7 @@ class Runtime:
             self._active_at = now
         hw.service(now)
         if self.battery is not None and self.ticks % SUPPLY_EVERY == 0:
-            self.read_supply()
+            self.battery.sample()
         screen = self.screen
         fb = self.fb
         drawn = True
