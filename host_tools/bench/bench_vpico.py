@@ -310,8 +310,10 @@ def sleep_rows(report):
                0, note=window)
     wake = got["wake_ticks"]
     report.add(SECTION, "wake to a full frame", None if wake is None else round(wake, 2), "ticks",
-               2.0, note="press of A to the panel lit with the whole frame: %.1f ms; the press "
-               "did %s" % (got["wake_ms"] or 0, "nothing else" if got["press_did_nothing"] else "MORE"))
+               2.0, note="A pressed just after a poll (polls %s ms apart) to the panel lit with the "
+               "whole frame: %.1f ms; the press did %s" % (
+                   got["poll_gap_ms"], got["wake_ms"] or 0,
+                   "nothing else" if got["press_did_nothing"] else "MORE"))
 
 
 def collect(report):

@@ -35,6 +35,25 @@ def _mark(pico):
     return pico.now_ns, pico.wait_ns
 
 
+def _after_a_poll(pico, limit_ms=200):
+    """Step 1 ms at a time until the core has just run (a poll of the buttons),
+    then once more until the next run; returns the ms between the two polls and
+    leaves the clock 1 ms after the second."""
+    polls = []
+    busy = None
+    while len(polls) < 2 and limit_ms:
+        pico.run_for(1)
+        limit_ms -= 1
+        now, halted = _mark(pico)
+        ran = now - halted
+        if busy is not None and ran - busy > 20_000:      # > 20 us executed in that ms
+            polls.append(now)
+        busy = ran
+    if len(polls) < 2:
+        return None
+    return (polls[1] - polls[0]) / MS
+
+
 def measure(board="pico-ssd1306"):
     """The figures of one sleep-and-wake on the virtual Pico (a dict, times in ms)."""
     out = {}
@@ -72,7 +91,9 @@ def measure(board="pico-ssd1306"):
         out["off_busy"] = 1 - halted / total
         out["off_i2c_bytes"] = pico.i2c_bytes - i2c
         out["off_window_ms"] = total / MS
-        # wake: A pressed for 150 ms; when is the panel lit with the whole frame again?
+        # wake: A pressed for 150 ms right after a poll (the longest wait for the next
+        # one); when is the panel lit with the whole frame again?
+        out["poll_gap_ms"] = _after_a_poll(pico)
         press_at = pico.now_ns
         i2c = pico.i2c_bytes
         pico.set_buttons(("a",))
