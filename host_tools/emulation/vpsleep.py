@@ -36,22 +36,26 @@ def _mark(pico):
 
 
 def _after_a_poll(pico, limit_ms=200):
-    """Step 1 ms at a time until the core has just run (a poll of the buttons),
-    then once more until the next run; returns the ms between the two polls and
-    leaves the clock 1 ms after the second."""
-    polls = []
+    """Step 1 ms at a time through two polls of the buttons (the core runs for
+    ~0.7 ms over two 1 ms steps: lightsleep's exit, then step()) and on until the
+    second is over; returns the ms between their starts.  A press now waits the
+    longest for the next poll."""
+    starts = []
     busy = None
-    while len(polls) < 2 and limit_ms:
+    running = False
+    while limit_ms:
         pico.run_for(1)
         limit_ms -= 1
         now, halted = _mark(pico)
         ran = now - halted
-        if busy is not None and ran - busy > 20_000:      # > 20 us executed in that ms
-            polls.append(now)
+        active = busy is not None and ran - busy > 20_000      # > 20 us executed in that ms
         busy = ran
-    if len(polls) < 2:
-        return None
-    return (polls[1] - polls[0]) / MS
+        if active and not running:
+            starts.append(now)
+        running = active
+        if len(starts) == 2 and not running:
+            return (starts[1] - starts[0]) / MS
+    return None
 
 
 def measure(board="pico-ssd1306"):
