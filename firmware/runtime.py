@@ -199,6 +199,8 @@ class Runtime:
         for key in got:
             if key in self.settings:
                 self.settings[key] = got[key]
+        if self.settings["sleep"] not in SLEEP_CHOICES:   # a hand-edited or older file
+            self.settings["sleep"] = DEFAULT_SETTINGS["sleep"]
         self.ctx = Context(self)
         self.collect = gc.collect   # the WASI test VM swaps this out (its GC is unsafe)
         self.ticks = 0

@@ -97,6 +97,7 @@ def _board(**power):
 
 
 def test_the_power_field_is_validated():
+    assert boardcfg.CELLS == battery.CELLS
     got = boardcfg.validate(_board(cell="lipo", adc=29, divider=3))["power"]
     assert got == {"cell": "lipo", "adc": 29, "divider": 3, "vbus": None}
     assert boardcfg.validate(_board(cell="3aaa", adc=28, divider=2, vbus=24))["power"]["vbus"] == 24

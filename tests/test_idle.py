@@ -185,3 +185,14 @@ def test_the_run_loop_dozes_one_tick_per_poll_while_off():
     rt.run(max_ticks=90)
     assert dozes == [33] * 90 and s.now - start == 90 * 33
     assert rt.power == 2
+
+
+def test_a_stored_sleep_value_that_is_no_choice_reads_as_the_default():
+    import runtime
+    import savestore
+
+    s = simmod.Simulator()
+    for bad in (45, "60", None, True):
+        saves = savestore.Saves(savestore.MemFs())
+        saves.store("_settings", {"sleep": bad})
+        assert runtime.Runtime(s.runtime.hw, saves).settings["sleep"] == 60
