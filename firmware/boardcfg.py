@@ -16,7 +16,12 @@ Fields:
            plus extra inputs {pin, pull, "as": one of the six} (e.g. a stick's
            centre press); a button missing here must come from
   combos: {button: [two or more other buttons pressed together]},
-  buzzer: null or {pin}.
+  buzzer: null or {pin},
+  power (optional; absent: USB only, nothing read): {cell "lipo" | "3aaa" | "usb",
+         adc: null or the pin that reads the supply through a divider (RP2040:
+         GP26..GP29; a Pico reads VSYS/3 on GP29, which the Pico W's radio uses:
+         not available there), divider (supply / pin voltage, e.g. 3),
+         vbus: null or a pin high on USB power (a Pico's GP24)}.
 """
 
 from asciitext import first_bad
@@ -49,6 +54,7 @@ DEFAULT = {
     },
     "combos": {},
     "buzzer": {"pin": 15},
+    "power": {"cell": "usb", "adc": None, "divider": 1, "vbus": None},
 }
 
 
@@ -98,7 +104,7 @@ def validate(cfg, name=None):
         if key not in cfg:
             problems.append("missing field '%s'" % key)
     known = ("name", "description", "board", "mcu", "runtime", "display", "i2c",
-             "buttons", "combos", "buzzer")
+             "buttons", "combos", "buzzer", "power")
     for key in cfg:
         if key not in known:
             problems.append("unknown field '%s'" % key)
@@ -132,6 +138,7 @@ def validate(cfg, name=None):
         if missing:
             problems.append("no pin or combo for button(s): %s" % ", ".join(missing))
     out["buzzer"] = _buzzer(cfg, mcu, board, used, problems)
+    out["power"] = _power(cfg.get("power"), mcu, out["board"], used, problems)
     if problems:
         raise BoardError(name, problems)
     return out
@@ -271,6 +278,55 @@ def _buzzer(cfg, mcu, board, used, problems):
     if pin in used:
         problems.append("buzzer: pin %d is already used by %s" % (pin, used[pin]))
     return {"pin": pin}
+
+
+CELLS = ("lipo", "3aaa", "usb")     # battery.CELLS
+NO_POWER_READING = {"cell": "usb", "adc": None, "divider": 1, "vbus": None}
+
+
+def _power_pin(power, key, mcu, board, used, problems):
+    """An optional pin of the power field, checked; None when absent or bad."""
+    value = power.get(key)
+    if value is None:
+        return None
+    pin = _int(value)
+    if pin is None:
+        problems.append("power.%s must be null or a pin number" % key)
+        return None
+    bad = _pin_ok(mcu, board, pin)
+    if bad:
+        problems.append("power.%s: %s%s" % (key, bad, ": battery reading not available"
+                                            if "radio" in bad else ""))
+        return None
+    if pin in used:
+        problems.append("power.%s: pin %d is already used by %s" % (key, pin, used[pin]))
+        return None
+    if key == "adc" and mcu in ("rp2040", "rp2350") and not 26 <= pin <= 29:
+        problems.append("power.adc: GP%d has no ADC (GP26..GP29)" % pin)
+        return None
+    return pin
+
+
+def _power(power, mcu, board, used, problems):
+    """The power field normalised (how the supply is read, what cell feeds it)."""
+    if power is None:
+        return dict(NO_POWER_READING)
+    if not isinstance(power, dict):
+        problems.append("power must be an object {cell, adc, divider, vbus}")
+        return dict(NO_POWER_READING)
+    for key in power:
+        if key not in ("cell", "adc", "divider", "vbus"):
+            problems.append("power: unknown field '%s'" % key)
+    cell = power.get("cell", "usb")
+    if cell not in CELLS:
+        problems.append("power.cell %r is not one of %s" % (cell, ", ".join(CELLS)))
+        cell = "usb"
+    divider = power.get("divider", 1)
+    if isinstance(divider, bool) or not isinstance(divider, (int, float)) or not 1 <= divider <= 20:
+        problems.append("power.divider must be a number from 1 to 20 (supply / pin voltage)")
+        divider = 1
+    return {"cell": cell, "adc": _power_pin(power, "adc", mcu, board, used, problems),
+            "divider": divider, "vbus": _power_pin(power, "vbus", mcu, board, used, problems)}
 
 
 def loads(text, name="?"):

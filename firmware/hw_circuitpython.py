@@ -234,6 +234,12 @@ class Hardware:
     def sleep_ms(self, ms):
         time.sleep(ms / 1000)
 
+    supply = None               # the supply is not read on CircuitPython boards
+
+    def doze(self, ms):
+        """The screen-off wait: CircuitPython's time.sleep already idles the core."""
+        self.sleep_ms(ms)
+
     def read_buttons(self):
         down = self._down & ~self._release
         self._release = 0

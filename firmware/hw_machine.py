@@ -14,6 +14,7 @@ import buttons
 import clock
 
 _MASK = 0x3FFFFFFF
+_LIGHTSLEEP = getattr(machine, "lightsleep", None)
 
 
 def _ticks_ms():
@@ -107,7 +108,7 @@ def stop_blink():
 
 class Hardware:
     """``display`` (driver with ``.fb``/``.show()``), ``read_buttons()`` -> mask,
-    ``ticks_ms``/``sleep_ms``, ``beep(freq, ms)``, ``mem_free()``."""
+    ``ticks_ms``/``sleep_ms``, ``doze(ms)``, ``beep(freq, ms)``, ``mem_free()``."""
 
     def __init__(self, cfg):
         import boardcfg
@@ -152,6 +153,22 @@ class Hardware:
                 self.buzzer = None
         self.ticks_ms = getattr(time, "ticks_ms", _ticks_ms)
         self.sleep_ms = getattr(time, "sleep_ms", _sleep_ms)
+        # the supply reading (battery.Supply) on a board that has one, else None
+        self.supply = None
+        power = cfg.get("power")
+        if power and (power.get("adc") is not None or power.get("vbus") is not None):
+            import battery
+
+            self.supply = battery.Supply(power, machine)
+
+    def doze(self, ms):
+        """Wait ``ms`` with the screen off: ``machine.lightsleep`` where the port has
+        it (the rp2 port halts the core in WFI with its clocks slowed), else
+        ``sleep_ms`` (which the simulators replace with their virtual clock)."""
+        if _LIGHTSLEEP is None:
+            self.sleep_ms(ms)
+        else:
+            _LIGHTSLEEP(ms)
 
     def read_buttons(self):
         raw = 0

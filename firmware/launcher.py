@@ -4,12 +4,14 @@ It is a screen like a game (``tick(ctx)`` / ``draw(fb)``) that stays resident;
 picking a game asks the runtime to hand over (``Runtime.start_game``).
 B on a game's line shows its "how to play" pages (howto.py with the game's
 ``<id>_rules.py``, started like a game so neither stays resident).
-Settings: contrast (4 levels), sound (only when the board has a buzzer) and
-difficulty; they are stored with the saves under "_settings".
+Settings: contrast (4 levels), sound (only when the board has a buzzer),
+difficulty and "screen off after" (runtime.SLEEP_CHOICES); they are stored with
+the saves under "_settings".
 """
 
 import games
 import gfx
+import runtime
 from buttons import A, B, DOWN, LEFT, RIGHT, UP
 
 MENU = 0
@@ -17,7 +19,18 @@ SETTINGS = 1
 ABOUT = 2
 CONTRASTS = (24, 96, 176, 255)
 DIFFICULTIES = ("EASY", "NORMAL", "HARD")
+SLEEP_LABELS = ("30 S", "1 MIN", "5 MIN", "NEVER")     # runtime.SLEEP_CHOICES, in order
 VISIBLE = 5
+
+
+def _sleep_index(settings):
+    """Where the "sleep" setting is among runtime.SLEEP_CHOICES (an unknown value: 1 min)."""
+    value = settings.get("sleep", 60)
+    choices = runtime.SLEEP_CHOICES
+    for k in range(len(choices)):
+        if choices[k] == value:
+            return k
+    return 1
 
 
 class Launcher:
@@ -29,9 +42,10 @@ class Launcher:
         self.top = 0
         self.set_sel = 0
         self.about_lines = ()
-        self._labels = ["", "", "", ""]
-        self._gen = 0               # bumped when the settings labels / about text change
-        self._settings_rows = ["contrast", "difficulty", "back"]
+        self._labels = ["", "", "", "", ""]
+        self._gen = 0               # bumped when the settings labels / about text / gauge change
+        self._gauge = -1            # the battery gauge's code() last drawn
+        self._settings_rows = ["contrast", "difficulty", "sleep", "back"]
         if runtime.hw.buzzer is not None:
             self._settings_rows.insert(1, "sound")
         self._refresh_labels()
@@ -40,6 +54,10 @@ class Launcher:
     def frame_key(self):
         """Changes whenever draw() would draw something else (runtime frame cache):
         mode 2 bits, selection, scroll, settings row, label generation; < 2**30."""
+        gauge = self.rt.battery
+        if gauge is not None and gauge.code() != self._gauge:
+            self._gauge = gauge.code()
+            self._gen += 1
         return (self.mode | (self.sel & 0xFF) << 2 | (self.top & 0xFF) << 10
                 | (self.set_sel & 0xF) << 18 | (self._gen & 0xFF) << 22)
 
@@ -85,7 +103,10 @@ class Launcher:
             self._draw_about(fb)
             return
         fb.fill_rect(0, 0, 128, 10, 1)
-        fb.text("POCKET PUZZLES", 8, 1, 0)
+        gauge = self.rt.battery
+        fb.text("POCKET PUZZLES", 8 if gauge is None else 2, 1, 0)
+        if gauge is not None:
+            gauge.draw(fb, 115, 1)
         y = 12
         for i in range(self.top, min(self.top + VISIBLE, len(self.items))):
             if i == self.sel:
@@ -95,7 +116,9 @@ class Launcher:
             else:
                 fb.text(self.items[i], 10, y, 1)
             y += 9
-        if self.sel < len(self.rt.registry):
+        if gauge is not None and gauge.warning():
+            gfx.text(fb, "BATTERY LOW - CHARGE SOON", 2, 58)
+        elif self.sel < len(self.rt.registry):
             gfx.text(fb, "A:PLAY  B:HOW TO PLAY  UP/DOWN", 2, 58)
         else:
             gfx.text(fb, "A:OPEN  UP/DOWN:CHOOSE", 2, 58)
@@ -117,6 +140,8 @@ class Launcher:
                 self._labels[i] = "Sound     " + ("ON" if s.get("sound") else "OFF")
             elif row == "difficulty":
                 self._labels[i] = "Level  " + DIFFICULTIES[s.get("difficulty", 1) % 3]
+            elif row == "sleep":
+                self._labels[i] = "Off after " + SLEEP_LABELS[_sleep_index(s)]
             else:
                 self._labels[i] = "Back"
 
@@ -146,6 +171,9 @@ class Launcher:
                 s["sound"] = not s.get("sound")
             elif row == "difficulty":
                 s["difficulty"] = (s.get("difficulty", 1) + step) % 3
+            elif row == "sleep":
+                choices = runtime.SLEEP_CHOICES
+                s["sleep"] = choices[(_sleep_index(s) + step) % len(choices)]
             self._refresh_labels()
         if btn.just_pressed(B) or (btn.just_pressed(A) and row == "back"):
             self.rt.save_settings()
@@ -155,20 +183,18 @@ class Launcher:
     def _draw_settings(self, fb):
         fb.fill_rect(0, 0, 128, 10, 1)
         fb.text("SETTINGS", 32, 1, 0)
-        y = 14
+        y = 13
         for i in range(len(self._settings_rows)):
             if i == self.set_sel:
                 fb.fill_rect(0, y - 1, 128, 10, 1)
                 fb.text(self._labels[i], 2, y, 0)
             else:
                 fb.text(self._labels[i], 2, y, 1)
-            y += 11
+            y += 9
         gfx.text(fb, "LEFT/RIGHT:CHANGE  B:BACK", 2, 59)
 
     # -- about ---------------------------------------------------------------------
     def _enter_about(self):
-        import runtime
-
         rt = self.rt
         rt.collect()
         free = rt.hw.mem_free()

@@ -8,6 +8,19 @@ at 30 ticks/s, sampling the buttons every millisecond while it waits (presses
 between ticks are latched) and counting overruns (a tick that ended after the
 next one was due; the loop then restarts its schedule instead of catching up).
 
+Idle: after two thirds of the "sleep" setting (seconds, 0 = never) without a
+button the panel dims; after all of it the panel is switched off (its own
+power-save command, RAM kept) and ``run()`` drops to one poll per tick with
+the core halted in between (``hw.doze``: lightsleep/WFI where the port has
+it).  While the screen is off nothing is ticked, drawn or sent.  A screen
+whose ``busy()`` answers True (a search it wants finished) keeps the panel on,
+dimmed; one without ``busy`` is simply frozen and carries on after waking.  Any
+button wakes it: the whole frame is sent again at once, and the waking press
+(until every button is released) reaches no screen.
+
+Battery: on a board that reads its supply (``hw.supply``), ``battery`` is its
+battery.Gauge, fed every SUPPLY_EVERY ticks; the launcher draws it.
+
 Games: ``start_game(entry)`` imports the module named in games.py lazily,
 builds ``Game(ctx)`` on a freshly collected heap; when ``tick`` returns
 "exit" (or raises) the instance is dropped, the module (on the device: every
@@ -40,7 +53,14 @@ _UNLOAD_ALL = sys.implementation.name != "cpython"
 VERSION = "0.3.0"
 TICKS_PER_SECOND = const(30)
 SETTINGS_ID = "_settings"
-DEFAULT_SETTINGS = {"difficulty": 1, "contrast": 255, "sound": True}
+DEFAULT_SETTINGS = {"difficulty": 1, "contrast": 255, "sound": True, "sleep": 60}
+SLEEP_CHOICES = (30, 60, 300, 0)    # seconds without a button before the screen goes off
+DIM_CONTRAST = const(8)
+DOZE_MS = const(33)                 # the poll while off: one tick, so a press wakes within two
+SUPPLY_EVERY = const(15)            # ticks between two supply readings (0.5 s)
+AWAKE = const(0)
+DIM = const(1)
+OFF = const(2)
 
 
 class Deadline:
@@ -71,7 +91,7 @@ class Context:
     # Fields, always present (scenes read them directly, never through getattr);
     # comments, not docstrings: this module is resident at the launcher.
     #   buttons      the Buttons state (pressed, just_pressed, repeat, ...)
-    #   settings     dict: "difficulty" 0/1/2, "contrast", "sound"
+    #   settings     dict: "difficulty" 0/1/2, "contrast", "sound", "sleep" (s, 0 never)
     #   ticks_ms     the clock, a function (differences through clock.ticks_diff)
     #   width, height  the screen in pixels (128 x 64)
     #   frame        the bytearray behind draw()'s fb (MONO_VLSB, 128 bytes per
@@ -179,6 +199,8 @@ class Runtime:
         for key in got:
             if key in self.settings:
                 self.settings[key] = got[key]
+        if self.settings["sleep"] not in SLEEP_CHOICES:   # a hand-edited or older file
+            self.settings["sleep"] = DEFAULT_SETTINGS["sleep"]
         self.ctx = Context(self)
         self.collect = gc.collect   # the WASI test VM swaps this out (its GC is unsafe)
         self.ticks = 0
@@ -205,6 +227,16 @@ class Runtime:
         self._next = 0
         self._k = 0
         self._base = 0
+        # idle: AWAKE, DIM or OFF; the ms of the last button activity; buttons
+        # held since the waking press (they reach no screen until released)
+        self.power = AWAKE
+        self._active_at = hw.ticks_ms()
+        self._waking = False
+        self._busy_screen = None    # the screen whose busy() support was looked up
+        self._busy_fn = None
+        # the battery gauge (battery.py) when the board reads its supply, else None
+        supply = getattr(hw, "supply", None)
+        self.battery = None if supply is None else supply.gauge
         self.apply_settings()
 
     # -- saves -------------------------------------------------------------------
@@ -234,7 +266,39 @@ class Runtime:
         self.store(SETTINGS_ID, self.settings)
 
     def apply_settings(self):
-        self.display.contrast(self.settings.get("contrast", 255))
+        if self.power == AWAKE:
+            self.display.contrast(self.settings.get("contrast", 255))
+
+    # -- idle: dim, screen off, wake ---------------------------------------------------
+    def _busy(self, screen):
+        """True while ``screen`` has work it wants finished before the screen goes off."""
+        if screen is not self._busy_screen:
+            self._busy_screen = screen
+            self._busy_fn = getattr(screen, "busy", None)
+        return self._busy_fn is not None and self._busy_fn()
+
+    def _idle(self, now, screen):
+        """Dim at two thirds of the sleep setting, switch the panel off at all of it."""
+        limit = self.settings.get("sleep", 0)
+        if not limit:
+            return
+        idle = clock.ticks_diff(now, self._active_at)
+        if self.power == AWAKE and idle >= limit * 667:
+            self.power = DIM
+            self.display.contrast(min(DIM_CONTRAST, self.settings.get("contrast", 255)))
+        if idle >= limit * 1000 and not self._busy(screen):
+            self.power = OFF
+            self.display.poweroff()
+
+    def wake(self, now):
+        """Panel on at the user's contrast, the whole frame sent again."""
+        if self.power == OFF:
+            self.display.poweron()
+            self.display.invalidate()
+            self._waking = True
+        self.power = AWAKE
+        self._active_at = now
+        self.apply_settings()
 
     # -- overlays ----------------------------------------------------------------
     def toast(self, message, ticks=45):
@@ -280,6 +344,8 @@ class Runtime:
     def _drop_game(self):
         self.game = None
         self._key_screen = None     # no reference may keep the game alive
+        self._busy_screen = None
+        self._busy_fn = None
         self._drawn_screen = None
         if self._module in sys.modules:
             del sys.modules[self._module]
@@ -330,14 +396,29 @@ class Runtime:
     def step(self):
         hw = self.hw
         now = hw.ticks_ms()
-        self.buttons.sample(hw.read_buttons(), now)
-        self.buttons.update(now)
+        btn = self.buttons
+        btn.sample(hw.read_buttons(), now)
+        if self.power == OFF:
+            if not btn.stable:
+                return              # asleep: nothing ticked, drawn or sent
+            self.wake(now)
+        btn.update(now)
+        if btn.state or btn.up:
+            if self.power == DIM:
+                self.wake(now)
+            self._active_at = now
         hw.service(now)
+        if self.battery is not None and self.ticks % SUPPLY_EVERY == 0:
+            self.battery.sample()
         screen = self.screen
         fb = self.fb
         drawn = True
+        waking = self._waking
+        if waking and not btn.stable:
+            self._waking = False    # released: the press is forgotten
+            btn.reset(0, now)
         try:
-            if screen.tick(self.ctx) == "exit":
+            if not waking and screen.tick(self.ctx) == "exit":
                 if screen is self.launcher:
                     pass
                 else:
@@ -375,6 +456,7 @@ class Runtime:
             self._drawn_toast = toast
         self.display.show()
         self.ticks += 1
+        self._idle(now, screen)
         took = clock.ticks_diff(hw.ticks_ms(), now)
         self.tick_ms = took
         if took > self.max_tick_ms:
@@ -395,6 +477,11 @@ class Runtime:
         while max_ticks:
             max_ticks -= 1
             self.step()
+            if self.power == OFF:
+                hw.doze(DOZE_MS)
+                self._base = hw.ticks_ms()
+                self._k = 0
+                continue
             due = self._schedule()
             now = hw.ticks_ms()
             if clock.ticks_diff(now, due) > 0:

@@ -39,6 +39,15 @@ def test_golden_launcher(golden):
     golden("launcher_settings_selected", s.screen_text())
 
 
+def test_golden_settings_screen(golden):
+    """Every settings row, the "screen off after" one chosen and changed."""
+    s = _sim()
+    _run(s, "down a wait:2")
+    golden("settings", s.screen_text())
+    _run(s, "down*3 right wait:2")                 # contrast, sound, level, off after
+    golden("settings_screen_off_5min", s.screen_text())
+
+
 def test_a_missing_golden_fails_and_is_not_written(tmp_path):
     from conftest import GoldenChecker
     check = GoldenChecker(tmp_path, update=False)

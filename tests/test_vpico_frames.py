@@ -17,6 +17,9 @@ REALTIME = [
 
 STEPPED = [
     ("launcher", "wait:2"),
+    ("Settings", "down*4 a wait:2"),
+    ("Settings, screen off after 5 min", "down*3 right wait:2"),
+    ("launcher after Settings", "b wait:2 up*4 wait:2"),
     ("Cat & Mouse how to play", "b wait:2"),
     ("Cat & Mouse how to play, page 2", "right wait:2"),
     ("launcher after how to play", "b wait:2"),
@@ -40,6 +43,7 @@ STEPPED = [
 
 # screens the script shows twice on purpose
 SAME = (
+    ("launcher after Settings", "launcher"),
     ("launcher after how to play", "launcher"),
     ("Cat & Mouse after undo (B+A)", "Cat & Mouse board"),
     ("Trap the Cat after undo (B+A)", "Trap the Cat board (seeded from the clock)"),

@@ -3,8 +3,10 @@ measured on the official MicroPython v1.28.0 RPI_PICO firmware in rp2040js
 (host_tools/emulation/vpico.py), beside the fuel estimate of the same guest code in the
 MicroPython VM, with the ratio.
 
-Each part below is guest code run twice: on the virtual Pico, with the
-firmware compiled to .mpy as `flash` deploys it, ``cost(fn, *args)`` times a
+The idle rows (``sleep_rows``) run main.py itself, "screen off after" 30 s, and
+read the busy share from the runner's count of halted time
+(host_tools/emulation/vpsleep.py).  Each other part below is guest code run
+twice: on the virtual Pico, with the firmware compiled to .mpy as `flash` deploys it, ``cost(fn, *args)`` times a
 call with ``time.ticks_us()`` (the emulated 125 MHz clock; GC on); in the
 WASI VM it is ``measure()``'s fuel / 1.1e8 (the estimate the other bench
 sections print).  The same work on both sides, so the ratio compares like with
@@ -17,7 +19,7 @@ import host_tools.core.fwpath  # noqa: F401
 from host_tools.bench import bench_grid, bench_junqi, bench_klotski, bench_trapcat
 from host_tools.emulation import mpvm, runtime_vm
 from host_tools.emulation import sim as simmod
-from host_tools.emulation import vpfirmware, vpframes
+from host_tools.emulation import vpfirmware, vpframes, vpsleep
 
 SECTION = "virtual Pico: MicroPython v1.28.0 on rp2040js, 125 MHz (emulated ms; est. = VM fuel / 1.1e8)"
 PICO_W_HEAP = 205_184      # the smallest MicroPython heap among the supported boards (Pico W)
@@ -347,7 +349,25 @@ def _notes(got):
     }
 
 
+def sleep_rows(report):
+    """Idle and sleep, main.py's own loop (host_tools/emulation/vpsleep.py)."""
+    got = vpsleep.measure()
+    window = "%.0f s with the panel off" % (got["off_window_ms"] / 1000)
+    report.add(SECTION, "sleep: CPU busy while the screen is off", round(100 * got["off_busy"], 2),
+               "%", 5.0, note="emulated time executing, not halted in WFI/WFE, over %s; "
+               "awake launcher: %.1f %%" % (window, 100 * got["awake_busy"]))
+    report.add(SECTION, "sleep: I2C bytes while the screen is off", got["off_i2c_bytes"], "bytes",
+               0, note=window)
+    wake = got["wake_ticks"]
+    report.add(SECTION, "wake to a full frame", None if wake is None else round(wake, 2), "ticks",
+               2.0, note="A pressed just after a poll (polls %s ms apart) to the panel lit with the "
+               "whole frame: %.1f ms; the press did %s" % (
+                   got["poll_gap_ms"], got["wake_ms"] or 0,
+                   "nothing else" if got["press_did_nothing"] else "MORE"))
+
+
 def collect(report):
+    sleep_rows(report)
     est = vm_estimates()
     got = vpico_figures()
     notes = _notes(got)

@@ -184,7 +184,8 @@ def run_vpico(args):
         else:
             provision(image, board, args.firmware)
         pico = vpico.VirtualPico(image, board=board, oled_address=address,
-                                 firmware=args.firmware if args.no_provision else None)
+                                 firmware=args.firmware if args.no_provision else None,
+                                 battery=args.battery)
         if args.serve:
             return _serve(pico)
         echo = (lambda line: print("console> " + line)) if frontend == "headless" else None
@@ -257,6 +258,8 @@ def register(subparsers):
     p.add_argument("--gif", help="write an animated GIF of the run")
     p.add_argument("--scale", type=int, default=4, help="pixel scale for window/images")
     p.add_argument("--safe-mode", action="store_true", help="hold B at power-on")
+    p.add_argument("--battery", type=float, metavar="VOLTS",
+                   help="the supply a battery board reads on its ADC pin, e.g. 3.7 (default: USB power)")
     p.add_argument("--oled-address", help="I2C address the OLED answers at (default the board "
                                           "file's; 'none' = no display attached)")
     p.set_defaults(func=run_vpico)

@@ -6,11 +6,13 @@ simulator puts it in ``sys.modules["machine"]``) and the MicroPython VM tests
 attached at that address (``attach(addr, device)``; a device has
 ``write(buf)`` and ``write_parts(vector)``); a missing device raises
 OSError(19) like a real bus without an ACK.  ``Pin.value()`` reads ``levels``
-(pin number -> 0/1), defaulting to the idle level of its pull.
+(pin number -> 0/1), defaulting to the idle level of its pull; ``ADC.read_u16()``
+reads ``analog`` (pin number -> volts at the pin, 3.3 V reference).
 """
 
 devices = {}
 levels = {}
+analog = {}
 stats = {"transactions": 0, "bytes": 0}
 
 
@@ -21,9 +23,10 @@ def attach(addr, device):
 def detach_all():
     """A fresh bus and pin levels; I2C/Pin objects made earlier keep theirs,
     so several simulated handhelds can live in one process."""
-    global devices, levels
+    global devices, levels, analog
     devices = {}
     levels = {}
+    analog = {}
     for timer in list(Timer.active):
         timer.deinit()
     stats["transactions"] = 0
@@ -140,6 +143,20 @@ class I2C:
 
 class SoftI2C(I2C):
     pass
+
+
+class ADC:
+    """The volts ``analog`` holds for its pin as the rp2 port reports them: a
+    12-bit conversion against 3.3 V, scaled to 16 bits."""
+
+    def __init__(self, pin):
+        self.pin = pin.id if isinstance(pin, Pin) else pin
+        self.analog = analog
+
+    def read_u16(self):
+        raw = int(self.analog.get(self.pin, 0) * 4095 / 3.3 + 0.5)
+        raw = min(max(raw, 0), 4095)
+        return raw << 4 | raw >> 8
 
 
 class Timer:

@@ -7,6 +7,10 @@ import sys
 
 from host_tools.core.fwpath import use_pure_framebuf
 
+# volts: a Pico's VSYS on USB power (5 V less its Schottky diode); what a board that
+# reads its supply sees in the simulators and the virtual Pico without --battery
+VSYS_ON_USB = 4.75
+
 
 def install_host_modules():
     """framebuf + fake machine on the import path, firmware/ importable."""

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from host_tools.core.boards import BOARDS_DIR
 from host_tools.core.fwpath import ROOT
-from host_tools.emulation.pinsim import PinSim, install_host_modules  # noqa: F401  (sim.install_host_modules)
+from host_tools.emulation.pinsim import VSYS_ON_USB, PinSim, install_host_modules  # noqa: F401  (sim.install_host_modules)
 KEY_NAMES = ("up", "down", "left", "right", "a", "b")
 ALIASES = {"z": "a", "x": "b"}
 
@@ -104,7 +104,7 @@ def _count(text, token):
 class Simulator(PinSim):
     """One simulated handheld: ``step(keys)`` runs one tick with those keys down."""
 
-    def __init__(self, board="pico-ssd1306", saves_dir=None, hold_at_boot=()):
+    def __init__(self, board="pico-ssd1306", saves_dir=None, hold_at_boot=(), battery=None):
         from host_tools.core import UserError
 
         fake = install_host_modules()
@@ -122,6 +122,7 @@ class Simulator(PinSim):
                               self.cfg["i2c"]["address"])
         fake.attach(self.cfg["i2c"]["address"], self.oled)
         self.fake = fake
+        self.set_supply(battery)
         self.now = 0
         self._map_buttons()
         self.levels = fake.levels
@@ -131,6 +132,14 @@ class Simulator(PinSim):
 
         self._boot(hw_machine.Hardware(self.cfg),
                    saves.OsFs(str(saves_dir)) if saves_dir else saves.MemFs())
+
+    def set_supply(self, volts=None):
+        """The supply the board's ADC pin reads (through its divider): ``volts``,
+        or None for USB power (VSYS_ON_USB).  Nothing on a board that reads none."""
+        power = self.cfg["power"]
+        if power["adc"] is not None:
+            supply = VSYS_ON_USB if volts is None else volts
+            self.fake.analog[power["adc"]] = supply / power["divider"]
 
     def wire_totals(self):
         """(bytes on the wire, address bytes included; transactions) so far."""
@@ -508,7 +517,7 @@ def has_display():
     return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
 
 
-def make_simulator(board, saves_dir, hold=()):
+def make_simulator(board, saves_dir, hold=(), battery=None):
     """The MicroPython path (hw_machine), or for a CircuitPython / Blinka board the
     real displayio stack through host_tools.emulation.cpsim."""
     from host_tools.core import UserError
@@ -521,7 +530,7 @@ def make_simulator(board, saves_dir, hold=()):
     except boardcfg.BoardError as exc:
         raise UserError(str(exc)) from None
     if runtime == "micropython":
-        return Simulator(board, saves_dir, hold_at_boot=hold)
+        return Simulator(board, saves_dir, hold_at_boot=hold, battery=battery)
     import savestore
 
     from host_tools.emulation.cpsim import CpSimulator
@@ -542,6 +551,9 @@ def run_options(args):
     for path in (args.screenshot, args.gif):
         if path:
             image_format(path)
+    battery = getattr(args, "battery", None)
+    if battery is not None and not 0 <= battery <= 20:
+        raise UserError("--battery must be 0..20 volts, got %g" % battery)
     script = key_script(args.keys, args.keys_file)
     headless = bool(script or args.ticks or args.screenshot or args.gif)
     frontend = args.frontend
@@ -557,7 +569,7 @@ def run_sim(args):
     saves_dir = Path(args.saves) if args.saves else ROOT / "build" / "sim-saves"
     make_output_dir(saves_dir)
     hold = ("b",) if args.safe_mode else ()
-    sim = make_simulator(args.board, saves_dir, hold)
+    sim = make_simulator(args.board, saves_dir, hold, args.battery)
     if sim.runtime is None:
         if args.screenshot or args.gif:       # the safe-mode screen, as asked
             run_headless(sim, [], 1, args.screenshot, args.gif, args.scale)
@@ -588,4 +600,6 @@ def register(subparsers):
     p.add_argument("--scale", type=int, default=4, help="pixel scale for window/images")
     p.add_argument("--saves", help="save directory (default build/sim-saves)")
     p.add_argument("--safe-mode", action="store_true", help="hold B at power-on")
+    p.add_argument("--battery", type=float, metavar="VOLTS",
+                   help="the supply a battery board reads, e.g. 3.7 (default: USB power)")
     p.set_defaults(func=run_sim)

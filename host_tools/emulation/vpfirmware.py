@@ -34,13 +34,14 @@ def firmware_image(board="pico-ssd1306"):
 
 
 @contextmanager
-def firmware_pico(board="pico-ssd1306", oled_address="board", hold=()):
-    """A started (paused) VirtualPico on a private copy of the firmware image."""
+def firmware_pico(board="pico-ssd1306", oled_address="board", hold=(), battery=None):
+    """A started (paused) VirtualPico on a private copy of the firmware image
+    (``battery``: the supply volts its ADC pin reads, None for USB)."""
     image = firmware_image(board)
     with tempfile.TemporaryDirectory(prefix="vpfw-") as tmp:
         path = Path(tmp) / "flash.img"
         shutil.copyfile(image, path)
-        pico = vpico.VirtualPico(path, board=board, oled_address=oled_address)
+        pico = vpico.VirtualPico(path, board=board, oled_address=oled_address, battery=battery)
         try:
             pico.start(hold=hold)
             yield pico

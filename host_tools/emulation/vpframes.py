@@ -24,9 +24,9 @@ TICK_MS = 1000.0 / 30
 BOOT_MS = 1200          # power-on to the launcher's first frame on the virtual Pico (~0.5 s)
 
 
-def sim_frames(script, board="pico-ssd1306"):
+def sim_frames(script, board="pico-ssd1306", battery=None):
     """[(label, pixel rows)] from the host simulator."""
-    sim = simmod.Simulator(board)
+    sim = simmod.Simulator(board, battery=battery)
     frames = []
     for label, keys in script:
         for tick in simmod.parse_keys(keys):

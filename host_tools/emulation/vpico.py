@@ -29,6 +29,7 @@ from pathlib import Path
 
 from host_tools.core import uf2
 from host_tools.core.fwpath import ROOT
+from host_tools.emulation.pinsim import VSYS_ON_USB
 
 RUNNER = Path(__file__).resolve().parent / "vpico_runner.mjs"
 CACHE_DIR = ROOT / "build" / "vpico"
@@ -130,14 +131,26 @@ def write_flash_image(path, firmware, base_image=None):
     os.replace(tmp, path)
 
 
+def supply_args(power, volts):
+    """Runner arguments that set the ADC channel of the board's supply pin to what
+    ``volts`` (None: USB power) reads as through its divider (12 bits, 3.3 V)."""
+    if power["adc"] is None:
+        return []
+    supply = VSYS_ON_USB if volts is None else volts
+    value = min(max(int(supply / power["divider"] * 4095 / 3.3 + 0.5), 0), 4095)
+    return ["--adc-channel", str(power["adc"] - 26), "--adc-value", str(value)]
+
+
 class VirtualPico:
     """One virtual handheld.  ``start()`` powers it on (paused: call ``run_for`` or
     ``run_free``); ``power_off()`` saves the flash to ``flash_path``.
 
-    ``oled_address``: "board" (the board file's), an int, or None (no display)."""
+    ``oled_address``: "board" (the board file's), an int, or None (no display).
+    ``battery``: the supply in volts a board that reads one sees on its ADC pin
+    (through the board's divider); None: USB power (VSYS_ON_USB)."""
 
     def __init__(self, flash_path, board="pico-ssd1306", oled_address="board",
-                 firmware=None, boards_dir=None):
+                 firmware=None, boards_dir=None, battery=None):
         import host_tools.core.fwpath  # noqa: F401
         import boardcfg
 
@@ -158,6 +171,7 @@ class VirtualPico:
         from host_tools.emulation.oledmodel import OledModel
         self.oled = OledModel(disp["controller"], disp["width"], disp["height"],
                               oled_address if oled_address is not None else 0)
+        self.adc_args = supply_args(self.cfg["power"], battery)
         self.button_pins = {}
         for spec in self.cfg["buttons"].values():
             self.button_pins.setdefault(spec["as"], []).append(
@@ -177,6 +191,7 @@ class VirtualPico:
         self.pty_path = None
         self.now_ns = 0
         self.flash_ops = 0
+        self.wait_ns = 0
         self.resets = 0
         self.usb_up = False
         self.exited = False
@@ -198,7 +213,8 @@ class VirtualPico:
         cmd = [node, str(RUNNER), "--bootrom", str(self.fw_dir / "bootrom.bin"),
                "--flash-file", str(self.flash_path), "--i2c-bus", str(i2c["bus"]),
                "--sda", str(i2c["sda"]), "--scl", str(i2c["scl"]),
-               "--oled-address", "none" if self.oled_address is None else str(self.oled_address)]
+               "--oled-address", "none" if self.oled_address is None else str(self.oled_address)
+               ] + self.adc_args
         if self.runtime == "circuitpython":
             cmd += ["--qspi-ss-pullup", "1"]
         self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -246,7 +262,7 @@ class VirtualPico:
                 self.oled.write(body[1:])
             elif kind == "Q":
                 with self._lock:
-                    self._query = struct.unpack("<QI", body)
+                    self._query = struct.unpack("<QIQ", body)
                     self._lock.notify_all()
             elif kind in "TX":
                 t, ops = struct.unpack("<QI", body)
@@ -308,15 +324,17 @@ class VirtualPico:
         return self.run_until(self.now_ns + int(ms * MS), timeout)
 
     def query(self, timeout=30):
-        """(emulated nanoseconds, flash operations so far), also while running free."""
+        """(emulated nanoseconds, flash operations so far), also while running free;
+        ``wait_ns`` then holds the emulated time the core spent halted in WFI/WFE
+        (the rest of ``now_ns`` it was executing instructions)."""
         with self._lock:
             self._query = None
         self._send("Q")
         if not self._wait(lambda: self._query is not None, timeout):
             self._check_alive()
             raise VPicoError("the virtual Pico did not answer a query")
-        self.now_ns, self.flash_ops = self._query
-        return self._query
+        self.now_ns, self.flash_ops, self.wait_ns = self._query
+        return self._query[:2]
 
     def run_until_off(self, emulated_ms, step_ms=20):
         """Step until the power goes off (an armed cut fires); False if it did not

@@ -3,6 +3,7 @@
 //
 // usage: node vpico_runner.mjs --bootrom BOOTROM.bin --flash-file FLASH.img
 //            [--i2c-bus 0 --sda 4 --scl 5 --oled-address 60|none] [--qspi-ss-pullup 1]
+//            [--adc-channel 3 --adc-value 1929]   (what that ADC channel converts to, 12 bits)
 //
 // stdin/stdout carry frames: 1 type byte, 4-byte little-endian length, payload.
 //   in  S bytes            serial bytes the USB host sends to the device (CDC OUT)
@@ -11,7 +12,8 @@
 //   in  K u32 n            power cut after n more flash erase/program operations
 //   in  C u64 nanos        power cut when the emulated clock reaches nanos
 //   in  P                  power off now (flash kept), like C at the current time
-//   in  Q                  query: answered by Q u64 nanos, u32 flashOps
+//   in  Q                  query: answered by Q u64 nanos, u32 flashOps, u64 waitNanos
+//                          (waitNanos: emulated time the core spent halted in WFI/WFE)
 //   out S bytes            serial bytes from the device (CDC IN)
 //   out I addr,bytes...    one I2C write transaction to the OLED (sent at STOP)
 //   out T u64 nanos, u32 flashOps   reached the L limit
@@ -53,6 +55,8 @@ const oledAddress = args["oled-address"] === "none" ? -1 : Number(args["oled-add
 // reads every QSPI input as 0, which CircuitPython (it senses BOOTSEL at boot) takes as
 // "held" and waits forever; MicroPython never reads it at boot, so only CircuitPython asks.
 const qspiSsPullup = args["qspi-ss-pullup"] === "1";
+const adcChannel = args["adc-channel"] === undefined ? -1 : Number(args["adc-channel"]);
+const adcValue = Number(args["adc-value"] ?? 0);
 
 const flash = new Uint8Array(FLASH_SIZE).fill(0xff);
 flash.set(fs.readFileSync(flashFile).subarray(0, FLASH_SIZE));
@@ -80,6 +84,7 @@ function u32(n) {
 // -- state that survives a watchdog reset -----------------------------------------
 let nanosBefore = 0; // emulated time of earlier chip incarnations
 let flashOps = 0;
+let waitNanos = 0; // emulated time the core spent halted (WFI/WFE), over every incarnation
 let cutAfterOps = -1;
 let cutAtNanos = Infinity;
 let pauseAtNanos = Infinity;
@@ -294,6 +299,7 @@ function buildChip() {
   attachOled(chip.i2c[i2cBus]);
   probeAck = false;
   if (oledAddress >= 0) attachProbeAck();
+  if (adcChannel >= 0) chip.adc.channelValues[adcChannel] = adcValue; // the board's supply
   chip.gpio[LED_PIN].addListener((state) =>
     send("E", Buffer.concat([u64(now()), Buffer.from([state === GPIOPinState.High ? 1 : 0])])));
   const pads = chip.peripherals[0x4001c];
@@ -335,7 +341,9 @@ function runSlice() {
     if (core.waiting) {
       let step = clock.nanosToNextAlarm;
       if (step <= 0) step = 1000;
+      const before = clock.nanosCounter;
       clock.tick(Math.min(step, Math.max(end - clock.nanosCounter, CYCLE_NANOS)));
+      waitNanos += clock.nanosCounter - before;
     } else {
       clock.tick(core.executeInstruction() * CYCLE_NANOS);
     }
@@ -390,7 +398,7 @@ function handle(type, body) {
   } else if (type === "C") {
     cutAtNanos = Number(body.readBigUInt64LE(0));
   } else if (type === "Q") {
-    send("Q", Buffer.concat([u64(now()), u32(flashOps)]));
+    send("Q", Buffer.concat([u64(now()), u32(flashOps), u64(waitNanos)]));
   } else if (type === "P") {
     powerOff();
   }
