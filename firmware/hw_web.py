@@ -230,7 +230,7 @@ def install_pack(path):
         pack = userlevels.Pack(path, game, check)
     except Exception as exc:
         return [game, 0, userlevels.short_reason(exc), ""]
-    first = pack.text(0).split("\n")[0][:60]
+    first = pack.text(0).split("\n")[0][:120]
     return [game, pack.count, "", first]
 
 

@@ -1,0 +1,194 @@
+"""The web page (host_tools/web, docs/web.md) in a real headless Chromium.
+
+One built site, one local server and one browser for the module; each test
+loads the page with its own URL parameters, reads ``window.pocket`` (what
+app.js exposes) and compares the screen with the simulator's after the same
+key script.  Each test takes about a second (not marked slow).  No test is
+skipped for a missing browser: `make test` installs Debian's chromium
+(.ci/run) and a machine without it fails here.
+"""
+
+import json
+import time
+
+import pytest
+from clirun import run_cli
+
+from host_tools.core.fwpath import ROOT
+from host_tools.emulation.sim import Simulator, parse_keys
+from host_tools.web import web_cmd
+from host_tools.web.chromium import Chromium
+
+# one key script per game, from the launcher into play (menu order of games.py)
+GAME_SCRIPTS = {
+    "catmouse": "a wait a wait:20 right*2 wait:30",
+    "trapcat": "down a wait a wait:30 up a wait:30",
+    "junqi": "down*2 a wait a wait:20 right a wait:30",
+    "klotski": "down*3 a wait a wait:40 down a wait:20",
+}
+SETTINGS_CHANGE = "down*4 a down*2 right b"       # Settings: difficulty up, B stores it
+SETTINGS_SCREEN = "down*4 a"
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    out = tmp_path_factory.mktemp("site")
+    web_cmd.build_site(out)
+    server, url = web_cmd.start_server(out)
+    yield out, url
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with Chromium() as chromium:
+        yield chromium
+
+
+def load(browser, url, fresh=True):
+    """Open the page (after emptying its storage when ``fresh``) and wait until it
+    is running and any key script has played; returns window.pocket's fields."""
+    if fresh:
+        browser.goto(url.split("index.html")[0] + "firmware/manifest.json")     # same origin, no boot
+        browser.wait_for("document.readyState === 'complete' && location.pathname.endsWith('.json')")
+        browser.evaluate("localStorage.clear()")
+    browser.goto(url)
+    state = browser.wait_for(
+        "window.pocket && (pocket.error || (pocket.ready && (pocket.done || !location.search.includes('keys='))"
+        " && pocket.loadMs)) && JSON.stringify({error: pocket.error, game: pocket.game, final: pocket.final,"
+        " frame: pocket.frame, pack: pocket.pack, violations: pocket.violations,"
+        " status: document.getElementById('status').textContent})", timeout=120)
+    state = json.loads(state)
+    assert state["error"] == ""
+    assert state["violations"] == []
+    return state
+
+
+def keys_url(base, keys, extra=""):
+    from urllib.parse import quote
+
+    return base + "index.html?keys=" + quote(keys) + extra
+
+
+def web_rows(hex_frame):
+    buf = bytes.fromhex(hex_frame)
+    return [[(buf[(y >> 3) * 128 + x] >> (y & 7)) & 1 for x in range(128)] for y in range(64)]
+
+
+def sim_rows(keys, saves_dir=None):
+    """The glass after ``keys`` in the simulator, run as `sim --keys` runs it."""
+    sim = Simulator(saves_dir=saves_dir)
+    script = parse_keys(keys)
+    for i in range(len(script) + 10):
+        sim.step(script[i] if i < len(script) else ())
+    return [list(row) for row in sim.oled.pixels()], sim.runtime.ctx.game_id
+
+
+def test_build_writes_a_static_site(tmp_path, capsys):
+    out = tmp_path / "site"
+    assert run_cli(["web", "--build", str(out)], capsys)[0] == 0
+    for name in web_cmd.SITE_FILES + web_cmd.PORT_FILES:
+        assert (out / name).is_file()
+    modules = json.loads((out / "firmware" / "manifest.json").read_text())["modules"]
+    assert "hw_web.py" in modules and "main.py" in modules and "runtime.py" in modules
+    for name in modules:    # the firmware as it is, byte for byte
+        assert (out / "firmware" / name).read_bytes() == (ROOT / "firmware" / name).read_bytes()
+    html = (out / "index.html").read_text()
+    assert "script-src 'self' 'wasm-unsafe-eval'" in html and "default-src 'none'" in html
+    assert "<script" not in html.replace('<script type="module" src="app.js"></script>', "")
+    assert sum(p.stat().st_size for p in out.rglob("*") if p.is_file()) <= 3 * 1024 * 1024
+
+
+@pytest.mark.parametrize("game", sorted(GAME_SCRIPTS))
+def test_key_script_reaches_each_game_pixel_identical_to_sim(site, browser, game):
+    keys = GAME_SCRIPTS[game]
+    state = load(browser, keys_url(site[1], keys))
+    rows, sim_game = sim_rows(keys)
+    assert sim_game == game
+    assert state["game"] == game
+    assert web_rows(state["final"]) == rows
+
+
+def test_keyboard_and_touch_buttons_start_a_game(site, browser):
+    load(browser, site[1] + "index.html")
+    browser.key("down")
+    time.sleep(0.15)
+    browser.key("down", down=False)
+    browser.key("a")
+    time.sleep(0.15)
+    browser.key("a", down=False)
+    assert browser.wait_for("pocket.game") == "trapcat"
+    load(browser, site[1] + "index.html")
+    box = browser.evaluate("(() => { const r = document.querySelector('#pad .a').getBoundingClientRect();"
+                           " return [r.x + r.width / 2, r.y + r.height / 2]; })()")
+    for kind in ("mousePressed", "mouseReleased"):
+        browser.send("Input.dispatchMouseEvent", {"type": kind, "x": box[0], "y": box[1],
+                                                  "button": "left", "clickCount": 1})
+        time.sleep(0.15)
+    assert browser.wait_for("pocket.game") == "catmouse"
+
+
+def test_save_survives_a_reload(site, browser, tmp_path):
+    load(browser, keys_url(site[1], SETTINGS_CHANGE))
+    stored = browser.evaluate("localStorage.getItem('pocket-puzzles/saves/_settings.sav')")
+    assert stored and "difficulty" in __import__("base64").b64decode(stored).decode()
+    state = load(browser, keys_url(site[1], SETTINGS_SCREEN), fresh=False)
+    sim_rows(SETTINGS_CHANGE, saves_dir=tmp_path)
+    expected, _ = sim_rows(SETTINGS_SCREEN, saves_dir=tmp_path)      # the sim, same saves folder
+    fresh, _ = sim_rows(SETTINGS_SCREEN)
+    assert expected != fresh
+    assert web_rows(state["final"]) == expected
+
+
+def _pack_file(site, name, data):
+    (site[0] / name).write_bytes(data)
+    return name
+
+
+def test_bad_pack_shows_the_device_line(site, browser, tmp_path):
+    import levelpack
+    import userlevels
+    import klotski_game
+
+    good = levelpack.build_pack("klotski", [b"VBBV/VBBV/VHHV/VSSV/S..S"])
+    bad = good[:-3]                                                  # truncated
+    device_file = tmp_path / "klotski.bin"
+    device_file.write_bytes(bad)
+    with pytest.raises(levelpack.LevelPackError) as exc:
+        userlevels.Pack(str(device_file), "klotski", klotski_game.check_level)
+    line = userlevels.short_reason(exc.value)
+    state = load(browser, site[1] + "index.html?pack=" + _pack_file(site, "bad.bin", bad))
+    assert state["pack"]["reason"] == line
+    assert state["status"] == "LEVEL PACK BAD (klotski): " + line
+    # not a pack at all: the header's line, the game unknown
+    junk = _pack_file(site, "junk.bin", b"<html>this is not a level pack</html>")
+    state = load(browser, site[1] + "index.html?pack=" + junk)
+    assert state["pack"]["game"] == "" and "not a level pack" in state["status"]
+
+
+def test_pack_text_reaches_the_page_as_text_only(site, browser):
+    import catmouse_maps
+    import levelpack
+
+    name = "; <script>window.pwned = 1</script><img src=x onerror=\"window.pwned = 2\">"
+    level = (name + "\n" + catmouse_maps.LEVELS[1][1]).encode()
+    pack = _pack_file(site, "xss.bin", levelpack.build_pack("catmouse", [level]))
+    state = load(browser, site[1] + "index.html?pack=" + pack)
+    assert state["pack"]["reason"] == "" and state["pack"]["count"] == 1
+    assert name in state["status"]                                   # shown, as text
+    assert browser.evaluate("typeof window.pwned") == "undefined"
+    assert browser.evaluate("document.querySelectorAll('img').length") == 0
+    assert browser.evaluate("document.scripts.length") == 1          # app.js only
+    # the pack is where the game reads it: its level follows the built-in ones (up wraps to it)
+    state = load(browser, keys_url(site[1], "a wait up wait", "&pack=" + pack))
+    assert state["game"] == "catmouse"
+    assert browser.evaluate("pocket.app.runtime.game.level") == len(catmouse_maps.LEVELS)
+
+
+def test_game_and_level_parameters_open_a_level(site, browser):
+    state = load(browser, site[1] + "index.html?game=klotski&level=2")
+    assert state["game"] == "klotski"
+    assert browser.evaluate("pocket.app.runtime.game.level") == 1
+    state = load(browser, site[1] + "index.html?game=nosuch")
+    assert state["status"] == 'no game "nosuch" on this handheld'
