@@ -258,8 +258,8 @@ function runLive(tick, app) {
     const t0 = performance.now();
     const now = scriptEnd === null ? 0 : scriptEnd + Math.floor(t0 - startedAt);
     const hex = tick(buttonMask(), now);
-    const took = performance.now() - t0;
     if (hex) draw(hex);
+    const took = performance.now() - t0;   // the firmware's tick and the canvas update
     if (first) {
       pocket.loadMs = performance.now();   // ms since the page's navigation started
       if (!statusLine.classList.contains("error") && !pocket.pack) say("");
