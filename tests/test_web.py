@@ -192,3 +192,24 @@ def test_game_and_level_parameters_open_a_level(site, browser):
     assert browser.evaluate("pocket.app.runtime.game.level") == 1
     state = load(browser, site[1] + "index.html?game=nosuch")
     assert state["status"] == 'no game "nosuch" on this handheld'
+
+
+def test_serve_builds_and_serves_the_page(tmp_path):
+    import subprocess
+    import sys
+    import urllib.request
+
+    proc = subprocess.Popen([sys.executable, "-m", "host_tools", "web", "--serve", "--port", "0",
+                             "--build", str(tmp_path / "site")], cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout.readline().startswith("built ")
+        line = proc.stdout.readline()
+        assert line.startswith("serving http://127.0.0.1:")
+        url = line.split()[1]
+        with urllib.request.urlopen(url + "index.html", timeout=10) as page:
+            assert b"Content-Security-Policy" in page.read()
+        with urllib.request.urlopen(url + "micropython.wasm", timeout=10) as wasm:
+            assert wasm.headers["Content-Type"] == "application/wasm"
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
