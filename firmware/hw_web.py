@@ -79,21 +79,25 @@ class Hardware:
         self.buzzer = Buzzer(play) if play is not None else None
         self.keys = 0
         self.now = 0
-        if virtual_clock:
-            self.ticks_ms = self._virtual_ms
-            self.sleep_ms = self._virtual_sleep
-        else:
-            self.ticks_ms = _ticks
-            self.sleep_ms = self._no_sleep
+        self.virtual = virtual_clock
+        self.offset = 0
 
-    def _virtual_ms(self):
-        return self.now & 0x3FFFFFFF
+    def ticks_ms(self):
+        """The virtual clock while a key script plays, else the real one
+        (shifted so it goes on from where the virtual one stopped)."""
+        if self.virtual:
+            return self.now & 0x3FFFFFFF
+        return (_ticks() - self.offset) & 0x3FFFFFFF
 
-    def _virtual_sleep(self, ms):
-        self.now += ms
+    def sleep_ms(self, ms):
+        """Only the virtual clock sleeps: the page's timer paces the ticks, and
+        a real sleep would freeze the page."""
+        if self.virtual:
+            self.now += ms
 
-    def _no_sleep(self, ms):
-        """The page's timer paces the ticks; a sleep would freeze the page."""
+    def go_live(self):
+        self.offset = _ticks() - self.now
+        self.virtual = False
 
     def read_buttons(self):
         return self.keys
@@ -109,7 +113,7 @@ class Hardware:
         return gc.mem_free() if hasattr(gc, "mem_free") else -1
 
 
-def _make_fs(on_save):
+def _make_fs(on_save, root):
     import savestore
 
     class WebFs(savestore.OsFs):
@@ -129,24 +133,27 @@ def _make_fs(on_save):
             on_save(name)
 
     if on_save is None:
-        return savestore.OsFs(SAVES_DIR)
-    return WebFs(SAVES_DIR)
+        return savestore.OsFs(root)
+    return WebFs(root)
 
 
 class App:
     """The firmware booted on the web hardware; the page calls ``tick``."""
 
-    def __init__(self, play=None, on_save=None, virtual_clock=False):
+    def __init__(self, play=None, on_save=None, virtual_clock=False, saves_dir=SAVES_DIR,
+                 levels_dir=LEVELS_DIR):
         import main
         import savestore
 
         self.hw = Hardware(play, virtual_clock)
-        _mkdir(LEVELS_DIR)
-        self.runtime = main.boot(BOARD, self.hw, savestore.Saves(_make_fs(on_save)))
-        self.runtime.ctx.levels_dir = LEVELS_DIR
+        _mkdir(levels_dir)
+        self.runtime = main.boot(BOARD, self.hw, savestore.Saves(_make_fs(on_save, saves_dir)))
+        self.runtime.ctx.levels_dir = levels_dir
         self.sent = -1
 
     def tick(self, mask, now=0):
+        """One tick with the buttons of ``mask`` held (``now``: the virtual
+        clock's ms, while a key script plays); the new frame as hex, or ""."""
         hw = self.hw
         raw = 0
         for i in range(6):
@@ -162,6 +169,13 @@ class App:
 
     def frame(self):
         return self.hw.display.buffer.hex()
+
+    def contrast(self):
+        return self.hw.display.level
+
+    def go_live(self):
+        """The key script is over: from now on the real clock runs."""
+        self.hw.go_live()
 
     def game_id(self):
         return self.runtime.ctx.game_id or ""
@@ -198,7 +212,7 @@ def _mkdir(path):
         pass
 
 
-def install_pack(path):
+def install_pack(path, levels_dir=LEVELS_DIR):
     """Check a level pack like the device does and put it where the game reads
     it.  Returns [game, count, reason, first line of level 1]: reason "" for a
     good pack; a bad pack of a known game is installed all the same (the game
@@ -219,7 +233,7 @@ def install_pack(path):
         except Exception as exc:
             return ["", 0, userlevels.short_reason(exc), ""]
         return ["", 0, "unknown game in the pack header", ""]
-    path = LEVELS_DIR + "/" + game + ".bin"
+    path = levels_dir + "/" + game + ".bin"
     with open(path, "wb") as f:
         f.write(data)
     check = None

@@ -85,6 +85,73 @@ def sim_rows(keys, saves_dir=None):
     return [list(row) for row in sim.oled.pixels()], sim.runtime.ctx.game_id
 
 
+def cpython_app(tmp_path, **kw):
+    """hw_web.App on CPython (the pure framebuf), saves and levels in tmp_path."""
+    from host_tools.emulation.pinsim import install_host_modules
+
+    install_host_modules()
+    import hw_web
+
+    return hw_web.App(saves_dir=str(tmp_path / "saves"), levels_dir=str(tmp_path / "levels"), **kw)
+
+
+def test_backend_on_cpython_matches_the_simulator(tmp_path):
+    """firmware/hw_web.py without a browser: the same frames as sim on the
+    virtual clock, saves through the page's hook, the real clock after go_live."""
+    saved, beeps = [], []
+    app = cpython_app(tmp_path, virtual_clock=True, on_save=saved.append,
+                      play=lambda freq, ms: beeps.append((freq, ms)))
+    keys = SETTINGS_CHANGE + " up*3 a wait a wait:30"                 # then into Trap the Cat
+    _play(app, keys)
+    assert web_rows(app.frame()) == sim_rows(keys)[0]
+    assert "_settings.sav" in saved and (tmp_path / "saves" / "_settings.sav").exists()
+    app.go_live()
+    before = app.hw.ticks_ms()
+    time.sleep(0.05)
+    assert 40 <= app.hw.ticks_ms() - before < 1000
+
+
+def _play(app, keys):
+    script = parse_keys(keys)
+    for i in range(len(script) + 10):
+        mask = 0
+        for k, name in enumerate(("up", "down", "left", "right", "a", "b")):
+            if i < len(script) and name in script[i]:
+                mask |= 1 << k
+        app.tick(mask, i * 1000 // 30)
+
+
+def test_buzzer_reaches_the_page_and_honours_mute(tmp_path):
+    junqi_bump = "down*2 a wait a wait:20 a wait:10 a wait:10"        # A on a piece that cannot move
+    beeps = []
+    _play(cpython_app(tmp_path / "on", virtual_clock=True, play=lambda f, ms: beeps.append((f, ms))),
+          junqi_bump)
+    assert (220, 30) in beeps
+    beeps.clear()
+    _play(cpython_app(tmp_path / "off", virtual_clock=True, play=lambda f, ms: beeps.append((f, ms))),
+          "down*4 a down a b up*2 " + junqi_bump)                      # Settings: sound off first
+    assert beeps == [(1200, 30)]                 # the launcher's, before the sound went off
+
+
+def test_install_pack_uses_the_firmware_checks(tmp_path):
+    import hw_web
+    import levelpack
+
+    cpython_app(tmp_path)
+    good = tmp_path / "good.bin"
+    good.write_bytes(levelpack.build_pack("klotski", [b"VBBV/VBBV/VHHV/VSSV/S..S", b"VBBV/VBBV/SHHS/VSSV/V..V"]))
+    levels = str(tmp_path / "levels")
+    assert hw_web.install_pack(str(good), levels) == ["klotski", 2, "", "VBBV/VBBV/VHHV/VSSV/S..S"]
+    assert (tmp_path / "levels" / "klotski.bin").read_bytes() == good.read_bytes()
+    bad = tmp_path / "bad.bin"
+    bad.write_bytes(levelpack.build_pack("klotski", [b"VBBV/VBBV/VHHV/VSSV/S.SS"]))
+    game, count, reason, _ = hw_web.install_pack(str(bad), levels)
+    assert (game, count) == ("klotski", 0) and "empty" in reason
+    bad.write_bytes(b"PZLV\x01\x63" + bytes(20))
+    assert hw_web.install_pack(str(bad), levels)[:3] == ["", 0, "unknown game id 99 at byte 5 (no game of "
+                                                                "this firmware)"]
+
+
 def test_build_writes_a_static_site(tmp_path, capsys):
     out = tmp_path / "site"
     assert run_cli(["web", "--build", str(out)], capsys)[0] == 0
@@ -112,9 +179,16 @@ def test_key_script_reaches_each_game_pixel_identical_to_sim(site, browser, game
 
 def test_keyboard_and_touch_buttons_start_a_game(site, browser):
     load(browser, site[1] + "index.html")
-    browser.key("down")
-    time.sleep(0.15)
+    browser.key("down")                  # held: the firmware's auto-repeat moves on
+    time.sleep(0.6)
     browser.key("down", down=False)
+    assert browser.evaluate("pocket.app.runtime.launcher.sel") >= 3
+    for _ in range(browser.evaluate("pocket.app.runtime.launcher.sel") - 1):
+        browser.key("up")
+        time.sleep(0.1)
+        browser.key("up", down=False)
+        time.sleep(0.1)
+    assert browser.evaluate("pocket.app.runtime.launcher.sel") == 1
     browser.key("a")
     time.sleep(0.15)
     browser.key("a", down=False)

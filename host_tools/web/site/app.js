@@ -245,20 +245,23 @@ async function playScript(tick, app, script) {
   pocket.final = app.frame();             // the screen at the script's end (live ticks follow)
   pocket.game = app.game_id();
   pocket.done = true;
-  scriptEnd = Math.floor(total * 1000 / 30);
+  app.hw.now = Math.floor(total * 1000 / 30);
+  app.go_live();                          // the real clock goes on from the script's end
 }
-let scriptEnd = null;
 
 // 30 ticks a second against the wall clock, without drift; a late tick restarts the schedule
 // (like Runtime.run) instead of running a burst to catch up.
 function runLive(tick, app) {
-  let base = performance.now(), k = 0, first = true;
-  const startedAt = performance.now();
+  let base = performance.now(), k = 0, first = true, contrast = 255;
   const step = () => {
     const t0 = performance.now();
-    const now = scriptEnd === null ? 0 : scriptEnd + Math.floor(t0 - startedAt);
-    const hex = tick(buttonMask(), now);
-    if (hex) draw(hex);
+    const hex = tick(buttonMask());
+    if (hex) {
+      draw(hex);
+      const level = app.contrast();       // the contrast setting dims the glass a little
+      if (level !== contrast) canvas.style.filter = `brightness(${0.4 + 0.6 * level / 255})`;
+      contrast = level;
+    }
     const took = performance.now() - t0;   // the firmware's tick and the canvas update
     if (first) {
       pocket.loadMs = performance.now();   // ms since the page's navigation started
