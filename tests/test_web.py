@@ -177,30 +177,43 @@ def test_key_script_reaches_each_game_pixel_identical_to_sim(site, browser, game
     assert web_rows(state["final"]) == rows
 
 
-def test_keyboard_and_touch_buttons_start_a_game(site, browser):
+def _sel(browser):
+    return browser.evaluate("pocket.app.runtime.launcher.sel")
+
+
+def test_keyboard_holds_repeat_and_taps_start_a_game(site, browser):
     load(browser, site[1] + "index.html")
     browser.key("down")                  # held: the firmware's auto-repeat moves on
     time.sleep(0.6)
     browser.key("down", down=False)
-    assert browser.evaluate("pocket.app.runtime.launcher.sel") >= 3
-    for _ in range(browser.evaluate("pocket.app.runtime.launcher.sel") - 1):
+    assert _sel(browser) >= 2
+    while _sel(browser) != 1:            # taps, one step each
+        want = _sel(browser) - 1
         browser.key("up")
-        time.sleep(0.1)
+        browser.wait_for("pocket.app.runtime.launcher.sel === %d" % want)
         browser.key("up", down=False)
         time.sleep(0.1)
-    assert browser.evaluate("pocket.app.runtime.launcher.sel") == 1
     browser.key("a")
-    time.sleep(0.15)
+    time.sleep(0.1)
     browser.key("a", down=False)
     assert browser.wait_for("pocket.game") == "trapcat"
-    load(browser, site[1] + "index.html")
-    box = browser.evaluate("(() => { const r = document.querySelector('#pad .a').getBoundingClientRect();"
-                           " return [r.x + r.width / 2, r.y + r.height / 2]; })()")
-    for kind in ("mousePressed", "mouseReleased"):
-        browser.send("Input.dispatchMouseEvent", {"type": kind, "x": box[0], "y": box[1],
-                                                  "button": "left", "clickCount": 1})
-        time.sleep(0.15)
-    assert browser.wait_for("pocket.game") == "catmouse"
+
+
+def test_touch_on_the_screen_buttons(site, browser):
+    browser.send("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 2})
+    try:
+        load(browser, site[1] + "index.html")
+        box = browser.evaluate("(() => { const r = document.querySelector('#pad .a').getBoundingClientRect();"
+                               " return [r.x + r.width / 2, r.y + r.height / 2]; })()")
+        browser.evaluate("window.kinds = []; addEventListener('pointerdown', (e) => kinds.push(e.pointerType),"
+                         " true)")
+        browser.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": box[0], "y": box[1]}]})
+        time.sleep(0.1)
+        browser.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+        assert browser.wait_for("pocket.game") == "catmouse"
+        assert browser.evaluate("kinds") == ["touch"]
+    finally:
+        browser.send("Emulation.setTouchEmulationEnabled", {"enabled": False})
 
 
 def test_save_survives_a_reload(site, browser, tmp_path):
@@ -266,6 +279,17 @@ def test_game_and_level_parameters_open_a_level(site, browser):
     assert browser.evaluate("pocket.app.runtime.game.level") == 1
     state = load(browser, site[1] + "index.html?game=nosuch")
     assert state["status"] == 'no game "nosuch" on this handheld'
+
+
+def test_bad_parameters_are_reported_as_text(site, browser):
+    state = load(browser, site[1] + "index.html?pack=missing.bin")
+    assert state["status"] == "cannot load the pack missing.bin: HTTP 404"
+    browser.goto(keys_url(site[1], "a <b>jump</b>"))
+    error = browser.wait_for("window.pocket && pocket.error")
+    assert error == "unknown key '<b>jump</b>' in '<b>jump</b>'"
+    assert browser.evaluate("document.getElementById('status').textContent") == \
+        "The handheld failed to start: " + error
+    assert browser.evaluate("document.querySelectorAll('b').length") == 0
 
 
 def test_serve_builds_and_serves_the_page(tmp_path):

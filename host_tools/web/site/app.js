@@ -216,15 +216,20 @@ async function boot() {
   restoreSaves(mp);
   mp.runPython("import sys\nsys.path.insert(0, '/fw')\n");
   const hwWeb = mp.pyimport("hw_web");
-  if (params.has("pack")) {
-    const response = await fetch(params.get("pack"));
-    if (!response.ok) throw new Error(`cannot load the pack: HTTP ${response.status}`);
-    installPack(mp, hwWeb, new Uint8Array(await response.arrayBuffer()));
+  if (params.has("pack")) {               // a pack that cannot be fetched is reported, the page goes on
+    try {
+      const response = await fetch(params.get("pack"));
+      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      installPack(mp, hwWeb, new Uint8Array(await response.arrayBuffer()));
+    } catch (err) {
+      pocket.pack = { game: "", count: 0, reason: String(err.message || err), first: "" };
+      say(`cannot load the pack ${params.get("pack")}: ${pocket.pack.reason}`, true);
+    }
   }
   acceptDrops(mp, hwWeb);
   const app = hwWeb.App(beep, (name) => saveChanged(mp, name), script !== null);
   const tick = app.tick;
-  if (params.has("game") && !app.open_game(params.get("game"), Number(params.get("level") || 0))) {
+  if (params.has("game") && !app.open_game(params.get("game"), parseInt(params.get("level"), 10) || 0)) {
     say(`no game "${params.get("game")}" on this handheld`, true);
   }
   pocket.ready = true;
