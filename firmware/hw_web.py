@@ -173,6 +173,10 @@ class App:
     def contrast(self):
         return self.hw.display.level
 
+    def setting(self, name):
+        """A setting's value (the page's proxies do not index dicts)."""
+        return self.runtime.settings.get(name)
+
     def go_live(self):
         """The key script is over: from now on the real clock runs."""
         self.hw.go_live()

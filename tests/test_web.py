@@ -226,6 +226,10 @@ def test_save_survives_a_reload(site, browser, tmp_path):
     fresh, _ = sim_rows(SETTINGS_SCREEN)
     assert expected != fresh
     assert web_rows(state["final"]) == expected
+    load(browser, site[1] + "index.html", fresh=False)            # and a reload of the page itself
+    browser.reload()
+    browser.wait_for("window.pocket && pocket.loadMs")
+    assert browser.evaluate("pocket.app.setting('difficulty')") == 2
 
 
 def _pack_file(site, name, data):
@@ -267,10 +271,34 @@ def test_pack_text_reaches_the_page_as_text_only(site, browser):
     assert browser.evaluate("typeof window.pwned") == "undefined"
     assert browser.evaluate("document.querySelectorAll('img').length") == 0
     assert browser.evaluate("document.scripts.length") == 1          # app.js only
+    # the policy holds: an inline script added to the page does not run, and is reported
+    browser.evaluate("(() => { const s = document.createElement('script');"
+                     " s.textContent = 'window.inline = 1'; document.body.append(s); })()")
+    assert browser.wait_for("pocket.violations.length") == 1
+    assert browser.evaluate("typeof window.inline") == "undefined"
     # the pack is where the game reads it: its level follows the built-in ones (up wraps to it)
     state = load(browser, keys_url(site[1], "a wait up wait", "&pack=" + pack))
     assert state["game"] == "catmouse"
     assert browser.evaluate("pocket.app.runtime.game.level") == len(catmouse_maps.LEVELS)
+
+
+def test_pack_by_drag_and_drop_and_file_picker(site, browser):
+    import levelpack
+
+    pack = _pack_file(site, "two.bin", levelpack.build_pack("klotski", [b"VBBV/VBBV/VHHV/VSSV/S..S",
+                                                                        b"VBBV/VBBV/SHHS/VSSV/V..V"]))
+    load(browser, site[1] + "index.html")
+    browser.evaluate("fetch('%s').then((r) => r.arrayBuffer()).then((bytes) => {"
+                     " const drop = new DataTransfer(); drop.items.add(new File([bytes], 'two.bin'));"
+                     " dispatchEvent(new DragEvent('drop', {dataTransfer: drop, cancelable: true})); })" % pack)
+    assert browser.wait_for("pocket.pack && pocket.pack.count") == 2
+    assert browser.evaluate("document.getElementById('status').textContent").startswith(
+        "Level pack for klotski: 2 levels")
+    load(browser, site[1] + "index.html")
+    node = browser.send("DOM.getDocument")["root"]["nodeId"]
+    picker = browser.send("DOM.querySelector", {"nodeId": node, "selector": "#packfile"})["nodeId"]
+    browser.send("DOM.setFileInputFiles", {"nodeId": picker, "files": [str(site[0] / pack)]})
+    assert browser.wait_for("pocket.pack && pocket.pack.game") == "klotski"
 
 
 def test_game_and_level_parameters_open_a_level(site, browser):
