@@ -227,56 +227,38 @@ def install_pack(path, levels_dir=LEVELS_DIR):
     import userlevels
 
     with open(path, "rb") as f:
-        data = f.read()
+        head = f.read(6)
     game = None
-    if len(data) >= 6 and data[:4] == levelpack.MAGIC:
-        game = levelpack.game_name(data[5])
-    if game is None:
+    if len(head) == 6 and head[:4] == levelpack.MAGIC:
+        game = levelpack.game_name(head[5])
+    if game is None:                 # the header's own line (bad magic, unknown game, ...)
         try:
-            levelpack.LevelPack(_Bytes(data))
+            with open(path, "rb") as f:
+                levelpack.LevelPack(f)
         except Exception as exc:
             return ["", 0, userlevels.short_reason(exc), ""]
         return ["", 0, "unknown game in the pack header", ""]
-    path = levels_dir + "/" + game + ".bin"
-    with open(path, "wb") as f:
-        f.write(data)
+    target = levels_dir + "/" + game + ".bin"
+    _copy(path, target)
     check = None
     for entry in games.GAMES:
         if entry[games.ID] == game:
             check = getattr(__import__(entry[games.SCENE]), "check_level", None)
     try:
-        pack = userlevels.Pack(path, game, check)
+        pack = userlevels.Pack(target, game, check)
+        first = pack.text(0).split("\n")[0][:120]
     except Exception as exc:
         return [game, 0, userlevels.short_reason(exc), ""]
-    first = pack.text(0).split("\n")[0][:120]
     return [game, pack.count, "", first]
 
 
-class _Bytes:
-    """A read-only file over bytes (LevelPack reads with seek + readinto)."""
-
-    def __init__(self, data):
-        self.data = data
-        self.pos = 0
-
-    def seek(self, pos, whence=0):
-        if whence == 2:
-            pos += len(self.data)
-        elif whence == 1:
-            pos += self.pos
-        self.pos = pos
-        return pos
-
-    def tell(self):
-        return self.pos
-
-    def read(self, n=-1):
-        end = len(self.data) if n < 0 else self.pos + n
-        chunk = self.data[self.pos:end]
-        self.pos += len(chunk)
-        return chunk
-
-    def readinto(self, buf):
-        chunk = self.read(len(buf))
-        buf[:len(chunk)] = chunk
-        return len(chunk)
+def _copy(src, dst):
+    """Copy a file through one small buffer (a pack may be larger than the heap)."""
+    buf = bytearray(512)
+    view = memoryview(buf)
+    with open(src, "rb") as fin, open(dst, "wb") as fout:
+        while True:
+            n = fin.readinto(buf)
+            if not n:
+                break
+            fout.write(view[:n])

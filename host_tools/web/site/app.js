@@ -175,6 +175,7 @@ function saveChanged(mp, name) {
 function installPack(mp, hwWeb, bytes) {
   mp.FS.writeFile("/levels/incoming.bin", bytes);
   const [game, count, reason, first] = mp.PyProxy.toJs(hwWeb.install_pack("/levels/incoming.bin"));
+  mp.FS.unlink("/levels/incoming.bin");
   pocket.pack = { game, count, reason, first };
   if (reason) say(`LEVEL PACK BAD${game ? " (" + game + ")" : ""}: ${reason}`, true);
   else say(`Level pack for ${game}: ${count} level${count === 1 ? "" : "s"}, first "${first}". ` +
