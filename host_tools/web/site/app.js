@@ -83,10 +83,11 @@ function draw(hex) {
 }
 
 function fitScreen() {   // crisp: a whole number of device pixels per OLED pixel
-  const room = Math.min(document.documentElement.clientWidth - 44, 512);
+  const ratio = window.devicePixelRatio || 1;
+  const room = Math.min(document.documentElement.clientWidth - 44, 512) * ratio;
   const scale = Math.max(1, Math.floor(room / WIDTH));
-  canvas.style.width = WIDTH * scale + "px";
-  canvas.style.height = HEIGHT * scale + "px";
+  canvas.style.width = WIDTH * scale / ratio + "px";
+  canvas.style.height = HEIGHT * scale / ratio + "px";
 }
 
 // -- buzzer ---------------------------------------------------------------------------------
