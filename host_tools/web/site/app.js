@@ -193,7 +193,10 @@ function acceptDrops(mp, hwWeb) {
     document.body.classList.remove("dragging");
     take(e.dataTransfer.files[0]);
   });
-  document.getElementById("packfile").addEventListener("change", (e) => take(e.target.files[0]));
+  document.getElementById("packfile").addEventListener("change", (e) => {
+    take(e.target.files[0]);
+    e.target.blur();                      // the arrow keys belong to the handheld again
+  });
 }
 
 // -- start-up and the tick loop ----------------------------------------------------------------
@@ -262,7 +265,14 @@ function runLive(tick, app) {
   let base = performance.now(), k = 0, first = true, contrast = 255;
   const step = () => {
     const t0 = performance.now();
-    const hex = tick(buttonMask());
+    let hex;
+    try {
+      hex = tick(buttonMask());
+    } catch (err) {                       // the launcher itself failed: the device would stop too
+      pocket.error = String(err.message || err);
+      say("The handheld stopped: " + pocket.error, true);
+      return;
+    }
     if (hex) {
       draw(hex);
       const level = app.contrast();       // the contrast setting dims the glass a little
