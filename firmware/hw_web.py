@@ -3,11 +3,11 @@
 The page's JavaScript owns the clock loop and the input events; this module is
 what it calls, once per tick: ``App.tick(mask, now)`` sets the buttons held
 (bits in ``KEY_ORDER``), runs one ``Runtime.step()`` and returns the frame as
-hex when the display was sent a new one ("" otherwise).  The firmware above
+hex when its pixels changed ("" otherwise).  The firmware above
 (main.boot, runtime, launcher, games) is the device's, unchanged.
 
 The display is a plain 128x64 MONO_VLSB framebuffer (what the SSD1306 driver
-keeps and sends); ``show()`` only marks it new.  The clock is MicroPython's
+keeps and sends); ``show()`` only counts.  The clock is MicroPython's
 own (the browser's monotonic clock), so a search sliced by ``ctx.deadline``
 yields like on the device; a key script (``?keys=``) runs on the simulator's
 virtual clock instead (``now`` = tick * 1000 // 30), which makes its frames
@@ -17,20 +17,19 @@ files to browser storage (and the page puts them back before boot).
 """
 
 import gc
+import time
 
 import framebuf
 
 import buttons
 
-try:
-    import time
+_MASK = 0x3FFFFFFF
 
+try:
     _ticks = time.ticks_ms
 except AttributeError:             # CPython (the tests): a monotonic ms clock
-    import time
-
     def _ticks():
-        return int(time.monotonic() * 1000) & 0x3FFFFFFF
+        return int(time.monotonic() * 1000) & _MASK
 
 SAVES_DIR = "/saves"
 LEVELS_DIR = "/levels"
@@ -86,8 +85,8 @@ class Hardware:
         """The virtual clock while a key script plays, else the real one
         (shifted so it goes on from where the virtual one stopped)."""
         if self.virtual:
-            return self.now & 0x3FFFFFFF
-        return (_ticks() - self.offset) & 0x3FFFFFFF
+            return self.now & _MASK
+        return (_ticks() - self.offset) & _MASK
 
     def sleep_ms(self, ms):
         """Only the virtual clock sleeps: the page's timer paces the ticks, and
@@ -149,11 +148,13 @@ class App:
         _mkdir(levels_dir)
         self.runtime = main.boot(BOARD, self.hw, savestore.Saves(_make_fs(on_save, saves_dir)))
         self.runtime.ctx.levels_dir = levels_dir
-        self.sent = -1
+        self.sent = bytearray(len(self.hw.display.buffer))    # the frame the page shows
+        self.sent_once = False
 
     def tick(self, mask, now=0):
         """One tick with the buttons of ``mask`` held (``now``: the virtual
-        clock's ms, while a key script plays); the new frame as hex, or ""."""
+        clock's ms, while a key script plays); the frame as hex when its
+        pixels changed, else ""."""
         hw = self.hw
         raw = 0
         for i in range(6):
@@ -162,9 +163,11 @@ class App:
         hw.keys = raw
         hw.now = now
         self.runtime.step()
-        if hw.display.shown == self.sent:
+        buffer = hw.display.buffer
+        if self.sent_once and buffer == self.sent:
             return ""
-        self.sent = hw.display.shown
+        self.sent[:] = buffer
+        self.sent_once = True
         return self.frame()
 
     def frame(self):
