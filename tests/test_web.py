@@ -339,3 +339,14 @@ def test_serve_builds_and_serves_the_page(tmp_path):
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+
+
+def test_klotski_solver_is_sliced_over_many_ticks(site, browser):
+    """Live play keeps the device's slicing: the solver's table takes many ticks
+    (~250, `make bench`), each bounded by ctx.deadline, so the page goes on
+    ticking while it works."""
+    import klotski_game
+
+    load(browser, site[1] + "index.html?game=klotski&level=1")
+    browser.wait_for("pocket.tickMs.length >= 15")
+    assert browser.evaluate("pocket.app.runtime.game.job.phase") in (klotski_game.S_SETUP, klotski_game.S_BUILD)
