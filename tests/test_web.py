@@ -181,6 +181,14 @@ def _sel(browser):
     return browser.evaluate("pocket.app.runtime.launcher.sel")
 
 
+def test_key_script_syntax_is_the_simulators(site, browser):
+    load(browser, site[1] + "index.html")
+    names = ("up", "down", "left", "right", "a", "b")
+    for text in ("down a wait right*3", "Z X wait:7, hold:b:40 b+a", "UP+down*2 hold:z:0 wait:0", ""):
+        want = [sum(1 << names.index(n) for n in tick) for tick in parse_keys(text)]
+        assert browser.evaluate("pocket.parseKeys(%s)" % json.dumps(text)) == want
+
+
 def test_keyboard_holds_repeat_and_taps_start_a_game(site, browser):
     load(browser, site[1] + "index.html")
     browser.key("down")                  # held: the firmware's auto-repeat moves on

@@ -21,7 +21,7 @@ const canvas = document.getElementById("screen");
 const paint = canvas.getContext("2d");
 const image = paint.createImageData(WIDTH, HEIGHT);
 
-// What tests and the bench read (window.pocket): state, timings, last frame.
+// What tests and the bench read (window.pocket): state, timings, last frame, the key parser.
 const pocket = window.pocket = { ready: false, done: false, error: "", frame: "", final: "", game: "",
                                  ticks: 0, tickMs: [], loadMs: 0, pack: null, violations: [] };
 document.addEventListener("securitypolicyviolation", (e) => pocket.violations.push(e.violatedDirective));
@@ -63,6 +63,8 @@ function parseKeys(text) {
   }
   return ticks;
 }
+
+pocket.parseKeys = parseKeys;
 
 // -- screen ---------------------------------------------------------------------------------
 function draw(hex) {
