@@ -9,6 +9,7 @@ skipped for a missing browser: `make test` installs Debian's chromium
 """
 
 import json
+import re
 import time
 
 import pytest
@@ -17,7 +18,7 @@ from clirun import run_cli
 from host_tools.core.fwpath import ROOT
 from host_tools.emulation.sim import Simulator, parse_keys
 from host_tools.web import web_cmd
-from host_tools.web.chromium import Chromium
+from host_tools.web.chromium import BrowserError, Chromium
 
 # one key script per game, from the launcher into play (menu order of games.py)
 GAME_SCRIPTS = {
@@ -187,6 +188,11 @@ def test_key_script_syntax_is_the_simulators(site, browser):
     for text in ("down a wait right*3", "Z X wait:7, hold:b:40 b+a", "UP+down*2 hold:z:0 wait:0", ""):
         want = [sum(1 << names.index(n) for n in tick) for tick in parse_keys(text)]
         assert browser.evaluate("pocket.parseKeys(%s)" % json.dumps(text)) == want
+    for text, message in (("wait:1000001", "count in key token 'wait:1000001' is over 1000000"),
+                          ("jump", "unknown key 'jump' in 'jump'"), ("hold:a", "bad key token 'hold:a'"),
+                          ("a*x", "bad count in key token 'a*x'"), ("\u212a", "non-ASCII")):
+        with pytest.raises(BrowserError, match=re.escape(message)):
+            browser.evaluate("pocket.parseKeys(%s)" % json.dumps(text))
 
 
 def test_keyboard_holds_repeat_and_taps_start_a_game(site, browser):

@@ -32,10 +32,13 @@ function say(text, isError = false) {
 }
 
 // -- the key script of `sim --keys` (host_tools/emulation/sim.py parse_keys) --------------
+const MAX_KEY_COUNT = 1000000;            // ticks in one token, as sim's
 function parseKeys(text) {
   const ticks = [];
+  if (!/^[\x00-\x7f]*$/.test(text)) throw new Error("key script has a non-ASCII character");
   const count = (s, token) => {
     if (!/^[0-9]+$/.test(s)) throw new Error(`bad count in key token '${token}'`);
+    if (Number(s) > MAX_KEY_COUNT) throw new Error(`count in key token '${token}' is over ${MAX_KEY_COUNT}`);
     return Number(s);
   };
   const bit = (name, token) => {
