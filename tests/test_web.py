@@ -52,7 +52,7 @@ def load(browser, url, fresh=True):
     is running and any key script has played; returns window.pocket's fields."""
     if fresh:
         browser.goto(url.split("index.html")[0] + "firmware/manifest.json")     # same origin, no boot
-        browser.wait_for("document.readyState === 'complete' && location.pathname.endsWith('.json')")
+        browser.wait_for("document.readyState === 'complete'")
         browser.evaluate("localStorage.clear()")
     browser.goto(url)
     state = browser.wait_for(

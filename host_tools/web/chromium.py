@@ -105,10 +105,21 @@ class Chromium:
 
     # -- pages -------------------------------------------------------------------------------
     def goto(self, url):
+        """Navigate; returns once the new document is there (never the old one's state)."""
+        self._leave()
         self.send("Page.navigate", {"url": url})
+        self._arrived()
 
     def reload(self):
+        self._leave()
         self.send("Page.reload", {"ignoreCache": True})
+        self._arrived()
+
+    def _leave(self):
+        self.evaluate("window.__leaving = true")
+
+    def _arrived(self):
+        self.wait_for("!window.__leaving")
 
     def evaluate(self, expression, timeout=None):
         """The value of a JavaScript expression (a promise is awaited)."""
