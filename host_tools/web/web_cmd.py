@@ -102,7 +102,8 @@ def run_web(args):
         raise UserError("--port must be 0..65535, got %d" % args.port)
     out = Path(args.build) if args.build else DEFAULT_DIR
     sizes = build_site(out)
-    print("built %s: %s, %d KB" % (out, plural(len(sizes), "file"), (sum(sizes.values()) + 1023) // 1024))
+    print("built %s: %s, %d KB" % (out, plural(len(sizes), "file"), (sum(sizes.values()) + 1023) // 1024),
+          flush=True)
     if not args.serve:
         return 0
     server = make_server(out, 8000 if args.port is None else args.port)
