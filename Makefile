@@ -9,9 +9,12 @@ PORT   ?=
 LEVELS ?=
 FLASH_ARGS ?=
 
-.PHONY: setup lint test test-fast bench sim flash doctor hwtest clean
+.PHONY: setup lint test test-fast bench sim web flash doctor hwtest clean
 
+# the web page's tests and bench drive Debian's chromium (.ci/run installs it on CI)
 setup: $(STAMP)
+	@command -v chromium >/dev/null || command -v chromium-browser >/dev/null || command -v google-chrome >/dev/null || \
+		echo "note: no Chromium found; the web page's tests and bench need it: sudo apt-get install chromium"
 
 $(STAMP): requirements.txt package.json package-lock.json
 	$(PYTHON) -m venv $(VENV)
@@ -37,6 +40,11 @@ bench: setup
 
 sim: setup
 	$(PY) -m host_tools sim
+
+# the handheld as a static web page in build/web, served on http://127.0.0.1:$(WEB_PORT)/
+WEB_PORT ?= 8000
+web: setup
+	$(PY) -m host_tools web --serve --port $(WEB_PORT)
 
 flash: setup
 	$(PY) -m host_tools flash --board $(BOARD) $(if $(PORT),--port $(PORT)) $(foreach f,$(LEVELS),--levels $(f)) $(if $(KLOTSKI_TABLES),--klotski-tables) $(FLASH_ARGS)

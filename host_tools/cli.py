@@ -26,6 +26,7 @@ COMMANDS = (
     ("levels", "host_tools.commands.levels_cmd", "generate, pack, check and preview level packs"),
     ("trapcat", "host_tools.commands.trapcat_cmd", "Trap the Cat tools (tournament)"),
     ("sim", "host_tools.emulation.sim", "run the firmware in the simulator (make sim)"),
+    ("web", "host_tools.web.web_cmd", "build the handheld as a static web page, or serve it (make web)"),
     ("junqi", "host_tools.commands.junqi_cmd", "Junqi railway routes and AI tournaments"),
     ("run", "host_tools.commands.run_cmd", "run the firmware on a Raspberry Pi with Blinka (oled-bonnet)"),
     ("fuzz", "host_tools.commands.fuzz", "seeded mutation fuzzing of every parser (maps, layouts, levels, "
