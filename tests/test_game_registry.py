@@ -87,7 +87,6 @@ def test_games_py_holds_only_what_the_device_reads_and_flash_copies_it_as_is(tmp
     assert (games.ID, games.TITLE, games.SCENE, games.PACK) == (0, 1, 2, 3)
     assert {n for n in vars(games) if not n.startswith("__")} == {"ID", "TITLE", "SCENE", "PACK", "GAMES"}
     assert not any("host_tools" in str(field) for entry in games.GAMES for field in entry)
-    source = Path(games.__file__).read_bytes()
     cp_board = Path(build.__file__).resolve().parents[2] / "boards"
     files = build.build_files(Path(games.__file__).parent, "pico-cp-ssd1306", cp_board, None,
                               circuitpython=True)

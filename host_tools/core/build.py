@@ -27,6 +27,9 @@ from host_tools.core.fwpath import FRAMEBUF_DIR
 from host_tools.core.kernelgen import TEMPLATE_SUFFIX, rendered_modules
 
 SOURCE_ONLY = ("boot.py", "main.py", "boot_switch.py")   # never compiled
+# firmware/ modules a handheld never imports: the browser's backend, the CPython
+# stand-ins for the viper decorators
+NOT_ON_DEVICES = ("hw_web.py", "viper_on_cpython.py")
 DATA_SUFFIXES = (".json", ".bin", ".txt")                # copied as they are
 BOARD_FILE = "board.json"
 MANIFEST = "fw_manifest.txt"
@@ -144,7 +147,7 @@ def build_files(fw_dir, board_name, boards_dir, mpy, circuitpython=False):
     rendered = rendered_modules(fw_dir)
     with tempfile.TemporaryDirectory() as scratch:
         for src in sorted(fw_dir.iterdir()):
-            if src.is_dir() or src.name.startswith("."):
+            if src.is_dir() or src.name.startswith(".") or src.name in NOT_ON_DEVICES:
                 continue
             if src.name.endswith(TEMPLATE_SUFFIX):
                 if circuitpython:
