@@ -101,3 +101,22 @@ def test_core_imports_nothing_above_it():
 def test_only_the_entry_point_imports_the_cli():
     users = sorted(name for name, deps in import_graph().items() if "host_tools.cli" in deps)
     assert users == ["host_tools.__main__"]
+
+
+# machine-code kernels and the plain-Python Klotski loop stay whole for speed
+# (docs/conventions.md); every other function fits on a page
+LONG_FUNCTIONS_ALLOWED = {("firmware/klotski.py", "expand"), ("firmware/trapcat_viper.py", "escape_run")}
+MAX_FUNCTION_LINES = 120
+
+
+def test_no_function_outside_the_kernels_is_over_120_lines():
+    too_long = []
+    for root in ("firmware", "host_tools"):
+        for path in sorted((ROOT / root).rglob("*.py")):
+            rel = path.relative_to(ROOT).as_posix()
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    lines = node.end_lineno - node.lineno + 1
+                    if lines > MAX_FUNCTION_LINES and (rel, node.name) not in LONG_FUNCTIONS_ALLOWED:
+                        too_long.append("%s:%d %s (%d lines)" % (rel, node.lineno, node.name, lines))
+    assert not too_long, too_long
