@@ -38,12 +38,22 @@ def test_vpico_and_sim_take_battery_volts(tmp_path, capsys):
 
     from clirun import run_cli
 
+    import shutil
+
+    from host_tools.emulation import vpfirmware
+
+    # the firmware image the other tests here already built (flash's own path onto a
+    # virtual Pico is tested in test_vpico.py): no second provisioning of this board
+    image = tmp_path / "flash.img"
+    shutil.copyfile(vpfirmware.firmware_image(BOARD), image)
     shots = {}
     for tool in ("vpico", "sim"):
         shots[tool] = tmp_path / (tool + ".png")
+        extra = (["--saves", str(tmp_path / "s")] if tool == "sim"
+                 else ["--flash-image", str(image), "--no-provision"])
         code, out, err = run_cli([tool, "--board", BOARD, "--battery", "3.4", "--frontend", "headless",
                                   "--ticks", "60", "--scale", "1", "--screenshot", str(shots[tool])]
-                                 + (["--saves", str(tmp_path / "s")] if tool == "sim" else []), capsys)
+                                 + extra, capsys)
         assert code == 0, err
     pico, sim = (Image.open(shots[t]).convert("L") for t in ("vpico", "sim"))
     assert pico.tobytes() == sim.tobytes()
