@@ -167,12 +167,18 @@ def provision(image, board="pico-cp-ssd1306", log=print):
 
 
 @contextmanager
-def cp_pico(board="pico-cp-ssd1306", oled_address="board", hold=()):
-    """A started (paused) virtual CircuitPython Pico on a private copy of the image."""
+def cp_pico(board="pico-cp-ssd1306", oled_address="board", hold=(), code=None):
+    """A started (paused) virtual CircuitPython Pico on a private copy of the image.
+    ``code``: a program to run as code.py instead of the game (the game's own
+    main.py stays importable as ``fwmain``), e.g. a benchmark."""
     image = circuitpython_image(board)
     with tempfile.TemporaryDirectory(prefix="vpcp-") as tmp:
         path = Path(tmp) / "flash.img"
         shutil.copyfile(image, path)
+        if code is not None:
+            with drive_folder(path) as drive:
+                os.replace(drive / "code.py", drive / "fwmain.py")
+                (drive / "code.py").write_text(code, encoding="utf-8")
         pico = vpico.VirtualPico(path, board=board, oled_address=oled_address)
         try:
             pico.start(hold=hold)
