@@ -170,6 +170,9 @@ class MemFs:
     def exists(self, name):
         return name in self.files
 
+    def sync(self):
+        """Nothing is cached here: every step is already "on the flash"."""
+
 
 class Saves:
     def __init__(self, fs=None):
@@ -216,4 +219,7 @@ class Saves:
             fs.remove(game_id + ".bak")
             fs.rename(game_id + ".sav", game_id + ".bak")
         fs.rename(game_id + ".new", game_id + ".sav")
+        # CircuitPython caches FAT sectors in RAM and writes them out later: sync so
+        # the renames are on the flash when store returns, not only the new file
+        fs.sync()
         self.seq[game_id] = seq

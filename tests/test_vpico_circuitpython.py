@@ -97,3 +97,58 @@ def test_circuitpython_computes_what_cpython_computes():
     digest, move = out.split()
     assert digest == hashlib.sha256(solver.table).hexdigest()
     assert int(move) == hint
+
+
+SAVE = """
+import savestore
+s = savestore.Saves()
+s.store('probe', {'v': %d, 'pad': 'x' * 300})
+"""
+LOAD = "import savestore\nprint(repr(savestore.Saves().load('probe')))"
+READONLY = "import storage\nprint(storage.getmount('/').readonly)"
+
+
+def _image(tmp_path, name):
+    import shutil
+    path = tmp_path / name
+    shutil.copyfile(vpcircuitpy.circuitpython_image(BOARD), path)
+    return path
+
+
+def test_b_at_power_on_is_usb_mode_and_otherwise_saves_survive_a_power_cycle(tmp_path):
+    """boot.py remounts CIRCUITPY writable for the games unless B is held at power-on
+    (USB mode: the computer may write, the games may not)."""
+    from host_tools.emulation import vpico
+
+    image = _image(tmp_path, "flash.img")
+    with vpico.VirtualPico(image, board=BOARD) as pico:
+        pico.start(hold=("b",))
+        pico.boot_to_repl(12000)
+        assert pico.exec(READONLY).strip() == "True"
+    with vpico.VirtualPico(image, board=BOARD) as pico:
+        pico.start()
+        pico.boot_to_repl(12000)
+        assert pico.exec(READONLY).strip() == "False"
+        pico.exec(SAVE % 7)
+    with vpico.VirtualPico(image, board=BOARD) as pico:
+        pico.start()
+        pico.boot_to_repl(12000)
+        assert eval(pico.exec(LOAD)) == ({"v": 7, "pad": "x" * 300}, "ok")
+
+
+def test_a_finished_save_survives_a_power_cut_right_after_it(tmp_path):
+    """A store that returned is on the flash: the power going 1 ms later keeps it.
+    (A cut *during* a store can do worse on CircuitPython's FAT: docs/circuitpython.md.)"""
+    from host_tools.emulation import vpico
+
+    image = _image(tmp_path, "flash.img")
+    with vpico.VirtualPico(image, board=BOARD) as pico:
+        pico.start()
+        pico.boot_to_repl(12000)
+        pico.exec(SAVE % 3)
+        pico.cut_at(pico.query()[0] + 1_000_000)          # 1 ms later: no flush of its own
+        assert pico.run_until_off(5000)
+    with vpico.VirtualPico(image, board=BOARD) as pico:
+        pico.start()
+        pico.boot_to_repl(12000)
+        assert eval(pico.exec(LOAD)) == ({"v": 3, "pad": "x" * 300}, "ok")
