@@ -152,3 +152,28 @@ def test_a_finished_save_survives_a_power_cut_right_after_it(tmp_path):
         pico.start()
         pico.boot_to_repl(12000)
         assert eval(pico.exec(LOAD)) == ({"v": 3, "pad": "x" * 300}, "ok")
+
+
+def test_doctor_on_the_virtual_circuitpython_picos_port(tmp_path):
+    """doctor over the console as on a real CircuitPython board (mpremote's own file
+    calls expect MicroPython's os.ilistdir and its error wording; ours do not)."""
+    import subprocess
+    import sys
+
+    from host_tools.emulation import vpico
+
+    image = _image(tmp_path, "flash.img")
+    pico = vpico.VirtualPico(image, board=BOARD)
+    try:
+        pico.start()
+        pico.wait_booted(12000)
+        pico.run_free()
+        port = pico.open_pty()
+        result = subprocess.run([sys.executable, "-m", "host_tools", "doctor", "--port", port],
+                                capture_output=True, text=True, timeout=300, cwd=vpico.ROOT)
+    finally:
+        pico.close()
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "runs:         CircuitPython 10.2.1 on Raspberry Pi Pico with rp2040" in result.stdout
+    assert "board file:   board.json (pico-cp-ssd1306)" in result.stdout
+    assert "status:       OK" in result.stdout and "Traceback" not in result.stdout

@@ -9,7 +9,9 @@ the host can finish an interrupted switch by running that same code.
 """
 
 import errno
+import contextlib
 import hashlib
+import io
 import re
 
 # host errno numbers: mpremote turns a device OSError into OSError(host errno)
@@ -134,6 +136,14 @@ _v = '.'.join(str(v) for v in sys.implementation.version[:3])
 print(repr((sys.implementation.name, _v, _m, _mach, gc.mem_free()) + _fs))
 """
 
+_STAT_CODE = """
+import os
+try:
+    print(os.stat(%r)[0])
+except OSError:
+    print(None)
+"""
+
 _HASH_CODE = """
 import hashlib
 def _h(p):
@@ -214,7 +224,8 @@ class MpremoteTransport(DeviceTransport):
             try:
                 if tries:
                     self._drain()
-                self._t.enter_raw_repl(soft_reset=False, timeout_overall=max(1, min(RAW_REPL_TRY_S, left)))
+                with contextlib.redirect_stdout(io.StringIO()):   # mpremote prints a failed try's bytes
+                    self._t.enter_raw_repl(soft_reset=False, timeout_overall=max(1, min(RAW_REPL_TRY_S, left)))
                 if tries:
                     self._resync()
                 return True
@@ -283,14 +294,23 @@ class MpremoteTransport(DeviceTransport):
         return {"implementation": name, "version": version, "mpy": mpy, "machine": machine,
                 "mem_free": mem, "fs_block": block, "fs_total": total, "fs_free": free}
 
+    def _mode(self, path):
+        """os.stat()'s mode, None when there is no such path.  Not mpremote's
+        fs_exists: it tells "no such file" by MicroPython's wording ("ENOENT"), and
+        CircuitPython words it "No such file/directory"."""
+        return self._eval(_STAT_CODE % path)
+
     def exists(self, path):
-        return self._t.fs_exists(path)
+        return self._mode(path) is not None
 
     def isdir(self, path):
-        return self._t.fs_isdir(path)
+        mode = self._mode(path)
+        return mode is not None and bool(mode & 0x4000)
 
     def listdir(self, path):
-        return [entry.name for entry in self._t.fs_listdir(path)]
+        """Names in ``path`` (os.listdir: CircuitPython has no os.ilistdir, which
+        mpremote's fs_listdir uses)."""
+        return self._eval("import os\nprint(repr(os.listdir(%r)))" % path)
 
     def sha256(self, path):
         digest = self._eval(_HASH_CODE % path)

@@ -517,8 +517,8 @@ def doctor(dev, log=print):
         log(".mpy version: v%d.%d" % decode_mpy(info["mpy"]))
     log("free heap:    %d KB" % (info["mem_free"] // 1024))
     log("flash:        %d KB free of %d KB" % (info["fs_free"] // 1024, info["fs_total"] // 1024))
-    if info["implementation"] != "micropython":
-        problems.append("not MicroPython")
+    if info["implementation"] not in ("micropython", "circuitpython"):
+        problems.append("neither MicroPython nor CircuitPython")
     board = None
     if dev.exists("/" + BOARD_FILE):
         try:
@@ -532,8 +532,15 @@ def doctor(dev, log=print):
     else:
         log("board file:   missing")
         problems.append("no board file (run flash)")
+    runtime = (board or {}).get("runtime", "micropython")
+    if board is not None and runtime in ("micropython", "circuitpython") and runtime != info["implementation"]:
+        log("board file:   is for %s, the board runs %s" % (runtime, info["implementation"]))
+        problems.append("board file for %s (flash the matching board file)" % runtime)
     if info["implementation"] == "micropython":
         check_display(dev, board, problems, log)
+    else:
+        log("display:      not scanned from here on CircuitPython (code.py prints a missing "
+            "display on the console)")
     if dev.exists("/" + MANIFEST):
         version, board_name, names = parse_manifest(dev.read("/" + MANIFEST))
         missing = [n for n in names if not dev.exists("/" + n)]
