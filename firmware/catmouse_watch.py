@@ -1,0 +1,373 @@
+"""Cat & Mouse's watch mode: AI against AI, each cat search drawn as it ran.
+
+Before each cat move the cat's own search (gridpath.GridSearch's BFS or A*,
+the code the games run, unchanged) runs to the end in one tick, a few ms.
+SearchOrder then reads the order it expanded the cells in from what the
+search leaves behind, and the watch draws that order a few cells per tick:
+each expanded cell shaded, its reached neighbours boxed (the frontier), then
+the path.  The drawing is sliced over ticks and goes into the terrain frame
+the scene already copies every tick, so no tick waits on it and nothing is
+allocated per frame (tests/test_catmouse_watch.py).
+
+Keys: A pause / run, RIGHT one cell (pauses), UP speed (five steps, round),
+LEFT BFS / A* (the search on screen runs again), DOWN next board, B the title.
+The mouse is the difficulty setting's (easy: random, else evasive).
+"""
+
+from array import array
+
+import gfx
+from buttons import A, B, DOWN, LEFT, RIGHT, UP
+import catmouse_ai
+import catmouse_game
+import catmouse_maps
+from gridpath import WHOLE
+
+try:
+    from micropython import const
+except ImportError:
+    def const(value):
+        return value
+
+_FROM_WALL = const(5)   # gridpath's ``came`` of walls and of the search's start
+_RING = const(7)        # A*'s bucket ring mask, as gridpath's
+SEARCH = const(0)       # drawing the expansions
+PATH = const(1)         # the path is drawn: a pause, then the cat moves
+MOUSE = const(2)        # the mouse thinks and moves
+DONE = const(3)         # caught or escaped: the banner, then the next game
+# speed steps: cells drawn per tick (0: one cell every _SLOW ticks) and the
+# ticks the path stays before the cat moves
+_CELLS = (0, 1, 2, 4, 16)
+_HOLD = (30, 20, 12, 8, 4)
+_SLOW = const(4)
+DONE_TICKS = const(90)  # the result shows ~3 s, then the board starts again
+
+_EXPANDED = gfx.sprite_rows((
+    "........", ".X.X.X..", "........", ".X.X.X..",
+    "........", ".X.X.X..", "........", "........"))
+_FRONTIER = gfx.sprite_rows((
+    "XXXXXXX.", "X.....X.", "X.....X.", "X.....X.",
+    "X.....X.", "X.....X.", "XXXXXXX.", "........"))
+_PATH = gfx.sprite_rows((
+    "........", ".XXXXX..", ".XXXXX..", ".XX.XX..",
+    ".XXXXX..", ".XXXXX..", "........", "........"))
+
+
+class SearchOrder:
+    """The cells a GridSearch expanded, in order (padded numbers in
+    ``cells[:count]``), read after its search without a step in it:
+    - BFS: its queue is a chain of links (``work``) in expansion order that
+      outlives the search; the expansions run from the target up to the cell
+      that reached the source (the whole chain when none did);
+    - A*: the search is replayed from what it left: every reached cell's
+      final ``parent``, ``g`` and ``came`` (1 open, 2 closed).  A cell enters
+      the open list for the last time when its final parent is expanded, with
+      f = g + h; earlier entries were unlinked before they could be taken, and
+      unlinking keeps the order of the rest, so the same ring of LIFO buckets
+      pops the cells in A*'s own order (tests compare it with a recording).
+    Both take the arguments the search took; buffers are allocated once."""
+
+    def __init__(self, search):
+        size = len(search.cost)
+        self.search = search
+        self.cells = array("H", bytes(2 * size))
+        self.count = 0
+        self.link = array("H", bytes(2 * size))
+        self.heads = array("H", bytes(2 * (_RING + 1)))
+
+    def _idle(self, src_p, dst_p):
+        """Empty the order; True when the search had nothing to expand (an
+        end is a wall, or src is dst)."""
+        self.count = 0
+        walls = self.search.walls
+        return src_p == dst_p or walls[src_p] or walls[dst_p]
+
+    def read_bfs(self, src, dst):
+        s = self.search
+        src_p = s.pad[src]
+        dst_p = s.pad[dst]
+        if self._idle(src_p, dst_p):
+            return
+        side = s.came[src_p]
+        stop = src_p + s.back[side] if 1 <= side <= 4 else 0
+        link = s.work
+        cells = self.cells
+        n = 0
+        p = dst_p
+        while p:
+            cells[n] = p
+            n += 1
+            if p == stop:
+                break
+            p = link[p]
+        self.count = n
+
+    def read_astar(self, src, dst):
+        s = self.search
+        src_p = s.pad[src]
+        dst_p = s.pad[dst]
+        if self._idle(src_p, dst_p):
+            return
+        came = s.came
+        g = s.g
+        parent = s.parent
+        steps = s.steps
+        col_of = s.col_of
+        row_of = s.row_of
+        tc = col_of[src_p]
+        tr = row_of[src_p]
+        heads = self.heads
+        link = self.link
+        cells = self.cells
+        for b in range(_RING + 1):
+            heads[b] = 0
+        f = abs(col_of[dst_p] - tc) + abs(row_of[dst_p] - tr)
+        heads[f & _RING] = dst_p
+        link[dst_p] = 0
+        queued = 1
+        n = 0
+        while queued:
+            p = heads[f & _RING]
+            while not p:
+                f += 1
+                p = heads[f & _RING]
+            heads[f & _RING] = link[p]
+            queued -= 1
+            cells[n] = p
+            n += 1
+            if p == src_p:
+                break
+            for k in range(4):
+                q = p + steps[k]
+                m = came[q]
+                if (m == 1 or m == 2) and parent[q] == p and q != dst_p:
+                    b = (g[q] + abs(col_of[q] - tc) + abs(row_of[q] - tr)) & _RING
+                    link[q] = heads[b]
+                    heads[b] = q
+                    queued += 1
+        self.count = n
+
+
+class Watch:
+    """The WATCH state of a catmouse_game.Game: it plays both sides on the
+    scene's game and draws into the scene's terrain frame (``bg``), which the
+    scene's draw() shows with the pieces and the status bar."""
+
+    def __init__(self, scene):
+        self.scene = scene
+        self.cats = (catmouse_ai.BfsCat(), catmouse_ai.AstarCat())
+        self.sprites = (gfx.Sprite(_EXPANDED, 8, 8), gfx.Sprite(_FRONTIER, 8, 8),
+                        gfx.Sprite(_PATH, 8, 8))
+        self.orders = [None, None]
+        self.terrain = None
+        self.marks = None
+        self.blank = None
+        self.astar = 0
+        self.speed = 2
+        self.paused = False
+        self.phase = SEARCH
+        self.shown = 0
+        self.wait = 0
+        self.cell = 0
+        self.order = None
+
+    # -- a game -----------------------------------------------------------------------
+    def start(self):
+        """A new game on the scene's board; A* first where the terrain costs."""
+        scene = self.scene
+        scene._start()
+        scene.state = catmouse_game.WATCH
+        g = scene.game
+        for cat in self.cats:
+            cat.prepare(g.board)
+        for i in range(2):
+            order = self.orders[i]
+            if order is None or order.search is not self.cats[i].search:
+                self.orders[i] = SearchOrder(self.cats[i].search)
+        size = len(self.cats[0].search.cost)
+        if self.marks is None or len(self.marks) != size:
+            self.marks = bytearray(size)
+            self.blank = bytes(size)
+        if self.terrain is None:
+            self.terrain = bytearray(len(scene.bg))
+        self.terrain[WHOLE] = scene.bg
+        self.astar = 1 if g.terrain else 0
+        self._cat_turn()
+
+    def next_board(self):
+        scene = self.scene
+        scene.level = (scene.level + 1) % len(catmouse_maps.LEVELS)
+        scene.map_text = None
+        scene._title_text()
+        self.start()
+
+    def _cat_turn(self):
+        """Begin a round with the cat's search, or its forced rest."""
+        scene = self.scene
+        g = scene.game
+        scene._begin_round()
+        legal = g.legal_moves("cat")
+        if len(legal) == 1:
+            self.cell = legal[0]
+            self.order = None
+            self._move_cat()
+            return
+        self._search()
+
+    def _search(self):
+        """Run the cat's search, read its order and start drawing it."""
+        g = self.scene.game
+        cat = self.cats[self.astar]
+        self.cell = cat(g.board, g.cat, g.legal_moves("cat"))
+        order = self.order = self.orders[self.astar]
+        if self.astar:
+            order.read_astar(g.cat, g.mouse)
+        else:
+            order.read_bfs(g.cat, g.mouse)
+        self.scene.bg[WHOLE] = self.terrain
+        self.marks[WHOLE] = self.blank
+        self.shown = 0
+        self.wait = 0
+        self.phase = SEARCH
+        self._status()
+
+    def _move_cat(self):
+        scene = self.scene
+        g = scene.game
+        g.move("cat", self.cell)
+        self.phase = DONE if g.winner else MOUSE
+        self.wait = DONE_TICKS
+        self._status()
+
+    # -- the tick -------------------------------------------------------------------------
+    def tick(self, ctx):
+        btn = ctx.buttons
+        if btn.just_pressed(B):
+            scene = self.scene
+            scene.state = catmouse_game.TITLE
+            scene._title_text()
+            return None
+        if btn.just_pressed(DOWN):
+            self.next_board()
+            return None
+        if btn.just_pressed(UP):
+            self.speed = (self.speed + 1) % len(_CELLS)
+            self._status()
+        if btn.just_pressed(LEFT):
+            self.astar ^= 1
+            if self.phase <= PATH and self.order is not None:
+                self._search()
+            self._status()
+        if btn.just_pressed(A):
+            if self.phase == DONE:
+                self.start()
+                return None
+            self.paused = not self.paused
+            self._status()
+        step = btn.repeat(RIGHT)
+        if step and not self.paused:
+            self.paused = True
+            self._status()
+        if self.paused and not step:
+            return None
+        self._advance(step)
+        return None
+
+    def _advance(self, step):
+        """One tick of the watch (``step``: one cell or one phase, paused)."""
+        phase = self.phase
+        if phase == SEARCH:
+            cells = 1 if step else _CELLS[self.speed]
+            if not cells:
+                self.wait += 1
+                if self.wait < _SLOW:
+                    return
+                self.wait = 0
+                cells = 1
+            self._draw_cells(cells)
+        elif phase == PATH:
+            self.wait -= 1
+            if step or self.wait <= 0:
+                self._move_cat()
+        elif phase == MOUSE:
+            scene = self.scene
+            if scene._ai_move("mouse"):
+                scene._end_round()
+                if scene.game.winner:
+                    self.phase = DONE
+                    self.wait = DONE_TICKS
+                    self._status()
+                else:
+                    self._cat_turn()
+        else:
+            self.wait -= 1
+            if self.wait <= 0:
+                self.start()
+
+    def _draw_cells(self, cells):
+        """Shade the next ``cells`` expansions and box their reached
+        neighbours; after the last one draw the path."""
+        order = self.order
+        s = order.search
+        fb = self.scene.bg_fb
+        shade = self.sprites[0].fb
+        box = self.sprites[1].fb
+        came = s.came
+        public = s.public
+        steps = s.steps
+        marks = self.marks
+        cols = s.cols
+        end = self.shown + cells
+        if end > order.count:
+            end = order.count
+        for i in range(self.shown, end):
+            p = order.cells[i]
+            marks[p] = 1
+            cell = public[p]
+            fb.blit(shade, (cell % cols) << 3, (cell // cols) << 3)
+            for k in range(4):
+                q = p + steps[k]
+                m = came[q]
+                if 1 <= m <= 4 and not marks[q]:
+                    marks[q] = 2
+                    cell = public[q]
+                    fb.blit(box, (cell % cols) << 3, (cell // cols) << 3)
+        self.shown = end
+        if end >= order.count:
+            mark = self.sprites[2].fb
+            path = s.path
+            for i in range(s.path_len):
+                cell = path[i]
+                fb.blit(mark, (cell % cols) << 3, (cell // cols) << 3)
+            self.phase = PATH
+            self.wait = _HOLD[self.speed]
+        self._status()
+
+    # -- the status bar -------------------------------------------------------------------
+    def _status(self):
+        """"A* EXP37 LEN12 ST9 SP3" (+ " PAUSE"), or the result, composed in
+        the scene's preallocated status buffer."""
+        scene = self.scene
+        g = scene.game
+        line = scene.status_text
+        line.clear()
+        if self.phase == DONE:
+            line.put(b"CAUGHT! R" if g.winner == "cat" else b"ESCAPED! R")
+            line.put_int(g.round)
+            line.put(b" A:AGAIN B:MENU")
+        else:
+            line.put(b"A* EXP" if self.astar else b"BFS EXP")
+            line.put_int(self.shown if self.order is not None else 0)
+            line.put(b" LEN")
+            s = self.cats[self.astar].search
+            if self.phase != SEARCH and self.order is not None and s.path_len:
+                line.put_int(s.path_len - 1)
+            else:
+                line.put(b"-")
+            line.put(b" ST")
+            line.put_int(g.cat_stamina)
+            line.put(b" SP")
+            line.put_int(self.speed + 1)
+            if self.paused:
+                line.put(b" PAUSE")
+        scene.status = line.text()
