@@ -223,6 +223,8 @@ class Game:
             return 1 | (self._title_gen & 0xFFFFF) << 2
         if self.state == PACK_BAD:
             return 2
+        if self.state == WATCH:
+            return self.watch.key
         return None   # play / over (the winning cat blinks): drawn every tick
 
     def _title_text(self):
@@ -245,7 +247,7 @@ class Game:
         if self.watch is None:
             import catmouse_watch
             self.watch = catmouse_watch.Watch(self)
-        self.watch.start()
+        self.watch.start(self.frame_key())   # the title stays while it loads
 
     def show_level(self, text):
         """Start play on a map given as text (a level from a pack); "A: again"

@@ -18,6 +18,7 @@ from array import array
 
 import gfx
 from buttons import A, B, DOWN, LEFT, RIGHT, UP
+import catmouse
 import catmouse_ai
 import catmouse_game
 import catmouse_maps
@@ -35,6 +36,8 @@ SEARCH = const(0)       # drawing the expansions
 PATH = const(1)         # the path is drawn: a pause, then the cat moves
 MOUSE = const(2)        # the mouse thinks and moves
 DONE = const(3)         # caught or escaped: the banner, then the next game
+TURN = const(4)         # the cat's turn starts on the next tick (a tick of its own)
+LOAD = const(5)         # a game is being set up
 # speed steps: cells drawn per tick (0: one cell every _SLOW ticks) and the
 # ticks the path stays before the cat moves
 _CELLS = (0, 1, 2, 4, 16)
@@ -158,7 +161,8 @@ class Watch:
         self.cats = (catmouse_ai.BfsCat(), catmouse_ai.AstarCat())
         self.sprites = (gfx.Sprite(_EXPANDED, 8, 8), gfx.Sprite(_FRONTIER, 8, 8),
                         gfx.Sprite(_PATH, 8, 8))
-        self.orders = [None, None]
+        self.grid_owner = catmouse_ai.EvasiveMouse()
+        self.orders = (None, None)
         self.terrain = None
         self.marks = None
         self.blank = None
@@ -170,29 +174,64 @@ class Watch:
         self.wait = 0
         self.cell = 0
         self.order = None
+        self.fresh = False
+        self.key = None
+        self.part = 0
 
-    # -- a game -----------------------------------------------------------------------
-    def start(self):
-        """A new game on the scene's board; A* first where the terrain costs."""
+    # -- a game, loaded over two ticks ---------------------------------------------------
+    def start(self, key=4):
+        """A new game on the scene's board.  The work is spread over the next
+        three ticks (the map and terrain, the grid, the first frame), each well
+        inside a tick's time; the frame on screen stays until the last
+        (``key``: what frame_key() answers meanwhile)."""
+        self.key = key
+        self.phase = LOAD
+        self.part = 0
+        self.scene.state = catmouse_game.WATCH
+
+    def _load(self):
         scene = self.scene
-        scene._start()
-        scene.state = catmouse_game.WATCH
+        if self.part == 0:
+            text = scene.map_text or catmouse_maps.LEVELS[scene.level][1]
+            scene.cmap = catmouse.parse_map(text)
+            scene.game = catmouse.CatMouseGame(scene.cmap)
+            scene._render_terrain()
+            if self.terrain is None:
+                self.terrain = bytearray(len(scene.bg))
+            self.terrain[WHOLE] = scene.bg
+            self.part = 1
+            return
+        if self.part == 2:
+            self.key = None         # the new board is drawn: a tick of its own
+            self.phase = TURN
+            return
         g = scene.game
+        # one grid for both cats and the mouse, kept from game to game (a new
+        # one costs a tick's time): the mouse thinks only once the drawing is done
+        owner = self.grid_owner
+        owner.prepare(g.board)
+        search = owner.search
         for cat in self.cats:
-            cat.prepare(g.board)
-        for i in range(2):
-            order = self.orders[i]
-            if order is None or order.search is not self.cats[i].search:
-                self.orders[i] = SearchOrder(self.cats[i].search)
-        size = len(self.cats[0].search.cost)
-        if self.marks is None or len(self.marks) != size:
-            self.marks = bytearray(size)
-            self.blank = bytes(size)
-        if self.terrain is None:
-            self.terrain = bytearray(len(scene.bg))
-        self.terrain[WHOLE] = scene.bg
+            cat.search = search
+            cat.loaded = owner.loaded
+        if self.orders[0] is None or self.orders[0].search is not search:
+            self.orders = (SearchOrder(search), SearchOrder(search))
+            self.marks = bytearray(len(search.cost))
+            self.blank = bytes(len(search.cost))
+        scene.seed = (scene.seed * 31 + scene.ctx.ticks_ms()) & 0xFFFF
+        if scene.ctx.settings.get("difficulty", 1):
+            scene.ai = owner
+            scene.ai_rng = None
+        else:
+            scene.ai = catmouse_ai.RandomMover(scene.seed)
+            scene.ai_rng = scene.ai.rng
+        scene.thinking = False
+        scene._round_started = False
         self.astar = 1 if g.terrain else 0
-        self._cat_turn()
+        self.order = None
+        self.shown = 0
+        self.part = 2
+        self._status()
 
     def next_board(self):
         scene = self.scene
@@ -205,6 +244,7 @@ class Watch:
         """Begin a round with the cat's search, or its forced rest."""
         scene = self.scene
         g = scene.game
+        self.key = None
         scene._begin_round()
         legal = g.legal_moves("cat")
         if len(legal) == 1:
@@ -224,8 +264,7 @@ class Watch:
             order.read_astar(g.cat, g.mouse)
         else:
             order.read_bfs(g.cat, g.mouse)
-        self.scene.bg[WHOLE] = self.terrain
-        self.marks[WHOLE] = self.blank
+        self.fresh = True           # the terrain comes back on the next tick
         self.shown = 0
         self.wait = 0
         self.phase = SEARCH
@@ -246,6 +285,9 @@ class Watch:
             scene = self.scene
             scene.state = catmouse_game.TITLE
             scene._title_text()
+            return None
+        if self.phase == LOAD:
+            self._load()
             return None
         if btn.just_pressed(DOWN):
             self.next_board()
@@ -277,6 +319,10 @@ class Watch:
         """One tick of the watch (``step``: one cell or one phase, paused)."""
         phase = self.phase
         if phase == SEARCH:
+            if self.fresh:
+                self.scene.bg[WHOLE] = self.terrain
+                self.marks[WHOLE] = self.blank
+                self.fresh = False
             cells = 1 if step else _CELLS[self.speed]
             if not cells:
                 self.wait += 1
@@ -293,12 +339,11 @@ class Watch:
             scene = self.scene
             if scene._ai_move("mouse"):
                 scene._end_round()
-                if scene.game.winner:
-                    self.phase = DONE
-                    self.wait = DONE_TICKS
-                    self._status()
-                else:
-                    self._cat_turn()
+                self.phase = DONE if scene.game.winner else TURN
+                self.wait = DONE_TICKS
+                self._status()
+        elif phase == TURN:
+            self._cat_turn()
         else:
             self.wait -= 1
             if self.wait <= 0:

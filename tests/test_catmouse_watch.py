@@ -99,7 +99,14 @@ def _watch(difficulty=1, level=0):
     gamectx.tap(g, ctx, LEFT)                      # mouse -> watch (LEFT goes back)
     assert g.title_lines[0] == "PLAY AS: < WATCH >"
     gamectx.press(g, ctx, A)
-    assert g.state == catmouse_game.WATCH
+    assert g.state == catmouse_game.WATCH and g.watch.phase == catmouse_watch.LOAD
+    key = g.frame_key()                             # the title stays while it loads
+    gamectx.tick(g, ctx)                            # the map, the terrain
+    assert g.frame_key() == key
+    gamectx.tick(g, ctx)                            # the grid, the mouse
+    assert g.frame_key() == key
+    gamectx.tick(g, ctx)                            # the new board drawn
+    assert g.watch.phase == catmouse_watch.TURN and g.frame_key() is None
     return ctx, g
 
 
@@ -145,7 +152,10 @@ def test_a_watched_game_shows_each_search_then_moves_and_ends():
     assert ctx.saved == {}                           # watching wins nothing
     for _ in range(catmouse_watch.DONE_TICKS):
         gamectx.tick(g, ctx)
-    assert w.phase == catmouse_watch.SEARCH and g.game.round == 1   # the next game
+    assert w.phase == catmouse_watch.LOAD                           # the next game
+    for _ in range(4):
+        gamectx.tick(g, ctx)
+    assert w.phase == catmouse_watch.SEARCH and g.game.round == 1
 
 
 def test_pause_step_speed_algorithm_board_and_back():
@@ -172,7 +182,9 @@ def test_pause_step_speed_algorithm_board_and_back():
         gamectx.press(g, ctx, UP)
         assert " SP%d" % speed in _status(g) and catmouse_watch._CELLS[w.speed] == cells
     gamectx.press(g, ctx, DOWN)                      # next board, a new game
-    assert g.level == 1 and g.game.round == 1 and w.shown == 0
+    for _ in range(3):
+        gamectx.tick(g, ctx)
+    assert g.level == 1 and g.game.round == 0 and w.phase == catmouse_watch.TURN
     assert g.cmap.costs == catmouse.parse_map(catmouse_maps.LEVELS[1][1]).costs
     gamectx.press(g, ctx, B)
     assert g.state == catmouse_game.TITLE
@@ -185,12 +197,17 @@ def test_the_drawing_stays_in_the_terrain_frame():
     ctx, g = _watch(level=1)
     w = g.watch
     clean = bytes(w.terrain)
+    assert bytes(g.bg) == clean
     while w.phase != catmouse_watch.PATH:
         gamectx.tick(g, ctx)
     assert bytes(g.bg) != clean
+    for _ in range(3):
+        gamectx.press(g, ctx, UP)                   # slow: one cell every 4 ticks
+    assert catmouse_watch._CELLS[w.speed] == 0
     while w.phase != catmouse_watch.SEARCH:
         gamectx.tick(g, ctx)
-    assert bytes(g.bg) == clean
+    gamectx.tick(g, ctx)
+    assert w.shown == 0 and bytes(g.bg) == clean
 
 
 # -- no allocation per tick, in the MicroPython VM ---------------------------------------
@@ -229,8 +246,9 @@ def test_no_allocation_per_tick_of_watching_in_the_micropython_vm(max_ticks):
     phases = {t[1] for t in ticks}
     assert phases >= {catmouse_watch.SEARCH, catmouse_watch.PATH, catmouse_watch.MOUSE}
     assert max(t[3] for t in ticks) >= 5 and {t[4] for t in ticks} == {0, 1}
-    assert ticks[300][5]                             # DOWN: the next board
-    # allocation only on a tick that starts a new game (the map parsed, a
+    assert any(t[5] for t in ticks[300:306])         # DOWN: the next board
+    # allocation only on the ticks that load a new game (the map parsed, a
     # CatMouseGame made: the next board, or the next game after a result)
-    allocs = [(i, t) for i, t in enumerate(ticks) if t[0] and not t[5]]
+    loading = [t[1] == catmouse_watch.LOAD or t[5] for t in ticks]
+    allocs = [(i, t) for i, t in enumerate(ticks) if t[0] and not (loading[i] or loading[i - 1])]
     assert allocs == [], allocs[:5]
