@@ -92,6 +92,17 @@ def test_golden_catmouse_watch(golden):
     golden("catmouse_watch_path", s.screen_text())
 
 
+def test_golden_trapcat_distance_map(golden):
+    """B+DOWN in Trap the Cat: each free cell's steps to the border."""
+    s = simmod.Simulator()
+    _run(s, "wait:3 down a wait:3 b+down wait:3")
+    g = s.runtime.screen
+    assert g.overlay and g.board.moves == 0 and g.thinking is None
+    golden("trapcat_distance_map", s.screen_text())
+    _run(s, "b+down wait:3")
+    golden("trapcat_start", s.screen_text())                # the same board, plain again
+
+
 def test_golden_how_to_play_pages(golden):
     """B on a game's launcher line shows its rules pages (howto.py with the
     game's <id>_rules.py); B goes back, and the pages leave with it."""
