@@ -106,3 +106,55 @@ def test_b_down_toggles_the_map_and_nothing_else():
     assert g.dmap[g.cursor] == trapcat_game.WALL or g.board.status != trapcat.PLAYING
     _chord(g, ctx)
     assert not g.overlay
+
+
+VM_OVERLAY = r"""
+import games
+rt.settings['difficulty'] = 1
+idle(3)
+tap(buttons.DOWN, [e[0] for e in games.GAMES].index('trapcat'))
+tap(buttons.A)
+idle(2)
+g = rt.screen
+if OVERLAY:
+    step(buttons.B)
+    press(buttons.B | buttons.DOWN)     # B+DOWN: the map on
+    step(buttons.B | buttons.DOWN)
+step(0)
+step(0)
+on = g.overlay
+allocs = []
+for k in range(3):
+    b = g.board
+    for c in range(b.n):
+        if b.can_block(c) and not b.border[c] and not b.is_adjacent(b.cat, c):
+            break
+    g.cursor = c
+    for mask in (buttons.A, buttons.A, 0, 0):
+        press(mask)
+        allocs.append(measure(rt.step)[2])
+        CLOCK[0] += 33
+    n = 0
+    while g.state == 1 and n < 200:
+        press(0)
+        allocs.append(measure(rt.step)[2])
+        CLOCK[0] += 33
+        n += 1
+emit('overlay', (on, g.overlay, g.board.moves, allocs))
+"""
+
+
+def test_the_map_allocates_nothing_per_tick_in_the_micropython_vm():
+    """The same ticks (blocks and the cat's replies) with the map shown and
+    without allocate the same bytes: the map adds none (a block's panel text
+    is the game's own allocation)."""
+    from host_tools.emulation import mpvm, runtime_vm
+
+    got = {}
+    for overlay in (True, False):
+        with runtime_vm.staged_firmware() as fw:
+            r = mpvm.run(runtime_vm.SETUP + "OVERLAY = %r\n" % overlay + VM_OVERLAY, input_dir=fw)
+        on, still, moves, allocs = r["overlay"]
+        assert on == still == overlay and moves >= 2 and len(allocs) >= 12
+        got[overlay] = allocs
+    assert got[True] == got[False]
