@@ -2,7 +2,7 @@
 
 Before each cat move the cat's own search (gridpath.GridSearch's BFS or A*,
 the code the games run, unchanged) runs to the end in one tick, a few ms.
-SearchOrder then reads the order it expanded the cells in from what the
+gridpath_order.SearchOrder then reads the order it expanded the cells in from what the
 search leaves behind, and the watch draws that order a few cells per tick:
 each expanded cell shaded, its reached neighbours boxed (the frontier), then
 the path.  The drawing is sliced over ticks and goes into the terrain frame
@@ -13,8 +13,6 @@ Keys: A pause / run, RIGHT one cell (pauses), UP speed (five steps, round),
 LEFT BFS / A* (the search on screen runs again), DOWN next board, B the title.
 The mouse is the difficulty setting's (easy: random, else evasive).
 """
-
-from array import array
 
 import gfx
 from buttons import A, B, DOWN, LEFT, RIGHT, UP
@@ -30,8 +28,6 @@ except ImportError:
     def const(value):
         return value
 
-_FROM_WALL = const(5)   # gridpath's ``came`` of walls and of the search's start
-_RING = const(7)        # A*'s bucket ring mask, as gridpath's
 SEARCH = const(0)       # drawing the expansions
 PATH = const(1)         # the path is drawn: a pause, then the cat moves
 MOUSE = const(2)        # the mouse thinks and moves
@@ -45,110 +41,15 @@ _HOLD = (30, 20, 12, 8, 4)
 _SLOW = const(4)
 DONE_TICKS = const(90)  # the result shows ~3 s, then the board starts again
 
-_EXPANDED = gfx.sprite_rows((
+_EXPANDED = (
     "........", ".X.X.X..", "........", ".X.X.X..",
-    "........", ".X.X.X..", "........", "........"))
-_FRONTIER = gfx.sprite_rows((
+    "........", ".X.X.X..", "........", "........")
+_FRONTIER = (
     "XXXXXXX.", "X.....X.", "X.....X.", "X.....X.",
-    "X.....X.", "X.....X.", "XXXXXXX.", "........"))
-_PATH = gfx.sprite_rows((
+    "X.....X.", "X.....X.", "XXXXXXX.", "........")
+_PATH = (
     "........", ".XXXXX..", ".XXXXX..", ".XX.XX..",
-    ".XXXXX..", ".XXXXX..", "........", "........"))
-
-
-class SearchOrder:
-    """The cells a GridSearch expanded, in order (padded numbers in
-    ``cells[:count]``), read after its search without a step in it:
-    - BFS: its queue is a chain of links (``work``) in expansion order that
-      outlives the search; the expansions run from the target up to the cell
-      that reached the source (the whole chain when none did);
-    - A*: the search is replayed from what it left: every reached cell's
-      final ``parent``, ``g`` and ``came`` (1 open, 2 closed).  A cell enters
-      the open list for the last time when its final parent is expanded, with
-      f = g + h; earlier entries were unlinked before they could be taken, and
-      unlinking keeps the order of the rest, so the same ring of LIFO buckets
-      pops the cells in A*'s own order (tests compare it with a recording).
-    Both take the arguments the search took; buffers are allocated once."""
-
-    def __init__(self, search):
-        size = len(search.cost)
-        self.search = search
-        self.cells = array("H", bytes(2 * size))
-        self.count = 0
-        self.link = array("H", bytes(2 * size))
-        self.heads = array("H", bytes(2 * (_RING + 1)))
-
-    def _idle(self, src_p, dst_p):
-        """Empty the order; True when the search had nothing to expand (an
-        end is a wall, or src is dst)."""
-        self.count = 0
-        walls = self.search.walls
-        return src_p == dst_p or walls[src_p] or walls[dst_p]
-
-    def read_bfs(self, src, dst):
-        s = self.search
-        src_p = s.pad[src]
-        dst_p = s.pad[dst]
-        if self._idle(src_p, dst_p):
-            return
-        side = s.came[src_p]
-        stop = src_p + s.back[side] if 1 <= side <= 4 else 0
-        link = s.work
-        cells = self.cells
-        n = 0
-        p = dst_p
-        while p:
-            cells[n] = p
-            n += 1
-            if p == stop:
-                break
-            p = link[p]
-        self.count = n
-
-    def read_astar(self, src, dst):
-        s = self.search
-        src_p = s.pad[src]
-        dst_p = s.pad[dst]
-        if self._idle(src_p, dst_p):
-            return
-        came = s.came
-        g = s.g
-        parent = s.parent
-        steps = s.steps
-        col_of = s.col_of
-        row_of = s.row_of
-        tc = col_of[src_p]
-        tr = row_of[src_p]
-        heads = self.heads
-        link = self.link
-        cells = self.cells
-        for b in range(_RING + 1):
-            heads[b] = 0
-        f = abs(col_of[dst_p] - tc) + abs(row_of[dst_p] - tr)
-        heads[f & _RING] = dst_p
-        link[dst_p] = 0
-        queued = 1
-        n = 0
-        while queued:
-            p = heads[f & _RING]
-            while not p:
-                f += 1
-                p = heads[f & _RING]
-            heads[f & _RING] = link[p]
-            queued -= 1
-            cells[n] = p
-            n += 1
-            if p == src_p:
-                break
-            for k in range(4):
-                q = p + steps[k]
-                m = came[q]
-                if (m == 1 or m == 2) and parent[q] == p and q != dst_p:
-                    b = (g[q] + abs(col_of[q] - tc) + abs(row_of[q] - tr)) & _RING
-                    link[q] = heads[b]
-                    heads[b] = q
-                    queued += 1
-        self.count = n
+    ".XXXXX..", ".XXXXX..", "........", "........")
 
 
 class Watch:
@@ -159,8 +60,7 @@ class Watch:
     def __init__(self, scene):
         self.scene = scene
         self.cats = (catmouse_ai.BfsCat(), catmouse_ai.AstarCat())
-        self.sprites = (gfx.Sprite(_EXPANDED, 8, 8), gfx.Sprite(_FRONTIER, 8, 8),
-                        gfx.Sprite(_PATH, 8, 8))
+        self.sprites = None          # made while the first game loads
         self.grid_owner = catmouse_ai.EvasiveMouse()
         self.orders = (None, None)
         self.terrain = None
@@ -178,46 +78,61 @@ class Watch:
         self.key = None
         self.part = 0
 
-    # -- a game, loaded over two ticks ---------------------------------------------------
+    # -- a game, loaded over four ticks --------------------------------------------------
     def start(self, key=4):
         """A new game on the scene's board.  The work is spread over the next
-        three ticks (the map and terrain, the grid, the first frame), each well
-        inside a tick's time; the frame on screen stays until the last
-        (``key``: what frame_key() answers meanwhile)."""
+        four ticks (the map and terrain, the grid, the order readers, the
+        first frame), each well inside a tick's time; the frame on screen
+        stays until the last (``key``: what frame_key() answers meanwhile)."""
         self.key = key
         self.phase = LOAD
         self.part = 0
         self.scene.state = catmouse_game.WATCH
 
     def _load(self):
-        scene = self.scene
-        if self.part == 0:
-            text = scene.map_text or catmouse_maps.LEVELS[scene.level][1]
-            scene.cmap = catmouse.parse_map(text)
-            scene.game = catmouse.CatMouseGame(scene.cmap)
-            scene._render_terrain()
-            if self.terrain is None:
-                self.terrain = bytearray(len(scene.bg))
-            self.terrain[WHOLE] = scene.bg
-            self.part = 1
-            return
-        if self.part == 2:
-            self.key = None         # the new board is drawn: a tick of its own
+        part = self.part
+        self.part = part + 1
+        if part == 0:
+            self._load_map()
+        elif part == 1:
+            self._load_grid()
+        elif part == 2:
+            search = self.grid_owner.search
+            if self.orders[0] is None or self.orders[0].search is not search:
+                import gridpath_order   # on this tick: an import takes ~20 ms on a Pico
+                self.orders = (gridpath_order.SearchOrder(search),
+                               gridpath_order.SearchOrder(search))
+                self.marks = bytearray(len(search.cost))
+                self.blank = bytes(len(search.cost))
+            if self.sprites is None:
+                self.sprites = (gfx.Sprite(gfx.sprite_rows(_EXPANDED), 8, 8),
+                                gfx.Sprite(gfx.sprite_rows(_FRONTIER), 8, 8),
+                                gfx.Sprite(gfx.sprite_rows(_PATH), 8, 8))
+        else:
+            self.key = None             # the new board is drawn: a tick of its own
             self.phase = TURN
-            return
+
+    def _load_map(self):
+        scene = self.scene
+        text = scene.map_text or catmouse_maps.LEVELS[scene.level][1]
+        scene.cmap = catmouse.parse_map(text)
+        scene.game = catmouse.CatMouseGame(scene.cmap)
+        scene._render_terrain()
+        if self.terrain is None:
+            self.terrain = bytearray(len(scene.bg))
+        self.terrain[WHOLE] = scene.bg
+
+    def _load_grid(self):
+        """One grid for both cats and the mouse, kept from game to game (a
+        new one costs a tick's time): the mouse thinks only once the drawing
+        is done.  The mouse is the difficulty setting's."""
+        scene = self.scene
         g = scene.game
-        # one grid for both cats and the mouse, kept from game to game (a new
-        # one costs a tick's time): the mouse thinks only once the drawing is done
         owner = self.grid_owner
         owner.prepare(g.board)
-        search = owner.search
         for cat in self.cats:
-            cat.search = search
+            cat.search = owner.search
             cat.loaded = owner.loaded
-        if self.orders[0] is None or self.orders[0].search is not search:
-            self.orders = (SearchOrder(search), SearchOrder(search))
-            self.marks = bytearray(len(search.cost))
-            self.blank = bytes(len(search.cost))
         scene.seed = (scene.seed * 31 + scene.ctx.ticks_ms()) & 0xFFFF
         if scene.ctx.settings.get("difficulty", 1):
             scene.ai = owner
@@ -230,7 +145,6 @@ class Watch:
         self.astar = 1 if g.terrain else 0
         self.order = None
         self.shown = 0
-        self.part = 2
         self._status()
 
     def next_board(self):
@@ -319,10 +233,12 @@ class Watch:
         """One tick of the watch (``step``: one cell or one phase, paused)."""
         phase = self.phase
         if phase == SEARCH:
-            if self.fresh:
+            if self.fresh:              # the whole frame changes: running, nothing else
                 self.scene.bg[WHOLE] = self.terrain
                 self.marks[WHOLE] = self.blank
                 self.fresh = False
+                if not step:
+                    return
             cells = 1 if step else _CELLS[self.speed]
             if not cells:
                 self.wait += 1

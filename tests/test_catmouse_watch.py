@@ -17,6 +17,7 @@ import catmouse_game  # noqa: E402
 import catmouse_maps  # noqa: E402
 import catmouse_watch  # noqa: E402
 import gamectx  # noqa: E402
+import gridpath_order  # noqa: E402
 from buttons import A, B, DOWN, LEFT, RIGHT, UP  # noqa: E402
 from gridpath import GridSearch  # noqa: E402
 
@@ -51,7 +52,7 @@ def test_astar_order_read_back_is_the_order_astar_closed_cells_in():
         recorded.came = catmouse_trace._ClosingList(recorded.came, closed.append)
         recorded.astar(src, dst)
         plain.astar(src, dst)
-        order = catmouse_watch.SearchOrder(plain)
+        order = gridpath_order.SearchOrder(plain)
         order.read_astar(src, dst)
         got = list(order.cells[:order.count])
         if src == dst or not costs[src] or not costs[dst]:
@@ -67,7 +68,7 @@ def test_bfs_order_read_back_is_the_queue_up_to_the_cell_that_reached_the_source
         s = GridSearch(cols, rows)
         s.load(costs)
         found = s.bfs(src, dst)
-        order = catmouse_watch.SearchOrder(s)
+        order = gridpath_order.SearchOrder(s)
         order.read_bfs(src, dst)
         got = list(order.cells[:order.count])
         if src == dst or not costs[src] or not costs[dst]:
@@ -104,6 +105,7 @@ def _watch(difficulty=1, level=0):
     gamectx.tick(g, ctx)                            # the map, the terrain
     assert g.frame_key() == key
     gamectx.tick(g, ctx)                            # the grid, the mouse
+    gamectx.tick(g, ctx)                            # the order readers
     assert g.frame_key() == key
     gamectx.tick(g, ctx)                            # the new board drawn
     assert g.watch.phase == catmouse_watch.TURN and g.frame_key() is None
@@ -153,7 +155,7 @@ def test_a_watched_game_shows_each_search_then_moves_and_ends():
     for _ in range(catmouse_watch.DONE_TICKS):
         gamectx.tick(g, ctx)
     assert w.phase == catmouse_watch.LOAD                           # the next game
-    for _ in range(4):
+    for _ in range(5):
         gamectx.tick(g, ctx)
     assert w.phase == catmouse_watch.SEARCH and g.game.round == 1
 
@@ -175,14 +177,14 @@ def test_pause_step_speed_algorithm_board_and_back():
     gamectx.press(g, ctx, LEFT)                      # BFS: the same turn searched again
     assert w.astar == 0 and w.shown == 0 and _status(g).startswith("BFS EXP0 ")
     bfs_count = w.order.count
-    gamectx.press(g, ctx, A)                         # run at 4 cells a tick
+    gamectx.press(g, ctx, A)                         # run, 4 cells a tick
     gamectx.tick(g, ctx)
-    assert w.shown == min(8, bfs_count)
+    assert w.shown == min(4, bfs_count)             # the first tick: the terrain back
     for speed, cells in ((5, 16), (1, 0), (2, 1)):
         gamectx.press(g, ctx, UP)
         assert " SP%d" % speed in _status(g) and catmouse_watch._CELLS[w.speed] == cells
     gamectx.press(g, ctx, DOWN)                      # next board, a new game
-    for _ in range(3):
+    for _ in range(4):
         gamectx.tick(g, ctx)
     assert g.level == 1 and g.game.round == 0 and w.phase == catmouse_watch.TURN
     assert g.cmap.costs == catmouse.parse_map(catmouse_maps.LEVELS[1][1]).costs

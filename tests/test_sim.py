@@ -87,7 +87,7 @@ def test_golden_catmouse_watch(golden):
     g = s.runtime.screen
     assert g.state == 5 and g.watch.phase == 0 and g.watch.shown > 0
     golden("catmouse_watch_search", s.screen_text())
-    _run(s, "wait:16 a wait:2")
+    _run(s, "wait:18 a wait:2")
     assert g.watch.phase == 1 and g.watch.paused
     golden("catmouse_watch_path", s.screen_text())
 
