@@ -41,6 +41,7 @@ TITLE = const(0)
 PLAY = const(1)
 OVER = const(2)
 PACK_BAD = const(3)   # the level pack is bad: its error screen, then TITLE
+WATCH = const(5)      # AI against AI, the cat's searches drawn (catmouse_watch.py)
 AI_DELAY = const(4)   # ticks between the player's move and the AI's answer
 _MOVES = const(31)    # UP | DOWN | LEFT | RIGHT | A
 # status bar capacity: "YOU CAUGHT IT!  A:AGAIN B:MENU" is 30 characters; play on
@@ -184,6 +185,7 @@ class Game:
         self.seed = ctx.ticks_ms() & 0xFFFF
         self.pack = None
         self.pack_error = None
+        self.watch = None           # the watch mode, made when first chosen
         self.pack, err = userlevels.open_for(ctx, "catmouse", check_level)
         if err:
             self._pack_bad(err)
@@ -221,6 +223,8 @@ class Game:
             return 1 | (self._title_gen & 0xFFFFF) << 2
         if self.state == PACK_BAD:
             return 2
+        if self.state == WATCH:
+            return self.watch.key
         return None   # play / over (the winning cat blinks): drawn every tick
 
     def _title_text(self):
@@ -232,6 +236,18 @@ class Game:
             "WINS  MOUSE %d  CAT %d" % (self.saved.get("wins_mouse", 0),
                                         self.saved.get("wins_cat", 0)),
         )
+
+    def _next_side(self, back):
+        """The title's PLAY AS choice: mouse, cat, watch (AI against AI)."""
+        sides = ("mouse", "cat", "watch")
+        self.side = sides[(sides.index(self.side) + (2 if back else 1)) % 3]
+
+    def _start_watch(self):
+        """Watch mode (catmouse_watch.py, imported when first chosen)."""
+        if self.watch is None:
+            import catmouse_watch
+            self.watch = catmouse_watch.Watch(self)
+        self.watch.start(self.frame_key())   # the title stays while it loads
 
     def show_level(self, text):
         """Start play on a map given as text (a level from a pack); "A: again"
@@ -481,7 +497,7 @@ class Game:
             if btn.just_pressed(B):
                 return "exit"
             if btn.repeat(LEFT | RIGHT):
-                self.side = "cat" if self.side == "mouse" else "mouse"
+                self._next_side(btn.repeat(LEFT))
                 self._title_text()
             elif btn.repeat(UP):
                 self.level = (self.level - 1) % self.n_levels()
@@ -501,8 +517,13 @@ class Game:
                         self._pack_bad(userlevels.short_reason(exc))
                         self._title_text()
                         return None
-                self._start()
+                if self.side == "watch":
+                    self._start_watch()
+                else:
+                    self._start()
             return None
+        if self.state == WATCH:
+            return self.watch.tick(ctx)
         if self.state == PACK_BAD:
             if btn.just_pressed(A | B):
                 self.state = TITLE

@@ -137,6 +137,14 @@ def text(fb, s, x, y, c=1):
     return x
 
 
+def glyph(char):
+    """A 3x5 FrameBuffer of one character of the font (a glyph drawn by one
+    blit, no text composing: digits in board cells)."""
+    base = 4 * ord(char)
+    return framebuf.FrameBuffer(bytearray(_FONT4[base:base + FONT_W]), FONT_W, FONT_H,
+                                framebuf.MONO_VLSB)
+
+
 def text_width(s):
     n = len(s)
     return n * ADVANCE - 1 if n else 0

@@ -15,7 +15,9 @@ AI thinks; the mountains F1-G1 / F3-G3 have no line across the gap.
 
 Controls: arrows move the cursor; A flips a face-down piece, picks up an own
 piece (its legal destinations blink; on a destination the route is drawn)
-and A again moves there (engineer routes are animated cell by cell); B drops
+and A again moves there (engineer routes are animated cell by cell; while an
+engineer on the railway is picked up, each empty cell its BFS reached shows
+the cells entered to get there, router.dist); B drops
 the selection; holding B leaves; B+A (hold B, press A) undoes: against the AI
 your last move and the AI's answer, in two-player games one move (UNDO_PLIES
 moves in a preallocated undoring: what each move changed, with the AI's RNG
@@ -142,6 +144,10 @@ class Game:
         self.ai = None
         self.ai_easy = False
         self.mark = bytearray(jb.CELLS)     # 1: legal destination of the selection
+        # an engineer's selection on the railway: the cells entered to reach each
+        # cell its BFS reached (router.dist), drawn as numbers (0: not shown)
+        self.steps = bytearray(jb.CELLS)
+        self._digits = tuple(gfx.glyph(ch) for ch in "0123456789")
         self.path = bytearray(jb.CELLS)     # route shown / animated
         self.path_len = 0
         self.seed = (ctx.ticks_ms() * 31 + 7) & 0xFFFF
@@ -250,8 +256,12 @@ class Game:
         self.path_len = 0
         n = g.destinations(c)
         dests = g.router.dests
+        dist = g.router.dist
+        bfs = jf.move_mode(g.kind[c]) == jb.ENGINEER and jb.ON_RAIL[c]
         for i in range(n):
-            self.mark[dests[i]] = 1
+            q = dests[i]
+            self.mark[q] = 1
+            self.steps[q] = dist[q] if bfs else 0
         self._route_preview()
 
     def _route_preview(self):
@@ -539,13 +549,16 @@ class Game:
         hidden = self._hidden
         blink = (self.frame >> 3) & 1
         mark = self.mark
+        steps = self.steps
         anim_src = self.anim_move >> 6 if self.state == ANIM else jb.NONE
         for c in range(jb.CELLS):
             o = occ[c]
             x = cx[c]
             y = cy[c]
             if o == 0 or c == anim_src:
-                if mark[c] and blink:
+                if mark[c] and steps[c]:
+                    self._draw_steps(fb, x, y, steps[c])
+                elif mark[c] and blink:
                     fb.fill_rect(x + 2, y + 3, 5, 5, 1)
                 continue
             if o == jf.HIDDEN:
@@ -594,6 +607,17 @@ class Game:
             fb.text(self.banner, 64 - 4 * len(self.banner), 19, 1)
             gfx.center(fb, self.reason, 29)
             gfx.center(fb, "A:MENU  B:EXIT", 39)
+
+    def _draw_steps(self, fb, x, y, n):
+        """The cells entered to reach an empty cell (1..99), on a cleared
+        square in its box: the engineer's BFS, layer by layer."""
+        digits = self._digits
+        fb.fill_rect(x + 1, y + 2, 7, 7, 0)
+        if n < 10:
+            fb.blit(digits[n], x + 3, y + 3)
+        else:
+            fb.blit(digits[n // 10 % 10], x + 1, y + 3)
+            fb.blit(digits[n % 10], x + 5, y + 3)
 
     def _draw_path(self, fb):
         path = self.path

@@ -7,7 +7,9 @@ always a neighbour, so the cursor zigzags down the hex grid), A blocks the cell
 under the cursor, B puts the cursor on a hint, holding B leaves.  B+A (hold B,
 press A) undoes a turn, the block and the cat's reply (UNDO_DEPTH turns in a
 preallocated undoring; the easy cat's RNG state is part of a record, so the
-same blocks after an undo get the same replies).  Difficulty
+same blocks after an undo get the same replies).  B+DOWN shows or hides
+the distance map: each free cell's steps to the border as a digit ("+" from
+10), worked out again at each frame it shows (distance_map).  Difficulty
 0/1/2 from ctx.settings picks the easy/normal/hard cat.  Wins, losses and the
 fewest blocks for a win per difficulty are saved.
 
@@ -52,6 +54,42 @@ GAME_ID = "trapcat"
 UNDO_DEPTH = const(64)   # turns; a record: block, cat before, easy cat's RNG a | b << 15
 UNDO_SIZE = const(6)
 THINKING = ("THINKING.", "THINKING..", "THINKING...", "THINKING....")
+WALL = const(100)        # the distance map's blocked cells (the article's number)
+FAR = const(255)         # a free cell cut off from the border
+
+
+def distance_map(board, out, queue):
+    """The article's distance map of ``board`` into ``out`` (bytearray of n):
+    free border cells 0, walls WALL, every other free cell the least of its
+    neighbours + 1.  That fixed point is the BFS distance from the free
+    border cells, so one BFS (``queue``: scratch of n) fills it; cells the
+    border cannot reach get FAR.  The cat's nearest way out runs downhill."""
+    cells = board.cells
+    border = board.border
+    adj = board.adj
+    deg = board.deg
+    tail = 0
+    for x in range(board.n):
+        if cells[x]:
+            out[x] = WALL
+        elif border[x]:
+            out[x] = 0
+            queue[tail] = x
+            tail += 1
+        else:
+            out[x] = FAR
+    head = 0
+    while head < tail:
+        u = queue[head]
+        head += 1
+        d = out[u] + 1
+        base = 6 * u
+        for k in range(base, base + deg[u]):
+            v = adj[k]
+            if out[v] == FAR:
+                out[v] = d
+                queue[tail] = v
+                tail += 1
 
 
 def check_level(text):
@@ -84,6 +122,10 @@ class Game:
         self.lines = ("", "", "", "")
         self.undo = undoring.UndoRing(UNDO_SIZE, UNDO_DEPTH)
         self.chord = False       # B+A was used: B's release and hold do nothing else
+        self.overlay = False     # B+DOWN: the distance map on the free cells
+        self.dmap = bytearray(MAX_SIDE * MAX_SIDE)
+        self.dqueue = bytearray(MAX_SIDE * MAX_SIDE)
+        self.digits = tuple(gfx.glyph(ch) for ch in "0123456789+")
         self._new_game()
         self.pack, err = userlevels.open_for(ctx, GAME_ID, check_level)
         if err:
@@ -267,6 +309,10 @@ class Game:
                 return "exit"
             return None
         b = self.board
+        if btn.pressed(B) and btn.just_pressed(DOWN):    # B+DOWN: the distance map
+            self.chord = True
+            self.overlay = not self.overlay
+            return None
         if btn.pressed(B) and btn.just_pressed(A):       # B+A: undo
             self.chord = True
             if self.state == OVER or not self.undo_turn():
@@ -374,6 +420,11 @@ class Game:
         frame = ctx.frame
         width = ctx.width
         height = ctx.height
+        dmap = self.dmap
+        digits = self.digits
+        overlay = self.overlay
+        if overlay:
+            distance_map(b, dmap, self.dqueue)
         cell = 0
         for r in range(size):
             y = r * CELL
@@ -390,6 +441,9 @@ class Game:
                     fb.pixel(x + 5, y, 1)
                 elif cells[cell]:
                     fb.fill_rect(x + 1, y + 1, 5, 5, 1)
+                elif overlay and dmap[cell] != FAR:
+                    d = dmap[cell]
+                    fb.blit(digits[d if d < 10 else 10], x + 2, y + 1)
                 elif frame is None:
                     fb.pixel(x + 3, dot_y, 1)
                 elif dot_y < height and x + 3 < width:

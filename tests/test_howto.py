@@ -35,12 +35,13 @@ def test_paging_and_a_game_without_rules():
     ctx = gamectx.FakeCtx()
     ctx.game_id = "trapcat"
     g = howto.Game(ctx)
-    assert g.page == 0 and g.footer.startswith("1/3")
+    assert g.page == 0 and g.footer.startswith("1/4")
     gamectx.press(g, ctx, LEFT)
     assert g.page == 0
     gamectx.press(g, ctx, RIGHT)
     gamectx.press(g, ctx, A)
-    assert g.page == 2 and g.footer.startswith("3/3")
+    gamectx.press(g, ctx, RIGHT)
+    assert g.page == 3 and g.footer.startswith("4/4")
     assert gamectx.press(g, ctx, A) == "exit"
     assert gamectx.press(g, ctx, B) == "exit"
     ctx.game_id = "nosuchgame"

@@ -10,6 +10,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "firmware" / "circuitpython"))
 
 import framebuf  # noqa: E402  (host copy of MicroPython's framebuf)
+import gfx  # noqa: E402
 import junqi_ai as ja  # noqa: E402
 import junqi_board as jb  # noqa: E402
 import junqi_flip as jf  # noqa: E402
@@ -288,3 +289,44 @@ def test_resident_heap_while_playing_fits_the_pico(node_vm):
     assert plies >= 2
     # the launcher, the runtime and the running game with its modules' bytecode
     assert playing < PICO_FREE_HEAP * 2 // 3, playing
+
+
+def test_an_engineer_on_the_railway_shows_the_cells_its_bfs_reached():
+    """Picked up on the railway of an emptied board, the engineer's reachable
+    cells show router.dist (cells entered) as numbers; other pieces do not."""
+    ctx = FakeCtx()
+    g, fb = start(ctx, 1)
+    human_move(g, ctx, fb, 27 * 65)                  # P1 flips F2: P1 has a colour
+    run_until_input(g, ctx, fb)
+    game = g.game
+    game.to_move = 0
+    col = game.player_colour[0]
+    src = next(c for c in range(jb.CELLS) if jb.ON_RAIL[c] and jb.KIND[c] != jb.HQ)
+    for c in range(jb.CELLS):
+        game.occ[c] = 0
+    game.occ[src] = col + 1
+    game.kind[src] = jf.ENGINEER
+    game.colour[src] = col
+    goto(g, ctx, fb, src)
+    press(g, ctx, A)
+    assert g.sel == src
+    dist = game.router.dist
+    reached = [c for c in range(jb.CELLS) if g.mark[c]]
+    assert len(reached) > 10 and max(dist[c] for c in reached) >= 2
+    assert all(g.steps[c] == dist[c] for c in reached)
+    g.frame = 8                                      # the blink's off phase: numbers stay
+    g.draw(fb)
+    digits = [gfx.glyph(ch) for ch in "0123456789"]
+    for c in reached:
+        if c == g.cursor or dist[c] >= 10:
+            continue
+        x, y = junqi_game.cell_xy(c)
+        glyph = digits[dist[c]]
+        assert all(fb.pixel(x + 3 + dx, y + 3 + dy) == glyph.pixel(dx, dy)
+                   for dx in range(3) for dy in range(5)), c
+    release(g, ctx, B)                               # dropped: no numbers left
+    game.kind[src] = jf.ENGINEER + 1                 # any other piece: no numbers
+    goto(g, ctx, fb, src)
+    press(g, ctx, A)
+    assert g.sel == src and not any(g.steps[c] for c in range(jb.CELLS) if g.mark[c])
+

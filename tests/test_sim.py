@@ -79,6 +79,30 @@ def test_golden_catmouse_title_and_play(golden):
     assert type(g).__name__ == "Game" and g.game.round >= 3
 
 
+def test_golden_catmouse_watch(golden):
+    """WATCH (AI against AI): an A* search of the cat half drawn (shaded
+    expansions, the frontier boxed), then its path, paused."""
+    s = _sim()
+    _run(s, "a wait:3 left wait:2 a wait:8")
+    g = s.runtime.screen
+    assert g.state == 5 and g.watch.phase == 0 and g.watch.shown > 0
+    golden("catmouse_watch_search", s.screen_text())
+    _run(s, "wait:18 a wait:2")
+    assert g.watch.phase == 1 and g.watch.paused
+    golden("catmouse_watch_path", s.screen_text())
+
+
+def test_golden_trapcat_distance_map(golden):
+    """B+DOWN in Trap the Cat: each free cell's steps to the border."""
+    s = simmod.Simulator()
+    _run(s, "wait:3 down a wait:3 b+down wait:3")
+    g = s.runtime.screen
+    assert g.overlay and g.board.moves == 0 and g.thinking is None
+    golden("trapcat_distance_map", s.screen_text())
+    _run(s, "b+down wait:3")
+    golden("trapcat_start", s.screen_text())                # the same board, plain again
+
+
 def test_golden_how_to_play_pages(golden):
     """B on a game's launcher line shows its rules pages (howto.py with the
     game's <id>_rules.py); B goes back, and the pages leave with it."""

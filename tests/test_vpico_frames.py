@@ -26,6 +26,8 @@ STEPPED = [
     ("Cat & Mouse board", "a wait:2 a wait:3"),
     ("Cat & Mouse after a move and the AI's reply", "left wait:15"),
     ("Cat & Mouse after undo (B+A)", "b+a wait:3"),
+    ("Cat & Mouse watch mode, a search half drawn", "b wait:2 left wait:2 a wait:8"),
+    ("Cat & Mouse watch mode, the path, paused", "wait:18 a wait:2"),
     ("launcher after Cat & Mouse", "b wait:2 b wait:2"),
     ("Trap the Cat board (seeded from the clock)", "down a wait:3"),
     ("Trap the Cat after a block and the cat's move", "right a wait:15"),

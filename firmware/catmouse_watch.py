@@ -1,0 +1,334 @@
+"""Cat & Mouse's watch mode: AI against AI, each cat search drawn as it ran.
+
+Before each cat move the cat's own search (gridpath.GridSearch's BFS or A*,
+the code the games run, unchanged) runs to the end in one tick, a few ms.
+gridpath_order.SearchOrder then reads the order it expanded the cells in from what the
+search leaves behind, and the watch draws that order a few cells per tick:
+each expanded cell shaded, its reached neighbours boxed (the frontier), then
+the path.  The drawing is sliced over ticks and goes into the terrain frame
+the scene already copies every tick, so no tick waits on it and nothing is
+allocated per frame (tests/test_catmouse_watch.py).
+
+Keys: A pause / run, RIGHT one cell (pauses), UP speed (five steps, round),
+LEFT BFS / A* (the search on screen runs again), DOWN next board, B the title.
+The mouse is the difficulty setting's (easy: random, else evasive).
+"""
+
+import gfx
+from buttons import A, B, DOWN, LEFT, RIGHT, UP
+import catmouse
+import catmouse_ai
+import catmouse_game
+import catmouse_maps
+from gridpath import WHOLE
+
+try:
+    from micropython import const
+except ImportError:
+    def const(value):
+        return value
+
+SEARCH = const(0)       # drawing the expansions
+PATH = const(1)         # the path is drawn: a pause, then the cat moves
+MOUSE = const(2)        # the mouse thinks and moves
+DONE = const(3)         # caught or escaped: the banner, then the next game
+TURN = const(4)         # the cat's turn starts on the next tick (a tick of its own)
+LOAD = const(5)         # a game is being set up
+# speed steps: cells drawn per tick (0: one cell every _SLOW ticks) and the
+# ticks the path stays before the cat moves
+_CELLS = (0, 1, 2, 4, 16)
+_HOLD = (30, 20, 12, 8, 4)
+_SLOW = const(4)
+DONE_TICKS = const(90)  # the result shows ~3 s, then the board starts again
+
+_EXPANDED = (
+    "........", ".X.X.X..", "........", ".X.X.X..",
+    "........", ".X.X.X..", "........", "........")
+_FRONTIER = (
+    "XXXXXXX.", "X.....X.", "X.....X.", "X.....X.",
+    "X.....X.", "X.....X.", "XXXXXXX.", "........")
+_PATH = (
+    "........", ".XXXXX..", ".XXXXX..", ".XX.XX..",
+    ".XXXXX..", ".XXXXX..", "........", "........")
+
+
+class Watch:
+    """The WATCH state of a catmouse_game.Game: it plays both sides on the
+    scene's game and draws into the scene's terrain frame (``bg``), which the
+    scene's draw() shows with the pieces and the status bar."""
+
+    def __init__(self, scene):
+        self.scene = scene
+        self.cats = (catmouse_ai.BfsCat(), catmouse_ai.AstarCat())
+        self.sprites = None          # made while the first game loads
+        self.grid_owner = catmouse_ai.EvasiveMouse()
+        self.orders = (None, None)
+        self.terrain = None
+        self.marks = None
+        self.blank = None
+        self.astar = 0
+        self.speed = 2
+        self.paused = False
+        self.phase = SEARCH
+        self.shown = 0
+        self.wait = 0
+        self.cell = 0
+        self.order = None
+        self.fresh = False
+        self.key = None
+        self.part = 0
+
+    # -- a game, loaded over four ticks --------------------------------------------------
+    def start(self, key=4):
+        """A new game on the scene's board.  The work is spread over the next
+        four ticks (the map and terrain, the grid, the order readers, the
+        first frame), each well inside a tick's time; the frame on screen
+        stays until the last (``key``: what frame_key() answers meanwhile)."""
+        self.key = key
+        self.phase = LOAD
+        self.part = 0
+        self.scene.state = catmouse_game.WATCH
+
+    def _load(self):
+        part = self.part
+        self.part = part + 1
+        if part == 0:
+            self._load_map()
+        elif part == 1:
+            self._load_grid()
+        elif part == 2:
+            search = self.grid_owner.search
+            if self.orders[0] is None or self.orders[0].search is not search:
+                import gridpath_order   # on this tick: an import takes ~20 ms on a Pico
+                self.orders = (gridpath_order.SearchOrder(search),
+                               gridpath_order.SearchOrder(search))
+                self.marks = bytearray(len(search.cost))
+                self.blank = bytes(len(search.cost))
+            if self.sprites is None:
+                self.sprites = (gfx.Sprite(gfx.sprite_rows(_EXPANDED), 8, 8),
+                                gfx.Sprite(gfx.sprite_rows(_FRONTIER), 8, 8),
+                                gfx.Sprite(gfx.sprite_rows(_PATH), 8, 8))
+        else:
+            self.key = None             # the new board is drawn: a tick of its own
+            self.phase = TURN
+
+    def _load_map(self):
+        scene = self.scene
+        text = scene.map_text or catmouse_maps.LEVELS[scene.level][1]
+        scene.cmap = catmouse.parse_map(text)
+        scene.game = catmouse.CatMouseGame(scene.cmap)
+        scene._render_terrain()
+        if self.terrain is None:
+            self.terrain = bytearray(len(scene.bg))
+        self.terrain[WHOLE] = scene.bg
+
+    def _load_grid(self):
+        """One grid for both cats and the mouse, kept from game to game (a
+        new one costs a tick's time): the mouse thinks only once the drawing
+        is done.  The mouse is the difficulty setting's."""
+        scene = self.scene
+        g = scene.game
+        owner = self.grid_owner
+        owner.prepare(g.board)
+        for cat in self.cats:
+            cat.search = owner.search
+            cat.loaded = owner.loaded
+        scene.seed = (scene.seed * 31 + scene.ctx.ticks_ms()) & 0xFFFF
+        if scene.ctx.settings.get("difficulty", 1):
+            scene.ai = owner
+            scene.ai_rng = None
+        else:
+            scene.ai = catmouse_ai.RandomMover(scene.seed)
+            scene.ai_rng = scene.ai.rng
+        scene.thinking = False
+        scene._round_started = False
+        self.astar = 1 if g.terrain else 0
+        self.order = None
+        self.shown = 0
+        self._status()
+
+    def next_board(self):
+        scene = self.scene
+        scene.level = (scene.level + 1) % len(catmouse_maps.LEVELS)
+        scene.map_text = None
+        scene._title_text()
+        self.start()
+
+    def _cat_turn(self):
+        """Begin a round with the cat's search, or its forced rest."""
+        scene = self.scene
+        g = scene.game
+        self.key = None
+        scene._begin_round()
+        legal = g.legal_moves("cat")
+        if len(legal) == 1:
+            self.cell = legal[0]
+            self.order = None
+            self._move_cat()
+            return
+        self._search()
+
+    def _search(self):
+        """Run the cat's search, read its order and start drawing it."""
+        g = self.scene.game
+        cat = self.cats[self.astar]
+        self.cell = cat(g.board, g.cat, g.legal_moves("cat"))
+        order = self.order = self.orders[self.astar]
+        if self.astar:
+            order.read_astar(g.cat, g.mouse)
+        else:
+            order.read_bfs(g.cat, g.mouse)
+        self.fresh = True           # the terrain comes back on the next tick
+        self.shown = 0
+        self.wait = 0
+        self.phase = SEARCH
+        self._status()
+
+    def _move_cat(self):
+        scene = self.scene
+        g = scene.game
+        g.move("cat", self.cell)
+        self.phase = DONE if g.winner else MOUSE
+        self.wait = DONE_TICKS
+        self._status()
+
+    # -- the tick -------------------------------------------------------------------------
+    def tick(self, ctx):
+        btn = ctx.buttons
+        if btn.just_pressed(B):
+            scene = self.scene
+            scene.state = catmouse_game.TITLE
+            scene._title_text()
+            return None
+        if self.phase == LOAD:
+            self._load()
+            return None
+        if btn.just_pressed(DOWN):
+            self.next_board()
+            return None
+        if btn.just_pressed(UP):
+            self.speed = (self.speed + 1) % len(_CELLS)
+            self._status()
+        if btn.just_pressed(LEFT):
+            self.astar ^= 1
+            if self.phase <= PATH and self.order is not None:
+                self._search()
+            self._status()
+        if btn.just_pressed(A):
+            if self.phase == DONE:
+                self.start()
+                return None
+            self.paused = not self.paused
+            self._status()
+        step = btn.repeat(RIGHT)
+        if step and not self.paused:
+            self.paused = True
+            self._status()
+        if self.paused and not step:
+            return None
+        self._advance(step)
+        return None
+
+    def _advance(self, step):
+        """One tick of the watch (``step``: one cell or one phase, paused)."""
+        phase = self.phase
+        if phase == SEARCH:
+            if self.fresh:              # the whole frame changes: running, nothing else
+                self.scene.bg[WHOLE] = self.terrain
+                self.marks[WHOLE] = self.blank
+                self.fresh = False
+                if not step:
+                    return
+            cells = 1 if step else _CELLS[self.speed]
+            if not cells:
+                self.wait += 1
+                if self.wait < _SLOW:
+                    return
+                self.wait = 0
+                cells = 1
+            self._draw_cells(cells)
+        elif phase == PATH:
+            self.wait -= 1
+            if step or self.wait <= 0:
+                self._move_cat()
+        elif phase == MOUSE:
+            scene = self.scene
+            if scene._ai_move("mouse"):
+                scene._end_round()
+                self.phase = DONE if scene.game.winner else TURN
+                self.wait = DONE_TICKS
+                self._status()
+        elif phase == TURN:
+            self._cat_turn()
+        else:
+            self.wait -= 1
+            if self.wait <= 0:
+                self.start()
+
+    def _draw_cells(self, cells):
+        """Shade the next ``cells`` expansions and box their reached
+        neighbours; after the last one draw the path."""
+        order = self.order
+        s = order.search
+        fb = self.scene.bg_fb
+        shade = self.sprites[0].fb
+        box = self.sprites[1].fb
+        came = s.came
+        public = s.public
+        steps = s.steps
+        marks = self.marks
+        cols = s.cols
+        end = self.shown + cells
+        if end > order.count:
+            end = order.count
+        for i in range(self.shown, end):
+            p = order.cells[i]
+            marks[p] = 1
+            cell = public[p]
+            fb.blit(shade, (cell % cols) << 3, (cell // cols) << 3)
+            for k in range(4):
+                q = p + steps[k]
+                m = came[q]
+                if 1 <= m <= 4 and not marks[q]:
+                    marks[q] = 2
+                    cell = public[q]
+                    fb.blit(box, (cell % cols) << 3, (cell // cols) << 3)
+        self.shown = end
+        if end >= order.count:
+            mark = self.sprites[2].fb
+            path = s.path
+            for i in range(s.path_len):
+                cell = path[i]
+                fb.blit(mark, (cell % cols) << 3, (cell // cols) << 3)
+            self.phase = PATH
+            self.wait = _HOLD[self.speed]
+        self._status()
+
+    # -- the status bar -------------------------------------------------------------------
+    def _status(self):
+        """"A* EXP37 LEN12 ST9 SP3" (+ " PAUSE"), or the result, composed in
+        the scene's preallocated status buffer."""
+        scene = self.scene
+        g = scene.game
+        line = scene.status_text
+        line.clear()
+        if self.phase == DONE:
+            line.put(b"CAUGHT! R" if g.winner == "cat" else b"ESCAPED! R")
+            line.put_int(g.round)
+            line.put(b" A:AGAIN B:MENU")
+        else:
+            line.put(b"A* EXP" if self.astar else b"BFS EXP")
+            line.put_int(self.shown if self.order is not None else 0)
+            line.put(b" LEN")
+            s = self.cats[self.astar].search
+            if self.phase != SEARCH and self.order is not None and s.path_len:
+                line.put_int(s.path_len - 1)
+            else:
+                line.put(b"-")
+            line.put(b" ST")
+            line.put_int(g.cat_stamina)
+            line.put(b" SP")
+            line.put_int(self.speed + 1)
+            if self.paused:
+                line.put(b" PAUSE")
+        scene.status = line.text()
