@@ -90,6 +90,9 @@ class Analyzer:
         tail = 0
         tpl = b.sweep_templates
         dist[:] = tpl[1]
+        if _tv is not None:
+            _tv.sweep_dist(b, dist, nbf, q, stop)
+            return
         for x in tpl[2]:
             if cells[x]:
                 dist[x] = INF
@@ -124,6 +127,9 @@ def _sweep_td(b, cells, td, cnt, q, nbf, stop):
     tail = 0
     td[:] = tpl[1]
     cnt[:] = tpl[0]
+    if _tv is not None:             # machine code on a Pico (the hint scores with it)
+        _tv.sweep_td(b, cells, td, cnt, q, td if nbf is None else nbf, stop)
+        return
     for x in tpl[2]:
         if cells[x]:
             td[x] = INF
