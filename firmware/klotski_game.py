@@ -44,12 +44,12 @@ layout (``levels preview`` renders packs through it).
 """
 
 import gc
-import sys
 
 from buttons import A, B, DOWN, LEFT, RIGHT, UP
 from clock import ticks_diff
 import gfx
 import klotski
+import klotski_cache
 import klotski_levels
 import userlevels
 
@@ -139,18 +139,6 @@ def check_level(text):
     return cells
 
 
-def _cache():
-    """klotski_cache, for a read or a write of the table only: on a device
-    ``_drop_cache`` drops it again after, so its code (~2 KB) is off the heap
-    while a table is built, where the scene's heap peaks."""
-    return __import__("klotski_cache")
-
-
-def _drop_cache():
-    if klotski.NATIVE_KERNEL:      # (the WebAssembly VMs would compile it again)
-        sys.modules.pop("klotski_cache", None)
-
-
 class SolverJob:
     """The solver of the open level's piece set, built in the background:
     ``phase`` (S_NONE .. S_SAVE), the slices of its setup and search under
@@ -159,8 +147,7 @@ class SolverJob:
     "full", ...)."""
 
     def __init__(self, ctx):
-        self.cache = _cache().dir_for(ctx)
-        _drop_cache()
+        self.cache = klotski_cache.dir_for(ctx)
         self.solver = None
         self.piece_set = None    # piece set of self.solver
         self.phase = S_NONE
@@ -174,7 +161,6 @@ class SolverJob:
             if self.writer is not None:
                 self.writer.abort()
                 self.writer = None
-                _drop_cache()
             self.solver = None
             gc.collect()
             self.piece_set = piece_set
@@ -229,8 +215,7 @@ class SolverJob:
         """The solver is set up: its finished table may be in the cache."""
         self.phase = S_BUILD
         if self.cache is not None:
-            st = _cache().load(self.cache, self.solver)
-            _drop_cache()
+            st = klotski_cache.load(self.cache, self.solver)
             self.cache_status = st
             if st == "ok":
                 self.phase = S_READY
@@ -250,17 +235,16 @@ class SolverJob:
         if self.cache is not None:
             w = self.writer
             if w is None:
-                w = self.writer = _cache().Writer(self.cache, self.solver)
+                w = self.writer = klotski_cache.Writer(self.cache, self.solver)
             try:
                 if not w.step():
                     return
                 self.cache_status = "written"
             except OSError as exc:
-                full = getattr(exc, "errno", None) == _cache().ENOSPC
+                full = getattr(exc, "errno", None) == klotski_cache.ENOSPC
                 self.cache_status = "full" if full else "failed"
                 ctx.toast("FLASH FULL: NO CACHE" if full else "CACHE WRITE FAILED", 60)
             self.writer = None
-            _drop_cache()
         self.phase = S_READY
 
     def progress(self):
