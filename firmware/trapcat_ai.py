@@ -188,7 +188,7 @@ DEEP_CHUNK = const(2)       # deep-search expansions per work unit
 HINT_TRIES = const(3)       # best-scored blocks the hint verifies itself
 VERIFY_NODES = const(300)   # expansions the hint spends verifying them
 LOOK_DEPTH = const(7)       # cat moves: the hint's kernel look past ESCAPE_DEPTH
-LOOK_NODES = const(20000)   # kernel expansions the look may spend per hint
+LOOK_NODES = const(22000)   # kernel expansions the look may spend per hint
 KERNEL_CHUNK = const(200)   # kernel expansions per 10-unit work item (~5 ms)
 
 
