@@ -310,7 +310,7 @@ _WALK_ROW = const(5)
 class Search:
     """The layered search's state: the one object that the plain loop
     (``klotski_loop.expand``, ``walk``) and the viper kernels (``klotski_viper.search16``,
-    ``search32``, ``walk``) read and write.  The setup makes it last and
+    ``search32``, ``walk``) read and write.  The setup makes it last (``klotski_setup._init_search``) and
     ``Solver.finish`` drops it when the table is complete.
 
     Read only, shared with the table (``Table``): ``table`` (its
@@ -331,7 +331,7 @@ class Search:
     ``word_pieces`` (per row word: monomino, V-top and H-left nibbles,
     block column + 1), ``cells_below[c]`` (bits of the cells before c),
     ``neighbours[c]`` (bits of c's neighbours), the move tables
-    ``move_row``, ``move_col``, ``move_rows``, ``move_delta`` (``_build_moves``),
+    ``move_row``, ``move_col``, ``move_rows``, ``move_delta`` (``klotski_setup._build_moves``),
     the decoded geometry's ``rows``, ``path`` (DAG node entering row r),
     ``path_rank`` (rank offset of rows < r), ``path_end`` (end of the rank
     range entered at row r), ``mono_cell``; ``soldier_targets`` (one visit's
@@ -347,127 +347,6 @@ class Search:
     ``counters[_SCAN]`` (next active byte), ``_FOUND`` (layouts marked in
     this layer), ``_REACHED``, ``_EXPANDED``, ``_DEPTH`` (the layer),
     ``_WALK_ROW`` (the walk's depth, -1 when it is over)."""
-
-    def __init__(self, ranker, table, word_pieces, full_words, low_bit, offset_slot, offset_base):
-        """The ranker's and the table's arrays are shared; the tables that
-        only the search reads come from the setup as arguments: neither the
-        ranker nor the table keeps them (an instance map that is nearly full
-        makes every method lookup on it probe the whole map)."""
-        rk = ranker
-        self.table = table.planes
-        self.units = table.units
-        self.words_per = table.words_per
-        self.word_bits = table.word_bits
-        self.full_words = full_words
-        self.pairs = rk.pairs
-        self.monos = rk.monos
-        self.pair_low = rk.pair_low
-        self.pair_high = rk.pair_high
-        self.pair_of = rk.pair_of
-        self.pair_word = table.pair_word
-        self.pair_bit = table.pair_bit
-        self.popcount = rk.popcount
-        self.low_bit = low_bit
-        self.mirror_below = rk.mirror_below
-        self.entries = rk.entries
-        self.node_base = rk.node_base
-        self.node_first = rk.node_first
-        self.node_last = rk.node_last
-        self.node_count = rk.node_count
-        self.node_mask = rk.node_mask
-        self.slot = rk.slot
-        self.words = rk.words
-        self.mask_start = rk.mask_start
-        self.word_mirror = rk.word_mirror
-        self.offset_slot = offset_slot
-        self.offset_base = offset_base
-        self.word_pieces = word_pieces
-        self.cells_below = _zeros("i", CELLS)
-        self.neighbours = _zeros("i", CELLS)
-        for c in range(CELLS):
-            col = c & 3
-            self.cells_below[c] = (1 << c) - 1
-            v = 0
-            if col > 0:
-                v |= 1 << (c - 1)
-            if col < 3:
-                v |= 1 << (c + 1)
-            if c >= 4:
-                v |= 1 << (c - 4)
-            if c < 16:
-                v |= 1 << (c + 4)
-            self.neighbours[c] = v
-        self._build_moves()
-        root = rk.root
-        self.rows = _zeros("H", 5)
-        self.path = _zeros("H", 6)
-        self.path[0] = root
-        self.path_rank = _zeros("H", 6)
-        self.path_end = _zeros("H", 6)
-        self.mono_cell = bytearray(CELLS)
-        self.soldier_targets = _zeros("H" if self.word_bits == 16 else "I", table.words_per)
-        self.frontier = self.active = self.summary = self.mirror = None
-        self.cleared = 0
-        self.walk_node = _zeros("H", 5)
-        self.walk_slot = _zeros("H", 5)
-        self.walk_rank = _zeros("H", 5)
-        self.walk_mirror_node = _zeros("H", 5)
-        self.walk_mirror_rank = _zeros("H", 5)
-        self.walk_node[0] = root
-        self.walk_mirror_node[0] = root
-        self.walk_slot[0] = rk.node_base[root] + rk.node_first[root]
-        self.counters = array("i", (0, 0, 0, 0, 0, 0 if rk.geos else -1))
-
-    def _build_moves(self):
-        """Row-word deltas of the big-piece moves, per move type
-        mt = ((t-2)*4 + k)*2 + dist-1 (kind t, direction k, distance): the rows
-        touched start at anchor row + move_row[mt] - 2 (move_rows[mt] rows)
-        and row q's base-5 word changes by move_delta[4*mt + q] *
-        5**(anchor col + move_col[mt] - 2)."""
-        move_row = bytearray(24)
-        move_col = bytearray(24)
-        move_rows = bytearray(24)
-        move_delta = _zeros("h", 96)
-        for t in (K_V, K_H, K_B):
-            w = 2 if t != K_V else 1
-            hgt = 2 if t != K_H else 1
-            for k in range(4):
-                dc = (-1, 1, 0, 0)[k]
-                dr = (0, 0, -1, 1)[k]
-                for dist in (1, 2):
-                    if dist == 2 and not ((t == K_V and k >= 2) or (t == K_H and k < 2)):
-                        continue
-                    mt = ((t - 2) * 4 + k) * 2 + dist - 1
-                    nr = dr * dist
-                    nc = dc * dist
-                    r1 = min(0, nr)
-                    r2 = max(0, nr) + hgt - 1
-                    c1 = min(0, nc)
-                    c2 = max(0, nc) + w - 1
-                    move_row[mt] = r1 + 2
-                    move_col[mt] = c1 + 2
-                    move_rows[mt] = r2 - r1 + 1
-                    for rr in range(r1, r2 + 1):
-                        delta = 0
-                        for cc in range(c1, c2 + 1):
-                            old = -1
-                            new = -1
-                            if 0 <= rr < hgt and 0 <= cc < w:
-                                old = t if (rr == 0 and cc == 0) else 0
-                            if nr <= rr < nr + hgt and nc <= cc < nc + w:
-                                new = t if (rr == nr and cc == nc) else 0
-                            if old < 0 and new < 0:
-                                continue
-                            if old < 0:
-                                old = 1
-                            if new < 0:
-                                new = 1
-                            delta += (new - old) * _POW5[cc - c1]
-                        move_delta[4 * mt + rr - r1] = delta
-        self.move_row = move_row
-        self.move_col = move_col
-        self.move_rows = move_rows
-        self.move_delta = move_delta
 
     def allocate(self):
         """Allocate the search's arrays when it starts, in calls of ~2 M fuel

@@ -16,7 +16,7 @@ except ImportError:
 
 # search tables: per move direction k of a piece sliding along its long axis
 # into an empty cell x: anchor - x, vacated cell - x (half of it: the second
-# vacated cell of a two-cell slide), move type (``Search._build_moves``), and
+# vacated cell of a two-cell slide), move type (``klotski_setup._build_moves``), and
 # the column a two-cell slide may not start from (it would leave the row)
 _S_AOF = (1, -2, 4, -8)
 _S_VOF = (2, -2, 8, -8)
