@@ -847,46 +847,10 @@ class Solver:
         ``kernel``: run the search in ``klotski_viper`` (None: where it is
         machine code, ``NATIVE_KERNEL``); tables of several words per
         geometry (8 soldiers or more) keep the loop of ``step``."""
-        if nv < 0 or nh < 0 or ns < 0 or 2 * (nv + nh) + ns != 14:
-            raise LayoutError("piece set must fill 18 cells: 2*(V+H)+S == 14")
-        self.nv = nv
-        self.nh = nh
-        self.ns = ns
-        rk = self.ranker = Ranker(ns + 2)
-        tab = self.distances = Table(rk)
-        self.pairs = rk.pairs
-        # the layout calls callers make on a solver, bound to the part that
-        # answers them (a method of its own each would be ~70 B more of
-        # resident code on the device, where the table build's heap is tight)
-        self.rank_of = rk.rank_of
-        self.cells_of = rk.cells_of
-        self.is_goal = rk.is_goal
-        self.value = tab.value
-        self.best_move = tab.best_move
-        self.distance = tab.distance
-        self.solution = tab.solution
-        self.size = 0
-        self.table = None                 # the table's array once the setup made it
-        self.table_nbytes = 0
-        self.done = False
-        self.expanded = 0                 # layouts expanded (mirror images are not)
-        self.reached = 0                  # layouts with a distance so far (progress: reached / size)
-        self.heavy_next = False
-        if kernel is None:
-            kernel = NATIVE_KERNEL
-        if kernel and _kv is None:
-            raise RuntimeError("klotski_viper is not importable here")
-        self._kernel = None
-        if kernel and self.pairs <= 30:   # one table word per geometry
-            self._kernel = _kv.search16 if self.pairs <= 16 else _kv.search32
-        # the plain loop's module where the search runs in it (see klotski_loop)
-        self._loop = __import__("klotski_loop") if self._kernel is None else None
-        self.search = None                # the search's state while it runs (``Search``)
-        self.depth = 0                    # the search's layer
         mod = sys.modules.get("klotski_setup")
         if mod is None:                   # dropped after an earlier setup
             mod = __import__("klotski_setup")
-        self._setup = mod.Setup(self)
+        mod.init_solver(self, nv, nh, ns, kernel)   # (that code leaves with the setup)
         if not sliced:
             while not self.setup():
                 pass

@@ -17,6 +17,7 @@ again).
 
 from array import array
 
+import klotski
 from klotski import CELLS, K_B, K_H, K_V, Search, _POW5, _clear, _unzeroed, _zeros
 
 try:
@@ -796,3 +797,46 @@ def _build_moves(search):
     search.move_col = move_col
     search.move_rows = move_rows
     search.move_delta = move_delta
+
+
+def init_solver(solver, nv, nh, ns, kernel):
+    """``klotski.Solver.__init__`` (see it for ``kernel``): here, so that its
+    code is not resident while the search runs."""
+    if nv < 0 or nh < 0 or ns < 0 or 2 * (nv + nh) + ns != 14:
+        raise klotski.LayoutError("piece set must fill 18 cells: 2*(V+H)+S == 14")
+    solver.nv = nv
+    solver.nh = nh
+    solver.ns = ns
+    rk = solver.ranker = klotski.Ranker(ns + 2)
+    tab = solver.distances = klotski.Table(rk)
+    solver.pairs = rk.pairs
+    # the layout calls callers make on a solver, bound to the part that
+    # answers them (a method of its own each would be ~70 B more of
+    # resident code on the device, where the table build's heap is tight)
+    solver.rank_of = rk.rank_of
+    solver.cells_of = rk.cells_of
+    solver.is_goal = rk.is_goal
+    solver.value = tab.value
+    solver.best_move = tab.best_move
+    solver.distance = tab.distance
+    solver.solution = tab.solution
+    solver.size = 0
+    solver.table = None                 # the table's array once the setup made it
+    solver.table_nbytes = 0
+    solver.done = False
+    solver.expanded = 0                 # layouts expanded (mirror images are not)
+    solver.reached = 0                  # layouts with a distance so far (progress: reached / size)
+    solver.heavy_next = False
+    if kernel is None:
+        kernel = klotski.NATIVE_KERNEL
+    kv = klotski._kv
+    if kernel and kv is None:
+        raise RuntimeError("klotski_viper is not importable here")
+    solver._kernel = None
+    if kernel and solver.pairs <= 30:   # one table word per geometry
+        solver._kernel = kv.search16 if solver.pairs <= 16 else kv.search32
+    # the plain loop's module where the search runs in it (see klotski_loop)
+    solver._loop = __import__("klotski_loop") if solver._kernel is None else None
+    solver.search = None                # the search's state while it runs (``Search``)
+    solver.depth = 0                    # the search's layer
+    solver._setup = Setup(solver)

@@ -413,6 +413,9 @@ class _MemDir:
     def rename(self, old, new):
         self.files[new] = self.files.pop(old)
 
+    def sync(self):
+        """Nothing to flush: the files are in memory (klotski_cache.Writer calls it)."""
+
 
 class _Sink(io.BytesIO):
     def __init__(self, files, name):
