@@ -34,7 +34,9 @@ Blockers
   LOOK_NODES kernel expansions.  ``hint(board)``.
 
 Every ESCAPE search runs in the kernel where it exists (a Pico, CPython):
-the same expansions and answers as ``Deep.run``, ~24x faster on a Pico.
+the same expansions and answers as ``Deep.run``, ~24x faster on a Pico; so do
+the two-distance and BFS sweeps (``_sweep_td``, ``Analyzer.distances``: the
+same values), which the hint runs for every candidate block it scores.
 """
 
 from array import array
