@@ -298,24 +298,6 @@ def _zeros(tc, n):
 
 # the cell step of direction k (0 left, 1 right, 2 up, 3 down)
 _DIRS = (-1, 1, -4, 4)
-# search tables: per move direction k of a piece sliding along its long axis
-# into an empty cell x: anchor - x, vacated cell - x (half of it: the second
-# vacated cell of a two-cell slide), move type (``_build_moves``), and the
-# column a two-cell slide may not start from (it would leave the row)
-_S_AOF = (1, -2, 4, -8)
-_S_VOF = (2, -2, 8, -8)
-_S_MT = (8, 10, 4, 6)
-_S_NOCOL = (0, 3, 9, 9)
-# broadside moves into a pair of side-by-side empties e < o: q 0-3 for o == e+1
-# (H above/below, B above/below), 4-7 for o == e+4 (V left/right, B
-# left/right): move type, anchor - e, vacated cells - e
-_B_MT = (14, 12, 22, 20, 2, 0, 18, 16)
-_B_AOF = (-4, 4, -8, 4, -1, 1, -2, 1)
-_B_V1 = (-4, 4, -8, 8, -1, 1, -2, 2)
-_B_V2 = (-3, 5, -7, 9, 3, 5, 2, 6)
-_FULL20 = const(0xFFFFF)
-_COL01 = const(0x33333)
-_COL23 = const(0xCCCCC)
 # Search.counters: what each item holds (klotski_viper uses the same numbers)
 _SCAN = const(0)
 _FOUND = const(1)
@@ -327,8 +309,8 @@ _WALK_ROW = const(5)
 
 class Search:
     """The layered search's state: the one object that the plain loop
-    (``expand``, ``walk``) and the viper kernels (``klotski_viper.search16``,
-    ``search32``, ``walk``) read and write.  The setup makes it last and
+    (``klotski_loop.expand``, ``walk``) and the viper kernels (``klotski_viper.search16``,
+    ``search32``, ``walk``) read and write.  The setup makes it last (``klotski_setup._init_search``) and
     ``Solver.finish`` drops it when the table is complete.
 
     Read only, shared with the table (``Table``): ``table`` (its
@@ -349,7 +331,7 @@ class Search:
     ``word_pieces`` (per row word: monomino, V-top and H-left nibbles,
     block column + 1), ``cells_below[c]`` (bits of the cells before c),
     ``neighbours[c]`` (bits of c's neighbours), the move tables
-    ``move_row``, ``move_col``, ``move_rows``, ``move_delta`` (``_build_moves``),
+    ``move_row``, ``move_col``, ``move_rows``, ``move_delta`` (``klotski_setup._build_moves``),
     the decoded geometry's ``rows``, ``path`` (DAG node entering row r),
     ``path_rank`` (rank offset of rows < r), ``path_end`` (end of the rank
     range entered at row r), ``mono_cell``; ``soldier_targets`` (one visit's
@@ -365,127 +347,6 @@ class Search:
     ``counters[_SCAN]`` (next active byte), ``_FOUND`` (layouts marked in
     this layer), ``_REACHED``, ``_EXPANDED``, ``_DEPTH`` (the layer),
     ``_WALK_ROW`` (the walk's depth, -1 when it is over)."""
-
-    def __init__(self, ranker, table, word_pieces, full_words, low_bit, offset_slot, offset_base):
-        """The ranker's and the table's arrays are shared; the tables that
-        only the search reads come from the setup as arguments: neither the
-        ranker nor the table keeps them (an instance map that is nearly full
-        makes every method lookup on it probe the whole map)."""
-        rk = ranker
-        self.table = table.planes
-        self.units = table.units
-        self.words_per = table.words_per
-        self.word_bits = table.word_bits
-        self.full_words = full_words
-        self.pairs = rk.pairs
-        self.monos = rk.monos
-        self.pair_low = rk.pair_low
-        self.pair_high = rk.pair_high
-        self.pair_of = rk.pair_of
-        self.pair_word = table.pair_word
-        self.pair_bit = table.pair_bit
-        self.popcount = rk.popcount
-        self.low_bit = low_bit
-        self.mirror_below = rk.mirror_below
-        self.entries = rk.entries
-        self.node_base = rk.node_base
-        self.node_first = rk.node_first
-        self.node_last = rk.node_last
-        self.node_count = rk.node_count
-        self.node_mask = rk.node_mask
-        self.slot = rk.slot
-        self.words = rk.words
-        self.mask_start = rk.mask_start
-        self.word_mirror = rk.word_mirror
-        self.offset_slot = offset_slot
-        self.offset_base = offset_base
-        self.word_pieces = word_pieces
-        self.cells_below = _zeros("i", CELLS)
-        self.neighbours = _zeros("i", CELLS)
-        for c in range(CELLS):
-            col = c & 3
-            self.cells_below[c] = (1 << c) - 1
-            v = 0
-            if col > 0:
-                v |= 1 << (c - 1)
-            if col < 3:
-                v |= 1 << (c + 1)
-            if c >= 4:
-                v |= 1 << (c - 4)
-            if c < 16:
-                v |= 1 << (c + 4)
-            self.neighbours[c] = v
-        self._build_moves()
-        root = rk.root
-        self.rows = _zeros("H", 5)
-        self.path = _zeros("H", 6)
-        self.path[0] = root
-        self.path_rank = _zeros("H", 6)
-        self.path_end = _zeros("H", 6)
-        self.mono_cell = bytearray(CELLS)
-        self.soldier_targets = _zeros("H" if self.word_bits == 16 else "I", table.words_per)
-        self.frontier = self.active = self.summary = self.mirror = None
-        self.cleared = 0
-        self.walk_node = _zeros("H", 5)
-        self.walk_slot = _zeros("H", 5)
-        self.walk_rank = _zeros("H", 5)
-        self.walk_mirror_node = _zeros("H", 5)
-        self.walk_mirror_rank = _zeros("H", 5)
-        self.walk_node[0] = root
-        self.walk_mirror_node[0] = root
-        self.walk_slot[0] = rk.node_base[root] + rk.node_first[root]
-        self.counters = array("i", (0, 0, 0, 0, 0, 0 if rk.geos else -1))
-
-    def _build_moves(self):
-        """Row-word deltas of the big-piece moves, per move type
-        mt = ((t-2)*4 + k)*2 + dist-1 (kind t, direction k, distance): the rows
-        touched start at anchor row + move_row[mt] - 2 (move_rows[mt] rows)
-        and row q's base-5 word changes by move_delta[4*mt + q] *
-        5**(anchor col + move_col[mt] - 2)."""
-        move_row = bytearray(24)
-        move_col = bytearray(24)
-        move_rows = bytearray(24)
-        move_delta = _zeros("h", 96)
-        for t in (K_V, K_H, K_B):
-            w = 2 if t != K_V else 1
-            hgt = 2 if t != K_H else 1
-            for k in range(4):
-                dc = (-1, 1, 0, 0)[k]
-                dr = (0, 0, -1, 1)[k]
-                for dist in (1, 2):
-                    if dist == 2 and not ((t == K_V and k >= 2) or (t == K_H and k < 2)):
-                        continue
-                    mt = ((t - 2) * 4 + k) * 2 + dist - 1
-                    nr = dr * dist
-                    nc = dc * dist
-                    r1 = min(0, nr)
-                    r2 = max(0, nr) + hgt - 1
-                    c1 = min(0, nc)
-                    c2 = max(0, nc) + w - 1
-                    move_row[mt] = r1 + 2
-                    move_col[mt] = c1 + 2
-                    move_rows[mt] = r2 - r1 + 1
-                    for rr in range(r1, r2 + 1):
-                        delta = 0
-                        for cc in range(c1, c2 + 1):
-                            old = -1
-                            new = -1
-                            if 0 <= rr < hgt and 0 <= cc < w:
-                                old = t if (rr == 0 and cc == 0) else 0
-                            if nr <= rr < nr + hgt and nc <= cc < nc + w:
-                                new = t if (rr == nr and cc == nc) else 0
-                            if old < 0 and new < 0:
-                                continue
-                            if old < 0:
-                                old = 1
-                            if new < 0:
-                                new = 1
-                            delta += (new - old) * _POW5[cc - c1]
-                        move_delta[4 * mt + rr - r1] = delta
-        self.move_row = move_row
-        self.move_col = move_col
-        self.move_rows = move_rows
-        self.move_delta = move_delta
 
     def allocate(self):
         """Allocate the search's arrays when it starts, in calls of ~2 M fuel
@@ -507,471 +368,6 @@ class Search:
             if n == U:
                 self.active = bytearray((U + 7) >> 3)
                 self.summary = bytearray((len(self.active) + 7) >> 3)
-
-    def walk(self, budget):
-        """Depth-first walk over every geometry in rank order (resumable):
-        the rank of its mirror image, and the search's seeds: every layout of
-        a goal geometry (the block on GOAL_CELL) whose copy is the stored one.
-        Returns the budget left; ``walk_row`` is -1 when it is finished."""
-        ent = self.entries
-        base = self.node_base
-        words = self.words
-        wstart = self.mask_start
-        nodemask = self.node_mask
-        lpi = self.slot
-        nlo = self.node_first
-        nhi = self.node_last
-        mwg = self.word_mirror
-        mir = self.mirror
-        wn = self.walk_node
-        ws = self.walk_slot
-        wo = self.walk_rank
-        wmn = self.walk_mirror_node
-        wmo = self.walk_mirror_rank
-        T = self.table
-        FR = self.frontier
-        ACT = self.active
-        ASUM = self.summary
-        fullw = self.full_words
-        W = self.words_per
-        P = self.pairs
-        reached = self.counters[_REACHED]
-        r = self.counters[_WALK_ROW]
-        while r >= 0:
-            if budget <= 0:
-                break
-            budget -= 2
-            n = wn[r]
-            s = ws[r]
-            if s > base[n] + nhi[n]:
-                r -= 1
-                continue
-            ws[r] = s + 1
-            e = ent[s]
-            nxt = e & 1023
-            if nxt == 1023:
-                continue
-            budget -= 10
-            gi = wstart[nodemask[n]] + s - base[n]
-            w = words[gi]
-            me = ent[base[wmn[r]] + lpi[mwg[gi]]]
-            o = wo[r] + (e >> 10)
-            mo = wmo[r] + (me >> 10)
-            if r < 3:
-                r += 1
-                wn[r] = nxt
-                ws[r] = base[nxt] + nlo[nxt]
-                wo[r] = o
-                wmn[r] = me & 1023
-                wmo[r] = mo
-                continue
-            # row 4: each used slot of the next node ends one geometry
-            goal = w // 5 % 5 == 4        # the block's top-left cell is GOAL_CELL
-            b4 = base[nxt]
-            bm = base[me & 1023]
-            w0 = wstart[nodemask[nxt]] - b4
-            for s in range(b4 + nlo[nxt], b4 + nhi[nxt] + 1):
-                e = ent[s]
-                if e & 1023 == 1023:
-                    continue
-                g = o + (e >> 10)
-                gm = mo + (ent[bm + lpi[mwg[w0 + s]]] >> 10)
-                mir[g] = gm
-                budget -= 4
-                if goal and g <= gm:
-                    u = g * W
-                    for q in range(W):
-                        T[u] = fullw[q]
-                        FR[u] = fullw[q]
-                        ACT[u >> 3] |= 1 << (u & 7)
-                        ASUM[u >> 6] |= 1 << ((u >> 3) & 7)
-                        u += 1
-                    reached += P if g == gm else P + P
-                    budget -= P
-        self.counters[_REACHED] = reached
-        self.counters[_WALK_ROW] = r
-        return budget
-
-    def expand(self, budget):
-        """The layered search in plain Python (CPython, the VMs, CircuitPython;
-        MicroPython on the Pico runs the viper kernel): expand frontier words
-        until ``budget`` units are spent (False) or the table is complete
-        (True: a layer found nothing).
-
-        One long function on purpose: the geometry decode, the soldier moves,
-        the big-piece moves with their re-rank and the table update read ~80
-        locals, which MicroPython keeps in fast slots only inside one
-        function.  Moving the geometry decode alone into a method (its four
-        scalars handed back through self) cost +8.2 % fuel on 横刀立马's full
-        table in the VM (3.222e9 -> 3.486e9, measured 2026-11-25); the move
-        kinds would be calls per expanded layout, far more often."""
-        T = self.table
-        FR = self.frontier
-        ACT = self.active
-        ASUM = self.summary
-        U = self.units
-        W = self.words_per
-        W1 = W == 1
-        fw0 = self.full_words[0]
-        B = self.word_bits
-        fullword = (1 << B) - 1
-        nbw = self.soldier_targets
-        pw = self.pair_word
-        pb = self.pair_bit
-        mir = self.mirror
-        lsb = self.low_bit
-        pop = self.popcount
-        low = self.cells_below
-        mlow = self.mirror_below
-        nbm = self.neighbours
-        pi = self.pair_low
-        pj = self.pair_high
-        pidx = self.pair_of
-        m = self.monos
-        ent = self.entries
-        base = self.node_base
-        lpi = self.slot
-        words = self.words
-        wstart = self.mask_start
-        nodemask = self.node_mask
-        ncnt = self.node_count
-        nlo = self.node_first
-        nhi = self.node_last
-        o2s = self.offset_slot
-        obase = self.offset_base
-        pk = self.word_pieces
-        mro = self.move_row
-        mco = self.move_col
-        mvn = self.move_rows
-        mpat = self.move_delta
-        p5 = _POW5
-        brw = self.rows
-        bpn = self.path
-        bcum = self.path_rank
-        bchi = self.path_end
-        bmc = self.mono_cell
-        s_aof = _S_AOF
-        s_vof = _S_VOF
-        s_mt = _S_MT
-        s_dk = _DIRS
-        s_nocol = _S_NOCOL
-        b_mt = _B_MT
-        b_aof = _B_AOF
-        b_v1 = _B_V1
-        b_v2 = _B_V2
-        depth = self.counters[_DEPTH]
-        d3 = 1 + depth % 3
-        n3 = 1 + (depth + 1) % 3
-        k0 = fullword if d3 & 1 else 0
-        k1 = fullword if d3 & 2 else 0
-        lo3 = n3 & 1
-        hi3 = n3 & 2
-        nact = len(ACT)
-        si = self.counters[_SCAN]
-        found = self.counters[_FOUND]
-        reached = self.counters[_REACHED]
-        expanded = self.counters[_EXPANDED]
-        # decoded geometry (rebuilt from row 0 on the first visit of this call)
-        for r in range(1, 6):
-            bchi[r] = 0
-        cg = -1
-        MM = VT = HL = 0
-        ba = 99
-        S0 = S1 = S2 = S3 = SL = 0
-        gsym = False
-        while True:
-            while si < nact:
-                if budget <= 0:
-                    return self._pause(si, found, reached, expanded)
-                budget -= 2
-                s2 = si >> 3
-                sv = ASUM[s2] >> (si & 7)
-                if not sv:
-                    si = (s2 + 1) << 3
-                    continue
-                si += lsb[sv]
-                av = ACT[si]
-                while av:
-                    if budget <= 0:
-                        return self._pause(si, found, reached, expanded)
-                    b = lsb[av]
-                    av &= av - 1
-                    u = (si << 3) | b
-                    F = FR[u]
-                    Ld = F & ~((T[u] ^ k0) | (T[U + u] ^ k1))
-                    if not Ld:
-                        budget -= 1               # only next-layer layouts here
-                        continue
-                    FR[u] = F ^ Ld
-                    if W1:
-                        g = u
-                        pr = 0
-                    else:
-                        g = u // W
-                        pr = (u - g * W) * B
-                    if g != cg:
-                        # ---- decode g: rows below the DAG prefix shared with cg
-                        budget -= 64
-                        r = 1
-                        while r < 5 and bcum[r] <= g < bchi[r]:
-                            r += 1
-                        r -= 1
-                        z = (1 << (r << 2)) - 1
-                        MM &= z
-                        VT &= z
-                        HL &= z
-                        if ba >= r << 2:
-                            ba = 99
-                        z = MM
-                        k = pop[z & 1023] + pop[z >> 10]
-                        n = bpn[r]
-                        x = g - bcum[r]
-                        while r < 5:
-                            b0 = base[n]
-                            lo = obase[n]
-                            if lo != 65535:
-                                lo = b0 + o2s[lo + x]
-                            else:
-                                lo = b0 + nlo[n]
-                                hi = b0 + nhi[n]
-                                while lo < hi:
-                                    mid = (lo + hi + 1) >> 1
-                                    if (ent[mid] >> 10) <= x:
-                                        lo = mid
-                                    else:
-                                        hi = mid - 1
-                            z = ent[lo]
-                            o = z >> 10
-                            x -= o
-                            w = wstart[nodemask[n]] + lo - b0
-                            brw[r] = words[w]
-                            v = pk[w]
-                            sh = r << 2
-                            nb = v & 15
-                            MM |= nb << sh
-                            VT |= ((v >> 4) & 15) << sh
-                            HL |= ((v >> 8) & 15) << sh
-                            if v >> 12:
-                                ba = sh + (v >> 12) - 1
-                            while nb:
-                                bmc[k] = sh + lsb[nb]
-                                k += 1
-                                nb &= nb - 1
-                            n = z & 1023
-                            o += bcum[r]
-                            r += 1
-                            bcum[r] = o
-                            bpn[r] = n
-                            if r < 5:
-                                bchi[r] = o + ncnt[n]
-                        cg = g
-                        gsym = mir[g] == g
-                        # cells a V or H can slide into along its length, by direction
-                        S0 = (HL >> 1) & _COL01
-                        S1 = (HL << 2) & _COL23
-                        S2 = VT >> 4
-                        S3 = (VT << 8) & _FULL20
-                        SL = S0 | S1 | S2 | S3
-                    NB = 0
-                    L = Ld
-                    while L:
-                        if not L & 255:
-                            L >>= 8
-                            pr += 8
-                            continue
-                        t = lsb[L & 255]
-                        L >>= t + 1
-                        pr += t
-                        budget -= 64
-                        expanded += 1
-                        i = pi[pr]
-                        j = pj[pr]
-                        e = bmc[i]
-                        o = bmc[j]
-                        eo = o - e == 4 or (o - e == 1 and e & 3 != 3)
-                        # soldier moves: a monomino next to one empty cell moves
-                        # into it (and on into the other one when they touch);
-                        # k: the soldier's index (monominoes before its cell);
-                        # ya / yb: the other / this empty cell's index
-                        xs = nbm[e] & MM & ~(1 << o)
-                        ya = j
-                        yb = i
-                        while True:
-                            while xs:
-                                z = xs & -xs
-                                xs ^= z
-                                z = MM & (z - 1)
-                                k = (pop[z & 1023] + pop[z >> 10]) * m
-                                if W1:
-                                    NB |= 1 << pidx[k + ya]
-                                    if eo:
-                                        NB |= 1 << pidx[k + yb]
-                                else:
-                                    q = pidx[k + ya]
-                                    nbw[pw[q]] |= pb[q]
-                                    if eo:
-                                        q = pidx[k + yb]
-                                        nbw[pw[q]] |= pb[q]
-                            if ya == i:
-                                break
-                            xs = nbm[o] & MM & ~(1 << e)
-                            ya = i
-                            yb = j
-                        # big-piece moves: slides into e (bits 0-3) or o (4-7) by
-                        # direction, broadside moves into both (8-15), slides on
-                        # through the other empty cell (16-23, added as found)
-                        srcs = 0
-                        if SL >> e & 1:
-                            srcs = (S0 >> e & 1) | (S1 >> e & 1) << 1 | (S2 >> e & 1) << 2 | (S3 >> e & 1) << 3
-                        if SL >> o & 1:
-                            srcs |= (S0 >> o & 1) << 4 | (S1 >> o & 1) << 5 | (S2 >> o & 1) << 6 | (S3 >> o & 1) << 7
-                        if eo:
-                            c = e & 3
-                            if o == e + 1:
-                                if e >= 4:
-                                    srcs |= (HL >> (e - 4) & 1) << 8
-                                srcs |= (HL >> (e + 4) & 1) << 9 | (ba == e - 8) << 10 | (ba == e + 4) << 11
-                            else:
-                                if c:
-                                    srcs |= (VT >> (e - 1) & 1) << 12
-                                if c < 3:
-                                    srcs |= (VT >> (e + 1) & 1) << 13
-                                srcs |= (c >= 2 and ba == e - 2) << 14 | (c <= 1 and ba == e + 1) << 15
-                        while srcs:
-                            if srcs & 255:
-                                q = lsb[srcs & 255]
-                            elif srcs & 0xFF00:
-                                q = 8 + lsb[(srcs >> 8) & 255]
-                            else:
-                                q = 16 + lsb[srcs >> 16]
-                            srcs &= srcs - 1
-                            if q < 8 or q >= 16:
-                                k = q & 3
-                                if q & 4:
-                                    x = o
-                                    y = e
-                                else:
-                                    x = e
-                                    y = o
-                                a = x + s_aof[k]
-                                v1 = x + s_vof[k]
-                                mt = s_mt[k]
-                                if q >= 16:
-                                    # on through the other empty cell: both piece cells freed
-                                    mt += 1
-                                    v2 = x + (s_vof[k] >> 1)
-                                    z = MM ^ (1 << v1) ^ (1 << v2) ^ (1 << x) ^ (1 << y)
-                                else:
-                                    v2 = y
-                                    z = MM ^ (1 << v1) ^ (1 << x)
-                                    if y == x + s_dk[k] and (x & 3) != s_nocol[k]:
-                                        srcs |= 1 << (q + 16)
-                            else:
-                                q -= 8
-                                mt = b_mt[q]
-                                a = e + b_aof[q]
-                                v1 = e + b_v1[q]
-                                v2 = e + b_v2[q]
-                                z = MM ^ (1 << v1) ^ (1 << v2) ^ (1 << e) ^ (1 << o)
-                            # re-rank the rows the move touches
-                            r = (a >> 2) + mro[mt] - 2
-                            nr = mvn[mt]
-                            c = p5[(a & 3) + mco[mt] - 2]
-                            q = mt << 2
-                            n = bpn[r]
-                            x = ent[base[n] + lpi[brw[r] + mpat[q] * c]]
-                            g2 = cg + bcum[r] - bcum[r + nr] + (x >> 10)
-                            if nr > 1:
-                                x = ent[base[x & 1023] + lpi[brw[r + 1] + mpat[q + 1] * c]]
-                                g2 += x >> 10
-                                if nr > 2:
-                                    x = ent[base[x & 1023] + lpi[brw[r + 2] + mpat[q + 2] * c]]
-                                    g2 += x >> 10
-                                    if nr > 3:
-                                        x = ent[base[x & 1023] + lpi[brw[r + 3] + mpat[q + 3] * c]]
-                                        g2 += x >> 10
-                            # the stored copy: this geometry or its mirror image; a
-                            # geometry that is its own mirror image gets both layouts
-                            # (the mirror one's own predecessor is never expanded)
-                            gm = mir[g2]
-                            if g2 <= gm:
-                                gt = g2
-                                y = low
-                            else:
-                                gt = gm
-                                y = mlow
-                            if W1 and (T[gt] | T[U + gt]) == fw0:
-                                continue                  # all its layouts are reached
-                            while True:
-                                x = z & y[v1]
-                                c = z & y[v2]
-                                q = pidx[(pop[x & 1023] + pop[x >> 10]) * m + pop[c & 1023] + pop[c >> 10]]
-                                x = gt * W + pw[q]
-                                c = pb[q]
-                                if not (T[x] | T[U + x]) & c:
-                                    if lo3:
-                                        T[x] |= c
-                                    if hi3:
-                                        T[U + x] |= c
-                                    FR[x] |= c
-                                    ACT[x >> 3] |= 1 << (x & 7)
-                                    ASUM[x >> 6] |= 1 << ((x >> 3) & 7)
-                                    found += 1
-                                    reached += 1 if g2 == gm else 2
-                                    budget -= 16
-                                if g2 != gm or y is mlow:
-                                    break
-                                y = mlow
-                        pr += 1
-                    # the soldier moves' targets in this geometry, all at once
-                    if W1:
-                        nbw[0] = NB
-                    x = cg * W
-                    for q in range(W):
-                        NB = nbw[q] & ~(T[x] | T[U + x])
-                        nbw[q] = 0
-                        if NB:
-                            if lo3:
-                                T[x] |= NB
-                            if hi3:
-                                T[U + x] |= NB
-                            FR[x] |= NB
-                            ACT[x >> 3] |= 1 << (x & 7)
-                            ASUM[x >> 6] |= 1 << ((x >> 3) & 7)
-                            c = pop[NB & 1023] + pop[(NB >> 10) & 1023] + pop[NB >> 20]
-                            found += c
-                            reached += c if gsym else c + c
-                            budget -= c << 4
-                        x += 1
-                    if not FR[u]:
-                        ACT[si] &= ~(1 << b)
-                if not ACT[si]:
-                    ASUM[s2] &= ~(1 << (si & 7))
-                si += 1
-            # layer finished
-            if not found:
-                self._pause(0, 0, reached, expanded)
-                return True
-            depth += 1
-            self.counters[_DEPTH] = depth
-            d3 = n3
-            n3 = 1 + (depth + 1) % 3
-            k0 = fullword if d3 & 1 else 0
-            k1 = fullword if d3 & 2 else 0
-            lo3 = n3 & 1
-            hi3 = n3 & 2
-            si = 0
-            found = 0
-
-    def _pause(self, si, found, reached, expanded):
-        """Keep a call's progress for the next one (a byte of the scan is
-        re-read: its visited geometries have no layer-d layouts left)."""
-        cn = self.counters
-        cn[_SCAN] = si
-        cn[_FOUND] = found
-        cn[_REACHED] = reached
-        cn[_EXPANDED] = expanded
-        return False
 
     def walk_kernel(self, budget):
         """``walk`` run by the viper kernel; when it ends, the goal
@@ -1451,44 +847,10 @@ class Solver:
         ``kernel``: run the search in ``klotski_viper`` (None: where it is
         machine code, ``NATIVE_KERNEL``); tables of several words per
         geometry (8 soldiers or more) keep the loop of ``step``."""
-        if nv < 0 or nh < 0 or ns < 0 or 2 * (nv + nh) + ns != 14:
-            raise LayoutError("piece set must fill 18 cells: 2*(V+H)+S == 14")
-        self.nv = nv
-        self.nh = nh
-        self.ns = ns
-        rk = self.ranker = Ranker(ns + 2)
-        tab = self.distances = Table(rk)
-        self.pairs = rk.pairs
-        # the layout calls callers make on a solver, bound to the part that
-        # answers them (a method of its own each would be ~70 B more of
-        # resident code on the device, where the table build's heap is tight)
-        self.rank_of = rk.rank_of
-        self.cells_of = rk.cells_of
-        self.is_goal = rk.is_goal
-        self.value = tab.value
-        self.best_move = tab.best_move
-        self.distance = tab.distance
-        self.solution = tab.solution
-        self.size = 0
-        self.table = None                 # the table's array once the setup made it
-        self.table_nbytes = 0
-        self.done = False
-        self.expanded = 0                 # layouts expanded (mirror images are not)
-        self.reached = 0                  # layouts with a distance so far (progress: reached / size)
-        self.heavy_next = False
-        if kernel is None:
-            kernel = NATIVE_KERNEL
-        if kernel and _kv is None:
-            raise RuntimeError("klotski_viper is not importable here")
-        self._kernel = None
-        if kernel and self.pairs <= 30:   # one table word per geometry
-            self._kernel = _kv.search16 if self.pairs <= 16 else _kv.search32
-        self.search = None                # the search's state while it runs (``Search``)
-        self.depth = 0                    # the search's layer
         mod = sys.modules.get("klotski_setup")
         if mod is None:                   # dropped after an earlier setup
             mod = __import__("klotski_setup")
-        self._setup = mod.Setup(self)
+        mod.init_solver(self, nv, nh, ns, kernel)   # (that code leaves with the setup)
         if not sliced:
             while not self.setup():
                 pass
@@ -1541,12 +903,15 @@ class Solver:
             return False
         counters = search.counters
         if counters[_WALK_ROW] >= 0:
-            budget = search.walk(budget) if self._kernel is None else search.walk_kernel(budget)
+            if self._kernel is None:
+                budget = self._loop.walk(search, budget)
+            else:
+                budget = search.walk_kernel(budget)
             self.reached = counters[_REACHED]
             if counters[_WALK_ROW] >= 0:
                 return False
         if self._kernel is None:
-            done = search.expand(budget)
+            done = self._loop.expand(search, budget)
         else:
             if NATIVE_KERNEL:
                 budget = budget * KERNEL_UNITS if budget < 1 << 26 else 1 << 30
@@ -1591,6 +956,9 @@ def solve(text):
     return len(moves), moves
 
 
-# The setup's module (klotski_setup imports names from this one, so it comes
-# last); Solver.__init__ imports it again where a finished setup dropped it.
+# The setup's module and the plain loop's (both import names from this one,
+# so they come last); Solver.__init__ imports the setup again where a finished
+# setup dropped it, and the loop where a search needs it.
 __import__("klotski_setup")
+if not NATIVE_KERNEL:             # the search runs in the plain loop: loaded with this module
+    __import__("klotski_loop")

@@ -72,7 +72,7 @@ CH_V = const(86)
 CH_H = const(72)
 CH_B = const(66)
 CHUNK = const(16)        # work units per solver slice; tests/test_klotski_game.py measures the ticks
-SLICE_MS = const(25)     # solver time per tick (tick + draw of the board add ~17 ms, a slice varies)
+SLICE_MS = const(22)     # solver time per tick (tick, draw, a slice past it: +8-13 ms; 35 ms ticks at 25)
 MAX_SLICES = const(12)   # per tick, whatever the clock says (the simulator's clock stands still)
 UNDO = const(200)        # undo depth (10 bytes per step: UndoRing)
 HOLD_MS = const(500)
@@ -89,7 +89,7 @@ S_READY = const(3)
 S_FAIL = const(4)
 S_SETUP = const(5)       # the solver's setup runs in slices
 S_LOAD = const(6)        # then the cache is read
-S_SAVE = const(7)        # the finished table is written next tick (a tick of its own)
+S_SAVE = const(7)        # the finished table is written, a step a tick (klotski_cache.Writer)
 
 MENU_ITEMS = ("HINT", "AUTO SOLVE", "UNDO", "RESTART", "LEVELS")
 # what each line of MENU_ITEMS does (its index; private consts: folded, no module globals)
@@ -153,10 +153,14 @@ class SolverJob:
         self.phase = S_NONE
         self.slice_ms = 0        # the longest slice expected (ms)
         self.cache_status = ""
+        self.writer = None       # the cache write under way (S_SAVE)
 
     def want(self, piece_set):
         """A level of ``piece_set`` is open: a new solver unless it has one."""
         if piece_set != self.piece_set:
+            if self.writer is not None:
+                self.writer.abort()
+                self.writer = None
             self.solver = None
             gc.collect()
             self.piece_set = piece_set
@@ -178,7 +182,7 @@ class SolverJob:
             self._load(ctx)
             return
         if ph == S_SAVE:
-            self._ready(ctx, True)
+            self._save(ctx)
             return
         if ph != S_SETUP and ph != S_BUILD:
             return
@@ -200,7 +204,7 @@ class SolverJob:
                 self.slice_ms = dt
             if done:
                 if ph == S_BUILD:
-                    self.phase = S_SAVE      # the cache write gets a tick of its own
+                    self.phase = S_SAVE      # the cache write gets ticks of its own
                 else:
                     self.phase = S_LOAD      # next tick: a tick of its own
                 return
@@ -214,7 +218,7 @@ class SolverJob:
             st = klotski_cache.load(self.cache, self.solver)
             self.cache_status = st
             if st == "ok":
-                self._ready(ctx, False)
+                self.phase = S_READY
             elif st in ("corrupt", "stale"):
                 ctx.toast("CACHE " + st.upper() + " - REBUILD", 45)
 
@@ -225,16 +229,23 @@ class SolverJob:
         gc.collect()
         ctx.toast("NO MEMORY FOR SOLVER", 60)
 
-    def _ready(self, ctx, write):
-        self.phase = S_READY
-        if write and self.cache is not None:
+    def _save(self, ctx):
+        """One step of the table's cache write a tick (the whole write in one
+        tick was the scene's longest tick); READY after the last one."""
+        if self.cache is not None:
+            w = self.writer
+            if w is None:
+                w = self.writer = klotski_cache.Writer(self.cache, self.solver)
             try:
-                klotski_cache.save(self.cache, self.solver)
+                if not w.step():
+                    return
                 self.cache_status = "written"
             except OSError as exc:
                 full = getattr(exc, "errno", None) == klotski_cache.ENOSPC
                 self.cache_status = "full" if full else "failed"
                 ctx.toast("FLASH FULL: NO CACHE" if full else "CACHE WRITE FAILED", 60)
+            self.writer = None
+        self.phase = S_READY
 
     def progress(self):
         """0..100: layouts reached so far over the table size (the bar jumps to

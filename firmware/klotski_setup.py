@@ -15,7 +15,10 @@ drops it from ``sys.modules`` when the setup ends (another solver imports it
 again).
 """
 
-from klotski import CELLS, Search, _POW5, _clear, _unzeroed, _zeros
+from array import array
+
+import klotski
+from klotski import CELLS, K_B, K_H, K_V, Search, _POW5, _clear, _unzeroed, _zeros
 
 try:
     from micropython import const
@@ -663,7 +666,177 @@ class Setup:
 
     def _search(self):
         """The search's state object, with the tables only it reads."""
-        self.solver.search = Search(self.ranker, self.distances, self.pieces, self.full_words,
-                                    self.low_bit, self.offset_slot, self.offset_base)
+        search = Search()
+        _init_search(search, self.ranker, self.distances, self.pieces, self.full_words,
+                     self.low_bit, self.offset_slot, self.offset_base)
+        self.solver.search = search
         self.pieces = self.full_words = self.low_bit = self.offset_slot = self.offset_base = None
         self.phase = _DONE
+
+
+def _init_search(search, ranker, table, word_pieces, full_words, low_bit, offset_slot, offset_base):
+    """Fill a new ``klotski.Search`` (here, not in a constructor there, so that
+    this code is not resident while the search runs).  The ranker's and the
+    table's arrays are shared; the tables that only the search reads come
+    from the setup as arguments: neither the ranker nor the table keeps them
+    (an instance map that is nearly full makes every method lookup on it
+    probe the whole map)."""
+    rk = ranker
+    search.table = table.planes
+    search.units = table.units
+    search.words_per = table.words_per
+    search.word_bits = table.word_bits
+    search.full_words = full_words
+    search.pairs = rk.pairs
+    search.monos = rk.monos
+    search.pair_low = rk.pair_low
+    search.pair_high = rk.pair_high
+    search.pair_of = rk.pair_of
+    search.pair_word = table.pair_word
+    search.pair_bit = table.pair_bit
+    search.popcount = rk.popcount
+    search.low_bit = low_bit
+    search.mirror_below = rk.mirror_below
+    search.entries = rk.entries
+    search.node_base = rk.node_base
+    search.node_first = rk.node_first
+    search.node_last = rk.node_last
+    search.node_count = rk.node_count
+    search.node_mask = rk.node_mask
+    search.slot = rk.slot
+    search.words = rk.words
+    search.mask_start = rk.mask_start
+    search.word_mirror = rk.word_mirror
+    search.offset_slot = offset_slot
+    search.offset_base = offset_base
+    search.word_pieces = word_pieces
+    search.cells_below = _zeros("i", CELLS)
+    search.neighbours = _zeros("i", CELLS)
+    for c in range(CELLS):
+        col = c & 3
+        search.cells_below[c] = (1 << c) - 1
+        v = 0
+        if col > 0:
+            v |= 1 << (c - 1)
+        if col < 3:
+            v |= 1 << (c + 1)
+        if c >= 4:
+            v |= 1 << (c - 4)
+        if c < 16:
+            v |= 1 << (c + 4)
+        search.neighbours[c] = v
+    _build_moves(search)
+    root = rk.root
+    search.rows = _zeros("H", 5)
+    search.path = _zeros("H", 6)
+    search.path[0] = root
+    search.path_rank = _zeros("H", 6)
+    search.path_end = _zeros("H", 6)
+    search.mono_cell = bytearray(CELLS)
+    search.soldier_targets = _zeros("H" if search.word_bits == 16 else "I", table.words_per)
+    search.frontier = search.active = search.summary = search.mirror = None
+    search.cleared = 0
+    search.walk_node = _zeros("H", 5)
+    search.walk_slot = _zeros("H", 5)
+    search.walk_rank = _zeros("H", 5)
+    search.walk_mirror_node = _zeros("H", 5)
+    search.walk_mirror_rank = _zeros("H", 5)
+    search.walk_node[0] = root
+    search.walk_mirror_node[0] = root
+    search.walk_slot[0] = rk.node_base[root] + rk.node_first[root]
+    search.counters = array("i", (0, 0, 0, 0, 0, 0 if rk.geos else -1))
+
+
+def _build_moves(search):
+    """Row-word deltas of the big-piece moves, per move type
+    mt = ((t-2)*4 + k)*2 + dist-1 (kind t, direction k, distance): the rows
+    touched start at anchor row + move_row[mt] - 2 (move_rows[mt] rows)
+    and row q's base-5 word changes by move_delta[4*mt + q] *
+    5**(anchor col + move_col[mt] - 2)."""
+    move_row = bytearray(24)
+    move_col = bytearray(24)
+    move_rows = bytearray(24)
+    move_delta = _zeros("h", 96)
+    for t in (K_V, K_H, K_B):
+        w = 2 if t != K_V else 1
+        hgt = 2 if t != K_H else 1
+        for k in range(4):
+            dc = (-1, 1, 0, 0)[k]
+            dr = (0, 0, -1, 1)[k]
+            for dist in (1, 2):
+                if dist == 2 and not ((t == K_V and k >= 2) or (t == K_H and k < 2)):
+                    continue
+                mt = ((t - 2) * 4 + k) * 2 + dist - 1
+                nr = dr * dist
+                nc = dc * dist
+                r1 = min(0, nr)
+                r2 = max(0, nr) + hgt - 1
+                c1 = min(0, nc)
+                c2 = max(0, nc) + w - 1
+                move_row[mt] = r1 + 2
+                move_col[mt] = c1 + 2
+                move_rows[mt] = r2 - r1 + 1
+                for rr in range(r1, r2 + 1):
+                    delta = 0
+                    for cc in range(c1, c2 + 1):
+                        old = -1
+                        new = -1
+                        if 0 <= rr < hgt and 0 <= cc < w:
+                            old = t if (rr == 0 and cc == 0) else 0
+                        if nr <= rr < nr + hgt and nc <= cc < nc + w:
+                            new = t if (rr == nr and cc == nc) else 0
+                        if old < 0 and new < 0:
+                            continue
+                        if old < 0:
+                            old = 1
+                        if new < 0:
+                            new = 1
+                        delta += (new - old) * _POW5[cc - c1]
+                    move_delta[4 * mt + rr - r1] = delta
+    search.move_row = move_row
+    search.move_col = move_col
+    search.move_rows = move_rows
+    search.move_delta = move_delta
+
+
+def init_solver(solver, nv, nh, ns, kernel):
+    """``klotski.Solver.__init__`` (see it for ``kernel``): here, so that its
+    code is not resident while the search runs."""
+    if nv < 0 or nh < 0 or ns < 0 or 2 * (nv + nh) + ns != 14:
+        raise klotski.LayoutError("piece set must fill 18 cells: 2*(V+H)+S == 14")
+    solver.nv = nv
+    solver.nh = nh
+    solver.ns = ns
+    rk = solver.ranker = klotski.Ranker(ns + 2)
+    tab = solver.distances = klotski.Table(rk)
+    solver.pairs = rk.pairs
+    # the layout calls callers make on a solver, bound to the part that
+    # answers them (a method of its own each would be ~70 B more of
+    # resident code on the device, where the table build's heap is tight)
+    solver.rank_of = rk.rank_of
+    solver.cells_of = rk.cells_of
+    solver.is_goal = rk.is_goal
+    solver.value = tab.value
+    solver.best_move = tab.best_move
+    solver.distance = tab.distance
+    solver.solution = tab.solution
+    solver.size = 0
+    solver.table = None                 # the table's array once the setup made it
+    solver.table_nbytes = 0
+    solver.done = False
+    solver.expanded = 0                 # layouts expanded (mirror images are not)
+    solver.reached = 0                  # layouts with a distance so far (progress: reached / size)
+    solver.heavy_next = False
+    if kernel is None:
+        kernel = klotski.NATIVE_KERNEL
+    kv = klotski._kv
+    if kernel and kv is None:
+        raise RuntimeError("klotski_viper is not importable here")
+    solver._kernel = None
+    if kernel and solver.pairs <= 30:   # one table word per geometry
+        solver._kernel = kv.search16 if solver.pairs <= 16 else kv.search32
+    # the plain loop's module where the search runs in it (see klotski_loop)
+    solver._loop = __import__("klotski_loop") if solver._kernel is None else None
+    solver.search = None                # the search's state while it runs (``Search``)
+    solver.depth = 0                    # the search's layer
+    solver._setup = Setup(solver)

@@ -34,7 +34,9 @@ Blockers
   LOOK_NODES kernel expansions.  ``hint(board)``.
 
 Every ESCAPE search runs in the kernel where it exists (a Pico, CPython):
-the same expansions and answers as ``Deep.run``, ~24x faster on a Pico.
+the same expansions and answers as ``Deep.run``, ~24x faster on a Pico; so do
+the two-distance and BFS sweeps (``_sweep_td``, ``Analyzer.distances``: the
+same values), which the hint runs for every candidate block it scores.
 """
 
 from array import array
@@ -90,6 +92,9 @@ class Analyzer:
         tail = 0
         tpl = b.sweep_templates
         dist[:] = tpl[1]
+        if _tv is not None:
+            _tv.sweep_dist(b, dist, nbf, q, stop)
+            return
         for x in tpl[2]:
             if cells[x]:
                 dist[x] = INF
@@ -124,6 +129,9 @@ def _sweep_td(b, cells, td, cnt, q, nbf, stop):
     tail = 0
     td[:] = tpl[1]
     cnt[:] = tpl[0]
+    if _tv is not None:             # machine code on a Pico (the hint scores with it)
+        _tv.sweep_td(b, cells, td, cnt, q, td if nbf is None else nbf, stop)
+        return
     for x in tpl[2]:
         if cells[x]:
             td[x] = INF
@@ -182,7 +190,7 @@ DEEP_CHUNK = const(2)       # deep-search expansions per work unit
 HINT_TRIES = const(3)       # best-scored blocks the hint verifies itself
 VERIFY_NODES = const(300)   # expansions the hint spends verifying them
 LOOK_DEPTH = const(7)       # cat moves: the hint's kernel look past ESCAPE_DEPTH
-LOOK_NODES = const(20000)   # kernel expansions the look may spend per hint
+LOOK_NODES = const(22000)   # kernel expansions the look may spend per hint
 KERNEL_CHUNK = const(200)   # kernel expansions per 10-unit work item (~5 ms)
 
 

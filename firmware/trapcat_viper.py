@@ -335,3 +335,96 @@ def escape_run(d, limit: int) -> int:
     ks[1] = nodes
     ks[2] = gen
     return -1
+
+
+@micropython.viper
+def sweep_td(b, cells_buf, td_buf, cnt_buf, q_buf, nbf_buf, stop: int) -> int:
+    """``trapcat_ai._sweep_td`` after its templates are copied (td all INF
+    but the border, cnt all 0): the same queue, the same early end, so the
+    same values (the hint scores every candidate block with it)."""
+    adj = ptr8(b.adj)
+    deg = ptr8(b.deg)
+    blist_buf = b.sweep_templates[2]
+    blist = ptr8(blist_buf)
+    nb = int(len(blist_buf))
+    cells = ptr8(cells_buf)
+    td = ptr8(td_buf)
+    cnt = ptr8(cnt_buf)
+    q = ptr8(q_buf)
+    nbf = ptr8(nbf_buf)
+    best = 255
+    tail = 0
+    i = 0
+    while i < nb:
+        x = int(blist[i])
+        i += 1
+        if cells[x]:
+            td[x] = 255
+        else:
+            q[tail] = x
+            tail += 1
+    head = 0
+    while head < tail:
+        u = int(q[head])
+        head += 1
+        d = int(td[u]) + 1
+        if d > best:
+            return 0
+        k = 6 * u
+        end = k + int(deg[u])
+        while k < end:
+            v = int(adj[k])
+            k += 1
+            if int(td[v]) == 255 and int(cells[v]) == 0:
+                c = int(cnt[v]) + 1
+                cnt[v] = c
+                if c == 2:
+                    td[v] = d
+                    if stop != 0 and int(nbf[v]) != 0 and d < best:
+                        best = d
+                    q[tail] = v
+                    tail += 1
+    return 0
+
+
+@micropython.viper
+def sweep_dist(b, dist_buf, nbf_buf, q_buf, stop: int) -> int:
+    """``trapcat_ai.Analyzer.distances`` after dist is copied from its
+    template: the BFS from the free border cells, ending at the first cell
+    flagged in nbf with ``stop``."""
+    adj = ptr8(b.adj)
+    deg = ptr8(b.deg)
+    cells = ptr8(b.cells)
+    blist_buf = b.sweep_templates[2]
+    blist = ptr8(blist_buf)
+    nb = int(len(blist_buf))
+    dist = ptr8(dist_buf)
+    nbf = ptr8(nbf_buf)
+    q = ptr8(q_buf)
+    tail = 0
+    i = 0
+    while i < nb:
+        x = int(blist[i])
+        i += 1
+        if cells[x]:
+            dist[x] = 255
+        else:
+            q[tail] = x
+            tail += 1
+    head = 0
+    while head < tail:
+        u = int(q[head])
+        head += 1
+        d = int(dist[u]) + 1
+        k = 6 * u
+        end = k + int(deg[u])
+        while k < end:
+            v = int(adj[k])
+            k += 1
+            if int(dist[v]) == 255 and int(cells[v]) == 0:
+                dist[v] = d
+                if stop != 0 and int(nbf[v]) != 0:
+                    return 0
+                q[tail] = v
+                tail += 1
+    return 0

@@ -1,6 +1,8 @@
 """Klotski: parsing, move legality, optimal step counts (CPython and the
 MicroPython VM).  One classic-set table serves all three seed openings."""
 
+import sys
+
 import pytest
 
 import klotski
@@ -299,7 +301,10 @@ def test_a_failed_setup_slice_is_not_taken_for_ready(monkeypatch):
     s = klotski.Solver(4, 1, 4, sliced=True)
     for _ in range(30):
         s.setup()
-    monkeypatch.setattr(klotski, "_zeros", lambda tc, n: (_ for _ in ()).throw(MemoryError()))
+    fail = lambda tc, n: (_ for _ in ()).throw(MemoryError())  # noqa: E731
+    monkeypatch.setattr(klotski, "_zeros", fail)
+    # the setup fills the Search with its own reference (klotski_setup._init_search)
+    monkeypatch.setattr(sys.modules["klotski_setup"], "_zeros", fail)
     with pytest.raises(MemoryError):
         while not s.setup():
             pass

@@ -424,6 +424,25 @@ class FullDir(klotski_cache.Dir):
         return Limited()
 
 
+def test_cache_write_in_steps_keeps_the_old_file_until_the_last(tmp_path, classic_solver):
+    s = classic_solver
+    d = klotski_cache.Dir(str(tmp_path))
+    klotski_cache.save(d, s)
+    name = klotski_cache.name_for(s)
+    old = (tmp_path / name).read_bytes()
+    w = klotski_cache.Writer(d, s)
+    assert w.step() is False and w.step() is False
+    assert (tmp_path / name).read_bytes() == old and (tmp_path / (name + ".new")).read_bytes() == old
+    assert w.step() is True
+    assert sorted(os.listdir(tmp_path)) == [name]
+    # a level of another piece set opened mid-write drops the temp file
+    w = klotski_cache.Writer(d, s)
+    w.step()
+    w.abort()
+    assert sorted(os.listdir(tmp_path)) == [name]
+    assert klotski_cache.load(d, klotski.Solver(4, 1, 4)) == "ok"
+
+
 def test_cache_full_disk_is_reported_and_not_fatal(tmp_path, classic_solver):
     s = classic_solver
     d = FullDir(str(tmp_path), 50)
@@ -449,8 +468,8 @@ def test_cache_full_disk_is_reported_and_not_fatal(tmp_path, classic_solver):
     g.screen = g.play_screen
     g.job.phase = kg.S_BUILD
     tick(g, ctx)
-    assert g.job.phase == kg.S_SAVE             # the write gets a tick of its own
-    tick(g, ctx)
+    assert g.job.phase == kg.S_SAVE             # the write gets ticks of its own
+    tick(g, ctx)                                # the header: 10 bytes of room are too few
     assert g.job.phase == kg.S_READY and g.job.cache_status == "full"
     assert "FLASH FULL: NO CACHE" in ctx.toasts
     # other write failures

@@ -133,6 +133,30 @@ def test_the_look_sliced_equals_whole():
         assert task.result == whole and task.looked and steps > 5
 
 
+def test_kernel_sweeps_equal_the_plain_ones(monkeypatch):
+    """trapcat_viper's two-distance and BFS sweeps (the hint scores every
+    candidate with them) leave the same values as the plain loops, with and
+    without the early end at the cat's neighbours."""
+    rng = random.Random(7)
+    kernel = trapcat_ai._tv
+    assert kernel is not None
+    for trial in range(60):
+        b = trapcat.Board(rng.choice((7, 9, 11)))
+        b.reset(trapcat.Rng(trial), rng.randrange(4, 30))
+        an = trapcat_ai.Analyzer(b)
+        trapcat_ai._templates(b)
+        for i in range(b.n):
+            an.nbf[i] = rng.random() < 0.1
+        got = []
+        for tv in (kernel, None):
+            monkeypatch.setattr(trapcat_ai, "_tv", tv)
+            for stop in (False, True):
+                trapcat_ai._sweep_td(b, b.cells, an.td, an.cnt, an.queue, an.nbf, stop)
+                an.distances(stop)
+                got.append((stop, bytes(an.td), bytes(an.cnt), bytes(an.dist)))
+        assert got[:2] == got[2:]
+
+
 def test_a_deep_with_too_few_plies_is_refused():
     b = trapcat.Board(9)
     an = trapcat_ai.Analyzer(b)

@@ -414,7 +414,8 @@ class _MemDir:
         self.files[new] = self.files.pop(old)
 
     def sync(self):
-        pass
+        """Nothing to flush: the files are in memory (the save store and
+        klotski_cache.Writer call it)."""
 
 
 class _Sink(io.BytesIO):
