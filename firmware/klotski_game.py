@@ -139,6 +139,12 @@ def check_level(text):
     return cells
 
 
+def _layout_text(cells):
+    """20 cells as the layout text klotski.parse reads (rows joined by '/')."""
+    s = bytes(cells).decode()
+    return s[0:4] + "/" + s[4:8] + "/" + s[8:12] + "/" + s[12:16] + "/" + s[16:20]
+
+
 class SolverJob:
     """The solver of the open level's piece set, built in the background:
     ``phase`` (S_NONE .. S_SAVE), the slices of its setup and search under
@@ -291,6 +297,25 @@ class UndoRing:
         self.top = (self.top + UNDO - 1) % UNDO
         self.n -= 1
 
+    def dump(self):
+        """The layouts, oldest first (10 bytes each): a saved game's undo."""
+        out = bytearray(10 * self.n)
+        first = (self.top + UNDO - self.n) % UNDO
+        for k in range(self.n):
+            at = (first + k) % UNDO * 10
+            out[10 * k:10 * k + 10] = self.buf[at:at + 10]
+        return out
+
+    def load(self, data):
+        """Put ``dump()``'s layouts back (the newest UNDO of them)."""
+        if len(data) % 10:
+            raise ValueError("undo data is not whole layouts")
+        n = min(len(data) // 10, UNDO)
+        skip = len(data) // 10 - n
+        self.buf[0:10 * n] = data[10 * skip:10 * (skip + n)]
+        self.n = n
+        self.top = n % UNDO
+
     def pop_into(self, cells):
         """The newest layout into ``cells`` and off the ring; False if empty."""
         if not self.n:
@@ -349,6 +374,9 @@ class Game:
         self.win_screen = WinScreen(self)
         self.error_screen = PackError(self)
         self.screen = self.list_screen
+        self.changes = 0                 # steps, undos, restarts, wins: each is saved
+        self.playing = False             # a board is in play (opened, not solved)
+        self.saved_changes = 0
         self.pack, err = userlevels.open_for(ctx, GAME_ID, check_level)
         if err:
             self.pack_bad(err)
@@ -360,7 +388,55 @@ class Game:
             play.flash_ticks -= 1
             if not play.flash_ticks:
                 play.flash = NONE
-        return self.screen.tick(ctx)
+        done = self.screen.tick(ctx)
+        if self.changes != self.saved_changes:   # a step, an undo, a restart, a win
+            self.saved_changes = self.changes
+            ctx.save_game()
+        return done
+
+    # ------------------------------------------------------------ the game in progress
+    def snapshot(self):
+        """The board in play as a small dict (level, start, layout, steps,
+        the undo layouts), None when no board is in play (runtime.save_game).
+        The list keeps the board in play until another level opens."""
+        if not self.playing:
+            return None
+        import undosave
+
+        return {
+            "level": self.level, "shown": self.shown, "start": bytes(self.start).decode(),
+            "cells": _layout_text(self.cells), "steps": self.steps, "last": self.last,
+            "helped": self.helped, "cursor": self.play_screen.cursor,
+            "undo": undosave.to_text(self.undo.dump()),
+        }
+
+    def restore(self, snap):
+        """Play on from ``snapshot()``'s dict; False if it does not fit (the
+        level is not the one saved, or the layout is not a layout)."""
+        import undosave
+
+        level = snap["level"]
+        undo = undosave.from_text(snap["undo"])
+        cells = check_level(snap["cells"])
+        if level == SHOWN:
+            check_level(snap["shown"])
+            self.shown = snap["shown"]
+        elif not 0 <= level < self.n_levels():
+            return False
+        self.open_level(level)
+        if self.screen is not self.play_screen or bytes(self.start).decode() != snap["start"]:
+            return False
+        self.cells[:] = cells
+        klotski.owners(self.cells, self.own)
+        self.steps = snap["steps"]
+        self.last = snap["last"]
+        self.helped = snap["helped"]
+        self.undo.load(undo)
+        self.play_screen.reset()
+        if self.own[snap["cursor"] % 20] != NONE:
+            self.play_screen.cursor = snap["cursor"] % 20
+        self.saved_changes = self.changes
+        return True
 
     def draw(self, fb):
         fb.fill(0)
@@ -468,6 +544,8 @@ class Game:
         self.helped = False
         self.new_best = False
         self.play_screen.reset()
+        self.changes += 1
+        self.playing = True
 
     def move_piece(self, a, d):
         """Move the piece anchored at a one cell by d; returns the new anchor or
@@ -496,6 +574,7 @@ class Game:
             self.undo.drop()
             self.steps -= 1
             self.last = NONE
+        self.changes += 1
 
     def undo_step(self):
         if not self.undo.pop_into(self.cells):
@@ -503,6 +582,7 @@ class Game:
         klotski.owners(self.cells, self.own)
         self.steps -= 1
         self.last = NONE
+        self.changes += 1
         return True
 
     def win(self, ctx):
@@ -514,10 +594,13 @@ class Game:
             if not old or self.steps < old:
                 self.saved["best"][key] = self.steps
                 self.new_best = True
+                self.saved.pop("resume", None)   # the record, and no game in progress
                 ctx.store(GAME_ID, self.saved)
                 self.stores += 1
         ctx.beep(_WIN_HZ, 150)
         self.screen = self.win_screen
+        self.changes += 1
+        self.playing = False
 
 
 class LevelList:

@@ -1,7 +1,10 @@
 """An undo ring (undoring.UndoRing) as bytes and back, for a saved game in
 progress: ``dump(ring)`` gives the records oldest first (count * size bytes),
 ``load(ring, data)`` puts them back (the newest ``depth`` of them).  Imported
-only when saving or resuming (these allocate), not while playing."""
+only when saving or resuming (these allocate), not while playing.
+``to_text`` / ``from_text``: bytes as hex text and back, for the JSON body."""
+
+from binascii import hexlify, unhexlify
 
 
 def dump(ring):
@@ -23,3 +26,16 @@ def load(ring, data):
     for i in range(max(0, n - ring.depth), n):
         at = ring.push()
         ring.buf[at:at + size] = data[i * size:(i + 1) * size]
+
+
+def to_text(data):
+    """Bytes as hex text (a save's JSON body holds only text)."""
+    return hexlify(data).decode()
+
+
+def from_text(text):
+    """The bytes of ``to_text``'s hex; ValueError if it is not hex."""
+    try:
+        return unhexlify(text)
+    except (TypeError, ValueError):
+        raise ValueError("not hex")
