@@ -75,6 +75,7 @@ CHUNK = const(16)        # work units per solver slice; tests/test_klotski_game.
 SLICE_MS = const(25)     # solver time per tick (tick + draw of the board add ~17 ms, a slice varies)
 MAX_SLICES = const(12)   # per tick, whatever the clock says (the simulator's clock stands still)
 UNDO = const(200)        # undo depth (10 bytes per step: UndoRing)
+SAVED_UNDO = const(64)   # of which a saved game keeps the newest (a move's save stays small)
 HOLD_MS = const(500)
 AUTO_TICKS = const(8)
 FLASH_TICKS = const(10)
@@ -297,14 +298,14 @@ class UndoRing:
         self.top = (self.top + UNDO - 1) % UNDO
         self.n -= 1
 
-    def dump(self):
-        """The layouts, oldest first (10 bytes each): a saved game's undo."""
-        out = bytearray(10 * self.n)
-        first = (self.top + UNDO - self.n) % UNDO
-        for k in range(self.n):
-            at = (first + k) % UNDO * 10
-            out[10 * k:10 * k + 10] = self.buf[at:at + 10]
-        return out
+    def dump(self, newest=UNDO):
+        """The newest ``newest`` layouts, oldest first (10 bytes each): a saved
+        game's undo.  At most two slices (the ring may wrap), no loop."""
+        n = min(self.n, newest)
+        first = (self.top + UNDO - n) % UNDO
+        if first + n <= UNDO:
+            return self.buf[10 * first:10 * (first + n)]
+        return self.buf[10 * first:] + self.buf[:10 * (first + n - UNDO)]
 
     def load(self, data):
         """Put ``dump()``'s layouts back (the newest UNDO of them)."""
@@ -407,7 +408,7 @@ class Game:
             "level": self.level, "shown": self.shown, "start": bytes(self.start).decode(),
             "cells": _layout_text(self.cells), "steps": self.steps, "last": self.last,
             "helped": self.helped, "cursor": self.play_screen.cursor,
-            "undo": undosave.to_text(self.undo.dump()),
+            "undo": undosave.to_text(self.undo.dump(SAVED_UNDO)),
         }
 
     def restore(self, snap):

@@ -19,7 +19,10 @@ button wakes it: the whole frame is sent again at once, and the waking press
 (until every button is released) reaches no screen.
 
 Battery: on a board that reads its supply (``hw.supply``), ``battery`` is its
-battery.Gauge, fed every SUPPLY_EVERY ticks; the launcher draws it.
+battery.Gauge, fed every SUPPLY_EVERY ticks; the launcher draws it.  At the
+cell's cut-off (``battery.empty``) the game in progress is saved at once and a
+toast says so ("BATTERY EMPTY - GAME SAVED"; "- CHARGE NOW" without a game),
+once per game while the supply stays there.
 
 Games in progress: a scene with ``snapshot()`` (a small dict of the game in
 play, None when there is none) and ``restore(snapshot)`` keeps it in its save
@@ -67,6 +70,7 @@ SLEEP_CHOICES = (30, 60, 300, 0)    # seconds without a button before the screen
 DIM_CONTRAST = const(8)
 DOZE_MS = const(33)                 # the poll while off: one tick, so a press wakes within two
 SUPPLY_EVERY = const(15)            # ticks between two supply readings (0.5 s)
+EMPTY_TOAST_TICKS = const(600)      # "BATTERY EMPTY": on screen until the brown-out (20 s)
 AWAKE = const(0)
 DIM = const(1)
 OFF = const(2)
@@ -252,6 +256,7 @@ class Runtime:
         # the battery gauge (battery.py) when the board reads its supply, else None
         supply = getattr(hw, "supply", None)
         self.battery = None if supply is None else supply.gauge
+        self._empty_for = ""        # the game id (None: the launcher) told the battery is empty
         self.resumable = []         # ids of the games with a saved game in progress
         self.save_due = False       # a move asked for a save (done after the tick)
         self.save_ms = 0            # how long the last save_game took
@@ -278,10 +283,16 @@ class Runtime:
         return data
 
     def store(self, game_id, data):
+        """The game in play stores through savestore's store_often (one file
+        written, nothing renamed or created once both copies exist): its saves
+        come after every move."""
         if RESUME not in data and game_id in self.resumable:
             self.resumable.remove(game_id)      # a game's end: its records, no snapshot
         try:
-            self.saves.store(game_id, data)
+            if game_id == self.ctx.game_id:
+                self.saves.store_often(game_id, data)
+            else:
+                self.saves.store(game_id, data)
         except OSError:
             self.toast("SAVE FAILED", 60)
 
@@ -352,6 +363,18 @@ class Runtime:
         self.power = AWAKE
         self._active_at = now
         self.apply_settings()
+
+    def _battery_empty(self):
+        """At the cut-off: save the game in progress and say so (once per game)."""
+        game_id = self.ctx.game_id
+        if self._empty_for == game_id:
+            return
+        self._empty_for = game_id
+        if self.game is not None and hasattr(self.game, "snapshot"):
+            self.save_game()
+            self.toast("BATTERY EMPTY - GAME SAVED", EMPTY_TOAST_TICKS)
+        else:
+            self.toast("BATTERY EMPTY - CHARGE NOW", EMPTY_TOAST_TICKS)
 
     # -- overlays ----------------------------------------------------------------
     def toast(self, message, ticks=45):
@@ -490,6 +513,10 @@ class Runtime:
         hw.service(now)
         if self.battery is not None and self.ticks % SUPPLY_EVERY == 0:
             self.battery.sample()
+            if self.battery.empty:
+                self._battery_empty()
+            else:
+                self._empty_for = ""
         screen = self.screen
         fb = self.fb
         drawn = True

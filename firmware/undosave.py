@@ -8,13 +8,14 @@ from binascii import hexlify, unhexlify
 
 
 def dump(ring):
+    """At most two slices of the ring's buffer (it may wrap), no loop."""
     size = ring.size
-    out = bytearray(ring.count * size)
-    first = (ring.top - ring.count) % ring.depth
-    for i in range(ring.count):
-        slot = (first + i) % ring.depth
-        out[i * size:(i + 1) * size] = ring.buf[slot * size:(slot + 1) * size]
-    return bytes(out)
+    n = ring.count
+    first = (ring.top - n) % ring.depth
+    buf = ring.buf
+    if first + n <= ring.depth:
+        return bytes(buf[first * size:(first + n) * size])
+    return bytes(buf[first * size:]) + bytes(buf[:(first + n - ring.depth) * size])
 
 
 def load(ring, data):

@@ -225,3 +225,133 @@ def test_a_power_cut_during_a_move_save_resumes_at_that_move_or_the_one_before(g
         boot.runtime.saves.fs.files.update(files)
         boot.runtime.__init__(boot.runtime.hw, boot.runtime.saves)
         assert boot.runtime.resumable == [game_id]
+
+
+def _often_cut_states(files, game_id, data, full=False):
+    rec = _Recorder(files)
+    store = saves.Saves(rec)
+    (store.store if full else store.store_often)(game_id, data)
+    state = dict(files)
+    yield dict(state)
+    for step in rec.log:
+        if step[0] == "write":
+            for cut in range(len(step[2])):
+                yield dict(state, **{step[1]: step[2][:cut]})
+            state[step[1]] = step[2]
+        elif step[0] == "rename":
+            state[step[2]] = state.pop(step[1])
+        else:
+            del state[step[1]]
+        yield dict(state)
+
+
+def test_store_often_writes_one_file_and_a_cut_anywhere_loads_the_old_or_the_new_save():
+    """Saves made after every move (store_often) mixed with whole stores (a
+    game's end): each writes one file, never the newest copy, and a cut at any
+    byte of any step loads the last save or the new one, "ok", records kept."""
+    fs = saves.MemFs()
+    plan = ["often", "often", "full", "often", "often", "often", "full", "full", "often"]
+    for i, kind in enumerate(plan):
+        old = saves.Saves(fs).load("g")
+        new = {"won": 5, "resume": {"move": i, "pad": "x" * (i * 7)}}
+        states = 0
+        for files in _often_cut_states(fs.files, "g", new, kind == "full"):
+            cut = saves.MemFs()
+            cut.files = files
+            got = saves.Saves(cut).load("g")
+            assert got in (old, (new, "ok")), (i, kind, files, got)
+            states += 1
+        store = saves.Saves(fs)
+        ops = fs.ops
+        (store.store if kind == "full" else store.store_often)("g", new)
+        if kind == "often":
+            assert fs.ops - ops == 1                     # one write, no rename or remove
+        assert saves.Saves(fs).load("g") == (new, "ok")
+
+
+def test_store_often_keeps_going_on_one_saves_object():
+    """One Saves (the runtime's) storing often, then whole, then often: the
+    sequence goes up, every load is the newest."""
+    fs = saves.MemFs()
+    s = saves.Saves(fs)
+    for i in range(7):
+        (s.store if i in (2, 5) else s.store_often)("g", {"i": i})
+        assert saves.Saves(fs).load("g") == ({"i": i}, "ok")
+        assert s.seq["g"] == i + 1
+
+
+# -- the battery at its cut-off ------------------------------------------------------------
+LIPO = "pico-ssd1306-lipo"
+
+
+def test_the_gauge_is_empty_only_at_the_cut_off_of_a_reading_the_cell_can_give():
+    import battery
+
+    def gauge(*mv):
+        g = battery.Gauge("lipo")
+        for v in mv:
+            g.add(v)
+        return g
+
+    assert not gauge(3400, 3400, 3400).empty and gauge(3350, 3350, 3350).empty
+    for mv in (2999, 1000, 0, 9000, 4700):        # "?" (no cell gives it) or USB
+        assert not gauge(mv, mv, mv).empty, mv
+    g = gauge(3300, 3300, 3300)
+    g.add(3420)
+    g.add(3420)
+    assert g.empty                                  # the median is still low
+    g.add(3420)
+    assert g.empty                                  # 3420 is within the hysteresis
+    for _ in range(3):
+        g.add(3500)
+    assert not g.empty
+    g = gauge(3300, 3300, 3300, 2000, 2000, 2000)    # the supply reads as nothing a cell gives
+    assert g.state == battery.UNKNOWN and not g.empty
+    assert not gauge(2800, 2800, 2800).empty and battery.Gauge("3aaa").cutoff == 2900
+
+
+def _lipo_trapcat(volts=3.8):
+    s = simmod.Simulator(LIPO, battery=volts)
+    _run(s, "wait:2 down wait:2 a wait:3")
+    g = s.runtime.game
+    b = g.board
+    g.cursor = [c for c in range(b.n) if b.can_block(c)][0]
+    _run(s, "a wait:20")
+    assert b.moves == 1 and g.state == 0
+    return s
+
+
+def test_at_the_cut_off_the_game_is_saved_and_the_screen_says_so(golden):
+    s = _lipo_trapcat()
+    rt = s.runtime
+    seq = rt.saves.seq["trapcat"]
+    _run(s, "right wait:2")                          # not a move: not saved yet
+    cursor = rt.game.cursor
+    assert rt.saves.seq["trapcat"] == seq
+    s.set_supply(3.3)
+    for _ in range(90):
+        s.step(())
+        if rt.saves.seq["trapcat"] != seq:
+            break
+    assert rt.saves.seq["trapcat"] == seq + 1
+    assert rt.saves.load("trapcat")[0]["resume"]["cursor"] == cursor
+    assert rt._toast == "BATTERY EMPTY - GAME SAVED"
+    _run(s, "wait:3")
+    golden("trapcat_battery_empty", s.screen_text())
+    _run(s, "wait:90")
+    assert rt.saves.seq["trapcat"] == seq + 1        # once, while the supply stays there
+    _run(s, "hold:b:30 wait:20")                     # the next reading, at the launcher
+    assert rt.screen is rt.launcher and rt._toast == "BATTERY EMPTY - CHARGE NOW"
+    golden("launcher_battery_empty", s.screen_text())
+
+
+@pytest.mark.parametrize("volts", [2.0, 9.0, None])
+def test_a_supply_the_cell_cannot_give_never_saves_for_the_battery(volts):
+    s = _lipo_trapcat()
+    rt = s.runtime
+    seq = rt.saves.seq["trapcat"]
+    _run(s, "right wait:2")
+    s.set_supply(volts)
+    _run(s, "wait:120")
+    assert rt.saves.seq["trapcat"] == seq and rt._toast_ticks == 0
+    assert not rt.battery.empty
