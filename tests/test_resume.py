@@ -355,3 +355,51 @@ def test_a_supply_the_cell_cannot_give_never_saves_for_the_battery(volts):
     _run(s, "wait:120")
     assert rt.saves.seq["trapcat"] == seq and rt._toast_ticks == 0
     assert not rt.battery.empty
+
+
+# -- on MicroPython ---------------------------------------------------------------------------
+_VM_RESUME = r"""
+import games, json
+from buttons import A, UP, LEFT, DOWN
+results = []
+for gi in range(4):
+    rt.start_game(games.GAMES[gi])
+    g = rt.game
+    if gi == 0:
+        tap(A); idle(6); tap(LEFT); idle(10); tap(UP); idle(10)
+    elif gi == 1:
+        b = g.board
+        c = 0
+        while not b.can_block(c):
+            c += 1
+        g.cursor = c
+        tap(A); idle(20)
+    elif gi == 2:
+        tap(A); idle(2); tap(A); idle(40)
+    else:
+        tap(A); idle(3)
+        g.move_piece(13, 4); g.move_piece(14, 4)
+        idle(1)
+    snap = json.loads(json.dumps(g.snapshot()))
+    g = b = None
+    rt.leave_game()
+    listed = games.GAMES[gi][0] in rt.resumable
+    rt.start_game(games.GAMES[gi], resume=True)
+    results.append((games.GAMES[gi][0], listed, rt._toast, rt.game.snapshot() == snap,
+                    len(snap['undo'])))
+    rt.leave_game()
+emit('r', results)
+"""
+
+
+def test_every_game_resumes_in_micropython(node_vm):
+    """snapshot() -> the save (JSON) -> restore() on MicroPython (the WebAssembly
+    port: GC on, four games one after another), each game after a move or two,
+    through the runtime (leave, CONTINUE)."""
+    from host_tools.emulation import runtime_vm
+
+    with runtime_vm.staged_firmware() as fw:
+        got = node_vm("GC_SAFE = True\n" + runtime_vm.SETUP + _VM_RESUME, firmware_dir=fw)["r"]
+    assert [r[0] for r in got] == ["catmouse", "trapcat", "junqi", "klotski"]
+    for game_id, listed, toast, same, undo in got:
+        assert listed and toast is None and same and undo > 0, (game_id, listed, toast, same, undo)
