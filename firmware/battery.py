@@ -13,6 +13,10 @@ stray ADC sample does not move the gauge.  ``state`` is then:
             bars); ``low`` below 10 %.
 The level moves only when the percentage is HYSTERESIS points past a bar's
 edge, so a supply wandering around an edge does not make the gauge flicker.
+``empty``: on a charge reading at or below the cell's cut-off (_CUTOFF, left
+only EMPTY_HYSTERESIS_MV above it): the runtime saves the game in progress
+before the brown-out.  A reading the cell cannot give (UNKNOWN, "?") or USB
+power is never empty.
 Nothing here allocates after construction.
 """
 
@@ -49,6 +53,11 @@ _RANGES = {
     "3aaa": (2400, 5000, 0, 0),
 }
 CELLS = ("lipo", "3aaa", "usb")
+# the cut-off: the supply (mV) at which the game in progress is saved, with the
+# cell still well above the board's brown-out (LiPo ~1 % left, its protection
+# cuts at ~3.0 V; 3 AAA ~5 %, the Pico's regulator stops near 1.8 V)
+_CUTOFF = {"lipo": 3350, "3aaa": 2900}
+EMPTY_HYSTERESIS_MV = const(100)
 
 
 def percent(curve, mv):
@@ -108,6 +117,8 @@ class Gauge:
         self.percent = 0
         self.level = -1         # bars shown; -1 until the first charge reading
         self.low = False
+        self.cutoff = _CUTOFF.get(cell, -1)
+        self.empty = False      # at the cut-off: save now
 
     def sample(self):
         """One reading from the supply."""
@@ -141,10 +152,13 @@ class Gauge:
         lo, hi, usb_lo, usb_hi = self.ranges
         if usb or self.curve is None or (usb_hi and usb_lo <= mv <= usb_hi):
             self.state = USB
+            self.empty = False
             return
         if not lo <= mv <= hi:
             self.state = UNKNOWN
+            self.empty = False
             return
+        self.empty = mv <= self.cutoff + (EMPTY_HYSTERESIS_MV if self.empty else 0)
         pc = percent(self.curve, mv)
         self.percent = pc
         level = self.level

@@ -179,6 +179,7 @@ class Game:
         self.dirs = [0, 0, 0, 0]
         self.undo = undoring.UndoRing(UNDO_SIZE, UNDO_DEPTH)
         self.ai_rng = None          # the AI's Rng when it draws (easy), else None
+        self.diff = 1               # the difficulty of the game in play
         self.forced = False         # the player's last cell was forced (a rest)
         self.chord = False          # B+A was used: B's release does nothing else
         self.map_text = None
@@ -255,11 +256,13 @@ class Game:
         self.map_text = text
         self._start()
 
-    def _start(self):
+    def _start(self, diff=None):
         text = self.map_text or catmouse_maps.LEVELS[self.level][1]
         self.cmap = catmouse.parse_map(text)
         self.game = catmouse.CatMouseGame(self.cmap)
-        diff = self.ctx.settings.get("difficulty", 1)
+        if diff is None:
+            diff = self.ctx.settings.get("difficulty", 1)
+        self.diff = diff
         self.seed = (self.seed * 31 + self.ctx.ticks_ms()) & 0xFFFF
         if self.side == "mouse":
             if diff == 0:
@@ -400,10 +403,12 @@ class Game:
     # -- undo -----------------------------------------------------------------------------
     def _push_round(self):
         """Record the state before the player's move (a chosen one, not a rest)."""
-        if self.forced:
-            return
+        if not self.forced:
+            self._put_round(self.undo)
+
+    def _put_round(self, u):
+        """The state now as ring ``u``'s newest record."""
         g = self.game
-        u = self.undo
         at = u.push()
         buf = u.buf
         buf[at] = g.cat
@@ -450,10 +455,59 @@ class Game:
         self._update_status()
         return True
 
+    # -- the game in progress (runtime.save_game, CONTINUE) ---------------------------
+    def snapshot(self):
+        """The game in play as a small dict (side, board, the state as an undo
+        record, the undo rounds), None when no game is in play.  B leaves a game
+        for the title: it is still the game in progress until another starts."""
+        g = self.game
+        if g is None or g.winner or (self.state != PLAY and self.state != TITLE):
+            return None
+        import undosave
+
+        now = undoring.UndoRing(UNDO_SIZE, 1)
+        self._put_round(now)
+        return {
+            "side": self.side, "level": self.level, "map": self.map_text,
+            "diff": self.diff, "seed": self.seed, "state": undosave.to_text(now.buf),
+            "undo": undosave.to_text(undosave.dump(self.undo)),
+        }
+
+    def restore(self, snap):
+        """Play on from ``snapshot()``'s dict; False if it does not fit."""
+        import undosave
+
+        state = undosave.from_text(snap["state"])
+        undo = undosave.from_text(snap["undo"])
+        side = snap["side"]
+        level = snap["level"]
+        text = snap["map"]
+        if side not in ("mouse", "cat") or snap["diff"] not in (0, 1, 2) or len(state) != UNDO_SIZE:
+            return False
+        if text is None and not 0 <= level < len(catmouse_maps.LEVELS):
+            return False
+        self.side = side
+        self.level = level
+        self.map_text = text
+        self._start(snap["diff"])
+        cells = len(self.game.costs)
+        if state[0] >= cells or state[1] >= cells:
+            return False
+        self.seed = snap["seed"]
+        u = self.undo
+        at = u.push()
+        u.buf[at:at + UNDO_SIZE] = state
+        self.undo_round()               # the saved state, put back as an undo would
+        undosave.load(u, undo)
+        return True
+
     def _finish(self):
         g = self.game
         won = g.winner == self.side
         key = "wins_" + self.side
+        # the records and the end of the game in progress go in one write
+        if self.saved.pop("resume", None) is not None and not won:
+            self.ctx.store("catmouse", self.saved)
         if won:
             self.saved[key] = self.saved.get(key, 0) + 1
             if self.side == "cat":
@@ -539,6 +593,8 @@ class Game:
             self.chord = True
             if not self.undo_round():
                 ctx.beep(220, 30)
+            else:
+                ctx.save_game()
             return None
         if self.chord:
             if not btn.pressed(B):
@@ -562,6 +618,7 @@ class Game:
                     self._finish()
                 else:
                     self._update_status()
+                    ctx.save_game()
                 return None
             cell = self._player_cell("mouse")
             if cell < 0:
@@ -596,6 +653,7 @@ class Game:
             self._finish()
         else:
             self._update_status()
+            ctx.save_game()
         return None
 
     # -- drawing --------------------------------------------------------------------------

@@ -163,6 +163,7 @@ class App:
         hw.keys = raw
         hw.now = now
         self.runtime.step()
+        self.runtime.save_pending()         # as run() does after a tick
         buffer = hw.display.buffer
         if self.sent_once and buffer == self.sent:
             return ""

@@ -392,12 +392,70 @@ class Game:
             self.ctx.beep(300 + 200 * ev, 40)
         if g.winner != jf.NOBODY:
             self._finish(took_flag)
-        elif self.mode == 0 and g.to_move == 1:
+            return
+        if self.mode == 0 and g.to_move == 1:
             self.state = THINK
             self.wait = THINK_MIN
             self.ai.begin(g)
         else:
             self.state = PLAY
+        self.ctx.save_game()
+
+    # -- the game in progress (runtime.save_game, CONTINUE) ---------------------------
+    def snapshot(self):
+        """The game in play as a small dict (the board's arrays, the counters,
+        the AI's RNG, the undo plies), None when no game is in play.  A move
+        being animated is saved as not made yet."""
+        st = self.state
+        if st != PLAY and st != THINK and st != ANIM:
+            return None
+        import undosave
+
+        g = self.game
+        board = bytes(g.occ) + g.kind + g.colour + g.pool + g.alive + g.player_colour
+        return {
+            "mode": self.mode, "easy": self.ai_easy, "seed": self.seed,
+            "board": undosave.to_text(board),
+            "counts": [g.to_move, g.quiet, g.plies, g.hidden, g.last_src, g.last_dst],
+            "rng": self.ai.rng.s if self.ai is not None else 0,
+            "cursor": self.cursor, "undo": undosave.to_text(undosave.dump(self.undo)),
+        }
+
+    def restore(self, snap):
+        """Play on from ``snapshot()``'s dict; False if it does not fit."""
+        import undosave
+
+        board = undosave.from_text(snap["board"])
+        undo = undosave.from_text(snap["undo"])
+        counts = snap["counts"]
+        n = jb.CELLS
+        t = 2 * jf.TYPES
+        if len(board) != 3 * n + 2 * t + 2 or len(counts) != 6 or snap["mode"] not in (0, 1):
+            return False
+        self.mode = snap["mode"]
+        self._new_game()
+        self.seed = snap["seed"]
+        if self.mode == 0 and snap["easy"] != self.ai_easy:
+            self.ai_easy = snap["easy"]
+            self.ai = junqi_ai.AI(seed=self.seed + 1, easy=self.ai_easy)
+        g = self.game
+        g.occ[:] = board[0:n]
+        g.kind[:] = board[n:2 * n]
+        g.colour[:] = board[2 * n:3 * n]
+        g.pool[:] = board[3 * n:3 * n + t]
+        g.alive[:] = board[3 * n + t:3 * n + 2 * t]
+        g.player_colour[:] = board[3 * n + 2 * t:]
+        g.to_move, g.quiet, g.plies, g.hidden, g.last_src, g.last_dst = counts
+        g.winner = jf.NOBODY
+        if self.ai is not None:
+            self.ai.rng.s = snap["rng"]
+        undosave.load(self.undo, undo)
+        self.cursor = snap["cursor"] % n
+        if self.mode == 0 and g.to_move == 1:
+            self.state = THINK
+            self.wait = THINK_MIN
+            self.ai.begin(g)
+        return True
 
     def _finish(self, took_flag):
         g = self.game
@@ -418,6 +476,7 @@ class Game:
         else:
             key = "pvp"
         self.saved[key] = self.saved.get(key, 0) + 1
+        self.saved.pop("resume", None)       # the records, and no game in progress
         self.ctx.store(GAME_ID, self.saved)
         self._record_text()
         self.ctx.beep(1500 if w == 0 else 250, 150)
@@ -493,6 +552,8 @@ class Game:
                 self.chord = True
                 if st == OVER or st == ANIM or not self.undo_turn():
                     ctx.beep(220, 30)
+                else:
+                    ctx.save_game()
                 return None
             if self.chord:
                 if not btn.pressed(B):

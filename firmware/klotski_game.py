@@ -75,6 +75,7 @@ CHUNK = const(16)        # work units per solver slice; tests/test_klotski_game.
 SLICE_MS = const(22)     # solver time per tick (tick, draw, a slice past it: +8-13 ms; 35 ms ticks at 25)
 MAX_SLICES = const(12)   # per tick, whatever the clock says (the simulator's clock stands still)
 UNDO = const(200)        # undo depth (10 bytes per step: UndoRing)
+SAVED_UNDO = const(64)   # of which a saved game keeps the newest (a move's save stays small)
 HOLD_MS = const(500)
 AUTO_TICKS = const(8)
 FLASH_TICKS = const(10)
@@ -137,6 +138,12 @@ def check_level(text):
     cells = klotski.parse(text)
     klotski.anchors(cells)
     return cells
+
+
+def _layout_text(cells):
+    """20 cells as the layout text klotski.parse reads (rows joined by '/')."""
+    s = bytes(cells).decode()
+    return s[0:4] + "/" + s[4:8] + "/" + s[8:12] + "/" + s[12:16] + "/" + s[16:20]
 
 
 class SolverJob:
@@ -302,6 +309,25 @@ class UndoRing:
         self.top = (self.top + UNDO - 1) % UNDO
         self.n -= 1
 
+    def dump(self, newest=UNDO):
+        """The newest ``newest`` layouts, oldest first (10 bytes each): a saved
+        game's undo.  At most two slices (the ring may wrap), no loop."""
+        n = min(self.n, newest)
+        first = (self.top + UNDO - n) % UNDO
+        if first + n <= UNDO:
+            return self.buf[10 * first:10 * (first + n)]
+        return self.buf[10 * first:] + self.buf[:10 * (first + n - UNDO)]
+
+    def load(self, data):
+        """Put ``dump()``'s layouts back (the newest UNDO of them)."""
+        if len(data) % 10:
+            raise ValueError("undo data is not whole layouts")
+        n = min(len(data) // 10, UNDO)
+        skip = len(data) // 10 - n
+        self.buf[0:10 * n] = data[10 * skip:10 * (skip + n)]
+        self.n = n
+        self.top = n % UNDO
+
     def pop_into(self, cells):
         """The newest layout into ``cells`` and off the ring; False if empty."""
         if not self.n:
@@ -360,6 +386,9 @@ class Game:
         self.win_screen = WinScreen(self)
         self.error_screen = PackError(self)
         self.screen = self.list_screen
+        self.changes = 0                 # steps, undos, restarts, wins: each is saved
+        self.playing = False             # a board is in play (opened, not solved)
+        self.saved_changes = 0
         self.pack, err = userlevels.open_for(ctx, GAME_ID, check_level)
         if err:
             self.pack_bad(err)
@@ -371,7 +400,55 @@ class Game:
             play.flash_ticks -= 1
             if not play.flash_ticks:
                 play.flash = NONE
-        return self.screen.tick(ctx)
+        done = self.screen.tick(ctx)
+        if self.changes != self.saved_changes:   # a step, an undo, a restart, a win
+            self.saved_changes = self.changes
+            ctx.save_game()
+        return done
+
+    # ------------------------------------------------------------ the game in progress
+    def snapshot(self):
+        """The board in play as a small dict (level, start, layout, steps,
+        the undo layouts), None when no board is in play (runtime.save_game).
+        The list keeps the board in play until another level opens."""
+        if not self.playing:
+            return None
+        import undosave
+
+        return {
+            "level": self.level, "shown": self.shown, "start": bytes(self.start).decode(),
+            "cells": _layout_text(self.cells), "steps": self.steps, "last": self.last,
+            "helped": self.helped, "cursor": self.play_screen.cursor,
+            "undo": undosave.to_text(self.undo.dump(SAVED_UNDO)),
+        }
+
+    def restore(self, snap):
+        """Play on from ``snapshot()``'s dict; False if it does not fit (the
+        level is not the one saved, or the layout is not a layout)."""
+        import undosave
+
+        level = snap["level"]
+        undo = undosave.from_text(snap["undo"])
+        cells = check_level(snap["cells"])
+        if level == SHOWN:
+            check_level(snap["shown"])
+            self.shown = snap["shown"]
+        elif not 0 <= level < self.n_levels():
+            return False
+        self.open_level(level)
+        if self.screen is not self.play_screen or bytes(self.start).decode() != snap["start"]:
+            return False
+        self.cells[:] = cells
+        klotski.owners(self.cells, self.own)
+        self.steps = snap["steps"]
+        self.last = snap["last"]
+        self.helped = snap["helped"]
+        self.undo.load(undo)
+        self.play_screen.reset()
+        if self.own[snap["cursor"] % 20] != NONE:
+            self.play_screen.cursor = snap["cursor"] % 20
+        self.saved_changes = self.changes
+        return True
 
     def draw(self, fb):
         fb.fill(0)
@@ -479,6 +556,8 @@ class Game:
         self.helped = False
         self.new_best = False
         self.play_screen.reset()
+        self.changes += 1
+        self.playing = True
 
     def move_piece(self, a, d):
         """Move the piece anchored at a one cell by d; returns the new anchor or
@@ -507,6 +586,7 @@ class Game:
             self.undo.drop()
             self.steps -= 1
             self.last = NONE
+        self.changes += 1
 
     def undo_step(self):
         if not self.undo.pop_into(self.cells):
@@ -514,6 +594,7 @@ class Game:
         klotski.owners(self.cells, self.own)
         self.steps -= 1
         self.last = NONE
+        self.changes += 1
         return True
 
     def win(self, ctx):
@@ -525,10 +606,13 @@ class Game:
             if not old or self.steps < old:
                 self.saved["best"][key] = self.steps
                 self.new_best = True
+                self.saved.pop("resume", None)   # the record, and no game in progress
                 ctx.store(GAME_ID, self.saved)
                 self.stores += 1
         ctx.beep(_WIN_HZ, 150)
         self.screen = self.win_screen
+        self.changes += 1
+        self.playing = False
 
 
 class LevelList:

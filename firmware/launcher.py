@@ -2,6 +2,8 @@
 
 It is a screen like a game (``tick(ctx)`` / ``draw(fb)``) that stays resident;
 picking a game asks the runtime to hand over (``Runtime.start_game``).
+A game with a saved game in progress (``runtime.resumable``) is marked "*":
+A continues it, RIGHT starts a new one.
 B on a game's line shows its "how to play" pages (howto.py with the game's
 ``<id>_rules.py``, started like a game so neither stays resident).
 Settings: contrast (4 levels), sound (only when the board has a buzzer),
@@ -78,14 +80,18 @@ class Launcher:
             self.top = self.sel
         elif self.sel >= self.top + VISIBLE:
             self.top = self.sel - VISIBLE + 1
-        if btn.just_pressed(B) and self.sel < len(self.rt.registry):
+        if btn.just_pressed(RIGHT) and self._saved_game(self.sel):
+            ctx.beep(1200, 30)
+            self.rt.start_game(self.rt.registry[self.sel])
+        elif btn.just_pressed(B) and self.sel < len(self.rt.registry):
             ctx.beep(1200, 30)
             self.rt.start_game(self.rt.registry[self.sel], "howto")
         elif btn.just_pressed(A):
             ctx.beep(1200, 30)
             ngames = len(self.rt.registry)
             if self.sel < ngames:
-                self.rt.start_game(self.rt.registry[self.sel])
+                entry = self.rt.registry[self.sel]
+                self.rt.start_game(entry, resume=entry[games.ID] in self.rt.resumable)
             elif self.sel == ngames:
                 self.mode = SETTINGS
                 self.set_sel = 0
@@ -93,6 +99,11 @@ class Launcher:
             else:
                 self._enter_about()
         return None
+
+    def _saved_game(self, i):
+        """True when menu line ``i`` is a game with a saved game in progress."""
+        registry = self.rt.registry
+        return i < len(registry) and registry[i][games.ID] in self.rt.resumable
 
     def draw(self, fb):
         fb.fill(0)
@@ -115,9 +126,13 @@ class Launcher:
                 fb.text(">", 1, y, 0)
             else:
                 fb.text(self.items[i], 10, y, 1)
+            if self._saved_game(i):
+                fb.text("*", 120, y, 0 if i == self.sel else 1)
             y += 9
         if gauge is not None and gauge.warning():
             gfx.text(fb, "BATTERY LOW - CHARGE SOON", 2, 58)
+        elif self._saved_game(self.sel):
+            gfx.text(fb, "A:CONTINUE  RIGHT:NEW  B:HOW TO", 2, 58)
         elif self.sel < len(self.rt.registry):
             gfx.text(fb, "A:PLAY  B:HOW TO PLAY  UP/DOWN", 2, 58)
         else:

@@ -19,7 +19,19 @@ button wakes it: the whole frame is sent again at once, and the waking press
 (until every button is released) reaches no screen.
 
 Battery: on a board that reads its supply (``hw.supply``), ``battery`` is its
-battery.Gauge, fed every SUPPLY_EVERY ticks; the launcher draws it.
+battery.Gauge, fed every SUPPLY_EVERY ticks; the launcher draws it.  At the
+cell's cut-off (``battery.empty``) the game in progress is saved at once and a
+toast says so ("BATTERY EMPTY - GAME SAVED"; "- CHARGE NOW" without a game),
+once per game while the supply stays there.
+
+Games in progress: a scene with ``snapshot()`` (a small dict of the game in
+play, None when there is none) and ``restore(snapshot)`` keeps it in its save
+(the dict ``saved``, under "resume", beside its records: one power-safe write
+holds both).  ``save_game()`` stores it: after a tick in which the scene
+called ``ctx.save_game()`` (a move; ``run()`` calls ``save_pending()`` once
+the frame is sent, in the wait for the next tick), when the player leaves and
+when the screen goes off.  ``resumable`` holds the ids with a saved game (the launcher's CONTINUE);
+``start_game(entry, resume=True)`` restores it.
 
 Games: ``start_game(entry)`` imports the module named in games.py lazily,
 builds ``Game(ctx)`` on a freshly collected heap; when ``tick`` returns
@@ -58,9 +70,11 @@ SLEEP_CHOICES = (30, 60, 300, 0)    # seconds without a button before the screen
 DIM_CONTRAST = const(8)
 DOZE_MS = const(33)                 # the poll while off: one tick, so a press wakes within two
 SUPPLY_EVERY = const(15)            # ticks between two supply readings (0.5 s)
+EMPTY_TOAST_TICKS = const(600)      # "BATTERY EMPTY": on screen until the brown-out (20 s)
 AWAKE = const(0)
 DIM = const(1)
 OFF = const(2)
+RESUME = "resume"                   # a game's save: its snapshot under this key
 
 
 class Deadline:
@@ -136,6 +150,11 @@ class Context:
 
     def toast(self, message, ticks=45):
         self._rt.toast(message, ticks)
+
+    def save_game(self):
+        """A move was made: the game in progress is stored after this tick
+        (Runtime.save_pending), so the tick allocates nothing for it."""
+        self._rt.save_due = True
 
     def ai(self, fn, *args):
         """Call an AI; on MemoryError show "not enough memory" and return None."""
@@ -237,6 +256,13 @@ class Runtime:
         # the battery gauge (battery.py) when the board reads its supply, else None
         supply = getattr(hw, "supply", None)
         self.battery = None if supply is None else supply.gauge
+        self._empty_for = ""        # the game id (None: the launcher) told the battery is empty
+        self.resumable = []         # ids of the games with a saved game in progress
+        self.save_due = False       # a move asked for a save (done after the tick)
+        self.save_ms = 0            # how long the last save_game took
+        for entry in self.registry:
+            if RESUME in self._load_raw(entry[games.ID])[0]:
+                self.resumable.append(entry[games.ID])
         self.apply_settings()
 
     # -- saves -------------------------------------------------------------------
@@ -257,10 +283,47 @@ class Runtime:
         return data
 
     def store(self, game_id, data):
+        """The game in play stores through savestore's store_often (one file
+        written, nothing renamed or created once both copies exist): its saves
+        come after every move."""
+        if RESUME not in data and game_id in self.resumable:
+            self.resumable.remove(game_id)      # a game's end: its records, no snapshot
         try:
-            self.saves.store(game_id, data)
+            if game_id == self.ctx.game_id:
+                self.saves.store_often(game_id, data)
+            else:
+                self.saves.store(game_id, data)
         except OSError:
             self.toast("SAVE FAILED", 60)
+
+    def save_game(self):
+        """Store the game in play with its snapshot (or without one when it is
+        over); nothing to write when there is neither a game nor a snapshot."""
+        self.save_due = False
+        game = self.game
+        if game is None or not hasattr(game, "snapshot"):
+            return
+        start = self.hw.ticks_ms()
+        game_id = self.ctx.game_id
+        saved = game.saved
+        snap = game.snapshot()
+        if snap is None:
+            if game_id in self.resumable:
+                self.resumable.remove(game_id)
+            if RESUME not in saved:
+                return              # stored already (the game's end stores its records)
+            del saved[RESUME]
+        else:
+            saved[RESUME] = snap
+            if game_id not in self.resumable:
+                self.resumable.append(game_id)
+        self.store(game_id, saved)
+        self.save_ms = clock.ticks_diff(self.hw.ticks_ms(), start)
+
+    def save_pending(self):
+        """Store the game if a move of the last tick asked for it."""
+        if self.save_due:
+            self.save_game()
 
     def save_settings(self):
         self.store(SETTINGS_ID, self.settings)
@@ -289,6 +352,7 @@ class Runtime:
         if idle >= limit * 1000 and not self._busy(screen):
             self.power = OFF
             self.display.poweroff()
+            self.save_game()
 
     def wake(self, now):
         """Panel on at the user's contrast, the whole frame sent again."""
@@ -299,6 +363,18 @@ class Runtime:
         self.power = AWAKE
         self._active_at = now
         self.apply_settings()
+
+    def _battery_empty(self):
+        """At the cut-off: save the game in progress and say so (once per game)."""
+        game_id = self.ctx.game_id
+        if self._empty_for == game_id:
+            return
+        self._empty_for = game_id
+        if self.game is not None and hasattr(self.game, "snapshot"):
+            self.save_game()
+            self.toast("BATTERY EMPTY - GAME SAVED", EMPTY_TOAST_TICKS)
+        else:
+            self.toast("BATTERY EMPTY - CHARGE NOW", EMPTY_TOAST_TICKS)
 
     # -- overlays ----------------------------------------------------------------
     def toast(self, message, ticks=45):
@@ -317,9 +393,10 @@ class Runtime:
         gfx.text(fb, msg, x + 3, 29)
 
     # -- game hand-over ------------------------------------------------------------
-    def start_game(self, entry, module=None):
+    def start_game(self, entry, module=None, resume=False):
         """Start the game of ``entry``; ``module`` another scene for it (the
-        launcher's "how to play" pages: ``howto``), loaded and dropped the same way."""
+        launcher's "how to play" pages: ``howto``), loaded and dropped the same
+        way; ``resume``: the saved game in progress goes on (CONTINUE)."""
         game_id, title = entry[games.ID], entry[games.TITLE]
         if module is None:
             module = entry[games.SCENE]
@@ -332,6 +409,10 @@ class Runtime:
             mod = __import__(module)
             self.game = mod.Game(self.ctx)
             self.screen = self.game
+            if resume and not self._resume(self.game):
+                self._drop_game()
+                self.start_game(entry, module)      # a fresh game instead
+                return
         except MemoryError:
             self._drop_game()
             self.screen = ErrorScreen("NO MEMORY", "not enough memory to start " + title)
@@ -340,6 +421,28 @@ class Runtime:
             self._drop_game()
             self.screen = ErrorScreen("GAME ERROR", "%s: %s" % (type(exc).__name__, exc))
         self.buttons.reset(self.buttons.stable, self.hw.ticks_ms())
+
+    def _resume(self, game):
+        """Put the saved game back; False when the scene refuses the snapshot
+        (then it leaves the save, which keeps the records)."""
+        saved = game.saved
+        try:
+            if saved.get(RESUME) is not None and game.restore(saved[RESUME]):
+                return True
+        except (ValueError, TypeError, KeyError, IndexError, AttributeError):
+            pass
+        game_id = self.ctx.game_id
+        saved.pop(RESUME, None)
+        self.store(game_id, saved)
+        if game_id in self.resumable:
+            self.resumable.remove(game_id)
+        self.toast("SAVED GAME LOST", 60)
+        return False
+
+    def leave_game(self):
+        """The player leaves: the game in progress is saved, then the launcher."""
+        self.save_game()
+        self.back_to_launcher()
 
     def _drop_game(self):
         self.game = None
@@ -410,6 +513,10 @@ class Runtime:
         hw.service(now)
         if self.battery is not None and self.ticks % SUPPLY_EVERY == 0:
             self.battery.sample()
+            if self.battery.empty:
+                self._battery_empty()
+            else:
+                self._empty_for = ""
         screen = self.screen
         fb = self.fb
         drawn = True
@@ -422,7 +529,7 @@ class Runtime:
                 if screen is self.launcher:
                     pass
                 else:
-                    self.back_to_launcher()
+                    self.leave_game()
                 screen = self.screen
             if self._clean(screen):
                 drawn = False
@@ -477,6 +584,8 @@ class Runtime:
         while max_ticks:
             max_ticks -= 1
             self.step()
+            if self.save_due:
+                self.save_game()
             if self.power == OFF:
                 hw.doze(DOZE_MS)
                 self._base = hw.ticks_ms()

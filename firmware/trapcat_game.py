@@ -187,18 +187,79 @@ class Game:
         else:
             self._set_size(self.fixed[0])
             self.board.load(self.fixed[1], self.fixed[2])
-        if diff == 0:
-            self.cat = trapcat_ai.EasyCat(self.board, self.seed)
-        elif diff == 1:
-            self.cat = trapcat_ai.NormalCat(self.board, self.an)
-        else:
-            self.cat = trapcat_ai.HardCat(self.board, self.an)
+        self._make_cat(diff)
         self.cursor = self.board.cat - 1
         self.thinking = None
         self.undo.clear()
         self.state = PLAY
         self.banner = ""
         self._text()
+
+    def _make_cat(self, diff):
+        if diff == 0:
+            self.cat = trapcat_ai.EasyCat(self.board, self.seed)
+        elif diff == 1:
+            self.cat = trapcat_ai.NormalCat(self.board, self.an)
+        else:
+            self.cat = trapcat_ai.HardCat(self.board, self.an)
+
+    # -- the game in progress (runtime.save_game, CONTINUE) ---------------------------
+    def snapshot(self):
+        """The game in play as a small dict (the board, the cat, the undo
+        turns), None when no game is in play."""
+        if self.state != PLAY and self.state != CAT_TURN:
+            return None
+        import undosave
+
+        b = self.board
+        rng = self.cat.rng if self.diff == 0 else None
+        fixed = self.fixed
+        return {
+            "size": b.size, "cells": undosave.to_text(b.cells), "cat": b.cat,
+            "moves": b.moves, "diff": self.diff, "seed": self.seed,
+            "rng": 0 if rng is None else rng.a | rng.b << 15,
+            "fixed": None if fixed is None else [
+                fixed[0], undosave.to_text(bytes(fixed[1])), fixed[2]],
+            "cursor": self.cursor, "cat_turn": self.state == CAT_TURN,
+            "undo": undosave.to_text(undosave.dump(self.undo)),
+        }
+
+    def restore(self, snap):
+        """Play on from ``snapshot()``'s dict; False if it does not fit."""
+        import undosave
+
+        size = snap["size"]
+        diff = snap["diff"]
+        cells = undosave.from_text(snap["cells"])
+        undo = undosave.from_text(snap["undo"])
+        if diff not in (0, 1, 2) or not 3 <= size <= MAX_SIDE or len(cells) != size * size:
+            return False
+        fixed = snap["fixed"]
+        if fixed is not None:
+            fixed = (fixed[0], undosave.from_text(fixed[1]), fixed[2])
+        self._set_size(size)
+        self.board.load(cells, snap["cat"])
+        self.board.moves = snap["moves"]
+        self.fixed = fixed
+        self.diff = diff
+        self.seed = snap["seed"]
+        self._make_cat(diff)
+        if diff == 0:
+            self.cat.rng.a = snap["rng"] & 0x7FFF
+            self.cat.rng.b = snap["rng"] >> 15
+        undosave.load(self.undo, undo)
+        self.cursor = snap["cursor"] % (size * size)
+        self.thinking = None
+        self.banner = ""
+        self.state = PLAY
+        if snap["cat_turn"]:
+            self.state = CAT_TURN
+            self.wait = AI_DELAY
+            self.cat.start(self.board)
+            self.thinking = self.cat
+            self.spin = 0
+        self._text()
+        return True
 
     def _text(self):
         best = self.saved.get("best%d" % self.diff, 0)
@@ -237,6 +298,7 @@ class Game:
         else:
             self.saved["lost"] = self.saved.get("lost", 0) + 1
             self.banner = "ESCAPED!"
+        self.saved.pop("resume", None)       # the records, and no game in progress
         self.ctx.store(GAME_ID, self.saved)
         self.ctx.beep(1500 if won else 200, 120)
         self.state = OVER
@@ -319,6 +381,7 @@ class Game:
                 ctx.beep(220, 30)
             else:
                 self._text()                             # the panel, as after a move
+                ctx.save_game()
             return None
         if self.chord:
             if not btn.pressed(B):
@@ -348,6 +411,7 @@ class Game:
                 if b.status == trapcat.PLAYING:
                     self.state = PLAY
                     self._text()
+                    ctx.save_game()
                 else:
                     self._finish()
             return None

@@ -1,17 +1,21 @@
 """An undo ring (undoring.UndoRing) as bytes and back, for a saved game in
 progress: ``dump(ring)`` gives the records oldest first (count * size bytes),
 ``load(ring, data)`` puts them back (the newest ``depth`` of them).  Imported
-only when saving or resuming (these allocate), not while playing."""
+only when saving or resuming (these allocate), not while playing.
+``to_text`` / ``from_text``: bytes as hex text and back, for the JSON body."""
+
+from binascii import hexlify, unhexlify
 
 
 def dump(ring):
+    """At most two slices of the ring's buffer (it may wrap), no loop."""
     size = ring.size
-    out = bytearray(ring.count * size)
-    first = (ring.top - ring.count) % ring.depth
-    for i in range(ring.count):
-        slot = (first + i) % ring.depth
-        out[i * size:(i + 1) * size] = ring.buf[slot * size:(slot + 1) * size]
-    return bytes(out)
+    n = ring.count
+    first = (ring.top - n) % ring.depth
+    buf = ring.buf
+    if first + n <= ring.depth:
+        return bytes(buf[first * size:(first + n) * size])
+    return bytes(buf[first * size:]) + bytes(buf[:(first + n - ring.depth) * size])
 
 
 def load(ring, data):
@@ -23,3 +27,16 @@ def load(ring, data):
     for i in range(max(0, n - ring.depth), n):
         at = ring.push()
         ring.buf[at:at + size] = data[i * size:(i + 1) * size]
+
+
+def to_text(data):
+    """Bytes as hex text (a save's JSON body holds only text)."""
+    return hexlify(data).decode()
+
+
+def from_text(text):
+    """The bytes of ``to_text``'s hex; ValueError if it is not hex."""
+    try:
+        return unhexlify(text)
+    except (TypeError, ValueError):
+        raise ValueError("not hex")

@@ -61,7 +61,8 @@ class CountingDeadline:
 
 
 class FakeCtx:
-    """Saves in ``saved`` (through JSON, as on the device; ``stores`` counts them),
+    """Saves in ``saved`` (through JSON, as on the device; ``stores`` counts them;
+    ``save_game`` as the runtime's when ``game`` is set, with ``game_id``),
     toasts in ``toasts``, ``ai_calls`` counts ``ctx.ai``, a clock stopped at ``now``."""
 
     now = 1000
@@ -80,6 +81,8 @@ class FakeCtx:
         self.toasts = []
         self.ai_calls = 0
         self.cache_dir = cache_dir
+        self.game = None        # the scene whose save_game() calls store (None: counted only)
+        self.game_saves = 0
 
     def ticks_ms(self):
         return self.now
@@ -99,6 +102,20 @@ class FakeCtx:
 
     def toast(self, text, ticks=45):
         self.toasts.append(text)
+
+    def save_game(self):
+        """As runtime.save_game for ``game`` (set it to follow a scene's saves):
+        its snapshot under "resume" in its save, or none when it is over."""
+        self.game_saves += 1
+        game = self.game
+        if game is None:
+            return
+        snap = game.snapshot()
+        if snap is None:
+            game.saved.pop("resume", None)
+        else:
+            game.saved["resume"] = snap
+        self.store(self.game_id, game.saved)
 
     def ai(self, fn, *args):
         self.ai_calls += 1

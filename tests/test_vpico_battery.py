@@ -62,3 +62,48 @@ def test_vpico_and_sim_take_battery_volts(tmp_path, capsys):
     low = vpframes.sim_frames(SCRIPT, board=BOARD, battery=3.4)[0][1]       # the warning
     assert [bytes(row) for row in low] == [bytes(1 if sim.getpixel((x, y)) else 0 for x in range(128))
                                           for y in range(64)]
+
+
+def test_at_the_cut_off_the_game_is_saved_and_the_screen_says_so_as_in_the_simulator():
+    """Trap the Cat at 3.8 V, the cursor moved (not a move: not saved),
+    then the supply drops to 3.3 V (the runner's ADC changed while running): the
+    game in progress is saved with that cursor and the toast says so, pixel for
+    pixel the simulator's; at the launcher "CHARGE NOW".  Stepped on the
+    simulator's clock (vpframes), so the board seeded from it is the same."""
+    from host_tools.emulation import sim as simmod
+    from host_tools.emulation import vpfirmware, vpframes
+
+    before = [("Trap the Cat", "wait:2 down wait:2 a wait:3"), ("the cursor moved", "right wait:2")]
+    # the gauge's median of 5 readings (one every 15 ticks) reaches the cut-off in ~3
+    after = [("battery empty: saved", "wait:90"), ("the launcher at the cut-off", "hold:b:30 wait:20")]
+    sim = simmod.Simulator(BOARD, battery=3.8)
+    want = []
+    for segments, volts in ((before, None), (after, 3.3)):
+        if volts:
+            sim.set_supply(volts)
+        for label, keys in segments:
+            for tick in simmod.parse_keys(keys):
+                sim.step(tick)
+            want.append((label, sim.oled.pixels()))
+    with vpfirmware.firmware_pico(BOARD, battery=3.8) as pico:
+        vpfirmware.repl(pico)
+        pico.set_buttons(())
+        pico.exec(vpframes._STEPPED_BOOT)
+        got = []
+        for segments, volts in ((before, None), (after, 3.3)):
+            if volts:
+                pico.set_battery(volts)
+            for label, keys in segments:
+                for tick, count in vpframes._runs(simmod.parse_keys(keys)):
+                    pico.set_buttons(tick)
+                    pico.exec("steps(%d)" % count, emulated_ms=120000)
+                got.append((label, pico.frame_pixels()))
+                if label == "the cursor moved":
+                    cursor = int(pico.exec("print(rt.game.cursor)"))
+                if label == "battery empty: saved":
+                    saved = eval(pico.exec("print(repr(rt.saves.load('trapcat')[0]['resume']['cursor']))"))
+        toast = pico.exec("print(rt._toast)").strip()
+    for (label, sim_rows), (_, pico_rows) in zip(want, got):
+        assert sim_rows == pico_rows, "%s: %d pixels differ\n%s" % (
+            label, vpframes.differences(sim_rows, pico_rows), vpframes.text(pico_rows))
+    assert saved == cursor and toast == "BATTERY EMPTY - CHARGE NOW"

@@ -28,7 +28,9 @@ STEPPED = [
     ("Cat & Mouse after undo (B+A)", "b+a wait:3"),
     ("Cat & Mouse watch mode, a search half drawn", "b wait:2 left wait:2 a wait:8"),
     ("Cat & Mouse watch mode, the path, paused", "wait:18 a wait:2"),
-    ("launcher after Cat & Mouse", "b wait:2 b wait:2"),
+    ("launcher after Cat & Mouse", "b wait:2 b wait:2"),       # it offers CONTINUE now
+    ("Cat & Mouse continued (A on the launcher)", "a wait:3"),
+    ("launcher after the continued game", "b wait:2 b wait:2"),
     ("Trap the Cat board (seeded from the clock)", "down a wait:3"),
     ("Trap the Cat after a block and the cat's move", "right a wait:15"),
     ("Trap the Cat after another block", "left a wait:15"),
@@ -50,6 +52,8 @@ SAME = (
     ("Cat & Mouse after undo (B+A)", "Cat & Mouse board"),
     ("Trap the Cat after undo (B+A)", "Trap the Cat board (seeded from the clock)"),
     ("Flip Junqi after undo (B+A)", "Flip Junqi board"),
+    ("Cat & Mouse continued (A on the launcher)", "Cat & Mouse after undo (B+A)"),
+    ("launcher after the continued game", "launcher after Cat & Mouse"),
 )
 
 

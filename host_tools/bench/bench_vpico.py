@@ -19,7 +19,7 @@ import host_tools.core.fwpath  # noqa: F401
 from host_tools.bench import bench_grid, bench_junqi, bench_klotski, bench_trapcat
 from host_tools.emulation import mpvm, runtime_vm
 from host_tools.emulation import sim as simmod
-from host_tools.emulation import vpfirmware, vpframes, vpsleep
+from host_tools.emulation import vpfirmware, vpframes, vpresume, vpsleep
 
 SECTION = "virtual Pico: MicroPython v1.28.0 on rp2040js, 125 MHz (emulated ms; est. = VM fuel / 1.1e8)"
 PICO_W_HEAP = 205_184      # the smallest MicroPython heap among the supported boards (Pico W)
@@ -406,8 +406,31 @@ def sleep_rows(report):
                            "nothing else" if got["press_did_nothing"] else "MORE"))
 
 
+def resume_rows(report):
+    """The save of the game in progress after each move, on the flash's littlefs
+    (host_tools/emulation/vpresume.py): Trap the Cat over several games, Klotski
+    with its undo ring full (the largest snapshot)."""
+    got = vpresume.save_costs(20)
+    saves = got["trapcat_saves"]
+    tick, tick_and_save = got["trapcat_worst_tick"]
+    report.add(SECTION, "per-move save of the game in progress (Trap the Cat), max", round(max(saves), 2),
+               "ms", 30.0, note="%d saves over %d moves, %d games; mean %.1f ms; the longest is the "
+               "first after boot" % (len(saves), got["trapcat_moves"][0],
+                                                       got["trapcat_moves"][1] + 1,
+                                                       sum(saves) / len(saves)))
+    ksaves = got["klotski_saves"]
+    ms, layouts, size, snap_ms, encode_ms = got["klotski_save"]
+    report.add(SECTION, "per-move save (Klotski, undo ring full), max", round(max(ksaves), 2), "ms", 30.0,
+               note="%d saves; mean %.1f ms; %d B file (%d undo layouts in play); snapshot %.1f ms, "
+               "encode %.1f ms" % (len(ksaves), sum(ksaves) / len(ksaves), size, layouts, snap_ms,
+                                   encode_ms))
+    report.add(SECTION, "worst tick + the save after it (Trap the Cat)", round(tick_and_save, 2), "ms",
+               50.0, note="the save runs after the tick's frame is sent; worst tick alone %.1f ms" % tick)
+
+
 def collect(report):
     sleep_rows(report)
+    resume_rows(report)
     est = vm_estimates()
     got = vpico_figures()
     notes = _notes(got)

@@ -3,7 +3,8 @@ guest (the WASI VM, the virtual Pico): the runtime contract of
 docs/conventions.md without the runtime, as guest source to paste before the
 script.  The script defines ``ticks()`` (its clock in ms) and ``CACHE``
 (``ctx.cache_dir``) first.  Saves stay in ``ctx.saved``; toasts are dropped
-(nothing allocated: the heap figures are the scene's).  The host's
+(nothing allocated: the heap figures are the scene's); ``save_game`` does
+nothing (the runtime's save is measured through main.py's loop).  The host's
 counterpart, for scenes run on CPython, is tests/gamectx.py."""
 
 GUEST_CTX = r'''
@@ -52,5 +53,7 @@ class Ctx:
     def beep(self, f, ms):
         pass
     def toast(self, t, n=45):
+        pass
+    def save_game(self):
         pass
 '''

@@ -70,5 +70,6 @@ class PinSim:
         self.set_keys(keys)
         if self.runtime is not None:
             self.runtime.step()
+            self.runtime.save_pending()     # as run() does after a tick
         self.tick_index += 1
         self.now = self.tick_index * 1000 // 30

@@ -68,6 +68,7 @@ rt = main.boot(cfg, hw, saves.Saves(saves.MemFs()))
 def steps(n):
     for _ in range(n):
         rt.step()
+        rt.save_pending()
         CLOCK[1] += 1
         CLOCK[0] = CLOCK[1] * 1000 // 30
 gc.collect()

@@ -381,6 +381,13 @@ class VirtualPico:
         """Cut the power right after ``n`` more flash erase/program operations."""
         self._send("K", struct.pack("<I", n))
 
+    def set_battery(self, volts):
+        """The supply the board's ADC pin reads from now on (``volts``; None: USB),
+        as ``battery`` at power-on."""
+        args = supply_args(self.cfg["power"], volts)
+        if args:
+            self._send("A", struct.pack("<H", int(args[3])))
+
     def cut_at(self, nanos):
         """Cut the power when the emulated clock reaches ``nanos``."""
         self._send("C", struct.pack("<Q", int(nanos)))

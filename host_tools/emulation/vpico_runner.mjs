@@ -12,6 +12,7 @@
 //   in  K u32 n            power cut after n more flash erase/program operations
 //   in  C u64 nanos        power cut when the emulated clock reaches nanos
 //   in  P                  power off now (flash kept), like C at the current time
+//   in  A u16 value        the --adc-channel now converts to value (a supply that drops)
 //   in  Q                  query: answered by Q u64 nanos, u32 flashOps, u64 waitNanos
 //                          (waitNanos: emulated time the core spent halted in WFI/WFE)
 //   out S bytes            serial bytes from the device (CDC IN)
@@ -56,7 +57,7 @@ const oledAddress = args["oled-address"] === "none" ? -1 : Number(args["oled-add
 // "held" and waits forever; MicroPython never reads it at boot, so only CircuitPython asks.
 const qspiSsPullup = args["qspi-ss-pullup"] === "1";
 const adcChannel = args["adc-channel"] === undefined ? -1 : Number(args["adc-channel"]);
-const adcValue = Number(args["adc-value"] ?? 0);
+let adcValue = Number(args["adc-value"] ?? 0);
 
 const flash = new Uint8Array(FLASH_SIZE).fill(0xff);
 flash.set(fs.readFileSync(flashFile).subarray(0, FLASH_SIZE));
@@ -401,6 +402,9 @@ function handle(type, body) {
     send("Q", Buffer.concat([u64(now()), u32(flashOps), u64(waitNanos)]));
   } else if (type === "P") {
     powerOff();
+  } else if (type === "A") {
+    adcValue = body.readUInt16LE(0);
+    if (adcChannel >= 0) chip.adc.channelValues[adcChannel] = adcValue;
   }
 }
 
