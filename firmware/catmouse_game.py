@@ -463,6 +463,8 @@ class Game:
         g = self.game
         if g is None or g.winner or (self.state != PLAY and self.state != TITLE):
             return None
+        if self.side == "watch":        # AI against AI: nothing of the player's to continue
+            return None
         import undosave
 
         now = undoring.UndoRing(UNDO_SIZE, 1)

@@ -90,6 +90,18 @@ def test_right_starts_a_new_game_and_leaving_its_title_drops_the_saved_one():
     assert "resume" not in rt.saves.load("catmouse")[0]
 
 
+def test_watching_the_ais_leaves_nothing_to_continue():
+    """WATCH (AI against AI) is not a game of the player's: leaving it offers no
+    CONTINUE, where a saved 'watch' game could only be refused as lost."""
+    s = simmod.Simulator()
+    rt = s.runtime
+    _run(s, "wait:2 a wait:2 left wait:2 a wait:20")          # PLAY AS: WATCH, started
+    assert rt.ctx.game_id == "catmouse" and rt.game.side == "watch"
+    assert rt.game.snapshot() is None
+    _run(s, "b wait:2 b wait:2")
+    assert rt.screen is rt.launcher and rt.resumable == []
+
+
 def test_the_screen_going_off_saves_what_changed_since_the_last_move():
     s = _playing("trapcat")
     rt = s.runtime
