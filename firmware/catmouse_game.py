@@ -25,6 +25,7 @@ called without building an argument tuple (tests/test_catmouse_alloc.py).
 import gfx
 from buttons import A, B, DOWN, LEFT, RIGHT, UP
 import catmouse
+import undosave   # at load: an import in a move's save costs ~30 ms on a Pico
 import catmouse_ai
 import catmouse_maps
 from rng import Rng
@@ -465,8 +466,6 @@ class Game:
             return None
         if self.side == "watch":        # AI against AI: nothing of the player's to continue
             return None
-        import undosave
-
         now = undoring.UndoRing(UNDO_SIZE, 1)
         self._put_round(now)
         return {
@@ -477,8 +476,6 @@ class Game:
 
     def restore(self, snap):
         """Play on from ``snapshot()``'s dict; False if it does not fit."""
-        import undosave
-
         state = undosave.from_text(snap["state"])
         undo = undosave.from_text(snap["undo"])
         side = snap["side"]

@@ -34,6 +34,7 @@ import junqi_ai
 import junqi_board as jb
 import junqi_flip as jf
 import undoring
+import undosave   # at load: an import in a move's save costs ~30 ms on a Pico
 
 try:
     from micropython import const
@@ -409,8 +410,6 @@ class Game:
         st = self.state
         if st != PLAY and st != THINK and st != ANIM:
             return None
-        import undosave
-
         g = self.game
         board = bytes(g.occ) + g.kind + g.colour + g.pool + g.alive + g.player_colour
         return {
@@ -423,8 +422,6 @@ class Game:
 
     def restore(self, snap):
         """Play on from ``snapshot()``'s dict; False if it does not fit."""
-        import undosave
-
         board = undosave.from_text(snap["board"])
         undo = undosave.from_text(snap["undo"])
         counts = snap["counts"]

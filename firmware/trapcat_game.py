@@ -31,6 +31,7 @@ import gfx
 import trapcat
 import trapcat_ai
 import undoring
+import undosave   # at load: an import in a move's save costs ~30 ms on a Pico
 import userlevels
 
 try:
@@ -209,8 +210,6 @@ class Game:
         turns), None when no game is in play."""
         if self.state != PLAY and self.state != CAT_TURN:
             return None
-        import undosave
-
         b = self.board
         rng = self.cat.rng if self.diff == 0 else None
         fixed = self.fixed
@@ -226,8 +225,6 @@ class Game:
 
     def restore(self, snap):
         """Play on from ``snapshot()``'s dict; False if it does not fit."""
-        import undosave
-
         size = snap["size"]
         diff = snap["diff"]
         cells = undosave.from_text(snap["cells"])
