@@ -26,11 +26,12 @@ STEPPED = [
     ("Cat & Mouse board", "a wait:2 a wait:3"),
     ("Cat & Mouse after a move and the AI's reply", "left wait:15"),
     ("Cat & Mouse after undo (B+A)", "b+a wait:3"),
-    ("Cat & Mouse watch mode, a search half drawn", "b wait:2 left wait:2 a wait:8"),
-    ("Cat & Mouse watch mode, the path, paused", "wait:18 a wait:2"),
     ("launcher after Cat & Mouse", "b wait:2 b wait:2"),       # it offers CONTINUE now
     ("Cat & Mouse continued (A on the launcher)", "a wait:3"),
     ("launcher after the continued game", "b wait:2 b wait:2"),
+    ("Cat & Mouse watch mode, a search half drawn", "right wait:2 left wait:2 a wait:8"),  # RIGHT: NEW
+    ("Cat & Mouse watch mode, the path, paused", "wait:18 a wait:2"),
+    ("launcher after watching", "b wait:2 b wait:2"),
     ("Trap the Cat board (seeded from the clock)", "down a wait:3"),
     ("Trap the Cat after a block and the cat's move", "right a wait:15"),
     ("Trap the Cat after another block", "left a wait:15"),
@@ -50,7 +51,6 @@ SAME = (
     ("launcher after Settings", "launcher"),
     ("launcher after how to play", "launcher"),
     ("Cat & Mouse after undo (B+A)", "Cat & Mouse board"),
-    ("Trap the Cat after undo (B+A)", "Trap the Cat board (seeded from the clock)"),
     ("Flip Junqi after undo (B+A)", "Flip Junqi board"),
     ("Cat & Mouse continued (A on the launcher)", "Cat & Mouse after undo (B+A)"),
     ("launcher after the continued game", "launcher after Cat & Mouse"),
@@ -82,5 +82,9 @@ def test_frames_match_the_simulator():
     pico = dict(stepped)
     for later, earlier in SAME:
         assert pico[later] == pico[earlier], (later, earlier)
+    # Trap the Cat's board is seeded from the clock (which blocks land, and where the
+    # cursor then is, varies): its undo is checked move by move in tests/test_undo.py;
+    # here only that B+A changed the screen
+    assert pico["Trap the Cat after undo (B+A)"] != pico["Trap the Cat after another block"]
     # the script really visits distinct screens
     assert len({bytes(b"".join(rows)) for _, rows in stepped}) >= len(STEPPED) - 3 - len(SAME)
