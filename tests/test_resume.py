@@ -10,6 +10,7 @@ from host_tools.emulation import sim as simmod
 simmod.install_host_modules()
 
 import savestore as saves  # noqa: E402
+from savecuts import RecordingFs, cut_states  # noqa: E402
 from buttons import A, B, DOWN, LEFT, RIGHT, UP  # noqa: E402,F401
 
 # per game: its launcher line, keys that make a few moves, keys that leave it
@@ -172,51 +173,13 @@ def test_golden_launcher_with_a_saved_game(golden):
     golden("launcher_continue", s.screen_text())
 
 
-class _Recorder(saves.MemFs):
-    """Logs each step of a store (the power may go between any two, or inside
-    a write at any byte)."""
-
-    def __init__(self, files):
-        super().__init__()
-        self.files = dict(files)
-        self.log = []
-
-    def write(self, name, data):
-        self.log.append(("write", name, bytes(data)))
-        super().write(name, data)
-
-    def rename(self, old, new):
-        self.log.append(("rename", old, new))
-        super().rename(old, new)
-
-    def remove(self, name):
-        if name in self.files:
-            self.log.append(("remove", name))
-        super().remove(name)
-
-
-def _cut_states(files, log):
-    state = dict(files)
-    yield dict(state)
-    for step in log:
-        if step[0] == "write":
-            for cut in range(0, len(step[2]), 97):
-                yield dict(state, **{step[1]: step[2][:cut]})
-            state[step[1]] = step[2]
-        elif step[0] == "rename":
-            state[step[2]] = state.pop(step[1])
-        else:
-            del state[step[1]]
-        yield dict(state)
-
-
 @pytest.mark.parametrize("game_id", ["trapcat", "klotski"])
 def test_a_power_cut_during_a_move_save_resumes_at_that_move_or_the_one_before(game_id):
     s = _playing(game_id)
     rt = s.runtime
     before = dict(rt.saves.fs.files)
     old = rt.saves.load(game_id)[0]
-    rec = _Recorder(before)
+    rec = RecordingFs(before)
     rt.saves.fs = rec
     rt.saves.seq.clear()
     if game_id == "trapcat":
@@ -228,7 +191,7 @@ def test_a_power_cut_during_a_move_save_resumes_at_that_move_or_the_one_before(g
         _run(s, "b wait:2")                  # undo a step: a change, saved as a move is
     new = rt.saves.load(game_id)[0]
     assert rec.log and new["resume"] != old["resume"]
-    for files in _cut_states(before, rec.log):
+    for files in cut_states(before, rec.log, every=97):
         fs = saves.MemFs()
         fs.files = files
         data, status = saves.Saves(fs).load(game_id)
@@ -240,21 +203,10 @@ def test_a_power_cut_during_a_move_save_resumes_at_that_move_or_the_one_before(g
 
 
 def _often_cut_states(files, game_id, data, full=False):
-    rec = _Recorder(files)
+    rec = RecordingFs(files)
     store = saves.Saves(rec)
     (store.store if full else store.store_often)(game_id, data)
-    state = dict(files)
-    yield dict(state)
-    for step in rec.log:
-        if step[0] == "write":
-            for cut in range(len(step[2])):
-                yield dict(state, **{step[1]: step[2][:cut]})
-            state[step[1]] = step[2]
-        elif step[0] == "rename":
-            state[step[2]] = state.pop(step[1])
-        else:
-            del state[step[1]]
-        yield dict(state)
+    return cut_states(files, rec.log)
 
 
 def test_store_often_writes_one_file_and_a_cut_anywhere_loads_the_old_or_the_new_save():

@@ -16,6 +16,7 @@ import boardcfg  # noqa: E402
 import buttons  # noqa: E402
 import clock  # noqa: E402
 import savestore as saves  # noqa: E402
+from savecuts import RecordingFs, cut_states  # noqa: E402
 from buttons import A, B, LEFT, RIGHT, UP  # noqa: E402
 from host_tools.emulation.oledmodel import OledModel  # noqa: E402
 
@@ -148,45 +149,12 @@ def test_save_cut_between_every_step_of_the_switch():
             assert data["best"] == 3, stop_after
 
 
-class _Recorder(saves.MemFs):
-    """A MemFs that logs each mutating step as (op, args) instead of ops += 1."""
-
-    def __init__(self, files):
-        super().__init__()
-        self.files = dict(files)
-        self.log = []
-
-    def write(self, name, data):
-        self.log.append(("write", name, bytes(data)))
-        super().write(name, data)
-
-    def rename(self, old, new):
-        self.log.append(("rename", old, new))
-        super().rename(old, new)
-
-    def remove(self, name):
-        if name in self.files:
-            self.log.append(("remove", name))
-        super().remove(name)
-
-
 def _cut_states(files, data):
     """Every state a power cut can leave while ``data`` is stored over ``files``:
     after each whole step, and inside the write at every byte."""
-    rec = _Recorder(files)
+    rec = RecordingFs(files)
     saves.Saves(rec).store("g", data)
-    state = dict(files)
-    yield dict(state)
-    for step in rec.log:
-        if step[0] == "write":
-            for cut in range(len(step[2])):
-                yield dict(state, **{step[1]: step[2][:cut]})
-            state[step[1]] = step[2]
-        elif step[0] == "rename":
-            state[step[2]] = state.pop(step[1])
-        else:
-            del state[step[1]]
-        yield dict(state)
+    return cut_states(files, rec.log)
 
 
 @pytest.mark.parametrize("earlier", [0, 1, 2])
