@@ -29,7 +29,7 @@ def test_rows_agree_within_five_percent():
 
 
 def test_a_missing_bench_file_leaves_the_device_column_alone(tmp_path):
-    assert hwtest.bench_figures(tmp_path / "none.json") == {}
+    assert bench_vpico.recorded_figures(tmp_path / "none.json") == {}
 
 
 def test_every_row_comes_from_a_part():

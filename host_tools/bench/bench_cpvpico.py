@@ -143,20 +143,10 @@ def measure():
     return mpvm._parse_results(out.replace("\r\n", "\n"))
 
 
-def _micropython_figures():
-    """The virtual Pico's figures of the same work, from the bench.json being written
-    (this run's vpico section) or the last one, keyed by row name."""
-    from host_tools.bench.runner import BUILD_DIR, load_rows
-    path = BUILD_DIR / "bench.json"
-    if not path.exists():
-        return {}
-    return {name: row["value"] for (section, name), row in load_rows(path).items()
-            if section == bench_vpico.SECTION}
-
-
 def collect(report):
     got = measure()
-    mp = _micropython_figures()
+    from host_tools.bench.runner import BUILD_DIR
+    mp = bench_vpico.recorded_figures(BUILD_DIR / "bench.json")   # the last run's MicroPython column
 
     def beside(name):
         return "" if mp.get(name) is None else "MicroPython on the virtual Pico: %.3g ms" % mp[name]

@@ -364,6 +364,18 @@ def vpico_figures():
     return out
 
 
+def recorded_figures(path):
+    """{row name: value} of this section in an earlier run's bench.json ({} when
+    there is none): what hwtest and the CircuitPython section put beside theirs."""
+    from pathlib import Path
+
+    from host_tools.bench.runner import load_rows
+    if not Path(path).exists():
+        return {}
+    return {name: row["value"] for (section, name), row in load_rows(path).items()
+            if section == SECTION}
+
+
 def _row(report, name, pico_ms, est_ms, budget=None, note=""):
     ratio = ""
     if pico_ms and est_ms:
