@@ -119,23 +119,33 @@ def blank_image(board="pico-cp-ssd1306"):
     return path
 
 
-def circuitpython_image(board="pico-cp-ssd1306", log=None):
-    """A cached flash image with the firmware deployed onto CIRCUITPY by ``flash``."""
-    from host_tools.core.build import build_files
-    from host_tools.device import flash
+def _firmware_version(board):
+    """The version ``flash`` would give the firmware it puts on CIRCUITPY (a hash of
+    every file it copies, board file included)."""
+    from host_tools.core.build import MANIFEST, build_files, parse_manifest
 
     files = build_files(FIRMWARE_DIR, board, BOARDS_DIR, None, circuitpython=True)
-    digest = hashlib.sha256(blank_image(board).name.encode() + board.encode())
-    for name in sorted(files):
-        digest.update(name.encode() + b"\0" + hashlib.sha256(files[name]).digest())
-    path = vpico.CACHE_DIR / ("cp-fw-%s.img" % digest.hexdigest()[:16])
+    return parse_manifest(files[MANIFEST])[0]
+
+
+def _deploy(image, board, log):
+    """``flash`` onto the CIRCUITPY of ``image``, as onto a mounted drive."""
+    from host_tools.device import flash
+
+    with drive_folder(image) as drive:
+        flash.flash_circuitpython(str(drive), board, log=log, install_libs=install_libs_from_packages)
+
+
+def circuitpython_image(board="pico-cp-ssd1306", log=None):
+    """A cached flash image with the firmware deployed onto CIRCUITPY by ``flash``."""
+    blank = blank_image(board)
+    key = hashlib.sha256((blank.name + _firmware_version(board)).encode()).hexdigest()[:16]
+    path = vpico.CACHE_DIR / ("cp-fw-%s.img" % key)
     if path.exists():
         return path
     work = vpico.CACHE_DIR / ("cp-fw.%d.img" % os.getpid())
-    shutil.copyfile(blank_image(board), work)
-    with drive_folder(work) as drive:
-        flash.flash_circuitpython(str(drive), board, log=log or (lambda line: None),
-                                  install_libs=install_libs_from_packages)
+    shutil.copyfile(blank, work)
+    _deploy(work, board, log or (lambda line: None))
     os.replace(work, path)
     return path
 
@@ -144,14 +154,9 @@ def provision(image, board="pico-cp-ssd1306", log=print):
     """Make sure the flash ``image`` holds CircuitPython and the current firmware on
     its CIRCUITPY, deployed by ``flash`` as onto a mounted drive (only changed files
     are written, so saves stay); returns the image path."""
-    from host_tools.core.build import build_files
-    from host_tools.device import flash
-
     image = Path(image)
-    files = build_files(FIRMWARE_DIR, board, BOARDS_DIR, None, circuitpython=True)
     stamp = hashlib.sha256(vpico.CIRCUITPYTHON_UF2.read_bytes())
-    for name in sorted(files):
-        stamp.update(name.encode() + b"\0" + hashlib.sha256(files[name]).digest())
+    stamp.update(_firmware_version(board).encode())
     stamp_path = Path(str(image) + ".stamp")
     if image.exists() and stamp_path.exists() and stamp_path.read_text() == stamp.hexdigest():
         return image
@@ -159,9 +164,7 @@ def provision(image, board="pico-cp-ssd1306", log=print):
     if not image.exists():
         shutil.copyfile(blank_image(board), image)
     log("vpico: flashing the firmware onto the virtual CircuitPython Pico's CIRCUITPY (%s) ..." % image)
-    with drive_folder(image) as drive:
-        flash.flash_circuitpython(str(drive), board, log=lambda line: None,
-                                  install_libs=install_libs_from_packages)
+    _deploy(image, board, lambda line: None)
     stamp_path.write_text(stamp.hexdigest())
     return image
 
