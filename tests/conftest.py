@@ -42,6 +42,29 @@ class GoldenChecker:
         assert text == path.read_text(), "screen %s differs from %s" % (name, path)
 
 
+@pytest.fixture
+def fake_circup(monkeypatch):
+    """``flash``'s circup call recorded instead of run (circup downloads Adafruit's
+    bundle); every other subprocess (mpy-cross) runs.  Returns the recorded commands."""
+    from host_tools.device import flash
+
+    calls = []
+    real_run = flash.subprocess.run
+
+    class Done:
+        returncode = 0
+        stdout = stderr = ""
+
+    def run(cmd, **kw):
+        if cmd[0] != "/usr/bin/circup":
+            return real_run(cmd, **kw)
+        calls.append(cmd)
+        return Done()
+    monkeypatch.setattr(flash.shutil, "which", lambda name: "/usr/bin/circup")
+    monkeypatch.setattr(flash.subprocess, "run", run)
+    return calls
+
+
 @pytest.fixture(scope="session")
 def vm():
     """``vm(code) -> VMResult``; ``emit(tag, value)`` and ``measure(fn, *args)``

@@ -339,24 +339,11 @@ def test_run_i2c_sim_starts_the_launcher(capsys, tmp_path, monkeypatch):
 
 
 # -- flash + boot.py -------------------------------------------------------------------
-def test_flash_circuitpython_board(tmp_path, monkeypatch, capsys):
+def test_flash_circuitpython_board(tmp_path, fake_circup, capsys):
     drive = tmp_path / "CIRCUITPY"
     drive.mkdir()
     (drive / "boot_out.txt").write_text("Adafruit CircuitPython 9.2.1 on 2024-11-20; Raspberry Pi Pico\n")
-    calls = []
-
-    class Done:
-        returncode = 0
-        stdout = stderr = ""
-    real_run = flash.subprocess.run
-
-    def run(cmd, **kw):               # circup faked (it downloads); mpy-cross runs
-        if cmd[0] != "/usr/bin/circup":
-            return real_run(cmd, **kw)
-        calls.append(cmd)
-        return Done()
-    monkeypatch.setattr(flash.shutil, "which", lambda name: "/usr/bin/circup")
-    monkeypatch.setattr(flash.subprocess, "run", run)
+    calls = fake_circup
     code, out, err = run_cli(["flash", "--board", "pico-cp-sh1106", "--drive", str(drive)], capsys)
     assert code == 0, err
     root = ROOT_DIR

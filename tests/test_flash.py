@@ -361,28 +361,14 @@ def drive_snapshot(drive):
 
 
 @pytest.fixture
-def cp_env(tmp_path, trees, mixed_boards, monkeypatch):
+def cp_env(tmp_path, trees, mixed_boards, monkeypatch, fake_circup):
     """The CLI with a fake circup, the mixed boards dir and one mounted CIRCUITPY drive."""
     drive = circuitpy_drive(tmp_path / "CIRCUITPY")
-    calls = []
-
-    class Done:
-        returncode = 0
-        stdout = stderr = ""
-    monkeypatch.setattr(flash.shutil, "which", lambda name: "/usr/bin/circup")
-    real_run = flash.subprocess.run
-
-    def run(cmd, **kw):               # circup faked (it downloads); mpy-cross runs
-        if cmd[0] != "/usr/bin/circup":
-            return real_run(cmd, **kw)
-        calls.append(cmd)
-        return Done()
-    monkeypatch.setattr(flash.subprocess, "run", run)
     monkeypatch.setattr(flash, "FIRMWARE_DIR", trees["A"])
     monkeypatch.setattr(boardfiles, "BOARDS_DIR", mixed_boards)
     monkeypatch.setattr(flash, "find_circuitpy_drives", lambda: [str(drive)])
     monkeypatch.setattr(flash, "list_ports", lambda: [])
-    return {"drive": drive, "circup": calls}
+    return {"drive": drive, "circup": fake_circup}
 
 
 def test_circuitpython_drive(cp_env, trees, tmp_path, capsys):
