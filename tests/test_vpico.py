@@ -48,18 +48,19 @@ def serve(image):
     return pico, pico.open_pty()
 
 
-def flash_a_blank_pico(folder):
-    """`flash --uf2-drive` on a blank Pico in BOOTSEL mode, in this process: when the
-    UF2 lands on the fake drive, a virtual Pico boots from exactly that file (an
-    erased flash, as a new board) and its pty becomes the MicroPython port that
-    flash waits for.  Returns (exit code, output, flash image, wall seconds)."""
+def flash_with_a_bootsel_drive(folder, image, argv, running=None, usb_ports=None):
+    """``flash ARGV --uf2-drive DRIVE`` in this process with a fake RPI-RP2 drive in
+    ``folder``: when the UF2 lands there, ``running`` (a virtual Pico that went into
+    BOOTSEL mode, if any) stops, and a virtual Pico boots ``image`` from exactly that
+    file; its pty becomes the MicroPython port flash waits for.  ``usb_ports``: what
+    flash's port listing sees (None: left alone).  Returns (exit code, output,
+    the new board's ports, wall seconds)."""
     drive = folder / "RPI-RP2"
     drive.mkdir()
     (drive / "INFO_UF2.TXT").write_text("UF2 Bootloader v3.0\nModel: Raspberry Pi RP2\nBoard-ID: RPI-RP2\n")
-    work = folder / "flashing.img"
-    ports, picos = [], []
+    ports, picos = [], [] if running is None else [running]
 
-    def board_in_bootsel_mode():
+    def board_boots_from_the_uf2():
         uf2 = drive / "micropython.uf2"
         size = bootsel.SHIPPED_UF2.stat().st_size
         deadline = time.monotonic() + 300
@@ -67,29 +68,42 @@ def flash_a_blank_pico(folder):
             if time.monotonic() > deadline:
                 return
             time.sleep(0.05)
-        pico = vpico.VirtualPico(work, board=BOARD, firmware=uf2)
+        if running is not None:
+            running.close()                     # the board left MicroPython for its ROM
+        pico = vpico.VirtualPico(image, board=BOARD, firmware=uf2)
         picos.append(pico)
         pico.start()
         pico.wait_booted()
         pico.run_free()
         ports.append(pico.open_pty())
 
-    watcher = threading.Thread(target=board_in_bootsel_mode, daemon=True)
+    watcher = threading.Thread(target=board_boots_from_the_uf2, daemon=True)
     watcher.start()
     out = io.StringIO()
     started = time.monotonic()
     try:
         with pytest.MonkeyPatch.context() as mp, contextlib.redirect_stdout(out), \
                 contextlib.redirect_stderr(out):
-            mp.setattr(flash, "list_ports", lambda: [])           # USB holds only the drive
+            if usb_ports is not None:
+                mp.setattr(flash, "list_ports", lambda: list(usb_ports))
             mp.setattr(bootsel, "micropython_ports", lambda: list(ports))
-            code = host_cli.main(["flash", "--board", BOARD, "--uf2-drive", str(drive)])
+            code = host_cli.main(list(argv) + ["--uf2-drive", str(drive)])
         wall = time.monotonic() - started
     finally:
         watcher.join(5)
         for pico in picos:
             pico.close()
-    return code, out.getvalue(), work, wall
+    return code, out.getvalue(), ports, wall
+
+
+def flash_a_blank_pico(folder):
+    """`flash --uf2-drive` on a blank Pico in BOOTSEL mode (an erased flash, as a new
+    board; USB holds only the drive).  Returns (exit code, output, flash image, wall
+    seconds)."""
+    work = folder / "flashing.img"
+    code, text, _, wall = flash_with_a_bootsel_drive(folder, work, ["flash", "--board", BOARD],
+                                                     usb_ports=[])
+    return code, text, work, wall
 
 
 @pytest.fixture(scope="session")
@@ -324,40 +338,8 @@ def test_update_micropython_reinstalls_it_and_keeps_the_files(device, tmp_path):
     the board boots from exactly that file on the same flash (so the filesystem
     stays) and flash finishes on the port it comes back on."""
     old, port = serve(device)
-    drive = tmp_path / "RPI-RP2"
-    drive.mkdir()
-    (drive / "INFO_UF2.TXT").write_text("UF2 Bootloader v3.0\nModel: Raspberry Pi RP2\nBoard-ID: RPI-RP2\n")
-    ports, picos = [], [old]
-
-    def board_reboots_from_the_uf2():
-        uf2 = drive / "micropython.uf2"
-        deadline = time.monotonic() + 300
-        while not (uf2.exists() and uf2.stat().st_size == bootsel.SHIPPED_UF2.stat().st_size):
-            if time.monotonic() > deadline:
-                return
-            time.sleep(0.05)
-        old.close()                                    # the board left MicroPython for its ROM
-        pico = vpico.VirtualPico(device, board=BOARD, firmware=uf2)
-        picos.append(pico)
-        pico.start()
-        pico.wait_booted()
-        pico.run_free()
-        ports.append(pico.open_pty())
-
-    watcher = threading.Thread(target=board_reboots_from_the_uf2, daemon=True)
-    watcher.start()
-    out = io.StringIO()
-    try:
-        with pytest.MonkeyPatch.context() as mp, contextlib.redirect_stdout(out), \
-                contextlib.redirect_stderr(out):
-            mp.setattr(bootsel, "micropython_ports", lambda: list(ports))
-            code = host_cli.main(["flash", "--board", BOARD, "--port", port, "--update-micropython",
-                                  "--uf2-drive", str(drive)])
-    finally:
-        watcher.join(5)
-        for pico in picos:
-            pico.close()
-    text = out.getvalue()
+    code, text, ports, _ = flash_with_a_bootsel_drive(
+        tmp_path, device, ["flash", "--board", BOARD, "--port", port, "--update-micropython"], running=old)
     assert code == 0, text
     assert "runs MicroPython 1.28.0: rebooting it into BOOTSEL mode" in text
     assert "MicroPython is up on %s" % ports[0] in text
