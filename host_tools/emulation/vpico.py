@@ -184,6 +184,7 @@ class VirtualPico:
             write_flash_image(self.flash_path, fw, base)
         self.proc = None
         self._lock = threading.Condition()
+        self._off_lock = threading.RLock()     # one thread at a time powers off / closes
         self._serial = bytearray()
         self._pty_master = None
         self._pty_slave = None
@@ -394,41 +395,48 @@ class VirtualPico:
 
     def power_off(self, timeout=60):
         """Cut the power now; the flash file keeps what was written."""
-        if self.proc is None:
-            return
-        if not self.exited:
-            self._send("P")
-        self.wait_off(timeout)
+        with self._off_lock:
+            if self.proc is None:
+                return
+            if not self.exited:
+                self._send("P")
+            self.wait_off(timeout)
 
     def wait_off(self, timeout=600):
-        if not self._wait(lambda: self.exited, timeout):
-            raise VPicoError("the virtual Pico did not power off within %d s" % timeout)
-        try:
-            self.proc.wait(10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
-        for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
+        """Wait until the chip is off, then reap the runner.  Safe from two threads
+        at once (a test's watcher and its teardown): the second finds it done."""
+        with self._off_lock:
+            if self.proc is None:
+                return
+            if not self._wait(lambda: self.exited, timeout):
+                raise VPicoError("the virtual Pico did not power off within %d s" % timeout)
             try:
-                stream.close()
-            except (OSError, ValueError):
-                pass
-        self.proc = None
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+            for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
+                try:
+                    stream.close()
+                except (OSError, ValueError):
+                    pass
+            self.proc = None
 
     def close(self):
-        if self.proc is not None:
-            try:
-                self.power_off()
-            except VPicoError:
-                self.proc.kill()
-                self.proc = None
-        relay, self._relay = self._relay, None
-        if relay is not None:
-            relay.join()       # before closing: a reused fd number must not be read
-        for fd in (self._pty_master, self._pty_slave):
-            if fd is not None:
-                os.close(fd)
-        self._pty_master = self._pty_slave = None
+        with self._off_lock:
+            if self.proc is not None:
+                try:
+                    self.power_off()
+                except VPicoError:
+                    self.proc.kill()
+                    self.proc = None
+            relay, self._relay = self._relay, None
+            if relay is not None:
+                relay.join()       # before closing: a reused fd number must not be read
+            for fd in (self._pty_master, self._pty_slave):
+                if fd is not None:
+                    os.close(fd)
+            self._pty_master = self._pty_slave = None
 
     def __enter__(self):
         return self
