@@ -61,7 +61,7 @@ except ImportError:
         return value
 
 GAME_ID = "klotski"
-SHOWN = const(-1)        # Game.level of a layout given to show_level()
+_SHOWN = const(-1)       # Game.level of a layout given to show_level()
 CELL = const(12)
 BX = const(1)            # board origin (inside the frame)
 BY = const(1)
@@ -76,15 +76,15 @@ CHUNK = const(16)        # work units per solver slice; tests/test_klotski_game.
 SLICE_MS = const(22)     # solver time per tick (tick, draw, a slice past it: +8-13 ms; 35 ms ticks at 25)
 MAX_SLICES = const(12)   # per tick, whatever the clock says (the simulator's clock stands still)
 UNDO = const(200)        # undo depth (10 bytes per step: UndoRing)
-SAVED_UNDO = const(16)   # of which a saved game keeps the newest (a move's save stays small)
-HOLD_MS = const(500)
+_SAVED_UNDO = const(16)  # of which a saved game keeps the newest (a move's save stays small)
+_HOLD_MS = const(500)
 AUTO_TICKS = const(8)
-FLASH_TICKS = const(10)
+_FLASH_TICKS = const(10)
 ROWS_SHOWN = const(8)
 _LOW_HZ = const(220)     # beep: blocked, nothing to undo
 _WIN_HZ = const(1400)    # beep: solved
 # solver phases
-S_NONE = const(0)
+_S_NONE = const(0)
 S_NEW = const(1)         # constructor runs next tick
 S_BUILD = const(2)
 S_READY = const(3)
@@ -149,7 +149,7 @@ def _layout_text(cells):
 
 class SolverJob:
     """The solver of the open level's piece set, built in the background:
-    ``phase`` (S_NONE .. S_SAVE), the slices of its setup and search under
+    ``phase`` (_S_NONE .. S_SAVE), the slices of its setup and search under
     the tick's deadline, the table cache read and written in ticks of their
     own; ``cache_status`` is what the cache said ("ok", "missing", "written",
     "full", ...)."""
@@ -158,7 +158,7 @@ class SolverJob:
         self.cache = klotski_cache.dir_for(ctx)
         self.solver = None
         self.piece_set = None    # piece set of self.solver
-        self.phase = S_NONE
+        self.phase = _S_NONE
         self.slice_ms = 0        # the longest slice expected (ms)
         self.cache_status = ""
         self.writer = None       # the cache write under way (S_SAVE)
@@ -310,10 +310,10 @@ class UndoRing:
         self.top = (self.top + UNDO - 1) % UNDO
         self.n -= 1
 
-    def dump(self, newest=UNDO):
-        """The newest ``newest`` layouts, oldest first (10 bytes each): a saved
+    def dump(self, count=UNDO):
+        """The newest ``count`` layouts, oldest first (10 bytes each): a saved
         game's undo.  At most two slices (the ring may wrap), no loop."""
-        n = min(self.n, newest)
+        n = min(self.n, count)
         first = (self.top + UNDO - n) % UNDO
         if first + n <= UNDO:
             return self.buf[10 * first:10 * (first + n)]
@@ -387,9 +387,8 @@ class Game:
         self.win_screen = WinScreen(self)
         self.error_screen = PackError(self)
         self.screen = self.list_screen
-        self.changes = 0                 # steps, undos, restarts, wins: each is saved
+        self.unsaved = False             # a step, an undo, a restart or a win since the last save
         self.playing = False             # a board is in play (opened, not solved)
-        self.saved_changes = 0
         self.pack, err = userlevels.open_for(ctx, GAME_ID, check_level)
         if err:
             self.pack_bad(err)
@@ -402,8 +401,8 @@ class Game:
             if not play.flash_ticks:
                 play.flash = NONE
         done = self.screen.tick(ctx)
-        if self.changes != self.saved_changes:   # a step, an undo, a restart, a win
-            self.saved_changes = self.changes
+        if self.unsaved:
+            self.unsaved = False
             ctx.save_game()
         return done
 
@@ -418,36 +417,36 @@ class Game:
             "level": self.level, "shown": self.shown, "start": bytes(self.start).decode(),
             "cells": _layout_text(self.cells), "steps": self.steps, "last": self.last,
             "helped": self.helped, "cursor": self.play_screen.cursor,
-            "undo": hexlify(self.undo.dump(SAVED_UNDO)).decode(),
+            "undo": hexlify(self.undo.dump(_SAVED_UNDO)).decode(),
         }
 
-    def restore(self, snap):
+    def restore(self, data):
         """Play on from ``snapshot()``'s dict; False if it does not fit (the
         level is not the one saved, or the layout is not a layout)."""
-        level = snap["level"]
+        level = data["level"]
         try:
-            undo = unhexlify(snap["undo"])
+            undo = unhexlify(data["undo"])
         except (TypeError, ValueError):
             return False
-        cells = check_level(snap["cells"])
-        if level == SHOWN:
-            check_level(snap["shown"])
-            self.shown = snap["shown"]
+        cells = check_level(data["cells"])
+        if level == _SHOWN:
+            check_level(data["shown"])
+            self.shown = data["shown"]
         elif not 0 <= level < self.n_levels():
             return False
         self.open_level(level)
-        if self.screen is not self.play_screen or bytes(self.start).decode() != snap["start"]:
+        if self.screen is not self.play_screen or bytes(self.start).decode() != data["start"]:
             return False
         self.cells[:] = cells
         klotski.owners(self.cells, self.own)
-        self.steps = snap["steps"]
-        self.last = snap["last"]
-        self.helped = snap["helped"]
+        self.steps = data["steps"]
+        self.last = data["last"]
+        self.helped = data["helped"]
         self.undo.load(undo)
         self.play_screen.reset()
-        if self.own[snap["cursor"] % 20] != NONE:
-            self.play_screen.cursor = snap["cursor"] % 20
-        self.saved_changes = self.changes
+        if self.own[data["cursor"] % 20] != NONE:
+            self.play_screen.cursor = data["cursor"] % 20
+        self.unsaved = False
         return True
 
     def draw(self, fb):
@@ -481,7 +480,7 @@ class Game:
         level kept in memory).  LevelPackError if the pack cannot be read."""
         if 0 <= i < self.nb:
             return self.layouts[i]
-        if i == SHOWN:
+        if i == _SHOWN:
             return self.shown
         if i != self._cached:
             self._cached_text = None
@@ -492,7 +491,7 @@ class Game:
     def name(self, i):
         if 0 <= i < self.nb:
             return self.names[i]
-        if i == SHOWN:
+        if i == _SHOWN:
             return "LEVEL"
         return "PACK %d/%d" % (i - self.nb + 1, self.pack.count)
 
@@ -510,7 +509,7 @@ class Game:
     def best(self, i):
         if 0 <= i < self.nb:
             key = self.layouts[i]
-        elif i == SHOWN:
+        elif i == _SHOWN:
             key = self.shown
         elif i == self._cached:
             key = self._cached_text
@@ -522,7 +521,7 @@ class Game:
         """Open the layout ``text`` (checked like a pack level)."""
         check_level(text)
         self.shown = text
-        self.open_level(SHOWN)
+        self.open_level(_SHOWN)
 
     def to_list(self):
         self.screen = self.list_screen
@@ -556,7 +555,7 @@ class Game:
         self.helped = False
         self.new_best = False
         self.play_screen.reset()
-        self.changes += 1
+        self.unsaved = True
         self.playing = True
 
     def move_piece(self, a, d):
@@ -586,7 +585,7 @@ class Game:
             self.undo.drop()
             self.steps -= 1
             self.last = NONE
-        self.changes += 1
+        self.unsaved = True
 
     def undo_step(self):
         if not self.undo.pop_into(self.cells):
@@ -594,7 +593,7 @@ class Game:
         klotski.owners(self.cells, self.own)
         self.steps -= 1
         self.last = NONE
-        self.changes += 1
+        self.unsaved = True
         return True
 
     def win(self, ctx):
@@ -611,7 +610,7 @@ class Game:
                 self.stores += 1
         ctx.beep(_WIN_HZ, 150)
         self.screen = self.win_screen
-        self.changes += 1
+        self.unsaved = True
         self.playing = False
 
 
@@ -764,7 +763,7 @@ class PlayScreen:
                     self.after_move(ctx)
             return None
         # B: tap = drop / undo, hold = menu
-        if btn.pressed(B) and not self.b_held and btn.held_ms(B) >= HOLD_MS:
+        if btn.pressed(B) and not self.b_held and btn.held_ms(B) >= _HOLD_MS:
             self.b_held = True
             self.grabbed = False
             g.menu_screen.item = _M_HINT
@@ -851,7 +850,7 @@ class PlayScreen:
         self.grabbed = False
         self.cursor = to
         self.flash = to
-        self.flash_ticks = FLASH_TICKS
+        self.flash_ticks = _FLASH_TICKS
         return True
 
     def request(self, ctx, what):
