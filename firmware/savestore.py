@@ -13,7 +13,7 @@ a cut anywhere (inside the new file, between the renames, or even a truncated
 
 ``load`` returns ``(data, status)``: status "ok", "new" (nothing saved yet),
 "recovered" (the newest file was damaged, an older copy was used) or
-"corrupt" (a .sav or .bak exists but none is valid: data is {}; a lone
+"corrupt" (a .sav or a non-empty .bak exists but none is valid: data is {}; a lone
 unfinished .new is a first save the power cut short, so that is "new").  The runtime reports
 the last two on screen and stores a fresh copy, replacing the damage.
 
@@ -24,6 +24,10 @@ older of ``.new`` and ``.bak`` (a missing or damaged one first), so the newest
 valid copy is never the one being written, and a cut leaves it or the new
 one.  ``load`` reads it like any other (highest valid sequence wins; a
 damaged ``.new`` or ``.bak`` is a cut write, not damage).
+
+``make_slots`` (a game's start) creates both, empty, where missing: a
+created file costs littlefs a commit more than a rewritten one, so no move's
+save makes one (docs/runtime.md).  An empty one is a slot: no copy, no damage.
 
 The file system is pluggable: ``OsFs`` (MicroPython ``os`` or CPython) or
 ``MemFs`` (a dict, for tests and the VM).
@@ -38,10 +42,14 @@ try:
     from binascii import crc32
 except ImportError:
     crc32 = None
+try:
+    from micropython import const
+except ImportError:
+    def const(value):
+        return value
 
 MAGIC = "PPS1"
-MAGIC_CRC = "PPS2"
-_MOD = 65521
+_MOD = const(65521)
 
 
 def checksum(data):
@@ -70,7 +78,7 @@ def encode(data, seq):
     body = json.dumps(data).encode()
     if crc32 is None:
         return ("%s %d %d %s\n" % (MAGIC, seq, len(body), checksum(body))).encode() + body
-    return ("%s %d %d %s\n" % (MAGIC_CRC, seq, len(body), crc(body))).encode() + body
+    return ("PPS2 %d %d %s\n" % (seq, len(body), crc(body))).encode() + body
 
 
 def _all_ascii(data):
@@ -102,7 +110,7 @@ def decode(raw):
         return None
     try:
         parts = raw[:nl].decode().split(" ")
-        if len(parts) != 4 or parts[0] not in (MAGIC, MAGIC_CRC):
+        if len(parts) != 4 or parts[0] not in (MAGIC, "PPS2"):
             return None
         seq = int(parts[1])
         length = int(parts[2])
@@ -215,7 +223,8 @@ class Saves:
 
     def _candidates(self, game_id):
         """(newest valid save, how many .sav/.bak files exist, whether .sav is damaged).
-        A damaged .new is a write the power cut short, not damage: it is not counted."""
+        A damaged .new is a write the power cut short, not damage: it is not
+        counted, nor is an empty .bak (make_slots' slot)."""
         best = None
         present = 0
         damaged_sav = False
@@ -226,7 +235,7 @@ class Saves:
             raw = self.fs.read(game_id + suffix)
             if raw is None:
                 continue
-            if suffix != ".new":
+            if suffix == ".sav" or (raw and suffix == ".bak"):
                 present += 1
             got = decode(raw)
             if got is None:
@@ -276,6 +285,17 @@ class Saves:
         # the renames are on the flash when store returns, not only the new file
         fs.sync()
         return moved
+
+    def make_slots(self, game_id):
+        """Create store_often's missing files (.new, .bak) empty, so that its
+        saves only rewrite files (a game's start, not a move, pays for it)."""
+        if game_id not in self.slots:
+            self._candidates(game_id)
+        slots = self.slots[game_id]
+        for k in (0, 1):
+            if slots[k] == -1:
+                self.fs.write(game_id + (".new", ".bak")[k], b"")
+                slots[k] = -2
 
     def store_often(self, game_id, data):
         """Store ``data`` writing one file: the older of .new and .bak."""
