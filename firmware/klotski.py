@@ -70,15 +70,15 @@ NATIVE_KERNEL = _kv is not None and sys.implementation.name == "micropython"
 # kernel 1.4 ms, of the loop ~40 ms); 8 keeps a slice at about half the
 # loop's time, so a game tick that runs slices up to its deadline overshoots
 # it by little
-KERNEL_UNITS = const(8)
+_KERNEL_UNITS = const(8)
 
-COLS = const(4)
-ROWS = const(5)
+_COLS = const(4)
+_ROWS = const(5)
 CELLS = const(20)
-GOAL_CELL = const(13)
-EMPTY = const(255)
+_GOAL_CELL = const(13)
+_EMPTY = const(255)
 # piece kinds at an anchor (top-left cell)
-K_S = const(1)
+_K_S = const(1)
 K_V = const(2)
 K_H = const(3)
 K_B = const(4)
@@ -100,10 +100,10 @@ def parse(text):
     if bad:     # before strip()/upper(): CPython maps 'ß' to 'SS', MicroPython does not
         raise LayoutError("unknown cell %r (use B V H S .)" % bad[2])
     rows = text.strip().split("/")
-    if len(rows) != ROWS:
+    if len(rows) != _ROWS:
         raise LayoutError("layout needs 5 rows joined by '/', got %d" % len(rows))
-    for r in range(ROWS):
-        if len(rows[r]) != COLS:
+    for r in range(_ROWS):
+        if len(rows[r]) != _COLS:
             raise LayoutError("row %d must have 4 cells, got %d: %r" % (r + 1, len(rows[r]), rows[r]))
     flat = "".join(rows).upper()
     for ch in flat:
@@ -119,33 +119,33 @@ def parse(text):
 
 def anchors(cells):
     """Pair cells in reading order.  Returns (own, kind): own[c] = anchor cell of
-    the piece on c (EMPTY for empty cells), kind[anchor] = K_*.  Raises
+    the piece on c (_EMPTY for empty cells), kind[anchor] = K_*.  Raises
     LayoutError if a piece does not fit."""
     own = bytearray(b"\xff" * CELLS)
     kind = bytearray(CELLS)
     nb = 0
     for c in range(CELLS):
         ch = cells[c]
-        if ch == 46 or own[c] != EMPTY:  # '.'
+        if ch == 46 or own[c] != _EMPTY:  # '.'
             continue
-        r = c // COLS
-        col = c % COLS
+        r = c // _COLS
+        col = c % _COLS
         if ch == 83:  # S
             part = (c,)
-            k = K_S
+            k = _K_S
         elif ch == 86:  # V
-            if r == ROWS - 1 or cells[c + 4] != 86 or own[c + 4] != EMPTY:
+            if r == _ROWS - 1 or cells[c + 4] != 86 or own[c + 4] != _EMPTY:
                 raise LayoutError("vertical piece at row %d col %d has no V below it" % (r + 1, col + 1))
             part = (c, c + 4)
             k = K_V
         elif ch == 72:  # H
-            if col == COLS - 1 or cells[c + 1] != 72 or own[c + 1] != EMPTY:
+            if col == _COLS - 1 or cells[c + 1] != 72 or own[c + 1] != _EMPTY:
                 raise LayoutError("horizontal piece at row %d col %d has no H to its right" % (r + 1, col + 1))
             part = (c, c + 1)
             k = K_H
         else:  # B
             nb += 1
-            if (col == COLS - 1 or r == ROWS - 1 or cells[c + 1] != 66 or cells[c + 4] != 66
+            if (col == _COLS - 1 or r == _ROWS - 1 or cells[c + 1] != 66 or cells[c + 4] != 66
                     or cells[c + 5] != 66):
                 raise LayoutError("block B at row %d col %d is not a 2x2 square" % (r + 1, col + 1))
             part = (c, c + 1, c + 4, c + 5)
@@ -169,7 +169,7 @@ def piece_set(cells):
                 nv += 1
             elif k == K_H:
                 nh += 1
-            elif k == K_S:
+            elif k == _K_S:
                 ns += 1
     return nv, nh, ns
 
@@ -180,8 +180,8 @@ def to_text(cells):
 
 
 def is_goal_cells(cells):
-    return cells[GOAL_CELL] == 66 and cells[GOAL_CELL + 1] == 66 and cells[GOAL_CELL + 5] == 66 \
-        and cells[GOAL_CELL - 1] != 66 and cells[GOAL_CELL - 4] != 66
+    return cells[_GOAL_CELL] == 66 and cells[_GOAL_CELL + 1] == 66 and cells[_GOAL_CELL + 5] == 66 \
+        and cells[_GOAL_CELL - 1] != 66 and cells[_GOAL_CELL - 4] != 66
 
 
 # ---------------------------------------------------------------- the board in play
@@ -204,15 +204,15 @@ def piece_offsets(ch):
 
 
 def owners(cells, own):
-    """own[c] = anchor (top-left cell) of the piece on c, EMPTY if empty; pieces
+    """own[c] = anchor (top-left cell) of the piece on c, _EMPTY if empty; pieces
     pair up in reading order (a layout of letters has one tiling).  Unlike
     ``anchors`` it fills a caller's buffer and checks nothing: for a layout
     that ``anchors`` accepted (the game's board after each move)."""
     for c in range(CELLS):
-        own[c] = EMPTY
+        own[c] = _EMPTY
     for c in range(CELLS):
         ch = cells[c]
-        if ch == 46 or own[c] != EMPTY:
+        if ch == 46 or own[c] != _EMPTY:
             continue
         for o in piece_offsets(ch):
             if c + o < CELLS:
@@ -373,10 +373,10 @@ class Search:
         """``walk`` run by the viper kernel; when it ends, the goal
         geometries it marked get their table and frontier words here."""
         if NATIVE_KERNEL:
-            budget = budget * KERNEL_UNITS if budget < 1 << 26 else 1 << 30
+            budget = budget * _KERNEL_UNITS if budget < 1 << 26 else 1 << 30
         budget = _kv.walk(self, budget)
         if NATIVE_KERNEL:
-            budget //= KERNEL_UNITS
+            budget //= _KERNEL_UNITS
         if self.counters[_WALK_ROW] < 0:
             T = self.table
             FR = self.frontier
@@ -489,7 +489,7 @@ class Ranker:
                 midx[c] = mi
                 if t:
                     own[c] = c
-                    kind[c] = t          # token == K_S/K_V/K_H/K_B
+                    kind[c] = t          # token == _K_S/K_V/K_H/K_B
                     if t == 1:
                         mcell[mi] = c
                         mi += 1
@@ -515,11 +515,11 @@ class Ranker:
         mm = 0
         for c in range(CELLS):
             a = own[c]
-            if a == EMPTY:
+            if a == _EMPTY:
                 t = 1
             elif a == c:
                 k = kind[c]
-                t = 1 if k == K_S else k
+                t = 1 if k == _K_S else k
             else:
                 t = 0
             if t == 1:
@@ -529,7 +529,7 @@ class Ranker:
         e1 = -1
         e2 = -1
         for c in range(CELLS):
-            if own[c] == EMPTY:
+            if own[c] == _EMPTY:
                 if e1 < 0:
                     e1 = c
                 else:
@@ -558,7 +558,7 @@ class Ranker:
         g = rank // self.pairs
         if g != self.decoded:
             self.decode(g)
-        return self.own[GOAL_CELL] == GOAL_CELL and self.kind[GOAL_CELL] == K_B
+        return self.own[_GOAL_CELL] == _GOAL_CELL and self.kind[_GOAL_CELL] == K_B
 
     # ------------------------------------------------------------ neighbours
     def neighbors(self, rank):
@@ -597,11 +597,11 @@ class Ranker:
             for k in range(4):
                 # piece on the opposite side of direction k moves into e
                 x = nbr[e * 4 + (k ^ 1)]
-                if x == EMPTY or x == other:
+                if x == _EMPTY or x == other:
                     continue
                 a = own[x]
                 t = kind[a]
-                if t == K_S:
+                if t == _K_S:
                     cnt = self._soldier_moves(cnt, gP, a, e, other)
                 elif (t == K_V) == (k >= 2) and t != K_B:
                     cnt = self._slide_moves(cnt, mm, a, t, k, e, other)
@@ -617,17 +617,17 @@ class Ranker:
         self.out_rank = _zeros("i", 48)
         self.out_from = bytearray(48)
         self.out_to = bytearray(48)
-        # the neighbour cell of e in direction k (0 left, 1 right, 2 up, 3 down), EMPTY if off-board
+        # the neighbour cell of e in direction k (0 left, 1 right, 2 up, 3 down), _EMPTY if off-board
         self.step_cell = bytearray(b"\xff" * 80)
         for c in range(CELLS):
-            col = c % COLS
+            col = c % _COLS
             if col > 0:
                 self.step_cell[c * 4] = c - 1
-            if col < COLS - 1:
+            if col < _COLS - 1:
                 self.step_cell[c * 4 + 1] = c + 1
-            if c >= COLS:
+            if c >= _COLS:
                 self.step_cell[c * 4 + 2] = c - 4
-            if c < CELLS - COLS:
+            if c < CELLS - _COLS:
                 self.step_cell[c * 4 + 3] = c + 4
 
     def _record(self, cnt, nw, mm2, c1, c2, a, to):
@@ -914,7 +914,7 @@ class Solver:
             done = self._loop.expand(search, budget)
         else:
             if NATIVE_KERNEL:
-                budget = budget * KERNEL_UNITS if budget < 1 << 26 else 1 << 30
+                budget = budget * _KERNEL_UNITS if budget < 1 << 26 else 1 << 30
             done = self._kernel(search, budget)
         self.reached = counters[_REACHED]
         self.expanded = counters[_EXPANDED]
