@@ -194,6 +194,8 @@ class VirtualPico:
         self.now_ns = 0
         self.flash_ops = 0
         self.wait_ns = 0
+        self.flash_erased = 0
+        self.flash_programmed = 0
         self.resets = 0
         self.usb_up = False
         self.exited = False
@@ -264,7 +266,7 @@ class VirtualPico:
                 self.oled.write(body[1:])
             elif kind == "Q":
                 with self._lock:
-                    self._query = struct.unpack("<QIQ", body)
+                    self._query = struct.unpack("<QIQII", body)
                     self._lock.notify_all()
             elif kind in "TX":
                 t, ops = struct.unpack("<QI", body)
@@ -328,14 +330,16 @@ class VirtualPico:
     def query(self, timeout=30):
         """(emulated nanoseconds, flash operations so far), also while running free;
         ``wait_ns`` then holds the emulated time the core spent halted in WFI/WFE
-        (the rest of ``now_ns`` it was executing instructions)."""
+        (the rest of ``now_ns`` it was executing instructions), ``flash_erased`` and
+        ``flash_programmed`` the bytes erased and programmed since power-on (a real
+        flash chip takes ms for them; here they take no time)."""
         with self._lock:
             self._query = None
         self._send("Q")
         if not self._wait(lambda: self._query is not None, timeout):
             self._check_alive()
             raise VPicoError("the virtual Pico did not answer a query")
-        self.now_ns, self.flash_ops, self.wait_ns = self._query
+        self.now_ns, self.flash_ops, self.wait_ns, self.flash_erased, self.flash_programmed = self._query
         return self._query[:2]
 
     def run_until_off(self, emulated_ms, step_ms=20):

@@ -13,7 +13,8 @@
 //   in  C u64 nanos        power cut when the emulated clock reaches nanos
 //   in  P                  power off now (flash kept), like C at the current time
 //   in  A u16 value        the --adc-channel now converts to value (a supply that drops)
-//   in  Q                  query: answered by Q u64 nanos, u32 flashOps, u64 waitNanos
+//   in  Q                  query: answered by Q u64 nanos, u32 flashOps, u64 waitNanos,
+//                          u32 bytes erased, u32 bytes programmed (since power-on)
 //                          (waitNanos: emulated time the core spent halted in WFI/WFE)
 //   out S bytes            serial bytes from the device (CDC IN)
 //   out I addr,bytes...    one I2C write transaction to the OLED (sent at STOP)
@@ -85,6 +86,8 @@ function u32(n) {
 // -- state that survives a watchdog reset -----------------------------------------
 let nanosBefore = 0; // emulated time of earlier chip incarnations
 let flashOps = 0;
+let flashErasedBytes = 0; // what a real flash chip spends its time on (the emulator: none)
+let flashProgrammedBytes = 0;
 let waitNanos = 0; // emulated time the core spent halted (WFI/WFE), over every incarnation
 let cutAfterOps = -1;
 let cutAtNanos = Infinity;
@@ -141,10 +144,12 @@ function onBreak(code) {
     const count = r[1] >>> 0;
     flash.fill(0xff, Math.min(start, FLASH_SIZE), Math.min(start + count, FLASH_SIZE));
     chip.flash.fill(0xff, start, start + count);
+    flashErasedBytes += count;
   } else if (code === BKPT_PROGRAM) {
     const start = r[0] >>> 0;
     const src = r[1] >>> 0;
     const count = r[2] >>> 0;
+    flashProgrammedBytes += count;
     for (let i = 0; i < count; i++) {
       const addr = start + i;
       const value = flash[addr] & chip.readUint8(src + i); // NOR: program only clears bits
@@ -399,7 +404,8 @@ function handle(type, body) {
   } else if (type === "C") {
     cutAtNanos = Number(body.readBigUInt64LE(0));
   } else if (type === "Q") {
-    send("Q", Buffer.concat([u64(now()), u32(flashOps), u64(waitNanos)]));
+    send("Q", Buffer.concat([u64(now()), u32(flashOps), u64(waitNanos), u32(flashErasedBytes),
+      u32(flashProgrammedBytes)]));
   } else if (type === "P") {
     powerOff();
   } else if (type === "A") {
