@@ -28,8 +28,9 @@
 // answers empty packets every 10 us and slows Python ~3x), flash erase/program
 // (bootrom ROM-table functions patched to BKPT and done here, so littlefs
 // persists), a watchdog reset that rebuilds the chip with the same flash, pad
-// pull-ups (a released button reads 1), and an I2C device that ACKs the OLED
-// address with 9 SCL periods per byte.
+// pull-ups (a released button reads 1), an I2C device that ACKs the OLED
+// address with 9 SCL periods per byte, and a WFI that goes on when an interrupt
+// is already pending (wfiWakesAtOnce).
 import fs from "node:fs";
 import { GPIOPinState, Simulator, USBCDC } from "rp2040js";
 
