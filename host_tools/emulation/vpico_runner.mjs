@@ -29,8 +29,9 @@
 // answers empty packets every 10 us and slows Python ~3x), flash erase/program
 // (bootrom ROM-table functions patched to BKPT and done here, so littlefs
 // persists), a watchdog reset that rebuilds the chip with the same flash, pad
-// pull-ups (a released button reads 1), and an I2C device that ACKs the OLED
-// address with 9 SCL periods per byte.
+// pull-ups (a released button reads 1), an I2C device that ACKs the OLED
+// address with 9 SCL periods per byte, and a WFI that goes on when an interrupt
+// is already pending (wfiWakesAtOnce).
 import fs from "node:fs";
 import { GPIOPinState, Simulator, USBCDC } from "rp2040js";
 
@@ -332,6 +333,26 @@ function powerOff() {
   process.stdout.end(() => process.exit(0));
 }
 
+// A WFI with an interrupt already pending does not halt the core, PRIMASK set or not
+// (ARMv6-M: an exception that would preempt with PRIMASK clear wakes it): that is what
+// makes "disable interrupts; if no work: WFI; enable interrupts" race-free, and
+// CircuitPython's idle (port_idle_until_interrupt) relies on it.  rp2040js wakes a
+// waiting core only when an interrupt becomes pending, so a timer alarm that fired
+// between CPSID and WFI halted CircuitPython for good (its 1 ms tick, keypad and
+// time.sleep stopped: presses were never taken).  Execution goes on after the WFI;
+// the interrupt is taken when PRIMASK clears.
+const WFI = 0xbf30;
+function wfiWakesAtOnce(core) {
+  if (core.readUint16((core.PC - 2) >>> 0) !== WFI) return false; // WFE: events only
+  const pending = core.pendingInterrupts & core.enabledInterrupts;
+  if (!pending) return false;
+  const active = core.exceptionPriority(core.IPSR);
+  for (let priority = 0; priority < active; priority++) {
+    if (pending & core.interruptPriorities[priority]) return true;
+  }
+  return false;
+}
+
 function runSlice() {
   if (poweredOff) return;
   if (watchdogReset) {
@@ -352,6 +373,7 @@ function runSlice() {
       waitNanos += clock.nanosCounter - before;
     } else {
       clock.tick(core.executeInstruction() * CYCLE_NANOS);
+      if (core.waiting && wfiWakesAtOnce(core)) core.waiting = false;
     }
   }
   if (poweredOff) return;
