@@ -124,7 +124,7 @@ t0 = time.ticks_us()
 snap = g.snapshot()
 ms_snap = time.ticks_diff(time.ticks_us(), t0) / 1000.0
 t0 = time.ticks_us()
-body = savestore.encode(g.saved, 1)
+body = savestore.encode({'resume': snap}, 1)     # the play save's file
 ms_enc = time.ticks_diff(time.ticks_us(), t0) / 1000.0
 emit('klotski_save', (ms, g.undo.n, len(body), ms_snap, ms_enc))
 emit('klotski_saves', KSAVES)
@@ -189,13 +189,14 @@ _READ = r"""
 import savestore, main, games, boardcfg, hw_machine, binascii
 _s = savestore.Saves()
 d, s = _s.load('trapcat')
-r = d.get('resume')
+p, ps = _s.load('trapcat-play')
+r = p.get('resume')
 cfg = boardcfg.load_device()
 rt = main.boot(cfg, hw_machine.Hardware(cfg), savestore.Saves())
 resumable = list(rt.resumable)
 rt.start_game(games.GAMES[1], resume=r is not None)
 g = rt.game
-print(repr((s, _s.seq['trapcat'], d.get('won'), d.get('lost'), r and r['moves'], resumable,
+print(repr((s, ps, _s.seq['trapcat-play'], d.get('won'), d.get('lost'), r and r['moves'], resumable,
             rt._toast, g.board.moves, r is None or bytes(g.board.cells) == binascii.unhexlify(r['cells']))))
 """
 
@@ -276,9 +277,10 @@ def flash_ops_of_the_script(image):
 
 def saved_game(image):
     """Boot ``image`` again (main.py: the boot's serial output), then in the REPL:
-    (load status, sequence number, won, lost, the snapshot's moves or None, the
-    runtime's resumable, its toast, then the moves and whether the board is the
-    saved one after CONTINUE), and the boot's serial output."""
+    (the records' load status, the play save's load status and sequence number,
+    won, lost, the snapshot's moves or None, the runtime's resumable, its toast,
+    then the moves and whether the board is the saved one after CONTINUE), and
+    the boot's serial output."""
     pico = vpico.VirtualPico(image, board=BOARD)
     try:
         pico.start()
