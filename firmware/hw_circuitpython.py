@@ -10,7 +10,8 @@ Same interface as hw_machine.Hardware (``display`` with ``fb``/``buffer``/
 - buttons: ``keypad.Keys`` (scanned and debounced in the background); its events
   are turned into the same raw mask buttons.py samples.  A press and release
   that both arrive between two reads are reported as pressed once and released
-  on the next read, so buttons.py latches the tap like a pin read would;
+  on the next read, so buttons.py latches the tap like a pin read would; a
+  key tapped and pressed again between two reads reads down (it is held);
 - buzzer: ``pwmio.PWMOut`` when present.
 
 The frame: games draw into the same MONO_VLSB bytearray as on MicroPython
@@ -254,6 +255,7 @@ class Hardware:
                 if ev.pressed:
                     down |= bit
                     fresh |= bit
+                    self._release &= ~bit   # tapped and pressed again: it is down
                 elif fresh & bit:
                     self._release |= bit
                 else:

@@ -473,8 +473,7 @@ class Game:
         else:
             key = "pvp"
         self.saved[key] = self.saved.get(key, 0) + 1
-        self.saved.pop("resume", None)       # the records, and no game in progress
-        self.ctx.store(GAME_ID, self.saved)
+        self.ctx.store(GAME_ID, self.saved)       # the records (the game in progress ends)
         self._record_text()
         self.ctx.beep(1500 if w == 0 else 250, 150)
         self.sel = jb.NONE

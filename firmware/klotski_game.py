@@ -605,8 +605,7 @@ class Game:
             if not old or self.steps < old:
                 self.saved["best"][key] = self.steps
                 self.new_best = True
-                self.saved.pop("resume", None)   # the record, and no game in progress
-                ctx.store(GAME_ID, self.saved)
+                ctx.store(GAME_ID, self.saved)   # the record (the game in progress ends)
                 self.stores += 1
         ctx.beep(_WIN_HZ, 150)
         self.screen = self.win_screen

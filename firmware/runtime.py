@@ -25,13 +25,18 @@ toast says so ("BATTERY EMPTY - GAME SAVED"; "- CHARGE NOW" without a game),
 once per game while the supply stays there.
 
 Games in progress: a scene with ``snapshot()`` (a small dict of the game in
-play, None when there is none) and ``restore(snapshot)`` keeps it in its save
-(the dict ``saved``, under "resume", beside its records: one power-safe write
-holds both).  ``save_game()`` stores it: after a tick in which the scene
-called ``ctx.save_game()`` (a move; ``run()`` calls ``save_pending()`` once
-the frame is sent, in the wait for the next tick), when the player leaves and
-when the screen goes off.  ``resumable`` holds the ids with a saved game (the launcher's CONTINUE);
-``start_game(entry, resume=True)`` restores it.
+play, None when there is none) and ``restore(snapshot)`` keeps it in a save of
+its own, ``play_id(game_id)``, under "resume"; the records stay in the game's
+save and are written when they change (a game's end).  ``save_game()`` stores
+the snapshot: after a tick in which the scene called ``ctx.save_game()`` (a
+move; ``run()`` calls ``save_pending()`` once the frame is sent, in the wait
+for the next tick), when the player leaves and when the screen goes off.  Apart
+from the records it stays under littlefs' 512-byte inline limit, so a move's
+save rewrites a little of the folder's log and erases no flash sector (a 4 KB
+erase takes a real chip ~45 ms; docs/runtime.md).  ``resumable`` holds the ids
+with a saved game (the launcher's CONTINUE); ``start_game(entry, resume=True)``
+restores it.  A game's end stores its records: the saved game in progress is
+cleared first, so a cut between the two never offers a finished game again.
 
 Games: ``start_game(entry)`` imports the module named in games.py lazily,
 builds ``Game(ctx)`` on a freshly collected heap; when ``tick`` returns
@@ -74,7 +79,12 @@ EMPTY_TOAST_TICKS = const(600)      # "BATTERY EMPTY": on screen until the brown
 AWAKE = const(0)
 DIM = const(1)
 OFF = const(2)
-RESUME = "resume"                   # a game's save: its snapshot under this key
+RESUME = "resume"                   # a game's play save: its snapshot under this key
+
+
+def play_id(game_id):
+    """The save that holds ``game_id``'s game in progress (its records: ``game_id``)."""
+    return game_id + "-play"
 
 
 class Deadline:
@@ -261,7 +271,7 @@ class Runtime:
         self.save_due = False       # a move asked for a save (done after the tick)
         self.save_ms = 0            # how long the last save_game took
         for entry in self.registry:
-            if RESUME in self._load_raw(entry[games.ID])[0]:
+            if RESUME in self._load_raw(play_id(entry[games.ID]))[0]:
                 self.resumable.append(entry[games.ID])
         self.apply_settings()
 
@@ -276,18 +286,21 @@ class Runtime:
         data, status = self._load_raw(game_id)
         if status == "corrupt":
             self.toast("SAVE CORRUPT - RESET", 60)
-            self.store(game_id, {})
+            self._write(game_id, {})
         elif status == "recovered":
             self.toast("SAVE DAMAGED - RESTORED", 60)
-            self.store(game_id, data)
+            self._write(game_id, data)
         return data
 
     def store(self, game_id, data):
         """The game in play stores through savestore's store_often (one file
-        written, nothing renamed or created once both copies exist): its saves
-        come after every move."""
-        if RESUME not in data and game_id in self.resumable:
-            self.resumable.remove(game_id)      # a game's end: its records, no snapshot
+        written, nothing renamed or created once both copies exist).  Its
+        records change at its end: the game in progress is cleared first."""
+        if game_id == self.ctx.game_id and game_id in self.resumable:
+            self._clear_play(game_id)
+        self._write(game_id, data)
+
+    def _write(self, game_id, data):
         try:
             if game_id == self.ctx.game_id:
                 self.saves.store_often(game_id, data)
@@ -295,6 +308,17 @@ class Runtime:
                 self.saves.store(game_id, data)
         except OSError:
             self.toast("SAVE FAILED", 60)
+
+    def _store_play(self, game_id, data):
+        try:
+            self.saves.store_often(play_id(game_id), data)
+        except OSError:
+            self.toast("SAVE FAILED", 60)
+
+    def _clear_play(self, game_id):
+        """No game in progress any more: CONTINUE goes, the play save holds nothing."""
+        self.resumable.remove(game_id)
+        self._store_play(game_id, {})
 
     def save_game(self):
         """Store the game in play with its snapshot (or without one when it is
@@ -305,19 +329,15 @@ class Runtime:
             return
         start = self.hw.ticks_ms()
         game_id = self.ctx.game_id
-        saved = game.saved
         snap = game.snapshot()
         if snap is None:
-            if game_id in self.resumable:
-                self.resumable.remove(game_id)
-            if RESUME not in saved:
-                return              # stored already (the game's end stores its records)
-            del saved[RESUME]
+            if game_id not in self.resumable:
+                return              # nothing in progress was saved (or its end cleared it)
+            self._clear_play(game_id)
         else:
-            saved[RESUME] = snap
             if game_id not in self.resumable:
                 self.resumable.append(game_id)
-        self.store(game_id, saved)
+            self._store_play(game_id, {RESUME: snap})
         self.save_ms = clock.ticks_diff(self.hw.ticks_ms(), start)
 
     def save_pending(self):
@@ -433,18 +453,16 @@ class Runtime:
 
     def _resume(self, game):
         """Put the saved game back; False when the scene refuses the snapshot
-        (then it leaves the save, which keeps the records)."""
-        saved = game.saved
+        (then its play save is cleared; the records are in a save of their own)."""
+        game_id = self.ctx.game_id
+        snap = self._load_raw(play_id(game_id))[0].get(RESUME)
         try:
-            if saved.get(RESUME) is not None and game.restore(saved[RESUME]):
+            if snap is not None and game.restore(snap):
                 return True
         except (ValueError, TypeError, KeyError, IndexError, AttributeError):
             pass
-        game_id = self.ctx.game_id
-        saved.pop(RESUME, None)
-        self.store(game_id, saved)
         if game_id in self.resumable:
-            self.resumable.remove(game_id)
+            self._clear_play(game_id)
         self.toast("SAVED GAME LOST", 60)
         return False
 

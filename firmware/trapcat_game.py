@@ -295,8 +295,7 @@ class Game:
         else:
             self.saved["lost"] = self.saved.get("lost", 0) + 1
             self.banner = "ESCAPED!"
-        self.saved.pop("resume", None)       # the records, and no game in progress
-        self.ctx.store(GAME_ID, self.saved)
+        self.ctx.store(GAME_ID, self.saved)       # the records (the game in progress ends)
         self.ctx.beep(1500 if won else 200, 120)
         self.state = OVER
         self._text()

@@ -105,17 +105,14 @@ class FakeCtx:
 
     def save_game(self):
         """As runtime.save_game for ``game`` (set it to follow a scene's saves):
-        its snapshot under "resume" in its save, or none when it is over."""
+        its snapshot under "resume" in its play save (``ID-play``), or nothing
+        there when it is over."""
         self.game_saves += 1
         game = self.game
         if game is None:
             return
         snap = game.snapshot()
-        if snap is None:
-            game.saved.pop("resume", None)
-        else:
-            game.saved["resume"] = snap
-        self.store(self.game_id, game.saved)
+        self.store(self.game_id + "-play", {} if snap is None else {"resume": snap})
 
     def ai(self, fn, *args):
         self.ai_calls += 1

@@ -214,6 +214,25 @@ def test_tap_inside_one_read_is_latched():
     assert b.just_pressed(buttons.UP)
 
 
+def test_tap_and_press_again_inside_one_read_reads_held():
+    """A long tick (a game loading, a save) may see a key pressed, released and pressed
+    again: keypad keeps the order; the key is down at the end, so it reads down until
+    its release comes (it read released, the hold lost, before)."""
+    sim, hw = fresh_hw("pico-cp-ssd1306")
+    keys = hw.keys[0]
+    down = [p.id for p in keys.pins].index(3)
+    for pressed in (True, False, True):
+        keys.queue(down, pressed)
+    assert hw.read_buttons() == buttons.DOWN
+    assert hw.read_buttons() == buttons.DOWN                  # still held
+    keys.queue(down, False)
+    assert hw.read_buttons() == 0
+    for pressed in (True, False, True, False):               # two taps: one press seen
+        keys.queue(down, pressed)
+    assert hw.read_buttons() == buttons.DOWN
+    assert hw.read_buttons() == 0
+
+
 def test_scripted_taps_drive_the_launcher():
     sim, hw = fresh_hw("pico-cp-ssd1306")
     keys = hw.keys[0]

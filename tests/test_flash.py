@@ -628,26 +628,31 @@ def test_disk_full_is_read_from_the_device_errno_not_from_a_28_anywhere():
         def __init__(self, exc):
             self.exc = exc
 
-        def fs_writefile(self, path, data):
+        def exec(self, *args):
             raise self.exc
 
-    def write_with(exc):
+        fs_writefile = exec
+
+    def write_with(exc, base64):
         dev = object.__new__(devicefs.MpremoteTransport)
         dev._TransportError = TransportError
+        dev._base64 = base64
         dev._t = Link(exc)
         dev.write("/levels/l28.bin", b"x" * 28)
 
     not_full = TransportExecError(1, 'Traceback (most recent call last):\r\n  File "<stdin>", '
                                   'line 28, in <module>\r\nMemoryError: memory allocation failed, '
                                   'allocating 2048 bytes\r\n')
-    with pytest.raises(DeviceError, match="MemoryError"):
-        write_with(not_full)
-    for text in ("OSError: 28\r\n", "Traceback:\r\nOSError: [Errno 28] ENOSPC\r\n"):
-        with pytest.raises(OSError) as got:
-            write_with(TransportExecError(1, text))
-        assert got.value.errno == errno.ENOSPC
-    with pytest.raises(DeviceError):
-        write_with(TransportExecError(1, "OSError: 5\r\n"))
-    with pytest.raises(OSError) as got:        # already converted by mpremote: kept as is
-        write_with(OSError(errno.ENOSPC, "/levels/l28.bin"))
+    for base64 in (True, False):            # our base64 pieces, and mpremote's own write
+        with pytest.raises(DeviceError, match="MemoryError"):
+            write_with(not_full, base64)
+        for text in ("OSError: 28\r\n", "Traceback:\r\nOSError: [Errno 28] ENOSPC\r\n"):
+            with pytest.raises(OSError) as got:
+                write_with(TransportExecError(1, text), base64)
+            assert got.value.errno == errno.ENOSPC
+        with pytest.raises(OSError) as got:     # another device OSError keeps its own number
+            write_with(TransportExecError(1, "OSError: 5\r\n"), base64)
+        assert got.value.errno == errno.EIO
+        with pytest.raises(OSError) as got:     # already converted by mpremote: kept as is
+            write_with(OSError(errno.ENOSPC, "/levels/l28.bin"), base64)
     assert got.value.errno == errno.ENOSPC and devicefs.ENOSPC == errno.ENOSPC

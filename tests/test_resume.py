@@ -10,6 +10,7 @@ from host_tools.emulation import sim as simmod
 simmod.install_host_modules()
 
 import savestore as saves  # noqa: E402
+from runtime import play_id  # noqa: E402
 from savecuts import RecordingFs, cut_states  # noqa: E402
 from buttons import A, B, DOWN, LEFT, RIGHT, UP  # noqa: E402,F401
 
@@ -42,10 +43,11 @@ def test_leaving_saves_the_game_and_continue_puts_it_back(game_id):
     s = _playing(game_id)
     rt = s.runtime
     snap = rt.game.snapshot()
-    assert snap is not None and rt.saves.seq[game_id] >= 1      # saved after a move
+    assert snap is not None and rt.saves.seq[play_id(game_id)] >= 1     # saved after a move
     _run(s, GAMES[game_id][2])
     assert rt.screen is rt.launcher and rt.resumable == [game_id]
-    assert rt.saves.load(game_id)[0]["resume"] == snap
+    assert rt.saves.load(play_id(game_id))[0]["resume"] == snap
+    assert "resume" not in rt.saves.load(game_id)[0]            # the records' save has none
     _run(s, "a wait:3")
     assert rt.ctx.game_id == game_id and rt.game.snapshot() == snap
 
@@ -88,7 +90,7 @@ def test_right_starts_a_new_game_and_leaving_its_title_drops_the_saved_one():
     assert rt.ctx.game_id == "catmouse" and rt.game.state == 0       # the title, no game
     _run(s, "b wait:2")
     assert rt.screen is rt.launcher and rt.resumable == []
-    assert "resume" not in rt.saves.load("catmouse")[0]
+    assert "resume" not in rt.saves.load(play_id("catmouse"))[0]
 
 
 def test_watching_the_ais_leaves_nothing_to_continue():
@@ -107,27 +109,27 @@ def test_the_screen_going_off_saves_what_changed_since_the_last_move():
     s = _playing("trapcat")
     rt = s.runtime
     rt.settings["sleep"] = 30
-    seq = rt.saves.seq["trapcat"]
+    seq = rt.saves.seq["trapcat-play"]
     _run(s, "right wait:2 right wait:2")                 # the cursor moves: no save
-    assert rt.saves.seq["trapcat"] == seq
+    assert rt.saves.seq["trapcat-play"] == seq
     cursor = rt.game.cursor
     while rt.power != 2:
         s.step(())
-    assert rt.saves.seq["trapcat"] == seq + 1
-    assert rt.saves.load("trapcat")[0]["resume"]["cursor"] == cursor
+    assert rt.saves.seq["trapcat-play"] == seq + 1
+    assert rt.saves.load("trapcat-play")[0]["resume"]["cursor"] == cursor
 
 
 def test_the_save_comes_after_the_tick_of_the_move():
     s = _playing("trapcat")
     rt = s.runtime
-    seq = rt.saves.seq["trapcat"]
+    seq = rt.saves.seq["trapcat-play"]
     rt.game.cursor = 0
     _run(s, "right a")
     while rt.game.state != 0:            # the cat's reply: the move is complete
         rt.step()
-    assert rt.save_due and rt.saves.seq["trapcat"] == seq
+    assert rt.save_due and rt.saves.seq["trapcat-play"] == seq
     rt.save_pending()
-    assert not rt.save_due and rt.saves.seq["trapcat"] == seq + 1
+    assert not rt.save_due and rt.saves.seq["trapcat-play"] == seq + 1
 
 
 def test_the_end_of_a_game_keeps_the_records_and_drops_the_saved_game():
@@ -143,24 +145,66 @@ def test_the_end_of_a_game_keeps_the_records_and_drops_the_saved_game():
         while g.state == 1:
             s.step(())
     saved = rt.saves.load("trapcat")[0]
-    assert "resume" not in saved and saved.get("won", 0) + saved.get("lost", 0) == 1
-    assert rt.resumable == []
+    assert saved.get("won", 0) + saved.get("lost", 0) == 1
+    assert rt.resumable == [] and rt.saves.load("trapcat-play")[0] == {}
     _run(s, "hold:b:30 wait:2")
     assert rt.resumable == [] and "*" not in s.screen_text().splitlines()[14]
+
+
+def test_a_cut_at_a_games_end_never_offers_the_finished_game_with_its_new_records():
+    """The end stores the records (their own save) and clears the game in progress
+    (the play save), the play save first: a cut between them loses the end's
+    record at worst, and never leaves CONTINUE on a game whose result counted."""
+    s = _playing("trapcat")
+    rt = s.runtime
+    g = rt.game
+    while True:                          # up to the move that ends the game
+        b = g.board
+        cells = [c for c in range(b.n) if b.can_block(c)]
+        near = [c for c in cells if b.is_adjacent(b.cat, c)] or cells
+        g.cursor = near[0]
+        before = dict(rt.saves.fs.files)
+        rec = RecordingFs(before)
+        rt.saves.fs = rec
+        _run(s, "a")
+        while g.state == 1:
+            s.step(())
+        rt.save_pending()
+        if g.state == 2:
+            break
+        rt.saves.fs = saves.MemFs()
+        rt.saves.fs.files = dict(rec.files)
+    fs = saves.MemFs()
+    fs.files = dict(before)
+    old = saves.Saves(fs).load("trapcat")[0]
+    assert [step[1].split(".")[0] for step in rec.log] == ["trapcat-play", "trapcat"]
+    offered = lost = 0
+    for files in cut_states(before, rec.log):
+        boot = simmod.Simulator()
+        boot.runtime.saves.fs.files.update(files)
+        boot.runtime.__init__(boot.runtime.hw, boot.runtime.saves)
+        records = boot.runtime.saves.load("trapcat")[0]
+        if boot.runtime.resumable:
+            assert records == old, files          # CONTINUE only with the records before the end
+            offered += 1
+        elif records == old:
+            lost += 1                             # cut between the two writes
+    assert offered and lost
 
 
 def test_a_snapshot_the_game_refuses_starts_a_fresh_game_and_keeps_the_records():
     s = _playing("trapcat")
     rt = s.runtime
     _run(s, "hold:b:30 wait:2")
-    data = rt.saves.load("trapcat")[0]
-    data["won"] = 7
-    data["resume"]["size"] = 99
-    rt.saves.store("trapcat", data)
+    rt.saves.store("trapcat", {"won": 7})
+    play = rt.saves.load("trapcat-play")[0]
+    play["resume"]["size"] = 99
+    rt.saves.store("trapcat-play", play)
     _run(s, "a wait:2")
     assert rt.ctx.game_id == "trapcat" and rt._toast == "SAVED GAME LOST"
     assert rt.game.board.moves == 0 and rt.resumable == []
     assert rt.saves.load("trapcat")[0] == {"won": 7}
+    assert rt.saves.load("trapcat-play")[0] == {}
 
 
 def test_golden_launcher_with_a_saved_game(golden):
@@ -178,7 +222,7 @@ def test_a_power_cut_during_a_move_save_resumes_at_that_move_or_the_one_before(g
     s = _playing(game_id)
     rt = s.runtime
     before = dict(rt.saves.fs.files)
-    old = rt.saves.load(game_id)[0]
+    old = rt.saves.load(play_id(game_id))[0]
     rec = RecordingFs(before)
     rt.saves.fs = rec
     rt.saves.seq.clear()
@@ -189,12 +233,12 @@ def test_a_power_cut_during_a_move_save_resumes_at_that_move_or_the_one_before(g
         _run(s, "a wait:20")
     else:
         _run(s, "b wait:2")                  # undo a step: a change, saved as a move is
-    new = rt.saves.load(game_id)[0]
+    new = rt.saves.load(play_id(game_id))[0]
     assert rec.log and new["resume"] != old["resume"]
     for files in cut_states(before, rec.log, every=97):
         fs = saves.MemFs()
         fs.files = files
-        data, status = saves.Saves(fs).load(game_id)
+        data, status = saves.Saves(fs).load(play_id(game_id))
         assert status == "ok" and data in (old, new)
         boot = simmod.Simulator()
         boot.runtime.saves.fs.files.update(files)
@@ -288,22 +332,22 @@ def _lipo_trapcat(volts=3.8):
 def test_at_the_cut_off_the_game_is_saved_and_the_screen_says_so(golden):
     s = _lipo_trapcat()
     rt = s.runtime
-    seq = rt.saves.seq["trapcat"]
+    seq = rt.saves.seq["trapcat-play"]
     _run(s, "right wait:2")                          # not a move: not saved yet
     cursor = rt.game.cursor
-    assert rt.saves.seq["trapcat"] == seq
+    assert rt.saves.seq["trapcat-play"] == seq
     s.set_supply(3.3)
     for _ in range(90):
         s.step(())
-        if rt.saves.seq["trapcat"] != seq:
+        if rt.saves.seq["trapcat-play"] != seq:
             break
-    assert rt.saves.seq["trapcat"] == seq + 1
-    assert rt.saves.load("trapcat")[0]["resume"]["cursor"] == cursor
+    assert rt.saves.seq["trapcat-play"] == seq + 1
+    assert rt.saves.load("trapcat-play")[0]["resume"]["cursor"] == cursor
     assert rt._toast == "BATTERY EMPTY - GAME SAVED"
     _run(s, "wait:3")
     golden("trapcat_battery_empty", s.screen_text())
     _run(s, "wait:90")
-    assert rt.saves.seq["trapcat"] == seq + 1        # once, while the supply stays there
+    assert rt.saves.seq["trapcat-play"] == seq + 1   # once, while the supply stays there
     _run(s, "hold:b:30 wait:20")                     # the next reading, at the launcher
     assert rt.screen is rt.launcher and rt._toast == "BATTERY EMPTY - CHARGE NOW"
     golden("launcher_battery_empty", s.screen_text())
@@ -313,11 +357,11 @@ def test_at_the_cut_off_the_game_is_saved_and_the_screen_says_so(golden):
 def test_a_supply_the_cell_cannot_give_never_saves_for_the_battery(volts):
     s = _lipo_trapcat()
     rt = s.runtime
-    seq = rt.saves.seq["trapcat"]
+    seq = rt.saves.seq["trapcat-play"]
     _run(s, "right wait:2")
     s.set_supply(volts)
     _run(s, "wait:120")
-    assert rt.saves.seq["trapcat"] == seq and rt._toast_ticks == 0
+    assert rt.saves.seq["trapcat-play"] == seq and rt._toast_ticks == 0
     assert not rt.battery.empty
 
 

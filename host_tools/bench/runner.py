@@ -10,8 +10,10 @@ Each figure with a budget also gets its share of that budget.  A real Pico runs 
 ~40 % slower than the virtual one, so an on-device time measured on the virtual Pico
 must stay within MARGINS["device"] (70 %) of its budget, and a heap figure within
 MARGINS["heap"] (95 %); a figure past its margin but within budget is marked THIN.
-Figures set by the bus rather than the CPU (kind="bus") and estimates (VM fuel, which
-over-estimates a Pico 1.45-1.64 times; CPython host times) have no margin.
+Figures set by the bus rather than the CPU (kind="bus"), estimates (VM fuel, which
+over-estimates a Pico 1.45-1.64 times; CPython host times) and stand-ins for a figure
+the virtual Pico measures in a row of its own (kind="proxy": the margin is that row's)
+have no margin.
 """
 
 import importlib
@@ -62,8 +64,9 @@ class Report:
     def add(self, section, name, value, unit, budget=None, higher_is_better=False, note="",
             kind=None):
         """One figure.  ``budget`` is the limit (max, or min if higher_is_better).
-        ``kind``: "device", "heap" or "bus" (no margin: the wire sets it); by default
-        inferred by figure_kind()."""
+        ``kind``: "device", "heap", "bus" (no margin: the wire sets it) or "proxy"
+        (no margin: the virtual Pico's own row has it); by default inferred by
+        figure_kind()."""
         ok = share = None
         thin = False
         if budget is not None and value is not None:
@@ -108,7 +111,7 @@ def _verdict(row):
 def _share(row):
     if row["share"] is None:
         return ""
-    margin = "bus" if row["kind"] == "bus" else ""
+    margin = row["kind"] if row["kind"] in ("bus", "proxy") else ""
     if row["kind"] in MARGINS:
         margin = "of %d" % round(100 * MARGINS[row["kind"]])
     return ("%.0f %% %s" % (100 * row["share"], margin)).strip()

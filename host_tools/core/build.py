@@ -30,6 +30,8 @@ SOURCE_ONLY = ("boot.py", "main.py", "boot_switch.py")   # never compiled
 # firmware/ modules a handheld never imports: the browser's backend, the CPython
 # stand-ins for the viper decorators
 NOT_ON_DEVICES = ("hw_web.py", "viper_on_cpython.py")
+# each runtime's hardware backend, which the other never imports (main.make_hardware)
+ONLY_ON = {"hw_machine.py": "micropython", "hw_circuitpython.py": "circuitpython"}
 DATA_SUFFIXES = (".json", ".bin", ".txt")                # copied as they are
 BOARD_FILE = "board.json"
 MANIFEST = "fw_manifest.txt"
@@ -144,10 +146,13 @@ def build_files(fw_dir, board_name, boards_dir, mpy, circuitpython=False):
     else:
         binary, major, sub = circuitpython_mpy_cross(), 6, 3
     cp_runtime = circuitpython and board_runtime(board_name, boards_dir) == "circuitpython"
+    runtime = "circuitpython" if circuitpython else "micropython"
     rendered = rendered_modules(fw_dir)
     with tempfile.TemporaryDirectory() as scratch:
         for src in sorted(fw_dir.iterdir()):
             if src.is_dir() or src.name.startswith(".") or src.name in NOT_ON_DEVICES:
+                continue
+            if ONLY_ON.get(src.name, runtime) != runtime:
                 continue
             if src.name.endswith(TEMPLATE_SUFFIX):
                 if circuitpython:

@@ -8,8 +8,9 @@ names also match what ``firmware/boot_switch.py`` expects of a filesystem, so
 the host can finish an interrupted switch by running that same code.
 """
 
-import errno
+import binascii
 import contextlib
+import errno
 import hashlib
 import io
 import re
@@ -69,6 +70,16 @@ class DeviceTransport:
     def sha256(self, path):
         """Hex SHA-256 of a device file computed on the device, None if absent."""
         raise NotImplementedError
+
+    def sha256_many(self, paths):
+        """``[sha256(p) for p in paths]``; a transport may answer all in one exchange."""
+        return [self.sha256(p) for p in paths]
+
+    def switch_on_board(self):
+        """Run the committed switch (firmware/boot_switch.py) on the board itself and
+        return its result, or None where the board cannot run it (the host then runs
+        the same code over this interface, an exchange per step)."""
+        return None
 
     def read(self, path):
         raise NotImplementedError
@@ -150,15 +161,30 @@ def _h(p):
     try:
         f = open(p, 'rb')
     except OSError:
-        print('None'); return
+        return None
     h = hashlib.sha256(); b = bytearray(256)
     while True:
         n = f.readinto(b)
         if not n: break
         h.update(memoryview(b)[:n])
     f.close()
-    print(repr(h.digest()))
-_h(%r)
+    return h.digest()
+print(repr([_h(p) for p in %r]))
+del _h
+"""
+
+_SWITCH_CODE = """
+import os
+_p = '/.stage/boot_switch.py'
+try:
+    os.stat(_p)
+except OSError:
+    _p = '/boot_switch.py'
+_g = {'__name__': 'boot_switch'}
+with open(_p) as _f:
+    exec(_f.read(), _g)
+print(repr(_g['run']()))
+del _g, _f, _p
 """
 
 # as firmware/hw_machine.py scan_bus: scan() plus a one-byte probe of the display addresses
@@ -179,6 +205,14 @@ print(repr(sorted(found)))
 
 
 RESET_MARK = "_pocket_puzzles_before_reset"   # in sys.modules until the board resets
+WRITE_CHUNK = 1024           # bytes per raw-REPL exchange (1,368 base64 characters)
+_B64_PROBE = """
+try:
+    from binascii import a2b_base64
+    print('ok')
+except ImportError:
+    print('no')
+"""
 ANSWER_WITHIN_S = 30        # a board that has not entered the raw REPL by then is not answering
 READ_POLL_S = 10            # serial read timeout (mpremote's 10 s without a byte): its deadlines then hold on a pty too
 RAW_REPL_TRY_S = 10         # one Ctrl-C/Ctrl-A try (mpremote's own deadline); a board busy booting gets more
@@ -198,6 +232,7 @@ class MpremoteTransport(DeviceTransport):
         from mpremote.transport_serial import SerialTransport
 
         self._TransportError = TransportError
+        self._base64 = None          # whether the board can take base64 writes; asked once
         self.port = port
         answer_within = answer_within or ANSWER_WITHIN_S
         try:
@@ -313,20 +348,48 @@ class MpremoteTransport(DeviceTransport):
         return self._eval("import os\nprint(repr(os.listdir(%r)))" % path)
 
     def sha256(self, path):
-        digest = self._eval(_HASH_CODE % path)
-        return None if digest is None else digest.hex()
+        return self.sha256_many([path])[0]
+
+    def sha256_many(self, paths):
+        digests = self._eval(_HASH_CODE % (paths,))
+        return [None if d is None else d.hex() for d in digests]
+
+    def switch_on_board(self):
+        """One exchange instead of ~3 per file (54 files: 13 s on the virtual Pico).
+        The new boot_switch.py runs: the staged one if it was sent, else the live one
+        (then it is unchanged)."""
+        return self._eval(_SWITCH_CODE)
 
     def read(self, path):
         return self._t.fs_readfile(path)
 
     def write(self, path, data):
+        """Write ``data`` to ``path``.  As base64 in WRITE_CHUNK-byte pieces where the
+        board has binascii (MicroPython and CircuitPython both do): a piece is one
+        raw-REPL exchange, and mpremote's own fs_writefile sends 256 bytes as a
+        bytes literal per exchange, ~4x the exchanges and up to 4 characters a byte
+        (measured on the virtual Pico: 24 KB in 0.52 s emulated instead of 1.96 s)."""
+        from mpremote.transport import _convert_filesystem_error
+
         try:
-            self._t.fs_writefile(path, data)
+            if self._base64 is None:
+                self._base64 = "ok" in self._exec(_B64_PROBE)
+            if not self._base64:
+                self._t.fs_writefile(path, data)
+                return
+            self._t.exec("f=open(%r,'wb')\nw=f.write" % path)
+            for start in range(0, len(data), WRITE_CHUNK):
+                piece = binascii.b2a_base64(data[start:start + WRITE_CHUNK], newline=False)
+                self._t.exec("w(a2b_base64(%r))" % piece)
+            self._t.exec("f.close()\ndel f,w")
         except OSError:
             raise               # mpremote converted it: exc.errno is the host's number
         except self._TransportError as exc:
             if device_errno(exc) == MP_ENOSPC:
                 raise OSError(ENOSPC, "no space left on device") from None
+            converted = _convert_filesystem_error(exc, path) if hasattr(exc, "error_output") else exc
+            if isinstance(converted, OSError):
+                raise converted from None
             raise DeviceError("writing %s failed: %s" % (path, exc)) from None
 
     def mkdir(self, path):

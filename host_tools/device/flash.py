@@ -186,19 +186,25 @@ def make_plan(dev, files, info):
     old = dev.read("/" + MANIFEST) if dev.exists("/" + MANIFEST) else b""
     plan.old_version, _, old_names = parse_manifest(old)
     plan.new_version = parse_manifest(files[MANIFEST])[0]
-    for name in sorted(files, key=_switch_order):
-        if dev.sha256("/" + name) == devicefs.sha256_hex(files[name]):
+    names = sorted(files, key=_switch_order)
+    for name, digest in zip(names, dev.sha256_many(["/" + n for n in names])):
+        if digest == devicefs.sha256_hex(files[name]):
             plan.same.append(name)
         else:
             plan.send.append(name)
+    at_root = set(dev.listdir("/"))         # one exchange, not an exists() per name
+
+    def present(name):
+        return name in at_root if "/" not in name else dev.exists("/" + name)
+
     stale = set(n for n in old_names if n not in files)
     for name in files:  # a module that changed form: X.py would shadow X.mpy
         for a, b in ((".mpy", ".py"), (".py", ".mpy")):
             if name.endswith(a):
                 other = name[: -len(a)] + b
-                if other not in files and other not in SOURCE_ONLY and dev.exists("/" + other):
+                if other not in files and other not in SOURCE_ONLY and present(other):
                     stale.add(other)
-    plan.delete = sorted(n for n in stale if dev.exists("/" + n))
+    plan.delete = sorted(n for n in stale if present(n))
     plan.need = sum(_blocks(len(files[n]), block) for n in plan.send) + 3 * block
     plan.free = info.get("fs_free") or 0
     return plan
@@ -237,8 +243,9 @@ def deploy(dev, files, plan, log=print):
         for name in plan.send:
             log("  send %s (%s)" % (name, plural(len(files[name]), "byte")))
             dev.write(boot_switch.staged(name), files[name])
-        for name in plan.send:
-            if dev.sha256(boot_switch.staged(name)) != devicefs.sha256_hex(files[name]):
+        got = dev.sha256_many([boot_switch.staged(name) for name in plan.send])
+        for name, digest in zip(plan.send, got):
+            if digest != devicefs.sha256_hex(files[name]):
                 raise UserError("%s arrived damaged on the device (hash differs); nothing "
                                 "was changed, try again" % name)
         for folder in sorted(set("/" + n.rsplit("/", 1)[0] for n in plan.send if "/" in n)):
@@ -257,8 +264,10 @@ def deploy(dev, files, plan, log=print):
         raise
     dev.rename(boot_switch.JOURNAL_TMP, boot_switch.JOURNAL)  # commit point
     log("  switching %s into place" % plural(len(plan.send), "file"))
-    boot_switch.run(dev)
-    bad = [n for n in plan.send if dev.sha256("/" + n) != devicefs.sha256_hex(files[n])]
+    if dev.switch_on_board() is None:
+        boot_switch.run(dev)
+    got = dev.sha256_many(["/" + n for n in plan.send])
+    bad = [n for n, digest in zip(plan.send, got) if digest != devicefs.sha256_hex(files[n])]
     if bad:
         raise UserError("after the switch %s differ(s) from what was sent; run flash again"
                         % ", ".join(bad))
@@ -455,6 +464,9 @@ class _HashingFs(LocalFs):
     def sha256(self, path):
         p = self._p(path)
         return devicefs.sha256_hex(p.read_bytes()) if p.is_file() else None
+
+    sha256_many = devicefs.DeviceTransport.sha256_many
+    switch_on_board = devicefs.DeviceTransport.switch_on_board
 
     def reset(self):
         pass  # CircuitPython reloads code.py by itself when the drive changes

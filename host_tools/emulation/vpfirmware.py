@@ -29,7 +29,7 @@ def firmware_files(board="pico-ssd1306"):
 
 def firmware_image(board="pico-ssd1306"):
     """A cached flash image with the firmware installed (the first build of a given
-    firmware writes ~120 KB over the raw REPL: ~45 s; later calls reuse it)."""
+    firmware writes ~220 KB over the raw REPL: ~14 s; later calls reuse it)."""
     return vpico.provisioned_image(firmware_files(board), board)
 
 

@@ -16,6 +16,7 @@ guest reads as on hardware)::
     out = run_snippet("import klotski; ...; print(t)", files={"klotski.py": path})
 """
 
+import binascii
 import hashlib
 import os
 import select
@@ -193,6 +194,8 @@ class VirtualPico:
         self.now_ns = 0
         self.flash_ops = 0
         self.wait_ns = 0
+        self.flash_erased = 0
+        self.flash_programmed = 0
         self.resets = 0
         self.usb_up = False
         self.exited = False
@@ -263,7 +266,7 @@ class VirtualPico:
                 self.oled.write(body[1:])
             elif kind == "Q":
                 with self._lock:
-                    self._query = struct.unpack("<QIQ", body)
+                    self._query = struct.unpack("<QIQII", body)
                     self._lock.notify_all()
             elif kind in "TX":
                 t, ops = struct.unpack("<QI", body)
@@ -327,14 +330,16 @@ class VirtualPico:
     def query(self, timeout=30):
         """(emulated nanoseconds, flash operations so far), also while running free;
         ``wait_ns`` then holds the emulated time the core spent halted in WFI/WFE
-        (the rest of ``now_ns`` it was executing instructions)."""
+        (the rest of ``now_ns`` it was executing instructions), ``flash_erased`` and
+        ``flash_programmed`` the bytes erased and programmed since power-on (a real
+        flash chip takes ms for them; here they take no time)."""
         with self._lock:
             self._query = None
         self._send("Q")
         if not self._wait(lambda: self._query is not None, timeout):
             self._check_alive()
             raise VPicoError("the virtual Pico did not answer a query")
-        self.now_ns, self.flash_ops, self.wait_ns = self._query
+        self.now_ns, self.flash_ops, self.wait_ns, self.flash_erased, self.flash_programmed = self._query
         return self._query[:2]
 
     def run_until_off(self, emulated_ms, step_ms=20):
@@ -541,11 +546,12 @@ class VirtualPico:
         return out.decode(errors="replace")
 
     def write_file(self, name, data):
-        """Write one file onto the guest filesystem (raw REPL, in chunks)."""
-        self.exec("f=open(%r,'wb')\nw=f.write" % name)
+        """Write one file onto the guest filesystem (raw REPL, in base64 pieces as
+        flash's devicefs writes)."""
+        self.exec("from binascii import a2b_base64\nf=open(%r,'wb')\nw=f.write" % name)
         for i in range(0, len(data), 1024):
-            self.exec("w(%r)" % bytes(data[i:i + 1024]))
-        self.exec("f.close()\ndel f,w")
+            self.exec("w(a2b_base64(%r))" % binascii.b2a_base64(bytes(data[i:i + 1024]), newline=False))
+        self.exec("f.close()\ndel f,w,a2b_base64")
 
     def frame_pixels(self):
         return self.oled.pixels()

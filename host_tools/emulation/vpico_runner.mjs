@@ -13,7 +13,8 @@
 //   in  C u64 nanos        power cut when the emulated clock reaches nanos
 //   in  P                  power off now (flash kept), like C at the current time
 //   in  A u16 value        the --adc-channel now converts to value (a supply that drops)
-//   in  Q                  query: answered by Q u64 nanos, u32 flashOps, u64 waitNanos
+//   in  Q                  query: answered by Q u64 nanos, u32 flashOps, u64 waitNanos,
+//                          u32 bytes erased, u32 bytes programmed (since power-on)
 //                          (waitNanos: emulated time the core spent halted in WFI/WFE)
 //   out S bytes            serial bytes from the device (CDC IN)
 //   out I addr,bytes...    one I2C write transaction to the OLED (sent at STOP)
@@ -28,8 +29,9 @@
 // answers empty packets every 10 us and slows Python ~3x), flash erase/program
 // (bootrom ROM-table functions patched to BKPT and done here, so littlefs
 // persists), a watchdog reset that rebuilds the chip with the same flash, pad
-// pull-ups (a released button reads 1), and an I2C device that ACKs the OLED
-// address with 9 SCL periods per byte.
+// pull-ups (a released button reads 1), an I2C device that ACKs the OLED
+// address with 9 SCL periods per byte, and a WFI that goes on when an interrupt
+// is already pending (wfiWakesAtOnce).
 import fs from "node:fs";
 import { GPIOPinState, Simulator, USBCDC } from "rp2040js";
 
@@ -85,6 +87,8 @@ function u32(n) {
 // -- state that survives a watchdog reset -----------------------------------------
 let nanosBefore = 0; // emulated time of earlier chip incarnations
 let flashOps = 0;
+let flashErasedBytes = 0; // what a real flash chip spends its time on (the emulator: none)
+let flashProgrammedBytes = 0;
 let waitNanos = 0; // emulated time the core spent halted (WFI/WFE), over every incarnation
 let cutAfterOps = -1;
 let cutAtNanos = Infinity;
@@ -141,10 +145,12 @@ function onBreak(code) {
     const count = r[1] >>> 0;
     flash.fill(0xff, Math.min(start, FLASH_SIZE), Math.min(start + count, FLASH_SIZE));
     chip.flash.fill(0xff, start, start + count);
+    flashErasedBytes += count;
   } else if (code === BKPT_PROGRAM) {
     const start = r[0] >>> 0;
     const src = r[1] >>> 0;
     const count = r[2] >>> 0;
+    flashProgrammedBytes += count;
     for (let i = 0; i < count; i++) {
       const addr = start + i;
       const value = flash[addr] & chip.readUint8(src + i); // NOR: program only clears bits
@@ -327,6 +333,26 @@ function powerOff() {
   process.stdout.end(() => process.exit(0));
 }
 
+// A WFI with an interrupt already pending does not halt the core, PRIMASK set or not
+// (ARMv6-M: an exception that would preempt with PRIMASK clear wakes it): that is what
+// makes "disable interrupts; if no work: WFI; enable interrupts" race-free, and
+// CircuitPython's idle (port_idle_until_interrupt) relies on it.  rp2040js wakes a
+// waiting core only when an interrupt becomes pending, so a timer alarm that fired
+// between CPSID and WFI halted CircuitPython for good (its 1 ms tick, keypad and
+// time.sleep stopped: presses were never taken).  Execution goes on after the WFI;
+// the interrupt is taken when PRIMASK clears.
+const WFI = 0xbf30;
+function wfiWakesAtOnce(core) {
+  if (core.readUint16((core.PC - 2) >>> 0) !== WFI) return false; // WFE: events only
+  const pending = core.pendingInterrupts & core.enabledInterrupts;
+  if (!pending) return false;
+  const active = core.exceptionPriority(core.IPSR);
+  for (let priority = 0; priority < active; priority++) {
+    if (pending & core.interruptPriorities[priority]) return true;
+  }
+  return false;
+}
+
 function runSlice() {
   if (poweredOff) return;
   if (watchdogReset) {
@@ -347,6 +373,7 @@ function runSlice() {
       waitNanos += clock.nanosCounter - before;
     } else {
       clock.tick(core.executeInstruction() * CYCLE_NANOS);
+      if (core.waiting && wfiWakesAtOnce(core)) core.waiting = false;
     }
   }
   if (poweredOff) return;
@@ -399,7 +426,8 @@ function handle(type, body) {
   } else if (type === "C") {
     cutAtNanos = Number(body.readBigUInt64LE(0));
   } else if (type === "Q") {
-    send("Q", Buffer.concat([u64(now()), u32(flashOps), u64(waitNanos)]));
+    send("Q", Buffer.concat([u64(now()), u32(flashOps), u64(waitNanos), u32(flashErasedBytes),
+      u32(flashProgrammedBytes)]));
   } else if (type === "P") {
     powerOff();
   } else if (type === "A") {

@@ -124,7 +124,7 @@ t0 = time.ticks_us()
 snap = g.snapshot()
 ms_snap = time.ticks_diff(time.ticks_us(), t0) / 1000.0
 t0 = time.ticks_us()
-body = savestore.encode(g.saved, 1)
+body = savestore.encode({'resume': snap}, 1)     # the play save's file
 ms_enc = time.ticks_diff(time.ticks_us(), t0) / 1000.0
 emit('klotski_save', (ms, g.undo.n, len(body), ms_snap, ms_enc))
 emit('klotski_saves', KSAVES)
@@ -133,16 +133,47 @@ emit('records', (savestore.Saves().load('trapcat')[0].get('won'),
 """
 
 
-def save_costs(moves=12):
+# Datasheet timings of the Pico's flash chip (Winbond W25Q16JV, typical): the
+# emulator erases and programs in no time, a real chip does not, and the core
+# waits for it (the code runs from that flash).
+SECTOR_ERASE_MS = 45.0          # 4 KB sector erase, typ. (max 400 ms)
+PAGE_PROGRAM_MS = 0.4           # 256-byte page program, typ. (max 3 ms)
+SECTOR = 4096
+PAGE = 256
+
+
+def chip_ms(erased, programmed):
+    """What the flash chip itself takes for ``erased``/``programmed`` bytes (typ.)."""
+    return erased / SECTOR * SECTOR_ERASE_MS + programmed / PAGE * PAGE_PROGRAM_MS
+
+
+def _flash_per_save(pico, saves):
+    """``saves`` more saves of the game in play, each in an exchange of its own:
+    [(emulated ms, bytes erased, bytes programmed), ...]."""
+    out = []
+    for _ in range(saves):
+        pico.query()
+        erased, programmed = pico.flash_erased, pico.flash_programmed
+        ms = float(pico.exec("t0 = time.ticks_us()\nrt.save_game()\n"
+                             "print(time.ticks_diff(time.ticks_us(), t0) / 1000.0)"))
+        pico.query()
+        out.append((ms, pico.flash_erased - erased, pico.flash_programmed - programmed))
+    return out
+
+
+def save_costs(moves=12, flash_saves=12):
     """{'trapcat_saves': [ms per move], 'trapcat_worst_tick': ms, 'klotski_save':
-    (ms, undo layouts, file bytes), ...} on the virtual Pico."""
+    (ms, undo layouts, file bytes), 'trapcat_flash'/'klotski_flash': [(ms, bytes
+    erased, bytes programmed) per save], ...} on the virtual Pico."""
     with vpfirmware.firmware_pico() as pico:
         vpfirmware.repl(pico)
         pico.exec(_PRELUDE)
         pico.exec(_BOOT, emulated_ms=60000)
         out = mpvm._parse_results(pico.exec(_TRAPCAT % {"moves": moves},
                                             emulated_ms=600000, timeout=3600))
+        out["trapcat_flash"] = _flash_per_save(pico, flash_saves)
         out.update(mpvm._parse_results(pico.exec(_KLOTSKI, emulated_ms=600000, timeout=3600)))
+        out["klotski_flash"] = _flash_per_save(pico, flash_saves)
     return out
 
 
@@ -158,13 +189,14 @@ _READ = r"""
 import savestore, main, games, boardcfg, hw_machine, binascii
 _s = savestore.Saves()
 d, s = _s.load('trapcat')
-r = d.get('resume')
+p, ps = _s.load('trapcat-play')
+r = p.get('resume')
 cfg = boardcfg.load_device()
 rt = main.boot(cfg, hw_machine.Hardware(cfg), savestore.Saves())
 resumable = list(rt.resumable)
 rt.start_game(games.GAMES[1], resume=r is not None)
 g = rt.game
-print(repr((s, _s.seq['trapcat'], d.get('won'), d.get('lost'), r and r['moves'], resumable,
+print(repr((s, ps, _s.seq['trapcat-play'], d.get('won'), d.get('lost'), r and r['moves'], resumable,
             rt._toast, g.board.moves, r is None or bytes(g.board.cells) == binascii.unhexlify(r['cells']))))
 """
 
@@ -245,9 +277,10 @@ def flash_ops_of_the_script(image):
 
 def saved_game(image):
     """Boot ``image`` again (main.py: the boot's serial output), then in the REPL:
-    (load status, sequence number, won, lost, the snapshot's moves or None, the
-    runtime's resumable, its toast, then the moves and whether the board is the
-    saved one after CONTINUE), and the boot's serial output."""
+    (the records' load status, the play save's load status and sequence number,
+    won, lost, the snapshot's moves or None, the runtime's resumable, its toast,
+    then the moves and whether the board is the saved one after CONTINUE), and
+    the boot's serial output."""
     pico = vpico.VirtualPico(image, board=BOARD)
     try:
         pico.start()
