@@ -38,8 +38,8 @@ def _writes(ops):
 
 def _start_tick(ops):
     """The tick that starts Trap the Cat: the first that writes, making the two
-    files its saves after each move rewrite (savestore.make_slots; the records
-    image has none yet), which is no save."""
+    files its play save's saves after each move rewrite (savestore.make_slots;
+    the records image has none yet), which is no save."""
     return _writes(ops)[0]
 
 
