@@ -76,7 +76,8 @@ CHUNK = const(16)        # work units per solver slice; tests/test_klotski_game.
 SLICE_MS = const(22)     # solver time per tick (tick, draw, a slice past it: +8-13 ms; 35 ms ticks at 25)
 MAX_SLICES = const(12)   # per tick, whatever the clock says (the simulator's clock stands still)
 UNDO = const(200)        # undo depth (10 bytes per step: UndoRing)
-_SAVED_UNDO = const(16)  # of which a saved game keeps the newest (a move's save stays small)
+_SAVED_UNDO = const(12)  # of which a saved game keeps the newest (its play save stays under
+#                          littlefs' 512-byte inline limit: 437 B, a shown layout +20 B)
 _HOLD_MS = const(500)
 AUTO_TICKS = const(8)
 _FLASH_TICKS = const(10)

@@ -420,7 +420,10 @@ class Runtime:
         game_id, title = entry[games.ID], entry[games.TITLE]
         if module is None:
             module = entry[games.SCENE]
-            self._make_slots(play_id(game_id))
+            try:                    # the play save's files, made now, not by a move's save
+                self.saves.make_slots(play_id(game_id))
+            except OSError:         # a read-only file system: its saves fail anyway
+                pass
         self.game_entry = entry
         self._module = module
         self.ctx.game_id = game_id
@@ -442,15 +445,6 @@ class Runtime:
             self._drop_game()
             self.screen = ErrorScreen("GAME ERROR", "%s: %s" % (type(exc).__name__, exc))
         self.buttons.reset(self.buttons.stable, self.hw.ticks_ms())
-
-    def _make_slots(self, save_id):
-        """The files the saves after each move (the play save's) rewrite, made
-        now (a screen change) so that no move's save creates one
-        (savestore.make_slots)."""
-        try:
-            self.saves.make_slots(save_id)
-        except OSError:              # a read-only file system: its saves fail anyway
-            pass
 
     def _resume(self, game):
         """Put the saved game back; False when the scene refuses the snapshot
