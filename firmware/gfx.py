@@ -56,6 +56,9 @@ _strip = bytearray(STRIP_CHARS * ADVANCE)
 _strips = [None] + [framebuf.FrameBuffer(_strip, n * ADVANCE - 1, FONT_H, framebuf.MONO_VLSB)
                     for n in range(1, STRIP_CHARS + 1)]
 _inverse = framebuf.FrameBuffer(bytearray(b"\x01\x00"), 2, 1, framebuf.MONO_VLSB)  # 0->1, 1->0
+# The pure-Python framebuf (CircuitPython; CPython) keeps its buffer and geometry
+# in _geom: text writes the page bytes there itself (see _text_direct).
+_DIRECT = hasattr(_inverse, "_geom")
 
 
 def _font4():
@@ -90,12 +93,17 @@ def text(fb, s, x, y, c=1):
     codes = s
     if isinstance(s, str):
         codes = None
-        if _pack_into is not None and n <= _CODES:
+        if _pack_into is not None and n < _CODES:
             _pack_into("64s", _codes, 0, s)
-            codes = _codes
-    font = _FONT4
-    strip = _strip
-    x0 = x
+            # ASCII: its n UTF-8 bytes are its characters, and the padding
+            # follows; else the bytes run on past n (a NUL char would end them)
+            if not _codes[n] and "\x00" not in s:
+                codes = _codes
+    geom = None
+    if _DIRECT:
+        geom = fb._geom
+        if geom[4] or x < 0 or y < 0 or y + FONT_H > geom[2]:
+            geom = None                 # another format, or cut at the edges: blits
     done = 0
     while done < n:
         count = n - done
@@ -110,31 +118,85 @@ def text(fb, s, x, y, c=1):
             for i in range(count):
                 code = ord(s[done + i])
                 _codes[i] = code if code < 256 else 63
-        o = 0
-        seen = 0
-        for i in range(first, first + count):
-            code = src[i]
-            seen |= code
-            base = code << 2
-            strip[o] = font[base]
-            strip[o + 1] = font[base + 1]
-            strip[o + 2] = font[base + 2]
-            strip[o + 3] = 0
-            o += 4
-        if seen > 127 and codes is _codes:
-            # a non-ASCII str: its UTF-8 bytes are not its characters; start
-            # again per character (what was drawn is drawn again, the same)
-            codes = None
-            x = x0
-            done = 0
-            continue
-        if c:
-            fb.blit(_strips[count], x, y, 0)
+        if geom is not None and x + count * ADVANCE - 1 <= geom[1]:
+            _text_direct(geom[0], geom[3], src, first, first + count, x, y, c)
         else:
-            fb.blit(_strips[count], x, y, 1, _inverse)
-        x += o
+            _compose(src, first, first + count)
+            if c:
+                fb.blit(_strips[count], x, y, 0)
+            else:
+                fb.blit(_strips[count], x, y, 1, _inverse)
+        x += count * ADVANCE
         done += count
     return x
+
+
+def _compose(src, first, end):
+    """The glyphs of codes src[first:end] into _strip (3 columns and a blank each)."""
+    font = _FONT4
+    strip = _strip
+    o = 0
+    for i in range(first, end):
+        base = src[i] << 2
+        strip[o] = font[base]
+        strip[o + 1] = font[base + 1]
+        strip[o + 2] = font[base + 2]
+        strip[o + 3] = 0
+        o += 4
+
+
+def _text_direct(buf, stride, src, first, end, x, y, c):
+    """The glyphs of codes src[first:end] straight into the page bytes of a
+    MONO_VLSB buffer (the pure-Python framebuf), all on screen at (x, y): the
+    pixels of the strip's blit without composing it and without the blit's
+    setup.  A glyph's 5 rows land on the page of row y, and on the page below
+    when y & 7 > 3."""
+    font = _FONT4
+    shift = y & 7
+    i = (y >> 3) * stride + x
+    if shift < 4:
+        if c:
+            for k in range(first, end):
+                base = src[k] << 2
+                buf[i] |= font[base] << shift
+                buf[i + 1] |= font[base + 1] << shift
+                buf[i + 2] |= font[base + 2] << shift
+                i += 4
+        else:
+            for k in range(first, end):
+                base = src[k] << 2
+                buf[i] &= ~(font[base] << shift)
+                buf[i + 1] &= ~(font[base + 1] << shift)
+                buf[i + 2] &= ~(font[base + 2] << shift)
+                i += 4
+        return
+    below = stride              # the same column, a page down
+    if c:
+        for k in range(first, end):
+            base = src[k] << 2
+            v = font[base] << shift
+            buf[i] |= v & 0xFF
+            buf[i + below] |= v >> 8
+            v = font[base + 1] << shift
+            buf[i + 1] |= v & 0xFF
+            buf[i + 1 + below] |= v >> 8
+            v = font[base + 2] << shift
+            buf[i + 2] |= v & 0xFF
+            buf[i + 2 + below] |= v >> 8
+            i += 4
+    else:
+        for k in range(first, end):
+            base = src[k] << 2
+            v = ~(font[base] << shift)
+            buf[i] &= v
+            buf[i + below] &= v >> 8
+            v = ~(font[base + 1] << shift)
+            buf[i + 1] &= v
+            buf[i + 1 + below] &= v >> 8
+            v = ~(font[base + 2] << shift)
+            buf[i + 2] &= v
+            buf[i + 2 + below] &= v >> 8
+            i += 4
 
 
 def glyph(char):
