@@ -219,6 +219,13 @@ def _edge_ops():
         ops.append(("fill_rect", (128 - w, 8, w, 8, w & 1)))
         ops.append(("hline", (w - 10, 60, w, 1)))
         ops.append(("vline", (w, -3, w // 2, 0)))
+    # outlines and vertical lines on screen (rect's and vline's per-page masks):
+    # in one page, across two or three, touching the bottom, both colours
+    for y in (0, 3, 6, 7, 8, 13, 29, 50, 56, 59):
+        for h in (1, 2, 5, 8, 9, 17, 27):
+            for x, w, c in ((20, 5, 1), (30, 1, 0), (40, 2, 2), (50, 9, 0), (99 - h, h, 1)):
+                ops.append(("rect", (x, y, w, h, c)))
+            ops.append(("vline", (60 + h, y, h, y & 1)))
     # wide bands over page rows of equal bytes (slice copies), and over rows
     # where one byte differs, inside the band or outside it
     for background in (0, 1):

@@ -256,6 +256,25 @@ def _fill_rect(fb, x, y, w, h, c):
         y = end
 
 
+def _sides(buf, i, right, stride, row, h, c):
+    """Rows row..row + h - 1 down from the page byte buf[i] and from the one
+    ``right`` bytes to its right (a vline: right = 0), a mask per page."""
+    while h > 0:
+        rows = 8 - row
+        if rows > h:
+            rows = h
+        mask = ((1 << rows) - 1) << row
+        if c:
+            buf[i] |= mask
+            buf[i + right] |= mask
+        else:
+            buf[i] &= ~mask
+            buf[i + right] &= ~mask
+        h -= rows
+        row = 0
+        i += stride
+
+
 def _text_glyph(buf, stride, w, code, x0, top, rows, shift, c):
     """One 8x8 glyph of text (see FrameBuffer.text) in the general case: cut at
     the left and right edges, and to the glyph rows on screen."""
@@ -370,16 +389,46 @@ class FrameBuffer:
         _fill_rect(self, x, y, w, 1, c)
 
     def vline(self, x, y, h, c):
-        _fill_rect(self, x, y, 1, h, c)
+        buf, width, height, stride, fmt = self._geom
+        if fmt or h < 1 or x < 0 or x >= width or y < 0 or y + h > height:
+            _fill_rect(self, x, y, 1, h, c)
+            return
+        _sides(buf, (y >> 3) * stride + x, 0, stride, y & 7, h, c)
 
     def rect(self, x, y, w, h, c, f=False):
-        if f:
-            _fill_rect(self, x, y, w, h, c)
+        buf, width, height, stride, fmt = self._geom
+        if f or fmt or w < 1 or h < 1 or x < 0 or y < 0 or x + w > width or y + h > height:
+            if f:
+                _fill_rect(self, x, y, w, h, c)
+            else:
+                _fill_rect(self, x, y, w, 1, c)
+                _fill_rect(self, x, y + h - 1, w, 1, c)
+                _fill_rect(self, x, y, 1, h, c)
+                _fill_rect(self, x + w - 1, y, 1, h, c)
+            return
+        # an outline on screen in MONO_VLSB: the top and bottom rows are a bit
+        # in each byte between the sides (one pass for both when they share a
+        # page), the sides a mask per page
+        right = w - 1
+        first = (y >> 3) * stride + x
+        last = ((y + h - 1) >> 3) * stride + x
+        top = 1 << (y & 7)
+        bottom = 1 << ((y + h - 1) & 7)
+        if first == last:
+            top |= bottom
+        if c:
+            for i in range(first + 1, first + right):
+                buf[i] |= top
+            if first != last:
+                for i in range(last + 1, last + right):
+                    buf[i] |= bottom
         else:
-            _fill_rect(self, x, y, w, 1, c)
-            _fill_rect(self, x, y + h - 1, w, 1, c)
-            _fill_rect(self, x, y, 1, h, c)
-            _fill_rect(self, x + w - 1, y, 1, h, c)
+            for i in range(first + 1, first + right):
+                buf[i] &= ~top
+            if first != last:
+                for i in range(last + 1, last + right):
+                    buf[i] &= ~bottom
+        _sides(buf, first, right, stride, y & 7, h, c)
 
     def line(self, x1, y1, x2, y2, c):
         buf, w, h, stride, fmt = self._geom
