@@ -74,6 +74,7 @@ def _font4():
 
 
 _FONT4 = _font4()
+_SPACE = const(128)     # a space's place in _FONT4: blank, nothing to draw
 # A str's characters cost a str object each to index; its UTF-8 bytes packed into
 # _codes cost one call (MicroPython and CircuitPython pack a str for "s"; CPython
 # does not, and indexes the str).
@@ -90,44 +91,50 @@ def text(fb, s, x, y, c=1):
     """Draw ``s`` (str or bytes) in the 3x5 font; return the x after it.
     Only the glyphs' pixels are drawn (the background shows through)."""
     n = len(s)
-    codes = s
-    if isinstance(s, str):
-        codes = None
-        if _pack_into is not None and n < _CODES:
-            _pack_into("64s", _codes, 0, s)
-            # ASCII: its n UTF-8 bytes are its characters, and the padding
-            # follows; else the bytes run on past n (a NUL char would end them)
-            if not _codes[n] and "\x00" not in s:
-                codes = _codes
-    geom = None
-    if _DIRECT:
-        geom = fb._geom
-        if geom[4] or x < 0 or y < 0 or y + FONT_H > geom[2]:
-            geom = None                 # another format, or cut at the edges: blits
+    if not isinstance(s, str):
+        return text_codes(fb, s, 0, n, x, y, c)
+    if _pack_into is not None and n < _CODES:
+        _pack_into("64s", _codes, 0, s)
+        # ASCII: its n UTF-8 bytes are its characters, and the padding follows;
+        # else the bytes run on past n (a NUL char would end them)
+        if not _codes[n] and "\x00" not in s:
+            return text_codes(fb, _codes, 0, n, x, y, c)
+    # a str's characters one by one (CPython, non-ASCII, _CODES or more long)
     done = 0
     while done < n:
         count = n - done
         if count > STRIP_CHARS:
             count = STRIP_CHARS
-        src = codes
-        first = done
-        if codes is None:
-            # a str's characters one by one (CPython, non-ASCII, over _CODES long)
-            src = _codes
-            first = 0
-            for i in range(count):
-                code = ord(s[done + i])
-                _codes[i] = code if code < 256 else 63
+        for i in range(count):
+            code = ord(s[done + i])
+            _codes[i] = code if code < 256 else 63
+        x = text_codes(fb, _codes, 0, count, x, y, c)
+        done += count
+    return x
+
+
+def text_codes(fb, codes, start, end, x, y, c=1):
+    """Draw the character codes ``codes[start:end]`` (bytes, a bytearray: a
+    line made in a preallocated buffer needs no slice); return the x after."""
+    geom = None
+    if _DIRECT:
+        geom = fb._geom
+        if geom[4] or x < 0 or y < 0 or y + FONT_H > geom[2]:
+            geom = None                 # another format, or cut at the edges: blits
+    while start < end:
+        count = end - start
+        if count > STRIP_CHARS:
+            count = STRIP_CHARS
         if geom is not None and x + count * ADVANCE - 1 <= geom[1]:
-            _text_direct(geom[0], geom[3], src, first, first + count, x, y, c)
+            _text_direct(geom[0], geom[3], codes, start, start + count, x, y, c)
         else:
-            _compose(src, first, first + count)
+            _compose(codes, start, start + count)
             if c:
                 fb.blit(_strips[count], x, y, 0)
             else:
                 fb.blit(_strips[count], x, y, 1, _inverse)
         x += count * ADVANCE
-        done += count
+        start += count
     return x
 
 
@@ -158,45 +165,51 @@ def _text_direct(buf, stride, src, first, end, x, y, c):
         if c:
             for k in range(first, end):
                 base = src[k] << 2
-                buf[i] |= font[base] << shift
-                buf[i + 1] |= font[base + 1] << shift
-                buf[i + 2] |= font[base + 2] << shift
+                if base != _SPACE:
+                    buf[i] |= font[base] << shift
+                    buf[i + 1] |= font[base + 1] << shift
+                    buf[i + 2] |= font[base + 2] << shift
                 i += 4
         else:
             for k in range(first, end):
                 base = src[k] << 2
-                buf[i] &= ~(font[base] << shift)
-                buf[i + 1] &= ~(font[base + 1] << shift)
-                buf[i + 2] &= ~(font[base + 2] << shift)
+                if base != _SPACE:
+                    buf[i] &= ~(font[base] << shift)
+                    buf[i + 1] &= ~(font[base + 1] << shift)
+                    buf[i + 2] &= ~(font[base + 2] << shift)
                 i += 4
         return
-    below = stride              # the same column, a page down
+    j = i + stride              # the same column, a page down
     if c:
         for k in range(first, end):
             base = src[k] << 2
-            v = font[base] << shift
-            buf[i] |= v & 0xFF
-            buf[i + below] |= v >> 8
-            v = font[base + 1] << shift
-            buf[i + 1] |= v & 0xFF
-            buf[i + 1 + below] |= v >> 8
-            v = font[base + 2] << shift
-            buf[i + 2] |= v & 0xFF
-            buf[i + 2 + below] |= v >> 8
+            if base != _SPACE:
+                v = font[base] << shift
+                buf[i] |= v & 0xFF
+                buf[j] |= v >> 8
+                v = font[base + 1] << shift
+                buf[i + 1] |= v & 0xFF
+                buf[j + 1] |= v >> 8
+                v = font[base + 2] << shift
+                buf[i + 2] |= v & 0xFF
+                buf[j + 2] |= v >> 8
             i += 4
+            j += 4
     else:
         for k in range(first, end):
             base = src[k] << 2
-            v = ~(font[base] << shift)
-            buf[i] &= v
-            buf[i + below] &= v >> 8
-            v = ~(font[base + 1] << shift)
-            buf[i + 1] &= v
-            buf[i + 1 + below] &= v >> 8
-            v = ~(font[base + 2] << shift)
-            buf[i + 2] &= v
-            buf[i + 2 + below] &= v >> 8
+            if base != _SPACE:
+                v = ~(font[base] << shift)
+                buf[i] &= v
+                buf[j] &= v >> 8
+                v = ~(font[base + 1] << shift)
+                buf[i + 1] &= v
+                buf[j + 1] &= v >> 8
+                v = ~(font[base + 2] << shift)
+                buf[i + 2] &= v
+                buf[j + 2] &= v >> 8
             i += 4
+            j += 4
 
 
 def glyph(char):

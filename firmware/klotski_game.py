@@ -72,6 +72,9 @@ CH_S = const(83)
 CH_V = const(86)
 CH_H = const(72)
 CH_B = const(66)
+_SLASH = const(47)       # '/', '-', '?' in a drawn number line (LevelList.line)
+_DASH = const(45)
+_QUERY = const(63)
 CHUNK = const(16)        # work units per solver slice; tests/test_klotski_game.py measures the ticks
 SLICE_MS = const(22)     # solver time per tick (tick, draw, a slice past it: +8-13 ms; 35 ms ticks at 25)
 MAX_SLICES = const(12)   # per tick, whatever the clock says (the simulator's clock stands still)
@@ -625,6 +628,7 @@ class LevelList:
         self.thumb = bytearray(20)
         self.thumb_own = bytearray(20)
         self._thumb_level = -2
+        self.line = bytearray(12)        # a "best/optimal" or "i/n" being drawn
 
     def tick(self, ctx):
         btn = ctx.buttons
@@ -666,25 +670,50 @@ class LevelList:
     def draw(self, fb):
         g = self.game
         n = g.n_levels()
+        line = self.line
+        end = len(line)
+        # The selected row's bar and the rule under the title come first: on
+        # the cleared frame their pages are blank, which the pure-Python
+        # framebuf fills with slice copies (nothing else draws on them but the
+        # bar's own text, so the pixels are those of any order).  The first
+        # row's bar starts right under the rule: one band for both.
+        bar = 7 * (g.level - self.top) + 7
+        if bar == 7 and g.level < n:
+            fb.fill_rect(0, 6, 98, 8, 1)
+        else:
+            if 7 < bar < 7 + 7 * ROWS_SHOWN and g.level < n:
+                fb.fill_rect(0, bar, 98, 7, 1)
+            fb.hline(0, 6, 98, 1)
         gfx.text(fb, "KLOTSKI", 1, 0)
-        gfx.text(fb, "%d/%d" % (g.level + 1, n), 34, 0)
+        start = _digits(line, end, n)
+        line[start - 1] = _SLASH
+        gfx.text_codes(fb, line, _digits(line, start - 1, g.level + 1), end, 34, 0)
         gfx.text(fb, "BEST/OPT", 64, 0)
-        fb.hline(0, 6, 98, 1)
         y = 8
         for k in range(ROWS_SHOWN):
             i = self.top + k
             if i >= n:
                 break
-            b = g.best(i)
+            # "best/optimal" ("-" none yet, "?" unknown) made in line, no str
             opt = g.optimal_of(i)
-            right = "%s/%s" % (("%d" % b) if b else "-", ("%d" % opt) if opt is not None else "?")
-            name = fit_name(g.name(i), 97 - gfx.text_width(right) - 3 - 1)
-            c = 1
-            if i == g.level:
-                fb.fill_rect(0, y - 1, 98, 7, 1)
-                c = 0
+            if opt is None:
+                start = end - 1
+                line[start] = _QUERY
+            else:
+                start = _digits(line, end, opt)
+            start -= 1
+            line[start] = _SLASH
+            b = g.best(i)
+            if b:
+                start = _digits(line, start, b)
+            else:
+                start -= 1
+                line[start] = _DASH
+            x = 98 - (end - start) * gfx.ADVANCE
+            name = fit_name(g.name(i), x - 4)
+            c = 0 if i == g.level else 1
             gfx.text(fb, name, 1, y, c)
-            gfx.text(fb, right, 97 - gfx.text_width(right), y, c)
+            gfx.text_codes(fb, line, start, end, x, y, c)
             y += 7
         if self._thumb_level != g.level:
             try:      # a pack level was read by the tick; a failure draws no thumbnail
@@ -1015,6 +1044,17 @@ class WinScreen:
             if g.steps == opt:
                 gfx.text(fb, "PERFECT!", PX + 1, 37)
         gfx.text(fb, "A:NEXT B:LIST", PX + 1, 52)
+
+
+def _digits(buf, end, value):
+    """The decimal digits of ``value`` >= 0 into ``buf`` up to ``end``; returns
+    where they start (a number drawn without formatting a str)."""
+    while True:
+        end -= 1
+        buf[end] = 48 + value % 10
+        value //= 10
+        if not value:
+            return end
 
 
 # ------------------------------------------------------------ drawing a layout
