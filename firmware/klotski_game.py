@@ -48,6 +48,7 @@ from binascii import hexlify, unhexlify   # resident already (savestore): no imp
 
 from buttons import A, B, DOWN, LEFT, RIGHT, UP
 from clock import ticks_diff
+import framebuf
 import gfx
 import klotski
 import klotski_cache
@@ -75,6 +76,8 @@ CH_B = const(66)
 _SLASH = const(47)       # '/', '-', '?' in a drawn number line (LevelList.line)
 _DASH = const(45)
 _QUERY = const(63)
+_THUMB_X = const(103)    # the list's thumbnail: its frame's columns and pages 0-3
+_THUMB_W = const(22)
 CHUNK = const(16)        # work units per solver slice; tests/test_klotski_game.py measures the ticks
 SLICE_MS = const(22)     # solver time per tick (tick, draw, a slice past it: +8-13 ms; 35 ms ticks at 25)
 MAX_SLICES = const(12)   # per tick, whatever the clock says (the simulator's clock stands still)
@@ -628,6 +631,8 @@ class LevelList:
         self.thumb = bytearray(20)
         self.thumb_own = bytearray(20)
         self._thumb_level = -2
+        # the thumbnail's pixels (drawn when the selection moves), blitted each draw
+        self.thumb_fb = framebuf.FrameBuffer(bytearray(_THUMB_W * 4), _THUMB_W, 32, framebuf.MONO_VLSB)
         self.line = bytearray(12)        # a "best/optimal" or "i/n" being drawn
 
     def tick(self, ctx):
@@ -722,8 +727,10 @@ class LevelList:
                 for c in range(20):
                     self.thumb[c] = DOT
             klotski.owners(self.thumb, self.thumb_own)
+            self.thumb_fb.fill(0)
+            draw_layout(self.thumb_fb, self.thumb, self.thumb_own, 104 - _THUMB_X, 4, 5, NONE, NONE, False)
             self._thumb_level = g.level
-        draw_layout(fb, self.thumb, self.thumb_own, 104, 4, 5, NONE, NONE, False)
+        fb.blit(self.thumb_fb, _THUMB_X, 0, 0)
         gfx.text(fb, "A:PLAY", 101, 40)
         gfx.text(fb, "B:EXIT", 101, 47)
 
