@@ -56,9 +56,9 @@ _strip = bytearray(STRIP_CHARS * ADVANCE)
 _strips = [None] + [framebuf.FrameBuffer(_strip, n * ADVANCE - 1, FONT_H, framebuf.MONO_VLSB)
                     for n in range(1, STRIP_CHARS + 1)]
 _inverse = framebuf.FrameBuffer(bytearray(b"\x01\x00"), 2, 1, framebuf.MONO_VLSB)  # 0->1, 1->0
-# The pure-Python framebuf (CircuitPython; CPython) keeps its buffer and geometry
-# in _geom: text writes the page bytes there itself (see _text_direct).
-_DIRECT = hasattr(_inverse, "_geom")
+# The pure-Python framebuf (CircuitPython; CPython) draws the glyphs of a line
+# into its page bytes itself, without the strip and the blit's setup.
+_GLYPHS = hasattr(_inverse, "glyphs")
 
 
 def _font4():
@@ -74,7 +74,6 @@ def _font4():
 
 
 _FONT4 = _font4()
-_SPACE = const(128)     # a space's place in _FONT4: blank, nothing to draw
 # A str's characters cost a str object each to index; its UTF-8 bytes packed into
 # _codes cost one call (MicroPython and CircuitPython pack a str for "s"; CPython
 # does not, and indexes the str).
@@ -116,19 +115,21 @@ def text(fb, s, x, y, c=1):
 def text_codes(fb, codes, start, end, x, y, c=1):
     """Draw the character codes ``codes[start:end]`` (bytes, a bytearray: a
     line made in a preallocated buffer needs no slice); return the x after."""
-    geom = None
-    if _DIRECT:
-        geom = fb._geom
-        if geom[4] or x < 0 or y < 0 or y + FONT_H > geom[2]:
-            geom = None                 # another format, or cut at the edges: blits
     while start < end:
         count = end - start
         if count > STRIP_CHARS:
             count = STRIP_CHARS
-        if geom is not None and x + count * ADVANCE - 1 <= geom[1]:
-            _text_direct(geom[0], geom[3], codes, start, start + count, x, y, c)
-        else:
-            _compose(codes, start, start + count)
+        if not (_GLYPHS and fb.glyphs(_FONT4, codes, start, start + count, x, y, c)):
+            font = _FONT4
+            strip = _strip
+            o = 0
+            for i in range(start, start + count):
+                base = codes[i] << 2
+                strip[o] = font[base]
+                strip[o + 1] = font[base + 1]
+                strip[o + 2] = font[base + 2]
+                strip[o + 3] = 0
+                o += 4
             if c:
                 fb.blit(_strips[count], x, y, 0)
             else:
@@ -136,80 +137,6 @@ def text_codes(fb, codes, start, end, x, y, c=1):
         x += count * ADVANCE
         start += count
     return x
-
-
-def _compose(src, first, end):
-    """The glyphs of codes src[first:end] into _strip (3 columns and a blank each)."""
-    font = _FONT4
-    strip = _strip
-    o = 0
-    for i in range(first, end):
-        base = src[i] << 2
-        strip[o] = font[base]
-        strip[o + 1] = font[base + 1]
-        strip[o + 2] = font[base + 2]
-        strip[o + 3] = 0
-        o += 4
-
-
-def _text_direct(buf, stride, src, first, end, x, y, c):
-    """The glyphs of codes src[first:end] straight into the page bytes of a
-    MONO_VLSB buffer (the pure-Python framebuf), all on screen at (x, y): the
-    pixels of the strip's blit without composing it and without the blit's
-    setup.  A glyph's 5 rows land on the page of row y, and on the page below
-    when y & 7 > 3."""
-    font = _FONT4
-    shift = y & 7
-    i = (y >> 3) * stride + x
-    if shift < 4:
-        if c:
-            for k in range(first, end):
-                base = src[k] << 2
-                if base != _SPACE:
-                    buf[i] |= font[base] << shift
-                    buf[i + 1] |= font[base + 1] << shift
-                    buf[i + 2] |= font[base + 2] << shift
-                i += 4
-        else:
-            for k in range(first, end):
-                base = src[k] << 2
-                if base != _SPACE:
-                    buf[i] &= ~(font[base] << shift)
-                    buf[i + 1] &= ~(font[base + 1] << shift)
-                    buf[i + 2] &= ~(font[base + 2] << shift)
-                i += 4
-        return
-    j = i + stride              # the same column, a page down
-    if c:
-        for k in range(first, end):
-            base = src[k] << 2
-            if base != _SPACE:
-                v = font[base] << shift
-                buf[i] |= v & 0xFF
-                buf[j] |= v >> 8
-                v = font[base + 1] << shift
-                buf[i + 1] |= v & 0xFF
-                buf[j + 1] |= v >> 8
-                v = font[base + 2] << shift
-                buf[i + 2] |= v & 0xFF
-                buf[j + 2] |= v >> 8
-            i += 4
-            j += 4
-    else:
-        for k in range(first, end):
-            base = src[k] << 2
-            if base != _SPACE:
-                v = ~(font[base] << shift)
-                buf[i] &= v
-                buf[j] &= v >> 8
-                v = ~(font[base + 1] << shift)
-                buf[i + 1] &= v
-                buf[j + 1] &= v >> 8
-                v = ~(font[base + 2] << shift)
-                buf[i + 2] &= v
-                buf[j + 2] &= v >> 8
-            i += 4
-            j += 4
 
 
 def glyph(char):

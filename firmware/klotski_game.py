@@ -73,11 +73,6 @@ CH_S = const(83)
 CH_V = const(86)
 CH_H = const(72)
 CH_B = const(66)
-_SLASH = const(47)       # '/', '-', '?' in a drawn number line (LevelList.line)
-_DASH = const(45)
-_QUERY = const(63)
-_THUMB_X = const(103)    # the list's thumbnail: its frame's columns and pages 0-3
-_THUMB_W = const(22)
 CHUNK = const(16)        # work units per solver slice; tests/test_klotski_game.py measures the ticks
 SLICE_MS = const(22)     # solver time per tick (tick, draw, a slice past it: +8-13 ms; 35 ms ticks at 25)
 MAX_SLICES = const(12)   # per tick, whatever the clock says (the simulator's clock stands still)
@@ -631,8 +626,8 @@ class LevelList:
         self.thumb = bytearray(20)
         self.thumb_own = bytearray(20)
         self._thumb_level = -2
-        # the thumbnail's pixels (drawn when the selection moves), blitted each draw
-        self.thumb_fb = framebuf.FrameBuffer(bytearray(_THUMB_W * 4), _THUMB_W, 32, framebuf.MONO_VLSB)
+        # the thumbnail's frame (x 103-124, pages 0-3), drawn when the selection moves
+        self.thumb_fb = framebuf.FrameBuffer(bytearray(88), 22, 32, framebuf.MONO_VLSB)
         self.line = bytearray(12)        # a "best/optimal" or "i/n" being drawn
 
     def tick(self, ctx):
@@ -690,30 +685,19 @@ class LevelList:
                 fb.fill_rect(0, bar, 98, 7, 1)
             fb.hline(0, 6, 98, 1)
         gfx.text(fb, "KLOTSKI", 1, 0)
-        start = _digits(line, end, n)
-        line[start - 1] = _SLASH
-        gfx.text_codes(fb, line, _digits(line, start - 1, g.level + 1), end, 34, 0)
+        start = _number(line, end, n, 0) - 1
+        line[start] = 47                 # '/'
+        gfx.text_codes(fb, line, _number(line, start, g.level + 1, 0), end, 34, 0)
         gfx.text(fb, "BEST/OPT", 64, 0)
         y = 8
         for k in range(ROWS_SHOWN):
             i = self.top + k
             if i >= n:
                 break
-            # "best/optimal" ("-" none yet, "?" unknown) made in line, no str
-            opt = g.optimal_of(i)
-            if opt is None:
-                start = end - 1
-                line[start] = _QUERY
-            else:
-                start = _digits(line, end, opt)
-            start -= 1
-            line[start] = _SLASH
-            b = g.best(i)
-            if b:
-                start = _digits(line, start, b)
-            else:
-                start -= 1
-                line[start] = _DASH
+            # "best/optimal": "-" no best yet, "?" optimum unknown
+            start = _number(line, end, g.optimal_of(i), 63) - 1
+            line[start] = 47
+            start = _number(line, start, g.best(i) or None, 45)
             x = 98 - (end - start) * gfx.ADVANCE
             name = fit_name(g.name(i), x - 4)
             c = 0 if i == g.level else 1
@@ -728,9 +712,9 @@ class LevelList:
                     self.thumb[c] = DOT
             klotski.owners(self.thumb, self.thumb_own)
             self.thumb_fb.fill(0)
-            draw_layout(self.thumb_fb, self.thumb, self.thumb_own, 104 - _THUMB_X, 4, 5, NONE, NONE, False)
+            draw_layout(self.thumb_fb, self.thumb, self.thumb_own, 1, 4, 5, NONE, NONE, False)
             self._thumb_level = g.level
-        fb.blit(self.thumb_fb, _THUMB_X, 0, 0)
+        fb.blit(self.thumb_fb, 103, 0, 0)     # key 0: its set pixels
         gfx.text(fb, "A:PLAY", 101, 40)
         gfx.text(fb, "B:EXIT", 101, 47)
 
@@ -1053,15 +1037,19 @@ class WinScreen:
         gfx.text(fb, "A:NEXT B:LIST", PX + 1, 52)
 
 
-def _digits(buf, end, value):
-    """The decimal digits of ``value`` >= 0 into ``buf`` up to ``end``; returns
-    where they start (a number drawn without formatting a str)."""
-    while True:
-        end -= 1
+def _number(buf, end, value, blank):
+    """``value`` (>= 0) in digits, or the char ``blank`` for None, into buf up
+    to end; returns where it starts (a str's formatting costs far more)."""
+    end -= 1
+    if value is None:
+        buf[end] = blank
+        return end
+    while value > 9:
         buf[end] = 48 + value % 10
         value //= 10
-        if not value:
-            return end
+        end -= 1
+    buf[end] = 48 + value
+    return end
 
 
 # ------------------------------------------------------------ drawing a layout
