@@ -97,6 +97,8 @@ def text(fb, s, x, y, c=1):
         # ASCII: its n UTF-8 bytes are its characters, and the padding follows;
         # else the bytes run on past n (a NUL char would end them)
         if not _codes[n] and "\x00" not in s:
+            if _GLYPHS and fb.glyphs(_FONT4, _codes, 0, n, x, y, c):
+                return x + n * ADVANCE
             return text_codes(fb, _codes, 0, n, x, y, c)
     # a str's characters one by one (CPython, non-ASCII, _CODES or more long)
     done = 0
@@ -115,26 +117,27 @@ def text(fb, s, x, y, c=1):
 def text_codes(fb, codes, start, end, x, y, c=1):
     """Draw the character codes ``codes[start:end]`` (bytes, a bytearray: a
     line made in a preallocated buffer needs no slice); return the x after."""
+    if _GLYPHS and fb.glyphs(_FONT4, codes, start, end, x, y, c):
+        return x + (end - start) * ADVANCE
+    font = _FONT4
+    strip = _strip
     while start < end:
         count = end - start
         if count > STRIP_CHARS:
             count = STRIP_CHARS
-        if not (_GLYPHS and fb.glyphs(_FONT4, codes, start, start + count, x, y, c)):
-            font = _FONT4
-            strip = _strip
-            o = 0
-            for i in range(start, start + count):
-                base = codes[i] << 2
-                strip[o] = font[base]
-                strip[o + 1] = font[base + 1]
-                strip[o + 2] = font[base + 2]
-                strip[o + 3] = 0
-                o += 4
-            if c:
-                fb.blit(_strips[count], x, y, 0)
-            else:
-                fb.blit(_strips[count], x, y, 1, _inverse)
-        x += count * ADVANCE
+        o = 0
+        for i in range(start, start + count):
+            base = codes[i] << 2
+            strip[o] = font[base]
+            strip[o + 1] = font[base + 1]
+            strip[o + 2] = font[base + 2]
+            strip[o + 3] = 0
+            o += 4
+        if c:
+            fb.blit(_strips[count], x, y, 0)
+        else:
+            fb.blit(_strips[count], x, y, 1, _inverse)
+        x += o
         start += count
     return x
 

@@ -769,7 +769,10 @@ class FrameBuffer:
             d = off
             while True:
                 if part:
-                    if mode == _BLIT_OR:
+                    if part == 0xFF and not shift and mode == _BLIT_OR:
+                        for i in range(si, send):       # whole source bytes, aligned
+                            dbuf[i + d] |= sbuf[i]
+                    elif mode == _BLIT_OR:
                         for i in range(si, send):
                             dbuf[i + d] |= (sbuf[i] & part) << left >> right
                     elif mode == _BLIT_CLEAR:
