@@ -77,7 +77,8 @@ _FONT4 = _font4()
 # for FrameBuffer.glyphs: a code's 3 columns in one int (bits 0-4, 5-9, 10-14)
 _GLYPH_FONT = None
 if _GLYPHS:
-    _GLYPH_FONT = tuple(_FONT4[b] | _FONT4[b + 1] << 5 | _FONT4[b + 2] << 10 for b in range(0, 1024, 4))
+    from array import array
+    _GLYPH_FONT = array("H", (_FONT4[b] | _FONT4[b + 1] << 5 | _FONT4[b + 2] << 10 for b in range(0, 1024, 4)))
 # A str's characters cost a str object each to index; its UTF-8 bytes packed into
 # _codes cost one call (MicroPython and CircuitPython pack a str for "s"; CPython
 # does not, and indexes the str).

@@ -260,13 +260,15 @@ fb = cpframebuf.FrameBuffer(bytearray(1024), 128, 64, cpframebuf.MONO_VLSB)
 glyph = cpframebuf.FrameBuffer(bytearray(b"\x1f\x15\x0a"), 3, 5, cpframebuf.MONO_VLSB)
 sprite = cpframebuf.FrameBuffer(bytearray(range(32)), 16, 16, cpframebuf.MONO_VLSB)
 inverse = cpframebuf.FrameBuffer(bytearray(b"\x01\x00"), 2, 1, cpframebuf.MONO_VLSB)
+font = tuple(range(0, 0x8000, 128))
 calls = [('fill', fb.fill, (0,)), ('fill', fb.fill, (1,)),
          ('fill_rect', fb.fill_rect, (0, 11, 128, 10, 1)), ('fill_rect', fb.fill_rect, (5, 8, 40, 16, 0)),
          ('hline', fb.hline, (-3, 5, 200, 1)), ('vline', fb.vline, (7, 3, 50, 0)),
          ('rect', fb.rect, (4, 4, 30, 20, 1)), ('pixel', fb.pixel, (5, 6, 1)), ('pixel', fb.pixel, (5, 6)),
          ('text', fb.text, ("POCKET PUZZLES", 8, 1, 0)), ('text', fb.text, ("Cat & Mouse", -3, 60, 1)),
          ('blit', fb.blit, (glyph, 10, 13, 0)), ('blit', fb.blit, (glyph, 10, 13, 1, inverse)),
-         ('blit', fb.blit, (sprite, 100, 50)), ('line', fb.line, (0, 0, 127, 63, 1))]
+         ('blit', fb.blit, (sprite, 100, 50)), ('line', fb.line, (0, 0, 127, 63, 1)),
+         ('glyphs', fb.glyphs, (font, b"AB C", 0, 4, 10, 15, 1)), ('glyphs', fb.glyphs, (font, b"AB", 0, 2, 9, 3, 0))]
 out = []
 for k in range(len(calls)):
     name, fn, args = calls[k]
