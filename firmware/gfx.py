@@ -74,11 +74,6 @@ def _font4():
 
 
 _FONT4 = _font4()
-# for FrameBuffer.glyphs: a code's 3 columns in one int (bits 0-4, 5-9, 10-14)
-_GLYPH_FONT = None
-if _GLYPHS:
-    from array import array
-    _GLYPH_FONT = array("H", (_FONT4[b] | _FONT4[b + 1] << 5 | _FONT4[b + 2] << 10 for b in range(0, 1024, 4)))
 # A str's characters cost a str object each to index; its UTF-8 bytes packed into
 # _codes cost one call (MicroPython and CircuitPython pack a str for "s"; CPython
 # does not, and indexes the str).
@@ -102,7 +97,7 @@ def text(fb, s, x, y, c=1):
         # ASCII: its n UTF-8 bytes are its characters, and the padding follows;
         # else the bytes run on past n (a NUL char would end them)
         if not _codes[n] and "\x00" not in s:
-            if _GLYPHS and fb.glyphs(_GLYPH_FONT, _codes, 0, n, x, y, c):
+            if _GLYPHS and fb.glyphs(_FONT4, _codes, 0, n, x, y, c):
                 return x + n * ADVANCE
             return text_codes(fb, _codes, 0, n, x, y, c)
     # a str's characters one by one (CPython, non-ASCII, _CODES or more long)
@@ -122,7 +117,7 @@ def text(fb, s, x, y, c=1):
 def text_codes(fb, codes, start, end, x, y, c=1):
     """Draw the character codes ``codes[start:end]`` (bytes, a bytearray: a
     line made in a preallocated buffer needs no slice); return the x after."""
-    if _GLYPHS and fb.glyphs(_GLYPH_FONT, codes, start, end, x, y, c):
+    if _GLYPHS and fb.glyphs(_FONT4, codes, start, end, x, y, c):
         return x + (end - start) * ADVANCE
     font = _FONT4
     strip = _strip

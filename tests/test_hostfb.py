@@ -260,7 +260,7 @@ fb = cpframebuf.FrameBuffer(bytearray(1024), 128, 64, cpframebuf.MONO_VLSB)
 glyph = cpframebuf.FrameBuffer(bytearray(b"\x1f\x15\x0a"), 3, 5, cpframebuf.MONO_VLSB)
 sprite = cpframebuf.FrameBuffer(bytearray(range(32)), 16, 16, cpframebuf.MONO_VLSB)
 inverse = cpframebuf.FrameBuffer(bytearray(b"\x01\x00"), 2, 1, cpframebuf.MONO_VLSB)
-font = tuple(range(0, 0x8000, 128))
+font = bytes(range(256)) * 4       # glyphs: 4 bytes a code
 calls = [('fill', fb.fill, (0,)), ('fill', fb.fill, (1,)),
          ('fill_rect', fb.fill_rect, (0, 11, 128, 10, 1)), ('fill_rect', fb.fill_rect, (5, 8, 40, 16, 0)),
          ('hline', fb.hline, (-3, 5, 200, 1)), ('vline', fb.vline, (7, 3, 50, 0)),

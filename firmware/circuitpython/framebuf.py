@@ -305,6 +305,23 @@ def _text_glyph(buf, stride, w, code, x0, top, rows, shift, c):
                 buf[j + hi] &= ~(v >> 8)
 
 
+# FrameBuffer.glyphs' font: the last one given and its glyphs (_pack_font)
+_font_given = None
+_font_packed = None
+
+
+def _pack_font(font):
+    """A font of 4 bytes a code (3 columns of 5 rows, a blank) as one int a
+    code, the columns in bits 0-4, 5-9 and 10-14 (rows past the fifth left
+    out, as a 5-row blit does); made for the last font given (512 bytes)."""
+    global _font_given, _font_packed
+    from array import array
+    _font_packed = array("H", (font[b] & 31 | (font[b + 1] & 31) << 5 | (font[b + 2] & 31) << 10
+                               for b in range(0, len(font), 4)))
+    _font_given = font
+    return _font_packed
+
+
 # blit modes on MONO_VLSB: what a source 1 / 0 pixel does to the destination
 _BLIT_OR = const(1)         # 1 sets, 0 leaves
 _BLIT_CLEAR = const(2)      # 1 clears, 0 leaves
@@ -571,13 +588,16 @@ class FrameBuffer:
 
     def glyphs(self, font, codes, start, end, x, y, c):
         """Not in MicroPython's framebuf: gfx's 3x5 text, fast.  The glyphs of
-        ``codes[start:end]`` at x, x + 4, ... set (c) or cleared (c 0), where
-        ``font[code]`` holds a glyph's 3 columns of 5 rows (top row the low
-        bit) in bits 0-4, 5-9 and 10-14: the pixels of blitting those columns
-        with key 0, or with key 1 and an inverting palette, written straight
-        into the page bytes (one font read a glyph, nothing for a blank one).
+        ``codes[start:end]`` at x, x + 4, ... set (c) or cleared (c 0), from
+        ``font``: 4 bytes a code, 3 columns of 5 rows (the top row the low
+        bit) and a blank.  The pixels of blitting those columns with key 0, or
+        with key 1 and an inverting palette, written straight into the page
+        bytes: one read a glyph (see _pack_font), nothing for a blank one.
         Returns False, drawing nothing, unless the format is MONO_VLSB and
         every glyph is on screen."""
+        packed = _font_packed
+        if font is not _font_given:
+            packed = _pack_font(font)
         buf, width, height, stride, fmt = self._geom
         if fmt or x < 0 or y < 0 or y + 5 > height or x + 4 * (end - start) - 1 > width:
             return False
@@ -586,7 +606,7 @@ class FrameBuffer:
         if shift < 4:           # the 5 rows in the page of row y
             if c:
                 for k in range(start, end):
-                    v = font[codes[k]]
+                    v = packed[codes[k]]
                     if v:
                         buf[i] |= (v & 31) << shift
                         buf[i + 1] |= (v >> 5 & 31) << shift
@@ -594,7 +614,7 @@ class FrameBuffer:
                     i += 4
             else:
                 for k in range(start, end):
-                    v = font[codes[k]]
+                    v = packed[codes[k]]
                     if v:
                         buf[i] &= ~((v & 31) << shift)
                         buf[i + 1] &= ~((v >> 5 & 31) << shift)
@@ -604,7 +624,7 @@ class FrameBuffer:
         j = i + stride          # the rows past the page, in the page below
         if c:
             for k in range(start, end):
-                v = font[codes[k]]
+                v = packed[codes[k]]
                 if v:
                     b = (v & 31) << shift
                     buf[i] |= b & 0xFF
@@ -619,7 +639,7 @@ class FrameBuffer:
                 j += 4
         else:
             for k in range(start, end):
-                v = font[codes[k]]
+                v = packed[codes[k]]
                 if v:
                     b = ~((v & 31) << shift)
                     buf[i] &= b
