@@ -628,7 +628,6 @@ class LevelList:
         self._thumb_level = -2
         # the thumbnail's frame (x 103-124, pages 0-3), drawn when the selection moves
         self.thumb_fb = framebuf.FrameBuffer(bytearray(88), 22, 32, framebuf.MONO_VLSB)
-        self.line = bytearray(12)        # a "best/optimal" or "i/n" being drawn
 
     def tick(self, ctx):
         btn = ctx.buttons
@@ -670,8 +669,8 @@ class LevelList:
     def draw(self, fb):
         g = self.game
         n = g.n_levels()
-        line = self.line
-        end = len(line)
+        line = _line
+        end = 12
         # The selected row's bar and the rule under the title come first: on
         # the cleared frame their pages are blank, which the pure-Python
         # framebuf fills with slice copies (nothing else draws on them but the
@@ -923,11 +922,13 @@ class PlayScreen:
         g = self.game
         i = g.level
         gfx.text(fb, fit_name(g.name(i), 128 - PX), PX, 1)
-        gfx.text(fb, "STEPS %d" % g.steps, PX, 9)
-        opt = g.optimal_of(i)
-        gfx.text(fb, ("OPTIMAL %d" % opt) if opt is not None else "OPTIMAL ?", PX, 16)
-        b = g.best(i)
-        gfx.text(fb, ("BEST %d" % b) if b else "BEST -", PX, 23)
+        # the numbers after their labels, made in _line: no str a frame
+        x = gfx.text(fb, "STEPS ", PX, 9)
+        gfx.text_codes(fb, _line, _number(_line, 12, g.steps, 0), 12, x, 9)
+        x = gfx.text(fb, "OPTIMAL ", PX, 16)
+        gfx.text_codes(fb, _line, _number(_line, 12, g.optimal_of(i), 63), 12, x, 16)     # '?'
+        x = gfx.text(fb, "BEST ", PX, 23)
+        gfx.text_codes(fb, _line, _number(_line, 12, g.best(i) or None, 45), 12, x, 23)   # '-'
         gfx.text(fb, self.status(), PX, 32)
         if g.job.phase != S_READY:
             fb.rect(PX, 38, 72, 4, 1)
@@ -1035,6 +1036,9 @@ class WinScreen:
             if g.steps == opt:
                 gfx.text(fb, "PERFECT!", PX + 1, 37)
         gfx.text(fb, "A:NEXT B:LIST", PX + 1, 52)
+
+
+_line = bytearray(12)        # numbers being drawn ("12/81", "STEPS 5"): see _number
 
 
 def _number(buf, end, value, blank):
