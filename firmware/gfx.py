@@ -2,6 +2,8 @@
 
 - ``text(fb, s, x, y, c=1)``: compact 3x5 font (4 px advance, 6 px line),
   ASCII 32..126, lower case drawn as upper case.  Returns the x after the text.
+  ``text_codes(fb, buf, start, end, x, y, c=1)``: the same for the codes
+  ``buf[start:end]`` of a preallocated buffer (a number made without a str).
   ``fb.text`` is the 8x8 font.  ``text_width(s)``, ``center(fb, s, y)``.
 - ``Sprite(data, w, h)``: a MONO_VLSB bitmap from bytes (one byte per column
   per 8-pixel band, as framebuf stores it); ``sprite.draw(fb, x, y, key=-1)``
@@ -11,8 +13,10 @@
 - ``invert_rect``, ``box``, ``wipe`` (a simple transition step).
 
 Nothing here allocates per call once sprites exist: text packs a str's bytes
-into a preallocated buffer (or, on CPython, indexes it) and composes the glyphs
-into a preallocated strip.
+into a preallocated buffer (or, on CPython, indexes it); the pure-Python
+framebuf (CircuitPython) writes the glyphs into its page bytes itself
+(``FrameBuffer.glyphs``), MicroPython's gets them composed into a preallocated
+strip and blitted.
 """
 
 import framebuf
@@ -46,19 +50,19 @@ _FONT = (
 
 
 # Text is composed into a strip (a glyph's 3 columns + a blank one per
-# character) and drawn with ONE blit per up to STRIP_CHARS characters: a blit's
-# setup costs far more than its columns in a pure-Python framebuf (the one
-# deployed to CircuitPython), and the blank columns are transparent in both
-# colours, so the pixels are those of one blit per glyph.
+# character) and drawn with ONE blit per up to STRIP_CHARS characters: the
+# blank columns are transparent in both colours, so the pixels are those of
+# one blit per glyph.  The pure-Python framebuf (deployed to CircuitPython,
+# where a blit's setup costs more than its columns) skips the strip: its
+# FrameBuffer.glyphs draws the same pixels from _FONT4 when the text is on
+# screen.
 STRIP_CHARS = const(32)
 _strip = bytearray(STRIP_CHARS * ADVANCE)
 # _strips[n]: the first n characters of the strip (4n - 1 columns, no trailing blank)
 _strips = [None] + [framebuf.FrameBuffer(_strip, n * ADVANCE - 1, FONT_H, framebuf.MONO_VLSB)
                     for n in range(1, STRIP_CHARS + 1)]
 _inverse = framebuf.FrameBuffer(bytearray(b"\x01\x00"), 2, 1, framebuf.MONO_VLSB)  # 0->1, 1->0
-# The pure-Python framebuf (CircuitPython; CPython) draws the glyphs of a line
-# into its page bytes itself, without the strip and the blit's setup.
-_GLYPHS = hasattr(_inverse, "glyphs")
+_GLYPHS = hasattr(_inverse, "glyphs")    # the pure-Python framebuf (CircuitPython, CPython)
 
 
 def _font4():

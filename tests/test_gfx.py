@@ -1,8 +1,9 @@
 """firmware/gfx.py: text() composes a whole string into one strip and blits it once
-(per 32 characters), reading a str's characters from its UTF-8 bytes packed with
-struct.pack_into on MicroPython/CircuitPython; its pixels must be exactly those of
-one blit per glyph, the simple way, for every colour, clipping, length and odd
-character (non-ASCII, NUL, more than 64 characters)."""
+(per 32 characters), or on the pure-Python framebuf has FrameBuffer.glyphs write
+the glyphs into the page bytes, reading a str's characters from its UTF-8 bytes
+packed with struct.pack_into on MicroPython/CircuitPython; its pixels must be
+exactly those of one blit per glyph, the simple way, for every colour, clipping,
+length and odd character (non-ASCII, NUL, more than 64 characters)."""
 
 import random
 import struct

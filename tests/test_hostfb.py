@@ -4,7 +4,7 @@ against MicroPython's built-in framebuf, call by call.
 The MONO_VLSB primitives work on whole page bytes (text's per-glyph column spans
 and its copy of a str's bytes, blit's one-page fast path and low/high page passes
 per mode, slice runs for whole pages and for bands over rows of equal bytes,
-unrolled partial pages); these tests drive every such path with random calls at the
+unrolled partial pages, rect's and vline's masks per page); these tests drive every such path with random calls at the
 screen borders and past them, in the MicroPython VM next to the built-in module
 (compared after every call), and under CPython, and check that the common
 primitives allocate nothing.

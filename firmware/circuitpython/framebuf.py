@@ -15,6 +15,10 @@ bytes (8 rows of one column) rather than pixels, with few calls and attribute
 loads: every bytecode costs about a microsecond on CircuitPython.  Nothing
 allocates per call: the tables below (about 1.4 KB) are made at import, and a
 framebuffer's page views (about 0.4 KB, see _page_views) on first use.
+
+One method is not MicroPython's: ``glyphs``, gfx's 3x5 text written straight
+into the page bytes (gfx uses it when the framebuf has it, and composes a
+strip to blit otherwise).
 """
 
 try:
