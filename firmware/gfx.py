@@ -98,8 +98,9 @@ def text(fb, s, x, y, c=1):
         return text_codes(fb, s, 0, n, x, y, c)
     if _pack_into is not None and n < _CODES:
         _pack_into("64s", _codes, 0, s)
-        # ASCII: its n UTF-8 bytes are its characters, and the padding follows;
-        # else the bytes run on past n (a NUL char would end them)
+        # ASCII: its n UTF-8 bytes are its characters and the zero padding
+        # follows; a non-ASCII str's bytes run on past n, nonzero there unless
+        # that byte is a NUL character of the str (hence the second test)
         if not _codes[n] and "\x00" not in s:
             if _GLYPHS and fb.glyphs(_FONT4, _codes, 0, n, x, y, c):
                 return x + n * ADVANCE
