@@ -713,7 +713,7 @@ class LevelList:
             self.thumb_fb.fill(0)
             draw_layout(self.thumb_fb, self.thumb, self.thumb_own, 1, 4, 5, NONE, NONE, False)
             self._thumb_level = g.level
-        fb.blit(self.thumb_fb, 103, 0)        # opaque: the list draws nothing else there
+        fb.blit(self.thumb_fb, 103, 0, 0)     # key 0: its set pixels
         gfx.text(fb, "A:PLAY", 101, 40)
         gfx.text(fb, "B:EXIT", 101, 47)
 

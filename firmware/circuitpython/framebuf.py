@@ -165,15 +165,6 @@ def _set_run(buf, i, n, value):
         buf[i + n - size:i + n] = run
 
 
-def _row_views(fb):
-    """Views of a MONO_VLSB fb's pages, ``width`` bytes each: what blit copies
-    (made on first use)."""
-    buf, width, height, stride, fmt = fb._geom
-    view = memoryview(buf)
-    fb._rows = tuple(view[page * stride:page * stride + width] for page in range((height + 7) >> 3))
-    return fb._rows
-
-
 def _page_views(fb):
     """Per page of a MONO_VLSB fb: views of its row of bytes without the last
     byte and without the first.  They are equal when every byte of the row is
@@ -371,7 +362,6 @@ class FrameBuffer:
         # one attribute load + unpack instead of four or five loads per call
         self._geom = (buf, width, height, stride, format)
         self._pages = None
-        self._rows = None
 
     # -- raw pixel access (the per-pixel paths: other formats, line, scroll) --
     def _get(self, x, y):
@@ -718,14 +708,6 @@ class FrameBuffer:
         if per_pixel:
             if x < w and y < h and -x < sw and -y < sh:
                 self._blit_pixels(source, x, y, key, palette)
-            return
-        if mode == _BLIT_COPY and not (y | sh) & 7 and 0 <= x <= w - sw and 0 <= y <= h - sh:
-            # whole source pages onto a page row, all on screen (a panel, a
-            # thumbnail, a cell): a slice copy a page
-            d = (y >> 3) * stride + x
-            for row in source._rows or _row_views(source):
-                dbuf[d:d + sw] = row
-                d += stride
             return
         if sh <= 8 and mode != _BLIT_OTHER and 0 <= x <= w - sw and 0 <= y <= h - sh:
             # the common case (glyphs, tiles, sprites): one source page, all of
