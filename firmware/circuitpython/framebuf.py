@@ -14,9 +14,8 @@ MONO_VLSB is the format that runs on the device, so it works on whole page
 bytes (8 rows of one column) rather than pixels, with few calls and attribute
 loads: every bytecode costs about a microsecond on CircuitPython.  Nothing
 allocates per call: the tables below (about 1.4 KB) are made at import, a
-framebuffer's page views (about 0.4 KB, see _page_views) and a blit source's
-row views (_row_views) on first use, and glyphs' packed font (0.5 KB) on its
-first call.
+framebuffer's page views (about 0.4 KB, see _page_views) on first use, and
+glyphs' packed font (0.5 KB) on its first call.
 
 One method is not MicroPython's: ``glyphs``, gfx's 3x5 text written straight
 into the page bytes (gfx uses it when the framebuf has it, and composes a
