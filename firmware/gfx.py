@@ -2,6 +2,8 @@
 
 - ``text(fb, s, x, y, c=1)``: compact 3x5 font (4 px advance, 6 px line),
   ASCII 32..126, lower case drawn as upper case.  Returns the x after the text.
+  ``text_codes(fb, buf, start, end, x, y, c=1)``: the same for the codes
+  ``buf[start:end]`` of a preallocated buffer (a number made without a str).
   ``fb.text`` is the 8x8 font.  ``text_width(s)``, ``center(fb, s, y)``.
 - ``Sprite(data, w, h)``: a MONO_VLSB bitmap from bytes (one byte per column
   per 8-pixel band, as framebuf stores it); ``sprite.draw(fb, x, y, key=-1)``
@@ -11,8 +13,10 @@
 - ``invert_rect``, ``box``, ``wipe`` (a simple transition step).
 
 Nothing here allocates per call once sprites exist: text packs a str's bytes
-into a preallocated buffer (or, on CPython, indexes it) and composes the glyphs
-into a preallocated strip.
+into a preallocated buffer (or, on CPython, indexes it); the pure-Python
+framebuf (CircuitPython) writes the glyphs into its page bytes itself
+(``FrameBuffer.glyphs``), MicroPython's gets them composed into a preallocated
+strip and blitted.
 """
 
 import framebuf
@@ -46,16 +50,19 @@ _FONT = (
 
 
 # Text is composed into a strip (a glyph's 3 columns + a blank one per
-# character) and drawn with ONE blit per up to STRIP_CHARS characters: a blit's
-# setup costs far more than its columns in a pure-Python framebuf (the one
-# deployed to CircuitPython), and the blank columns are transparent in both
-# colours, so the pixels are those of one blit per glyph.
+# character) and drawn with ONE blit per up to STRIP_CHARS characters: the
+# blank columns are transparent in both colours, so the pixels are those of
+# one blit per glyph.  The pure-Python framebuf (deployed to CircuitPython,
+# where a blit's setup costs more than its columns) skips the strip: its
+# FrameBuffer.glyphs draws the same pixels from _FONT4 when the text is on
+# screen.
 STRIP_CHARS = const(32)
 _strip = bytearray(STRIP_CHARS * ADVANCE)
 # _strips[n]: the first n characters of the strip (4n - 1 columns, no trailing blank)
 _strips = [None] + [framebuf.FrameBuffer(_strip, n * ADVANCE - 1, FONT_H, framebuf.MONO_VLSB)
                     for n in range(1, STRIP_CHARS + 1)]
 _inverse = framebuf.FrameBuffer(bytearray(b"\x01\x00"), 2, 1, framebuf.MONO_VLSB)  # 0->1, 1->0
+_GLYPHS = hasattr(_inverse, "glyphs")    # the pure-Python framebuf (CircuitPython, CPython)
 
 
 def _font4():
@@ -87,53 +94,56 @@ def text(fb, s, x, y, c=1):
     """Draw ``s`` (str or bytes) in the 3x5 font; return the x after it.
     Only the glyphs' pixels are drawn (the background shows through)."""
     n = len(s)
-    codes = s
-    if isinstance(s, str):
-        codes = None
-        if _pack_into is not None and n <= _CODES:
-            _pack_into("64s", _codes, 0, s)
-            codes = _codes
-    font = _FONT4
-    strip = _strip
-    x0 = x
+    if not isinstance(s, str):
+        return text_codes(fb, s, 0, n, x, y, c)
+    if _pack_into is not None and n < _CODES:
+        _pack_into("64s", _codes, 0, s)
+        # ASCII: its n UTF-8 bytes are its characters and the zero padding
+        # follows; a non-ASCII str's bytes run on past n, nonzero there unless
+        # that byte is a NUL character of the str (hence the second test)
+        if not _codes[n] and "\x00" not in s:
+            if _GLYPHS and fb.glyphs(_FONT4, _codes, 0, n, x, y, c):
+                return x + n * ADVANCE
+            return text_codes(fb, _codes, 0, n, x, y, c)
+    # a str's characters one by one (CPython, non-ASCII, _CODES or more long)
     done = 0
     while done < n:
         count = n - done
         if count > STRIP_CHARS:
             count = STRIP_CHARS
-        src = codes
-        first = done
-        if codes is None:
-            # a str's characters one by one (CPython, non-ASCII, over _CODES long)
-            src = _codes
-            first = 0
-            for i in range(count):
-                code = ord(s[done + i])
-                _codes[i] = code if code < 256 else 63
+        for i in range(count):
+            code = ord(s[done + i])
+            _codes[i] = code if code < 256 else 63
+        x = text_codes(fb, _codes, 0, count, x, y, c)
+        done += count
+    return x
+
+
+def text_codes(fb, codes, start, end, x, y, c=1):
+    """Draw the character codes ``codes[start:end]`` (bytes, a bytearray: a
+    line made in a preallocated buffer needs no slice); return the x after."""
+    if _GLYPHS and fb.glyphs(_FONT4, codes, start, end, x, y, c):
+        return x + (end - start) * ADVANCE
+    font = _FONT4
+    strip = _strip
+    while start < end:
+        count = end - start
+        if count > STRIP_CHARS:
+            count = STRIP_CHARS
         o = 0
-        seen = 0
-        for i in range(first, first + count):
-            code = src[i]
-            seen |= code
-            base = code << 2
+        for i in range(start, start + count):
+            base = codes[i] << 2
             strip[o] = font[base]
             strip[o + 1] = font[base + 1]
             strip[o + 2] = font[base + 2]
             strip[o + 3] = 0
             o += 4
-        if seen > 127 and codes is _codes:
-            # a non-ASCII str: its UTF-8 bytes are not its characters; start
-            # again per character (what was drawn is drawn again, the same)
-            codes = None
-            x = x0
-            done = 0
-            continue
         if c:
             fb.blit(_strips[count], x, y, 0)
         else:
             fb.blit(_strips[count], x, y, 1, _inverse)
         x += o
-        done += count
+        start += count
     return x
 
 

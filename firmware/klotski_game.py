@@ -48,6 +48,7 @@ from binascii import hexlify, unhexlify   # resident already (savestore): no imp
 
 from buttons import A, B, DOWN, LEFT, RIGHT, UP
 from clock import ticks_diff
+import framebuf
 import gfx
 import klotski
 import klotski_cache
@@ -624,6 +625,8 @@ class LevelList:
         self.thumb = bytearray(20)
         self.thumb_own = bytearray(20)
         self._thumb_level = -2
+        # the thumbnail's frame (x 103-124, pages 0-3), drawn when the selection moves
+        self.thumb_fb = framebuf.FrameBuffer(bytearray(88), 22, 32, framebuf.MONO_VLSB)
 
     def tick(self, ctx):
         btn = ctx.buttons
@@ -665,25 +668,39 @@ class LevelList:
     def draw(self, fb):
         g = self.game
         n = g.n_levels()
+        line = _line
+        end = 12
+        # The selected row's bar and the rule under the title come first: on
+        # the cleared frame their pages are blank, which the pure-Python
+        # framebuf fills with slice copies (nothing else draws on them but the
+        # bar's own text, so the pixels are those of any order).  The first
+        # row's bar starts right under the rule: one band for both.
+        bar = 7 * (g.level - self.top) + 7
+        if bar == 7 and g.level < n:
+            fb.fill_rect(0, 6, 98, 8, 1)
+        else:
+            if 7 < bar < 7 + 7 * ROWS_SHOWN and g.level < n:
+                fb.fill_rect(0, bar, 98, 7, 1)
+            fb.hline(0, 6, 98, 1)
         gfx.text(fb, "KLOTSKI", 1, 0)
-        gfx.text(fb, "%d/%d" % (g.level + 1, n), 34, 0)
+        start = _number(line, end, n, 0) - 1
+        line[start] = 47                 # '/'
+        gfx.text_codes(fb, line, _number(line, start, g.level + 1, 0), end, 34, 0)
         gfx.text(fb, "BEST/OPT", 64, 0)
-        fb.hline(0, 6, 98, 1)
         y = 8
         for k in range(ROWS_SHOWN):
             i = self.top + k
             if i >= n:
                 break
-            b = g.best(i)
-            opt = g.optimal_of(i)
-            right = "%s/%s" % (("%d" % b) if b else "-", ("%d" % opt) if opt is not None else "?")
-            name = fit_name(g.name(i), 97 - gfx.text_width(right) - 3 - 1)
-            c = 1
-            if i == g.level:
-                fb.fill_rect(0, y - 1, 98, 7, 1)
-                c = 0
+            # "best/optimal": "-" no best yet, "?" optimum unknown
+            start = _number(line, end, g.optimal_of(i), 63) - 1
+            line[start] = 47
+            start = _number(line, start, g.best(i) or None, 45)
+            x = 98 - (end - start) * gfx.ADVANCE
+            name = fit_name(g.name(i), x - 4)
+            c = 0 if i == g.level else 1
             gfx.text(fb, name, 1, y, c)
-            gfx.text(fb, right, 97 - gfx.text_width(right), y, c)
+            gfx.text_codes(fb, line, start, end, x, y, c)
             y += 7
         if self._thumb_level != g.level:
             try:      # a pack level was read by the tick; a failure draws no thumbnail
@@ -692,8 +709,10 @@ class LevelList:
                 for c in range(20):
                     self.thumb[c] = DOT
             klotski.owners(self.thumb, self.thumb_own)
+            self.thumb_fb.fill(0)
+            draw_layout(self.thumb_fb, self.thumb, self.thumb_own, 1, 4, 5, NONE, NONE, False)
             self._thumb_level = g.level
-        draw_layout(fb, self.thumb, self.thumb_own, 104, 4, 5, NONE, NONE, False)
+        fb.blit(self.thumb_fb, 103, 0, 0)     # key 0: its set pixels
         gfx.text(fb, "A:PLAY", 101, 40)
         gfx.text(fb, "B:EXIT", 101, 47)
 
@@ -902,11 +921,13 @@ class PlayScreen:
         g = self.game
         i = g.level
         gfx.text(fb, fit_name(g.name(i), 128 - PX), PX, 1)
-        gfx.text(fb, "STEPS %d" % g.steps, PX, 9)
-        opt = g.optimal_of(i)
-        gfx.text(fb, ("OPTIMAL %d" % opt) if opt is not None else "OPTIMAL ?", PX, 16)
-        b = g.best(i)
-        gfx.text(fb, ("BEST %d" % b) if b else "BEST -", PX, 23)
+        # the numbers after their labels, made in _line: no str a frame
+        x = gfx.text(fb, "STEPS ", PX, 9)
+        gfx.text_codes(fb, _line, _number(_line, 12, g.steps, 0), 12, x, 9)
+        x = gfx.text(fb, "OPTIMAL ", PX, 16)
+        gfx.text_codes(fb, _line, _number(_line, 12, g.optimal_of(i), 63), 12, x, 16)     # '?'
+        x = gfx.text(fb, "BEST ", PX, 23)
+        gfx.text_codes(fb, _line, _number(_line, 12, g.best(i) or None, 45), 12, x, 23)   # '-'
         gfx.text(fb, self.status(), PX, 32)
         if g.job.phase != S_READY:
             fb.rect(PX, 38, 72, 4, 1)
@@ -1014,6 +1035,24 @@ class WinScreen:
             if g.steps == opt:
                 gfx.text(fb, "PERFECT!", PX + 1, 37)
         gfx.text(fb, "A:NEXT B:LIST", PX + 1, 52)
+
+
+_line = bytearray(12)        # numbers being drawn ("12/81", "STEPS 5"): see _number
+
+
+def _number(buf, end, value, blank):
+    """``value`` (>= 0) in digits, or the char ``blank`` for None, into buf up
+    to end; returns where it starts (a str's formatting costs far more)."""
+    end -= 1
+    if value is None:
+        buf[end] = blank
+        return end
+    while value > 9:
+        buf[end] = 48 + value % 10
+        value //= 10
+        end -= 1
+    buf[end] = 48 + value
+    return end
 
 
 # ------------------------------------------------------------ drawing a layout

@@ -1,8 +1,9 @@
 """firmware/gfx.py: text() composes a whole string into one strip and blits it once
-(per 32 characters), reading a str's characters from its UTF-8 bytes packed with
-struct.pack_into on MicroPython/CircuitPython; its pixels must be exactly those of
-one blit per glyph, the simple way, for every colour, clipping, length and odd
-character (non-ASCII, NUL, more than 64 characters)."""
+(per 32 characters), or on the pure-Python framebuf has FrameBuffer.glyphs write
+the glyphs into the page bytes, reading a str's characters from its UTF-8 bytes
+packed with struct.pack_into on MicroPython/CircuitPython; its pixels must be
+exactly those of one blit per glyph, the simple way, for every colour, clipping,
+length and odd character (non-ASCII, NUL, more than 64 characters)."""
 
 import random
 import struct
@@ -10,6 +11,8 @@ import sys
 from pathlib import Path
 
 import pytest
+
+from host_tools.emulation import runtime_vm
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "firmware" / "circuitpython"))
 import host_tools.core.fwpath  # noqa: E402,F401
@@ -119,3 +122,83 @@ def test_text_on_micropython_equals_one_blit_per_glyph(vm):
     cases += [("\u00e9A!V3", 10, 0, 1), ("A\u20acB\x00C", 0, 18, 0), ("\U0001f600xy", 3, 59, 1),
               ("ABCDE\u00e9" + "x" * 27, 0, 22, 1), ("x" * 31 + "\u00e9yz", -100, 22, 0)]
     assert vm("CASES = %r\n" % (cases,) + _VM_TEXT)["ok"]
+
+
+def test_text_codes_draws_a_range_of_a_buffer():
+    """text_codes(fb, buf, start, end, ...) draws what text() draws for those bytes."""
+    rnd = random.Random(3)
+    line = bytearray(rnd.randint(0, 255) for _ in range(40))
+    for _ in range(200):
+        start = rnd.randint(0, 40)
+        end = rnd.randint(start, 40)
+        x = rnd.choice((0, 1, 34, 82, 120, rnd.randint(-50, 130)))
+        y = rnd.choice((0, 8, 15, 36, 59, rnd.randint(-6, 66)))
+        c = rnd.randint(0, 1)
+        a, b = bytearray(range(256)) * 4, bytearray(range(256)) * 4
+        fa = framebuf.FrameBuffer(a, 128, 64, framebuf.MONO_VLSB)
+        fb = framebuf.FrameBuffer(b, 128, 64, framebuf.MONO_VLSB)
+        assert gfx.text_codes(fa, line, start, end, x, y, c) == gfx.text(fb, bytes(line[start:end]), x, y, c)
+        assert a == b, (start, end, x, y, c)
+
+
+# The pure-Python framebuf inside the VM (real MicroPython: struct.pack_into of a
+# str, small ints, bytearray stores) draws text with FrameBuffer.glyphs; the
+# reference is one blit per glyph on the VM's built-in framebuf.
+_VM_GLYPHS = r"""
+import sys
+import framebuf as builtin
+import cpframebuf
+sys.modules['framebuf'] = cpframebuf
+import gfx
+glyph = bytearray(3)
+gfb = builtin.FrameBuffer(glyph, 3, 5, builtin.MONO_VLSB)
+inverse = builtin.FrameBuffer(bytearray(b"\x01\x00"), 2, 1, builtin.MONO_VLSB)
+def per_glyph(fb, s, x, y, c):
+    for i in range(len(s)):
+        code = s[i] if isinstance(s[i], int) else ord(s[i])
+        if code < 32 or code > 126:
+            code = 63
+        base = (code - 32) * 3
+        glyph[0] = gfx._FONT[base]
+        glyph[1] = gfx._FONT[base + 1]
+        glyph[2] = gfx._FONT[base + 2]
+        if c:
+            fb.blit(gfb, x, y, 0)
+        else:
+            fb.blit(gfb, x, y, 1, inverse)
+        x += 4
+    return x
+ok = gfx._GLYPHS and gfx._pack_into is not None
+bad = []
+for s, x, y, c in CASES:
+    a = bytearray(1024)
+    b = bytearray(1024)
+    for i in range(1024):
+        a[i] = b[i] = (i * 37) & 0xFF
+    fa = cpframebuf.FrameBuffer(a, 128, 64, cpframebuf.MONO_VLSB)
+    fb = builtin.FrameBuffer(b, 128, 64, builtin.MONO_VLSB)
+    if not (gfx.text(fa, s, x, y, c) == per_glyph(fb, s, x, y, c) and a == b):
+        bad.append((s, x, y, c))
+line = bytearray(b"12/81")
+fa = cpframebuf.FrameBuffer(bytearray(1024), 128, 64, cpframebuf.MONO_VLSB)
+calls = ((gfx.text, (fa, "HENG DAO LI MA", 1, 15, 1)), (gfx.text, (fa, "BEST/OPT", 64, 8, 0)),
+         (gfx.text_codes, (fa, line, 1, 5, 82, 22, 1)))
+alloc = []
+for fn, args in calls:
+    fn(*args)
+    alloc.append(measure(fn, *args)[2])
+emit('ok', (ok, bad, alloc))
+"""
+
+
+def test_glyphs_on_micropython_equal_the_builtin_framebuf(vm):
+    rnd = random.Random(11)
+    cases = [(_string(rnd), rnd.choice((0, 1, 5, 82, 101, rnd.randint(-10, 120))), y, rnd.randint(0, 1))
+             for y in list(range(0, 60)) + [-3, 60, 62] for _ in range(2)]
+    cases = [(bytes(s) if isinstance(s, memoryview) else s, x, y, c) for s, x, y, c in cases]
+    cases += [("HENG DAO LI MA", 1, y, c) for y in (8, 15, 22, 29, 36, 43, 50, 57) for c in (0, 1)]
+    cases += [("\u00e9A!V3", 10, 15, 1), ("A\u20acB\x00C", 0, 18, 0), ("AB\x00", 3, 36, 1)]
+    with runtime_vm.staged_cp_firmware() as fw:
+        ok, bad, alloc = vm("CASES = %r\n" % (cases,) + _VM_GLYPHS, input_dir=fw)["ok"]
+    assert ok and bad == []
+    assert alloc == [0, 0, 0]           # text on the glyphs path allocates nothing

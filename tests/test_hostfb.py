@@ -4,7 +4,7 @@ against MicroPython's built-in framebuf, call by call.
 The MONO_VLSB primitives work on whole page bytes (text's per-glyph column spans
 and its copy of a str's bytes, blit's one-page fast path and low/high page passes
 per mode, slice runs for whole pages and for bands over rows of equal bytes,
-unrolled partial pages); these tests drive every such path with random calls at the
+unrolled partial pages, rect's and vline's masks per page); these tests drive every such path with random calls at the
 screen borders and past them, in the MicroPython VM next to the built-in module
 (compared after every call), and under CPython, and check that the common
 primitives allocate nothing.
@@ -219,6 +219,13 @@ def _edge_ops():
         ops.append(("fill_rect", (128 - w, 8, w, 8, w & 1)))
         ops.append(("hline", (w - 10, 60, w, 1)))
         ops.append(("vline", (w, -3, w // 2, 0)))
+    # outlines and vertical lines on screen (rect's and vline's per-page masks):
+    # in one page, across two or three, touching the bottom, both colours
+    for y in (0, 3, 6, 7, 8, 13, 29, 50, 56, 59):
+        for h in (1, 2, 5, 8, 9, 17, 27):
+            for x, w, c in ((20, 5, 1), (30, 1, 0), (40, 2, 2), (50, 9, 0), (99 - h, h, 1)):
+                ops.append(("rect", (x, y, w, h, c)))
+            ops.append(("vline", (60 + h, y, h, y & 1)))
     # wide bands over page rows of equal bytes (slice copies), and over rows
     # where one byte differs, inside the band or outside it
     for background in (0, 1):
@@ -253,13 +260,15 @@ fb = cpframebuf.FrameBuffer(bytearray(1024), 128, 64, cpframebuf.MONO_VLSB)
 glyph = cpframebuf.FrameBuffer(bytearray(b"\x1f\x15\x0a"), 3, 5, cpframebuf.MONO_VLSB)
 sprite = cpframebuf.FrameBuffer(bytearray(range(32)), 16, 16, cpframebuf.MONO_VLSB)
 inverse = cpframebuf.FrameBuffer(bytearray(b"\x01\x00"), 2, 1, cpframebuf.MONO_VLSB)
+font = bytes(range(256)) * 4       # glyphs: 4 bytes a code
 calls = [('fill', fb.fill, (0,)), ('fill', fb.fill, (1,)),
          ('fill_rect', fb.fill_rect, (0, 11, 128, 10, 1)), ('fill_rect', fb.fill_rect, (5, 8, 40, 16, 0)),
          ('hline', fb.hline, (-3, 5, 200, 1)), ('vline', fb.vline, (7, 3, 50, 0)),
          ('rect', fb.rect, (4, 4, 30, 20, 1)), ('pixel', fb.pixel, (5, 6, 1)), ('pixel', fb.pixel, (5, 6)),
          ('text', fb.text, ("POCKET PUZZLES", 8, 1, 0)), ('text', fb.text, ("Cat & Mouse", -3, 60, 1)),
          ('blit', fb.blit, (glyph, 10, 13, 0)), ('blit', fb.blit, (glyph, 10, 13, 1, inverse)),
-         ('blit', fb.blit, (sprite, 100, 50)), ('line', fb.line, (0, 0, 127, 63, 1))]
+         ('blit', fb.blit, (sprite, 100, 50)), ('line', fb.line, (0, 0, 127, 63, 1)),
+         ('glyphs', fb.glyphs, (font, b"AB C", 0, 4, 10, 15, 1)), ('glyphs', fb.glyphs, (font, b"AB", 0, 2, 9, 3, 0))]
 out = []
 for k in range(len(calls)):
     name, fn, args = calls[k]

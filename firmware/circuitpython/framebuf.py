@@ -13,8 +13,13 @@ MONO_HMSB; the others raise.
 MONO_VLSB is the format that runs on the device, so it works on whole page
 bytes (8 rows of one column) rather than pixels, with few calls and attribute
 loads: every bytecode costs about a microsecond on CircuitPython.  Nothing
-allocates per call: the tables below (about 1.4 KB) are made at import, and a
-framebuffer's page views (about 0.4 KB, see _page_views) on first use.
+allocates per call: the tables below (about 1.4 KB) are made at import, a
+framebuffer's page views (about 0.4 KB, see _page_views) on first use, and
+glyphs' packed font (0.5 KB) on its first call.
+
+One method is not MicroPython's: ``glyphs``, gfx's 3x5 text written straight
+into the page bytes (gfx uses it when the framebuf has it, and composes a
+strip to blit otherwise).
 """
 
 try:
@@ -256,6 +261,25 @@ def _fill_rect(fb, x, y, w, h, c):
         y = end
 
 
+def _sides(buf, i, right, stride, row, h, c):
+    """Rows row..row + h - 1 down from the page byte buf[i] and from the one
+    ``right`` bytes to its right (a vline: right = 0), a mask per page."""
+    while h > 0:
+        rows = 8 - row
+        if rows > h:
+            rows = h
+        mask = ((1 << rows) - 1) << row
+        if c:
+            buf[i] |= mask
+            buf[i + right] |= mask
+        else:
+            buf[i] &= ~mask
+            buf[i + right] &= ~mask
+        h -= rows
+        row = 0
+        i += stride
+
+
 def _text_glyph(buf, stride, w, code, x0, top, rows, shift, c):
     """One 8x8 glyph of text (see FrameBuffer.text) in the general case: cut at
     the left and right edges, and to the glyph rows on screen."""
@@ -284,6 +308,23 @@ def _text_glyph(buf, stride, w, code, x0, top, rows, shift, c):
                 buf[j + hi] |= v >> 8
             else:
                 buf[j + hi] &= ~(v >> 8)
+
+
+# FrameBuffer.glyphs' font: the last one given and its glyphs (_pack_font)
+_font_given = None
+_font_packed = None
+
+
+def _pack_font(font):
+    """A font of 4 bytes a code (3 columns of 5 rows, a blank) as one int a
+    code, the columns in bits 0-4, 5-9 and 10-14 (rows past the fifth left
+    out, as a 5-row blit does); made for the last font given (512 bytes)."""
+    global _font_given, _font_packed
+    from array import array
+    _font_packed = array("H", (font[b] & 31 | (font[b + 1] & 31) << 5 | (font[b + 2] & 31) << 10
+                               for b in range(0, len(font), 4)))
+    _font_given = font
+    return _font_packed
 
 
 # blit modes on MONO_VLSB: what a source 1 / 0 pixel does to the destination
@@ -370,16 +411,46 @@ class FrameBuffer:
         _fill_rect(self, x, y, w, 1, c)
 
     def vline(self, x, y, h, c):
-        _fill_rect(self, x, y, 1, h, c)
+        buf, width, height, stride, fmt = self._geom
+        if fmt or h < 1 or x < 0 or x >= width or y < 0 or y + h > height:
+            _fill_rect(self, x, y, 1, h, c)
+            return
+        _sides(buf, (y >> 3) * stride + x, 0, stride, y & 7, h, c)
 
     def rect(self, x, y, w, h, c, f=False):
-        if f:
-            _fill_rect(self, x, y, w, h, c)
+        buf, width, height, stride, fmt = self._geom
+        if f or fmt or w < 1 or h < 1 or x < 0 or y < 0 or x + w > width or y + h > height:
+            if f:
+                _fill_rect(self, x, y, w, h, c)
+            else:
+                _fill_rect(self, x, y, w, 1, c)
+                _fill_rect(self, x, y + h - 1, w, 1, c)
+                _fill_rect(self, x, y, 1, h, c)
+                _fill_rect(self, x + w - 1, y, 1, h, c)
+            return
+        # an outline on screen in MONO_VLSB: the top and bottom rows are a bit
+        # in each byte between the sides (one pass for both when they share a
+        # page), the sides a mask per page
+        right = w - 1
+        first = (y >> 3) * stride + x
+        last = ((y + h - 1) >> 3) * stride + x
+        top = 1 << (y & 7)
+        bottom = 1 << ((y + h - 1) & 7)
+        if first == last:
+            top |= bottom
+        if c:
+            for i in range(first + 1, first + right):
+                buf[i] |= top
+            if first != last:
+                for i in range(last + 1, last + right):
+                    buf[i] |= bottom
         else:
-            _fill_rect(self, x, y, w, 1, c)
-            _fill_rect(self, x, y + h - 1, w, 1, c)
-            _fill_rect(self, x, y, 1, h, c)
-            _fill_rect(self, x + w - 1, y, 1, h, c)
+            for i in range(first + 1, first + right):
+                buf[i] &= ~top
+            if first != last:
+                for i in range(last + 1, last + right):
+                    buf[i] &= ~bottom
+        _sides(buf, first, right, stride, y & 7, h, c)
 
     def line(self, x1, y1, x2, y2, c):
         buf, w, h, stride, fmt = self._geom
@@ -520,6 +591,74 @@ class FrameBuffer:
                     buf[j + hi] &= ~(v >> 8)
             x0 += 8
 
+    def glyphs(self, font, codes, start, end, x, y, c):
+        """Not in MicroPython's framebuf: gfx's 3x5 text, fast.  The glyphs of
+        ``codes[start:end]`` at x, x + 4, ... set (c) or cleared (c 0), from
+        ``font``: 4 bytes a code, 3 columns of 5 rows (the top row the low
+        bit) and a blank.  The pixels of blitting those columns with key 0, or
+        with key 1 and an inverting palette, written straight into the page
+        bytes: one read a glyph (see _pack_font), nothing for a blank one.
+        Returns False, drawing nothing, unless the format is MONO_VLSB and
+        every glyph is on screen."""
+        packed = _font_packed
+        if font is not _font_given:
+            packed = _pack_font(font)
+        buf, width, height, stride, fmt = self._geom
+        if fmt or x < 0 or y < 0 or y + 5 > height or x + 4 * (end - start) - 1 > width:
+            return False
+        shift = y & 7
+        i = (y >> 3) * stride + x
+        if shift < 4:           # the 5 rows in the page of row y
+            if c:
+                for k in range(start, end):
+                    v = packed[codes[k]]
+                    if v:
+                        buf[i] |= (v & 31) << shift
+                        buf[i + 1] |= (v >> 5 & 31) << shift
+                        buf[i + 2] |= (v >> 10) << shift
+                    i += 4
+            else:
+                for k in range(start, end):
+                    v = packed[codes[k]]
+                    if v:
+                        buf[i] &= ~((v & 31) << shift)
+                        buf[i + 1] &= ~((v >> 5 & 31) << shift)
+                        buf[i + 2] &= ~((v >> 10) << shift)
+                    i += 4
+            return True
+        j = i + stride          # the rows past the page, in the page below
+        if c:
+            for k in range(start, end):
+                v = packed[codes[k]]
+                if v:
+                    b = (v & 31) << shift
+                    buf[i] |= b & 0xFF
+                    buf[j] |= b >> 8
+                    b = (v >> 5 & 31) << shift
+                    buf[i + 1] |= b & 0xFF
+                    buf[j + 1] |= b >> 8
+                    b = (v >> 10) << shift
+                    buf[i + 2] |= b & 0xFF
+                    buf[j + 2] |= b >> 8
+                i += 4
+                j += 4
+        else:
+            for k in range(start, end):
+                v = packed[codes[k]]
+                if v:
+                    b = ~((v & 31) << shift)
+                    buf[i] &= b
+                    buf[j] &= b >> 8
+                    b = ~((v >> 5 & 31) << shift)
+                    buf[i + 1] &= b
+                    buf[j + 1] &= b >> 8
+                    b = ~((v >> 10) << shift)
+                    buf[i + 2] &= b
+                    buf[j + 2] &= b >> 8
+                i += 4
+                j += 4
+        return True
+
     def _text_pixels(self, codes, x0, y0, c):
         w = self.width
         h = self.height
@@ -652,7 +791,10 @@ class FrameBuffer:
             d = off
             while True:
                 if part:
-                    if mode == _BLIT_OR:
+                    if part == 0xFF and not shift and mode == _BLIT_OR:
+                        for i in range(si, send):       # whole source bytes, aligned
+                            dbuf[i + d] |= sbuf[i]
+                    elif mode == _BLIT_OR:
                         for i in range(si, send):
                             dbuf[i + d] |= (sbuf[i] & part) << left >> right
                     elif mode == _BLIT_CLEAR:
