@@ -84,7 +84,7 @@ RESUME = "resume"                   # a game's play save: its snapshot under thi
 
 def play_id(game_id):
     """The save that holds ``game_id``'s game in progress (its records: ``game_id``)."""
-    return game_id + "-play"
+    return game_id + "/play"
 
 
 class Deadline:

@@ -149,6 +149,20 @@ class OsFs:
             return None
 
     def open(self, name, mode):
+        """A name may hold one folder (a game's play save, ``<id>/play``): its own
+        littlefs directory, made on its first write, where a move's save is not
+        slowed by the other saves' files (the folder's log is compacted with all
+        of their inline contents: mean 8.8 ms a 437 B save among 21 files, 2.7 ms
+        alone, on the virtual Pico)."""
+        try:
+            return open(self.path(name), mode)
+        except OSError:
+            if "w" not in mode or "/" not in name:
+                raise
+        try:
+            self.os.mkdir(self.path(name[:name.find("/")]))
+        except OSError:
+            pass
         return open(self.path(name), mode)
 
     def write(self, name, *parts):

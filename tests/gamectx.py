@@ -105,14 +105,14 @@ class FakeCtx:
 
     def save_game(self):
         """As runtime.save_game for ``game`` (set it to follow a scene's saves):
-        its snapshot under "resume" in its play save (``ID-play``), or nothing
+        its snapshot under "resume" in its play save (``ID/play``), or nothing
         there when it is over."""
         self.game_saves += 1
         game = self.game
         if game is None:
             return
         snap = game.snapshot()
-        self.store(self.game_id + "-play", {} if snap is None else {"resume": snap})
+        self.store(self.game_id + "/play", {} if snap is None else {"resume": snap})
 
     def ai(self, fn, *args):
         self.ai_calls += 1

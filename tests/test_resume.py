@@ -109,27 +109,27 @@ def test_the_screen_going_off_saves_what_changed_since_the_last_move():
     s = _playing("trapcat")
     rt = s.runtime
     rt.settings["sleep"] = 30
-    seq = rt.saves.seq["trapcat-play"]
+    seq = rt.saves.seq["trapcat/play"]
     _run(s, "right wait:2 right wait:2")                 # the cursor moves: no save
-    assert rt.saves.seq["trapcat-play"] == seq
+    assert rt.saves.seq["trapcat/play"] == seq
     cursor = rt.game.cursor
     while rt.power != 2:
         s.step(())
-    assert rt.saves.seq["trapcat-play"] == seq + 1
-    assert rt.saves.load("trapcat-play")[0]["resume"]["cursor"] == cursor
+    assert rt.saves.seq["trapcat/play"] == seq + 1
+    assert rt.saves.load("trapcat/play")[0]["resume"]["cursor"] == cursor
 
 
 def test_the_save_comes_after_the_tick_of_the_move():
     s = _playing("trapcat")
     rt = s.runtime
-    seq = rt.saves.seq["trapcat-play"]
+    seq = rt.saves.seq["trapcat/play"]
     rt.game.cursor = 0
     _run(s, "right a")
     while rt.game.state != 0:            # the cat's reply: the move is complete
         rt.step()
-    assert rt.save_due and rt.saves.seq["trapcat-play"] == seq
+    assert rt.save_due and rt.saves.seq["trapcat/play"] == seq
     rt.save_pending()
-    assert not rt.save_due and rt.saves.seq["trapcat-play"] == seq + 1
+    assert not rt.save_due and rt.saves.seq["trapcat/play"] == seq + 1
 
 
 def test_the_end_of_a_game_keeps_the_records_and_drops_the_saved_game():
@@ -146,7 +146,7 @@ def test_the_end_of_a_game_keeps_the_records_and_drops_the_saved_game():
             s.step(())
     saved = rt.saves.load("trapcat")[0]
     assert saved.get("won", 0) + saved.get("lost", 0) == 1
-    assert rt.resumable == [] and rt.saves.load("trapcat-play")[0] == {}
+    assert rt.resumable == [] and rt.saves.load("trapcat/play")[0] == {}
     _run(s, "hold:b:30 wait:2")
     assert rt.resumable == [] and "*" not in s.screen_text().splitlines()[14]
 
@@ -177,7 +177,7 @@ def test_a_cut_at_a_games_end_never_offers_the_finished_game_with_its_new_record
     fs = saves.MemFs()
     fs.files = dict(before)
     old = saves.Saves(fs).load("trapcat")[0]
-    assert [step[1].split(".")[0] for step in rec.log] == ["trapcat-play", "trapcat"]
+    assert [step[1].split(".")[0] for step in rec.log] == ["trapcat/play", "trapcat"]
     offered = lost = 0
     for files in cut_states(before, rec.log):
         boot = simmod.Simulator()
@@ -197,14 +197,14 @@ def test_a_snapshot_the_game_refuses_starts_a_fresh_game_and_keeps_the_records()
     rt = s.runtime
     _run(s, "hold:b:30 wait:2")
     rt.saves.store("trapcat", {"won": 7})
-    play = rt.saves.load("trapcat-play")[0]
+    play = rt.saves.load("trapcat/play")[0]
     play["resume"]["size"] = 99
-    rt.saves.store("trapcat-play", play)
+    rt.saves.store("trapcat/play", play)
     _run(s, "a wait:2")
     assert rt.ctx.game_id == "trapcat" and rt._toast == "SAVED GAME LOST"
     assert rt.game.board.moves == 0 and rt.resumable == []
     assert rt.saves.load("trapcat")[0] == {"won": 7}
-    assert rt.saves.load("trapcat-play")[0] == {}
+    assert rt.saves.load("trapcat/play")[0] == {}
 
 
 def test_golden_launcher_with_a_saved_game(golden):
@@ -332,22 +332,22 @@ def _lipo_trapcat(volts=3.8):
 def test_at_the_cut_off_the_game_is_saved_and_the_screen_says_so(golden):
     s = _lipo_trapcat()
     rt = s.runtime
-    seq = rt.saves.seq["trapcat-play"]
+    seq = rt.saves.seq["trapcat/play"]
     _run(s, "right wait:2")                          # not a move: not saved yet
     cursor = rt.game.cursor
-    assert rt.saves.seq["trapcat-play"] == seq
+    assert rt.saves.seq["trapcat/play"] == seq
     s.set_supply(3.3)
     for _ in range(90):
         s.step(())
-        if rt.saves.seq["trapcat-play"] != seq:
+        if rt.saves.seq["trapcat/play"] != seq:
             break
-    assert rt.saves.seq["trapcat-play"] == seq + 1
-    assert rt.saves.load("trapcat-play")[0]["resume"]["cursor"] == cursor
+    assert rt.saves.seq["trapcat/play"] == seq + 1
+    assert rt.saves.load("trapcat/play")[0]["resume"]["cursor"] == cursor
     assert rt._toast == "BATTERY EMPTY - GAME SAVED"
     _run(s, "wait:3")
     golden("trapcat_battery_empty", s.screen_text())
     _run(s, "wait:90")
-    assert rt.saves.seq["trapcat-play"] == seq + 1   # once, while the supply stays there
+    assert rt.saves.seq["trapcat/play"] == seq + 1   # once, while the supply stays there
     _run(s, "hold:b:30 wait:20")                     # the next reading, at the launcher
     assert rt.screen is rt.launcher and rt._toast == "BATTERY EMPTY - CHARGE NOW"
     golden("launcher_battery_empty", s.screen_text())
@@ -357,11 +357,11 @@ def test_at_the_cut_off_the_game_is_saved_and_the_screen_says_so(golden):
 def test_a_supply_the_cell_cannot_give_never_saves_for_the_battery(volts):
     s = _lipo_trapcat()
     rt = s.runtime
-    seq = rt.saves.seq["trapcat-play"]
+    seq = rt.saves.seq["trapcat/play"]
     _run(s, "right wait:2")
     s.set_supply(volts)
     _run(s, "wait:120")
-    assert rt.saves.seq["trapcat-play"] == seq and rt._toast_ticks == 0
+    assert rt.saves.seq["trapcat/play"] == seq and rt._toast_ticks == 0
     assert not rt.battery.empty
 
 

@@ -101,7 +101,7 @@ def test_at_the_cut_off_the_game_is_saved_and_the_screen_says_so_as_in_the_simul
                 if label == "the cursor moved":
                     cursor = int(pico.exec("print(rt.game.cursor)"))
                 if label == "battery empty: saved":
-                    saved = eval(pico.exec("print(repr(rt.saves.load('trapcat-play')[0]['resume']['cursor']))"))
+                    saved = eval(pico.exec("print(repr(rt.saves.load('trapcat/play')[0]['resume']['cursor']))"))
         toast = pico.exec("print(rt._toast)").strip()
     for (label, sim_rows), (_, pico_rows) in zip(want, got):
         assert sim_rows == pico_rows, "%s: %d pixels differ\n%s" % (

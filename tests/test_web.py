@@ -246,6 +246,22 @@ def test_save_survives_a_reload(site, browser, tmp_path):
     assert browser.evaluate("pocket.app.setting('difficulty')") == 2
 
 
+def test_a_game_in_progress_survives_a_reload(site, browser, tmp_path):
+    """A move's save (the game's play save: a folder of its own, catmouse/play.new)
+    is copied to the browser's storage and back: after a reload the launcher offers
+    CONTINUE, pixel for pixel the simulator's on the same saves."""
+    played = "a wait:2 a wait:8 left wait:10 b wait:2 b wait:2"       # a move, then leave
+    load(browser, keys_url(site[1], played))
+    keys = browser.evaluate("Object.keys(localStorage).filter((k) => k.includes('catmouse/play'))")
+    assert keys, "the play save was not kept"
+    state = load(browser, keys_url(site[1], "wait:2"), fresh=False)
+    sim_rows(played, saves_dir=tmp_path)
+    expected, _ = sim_rows("wait:2", saves_dir=tmp_path)
+    fresh, _ = sim_rows("wait:2")
+    assert expected != fresh                                      # CONTINUE is on the launcher
+    assert web_rows(state["final"]) == expected
+
+
 def _pack_file(site, name, data):
     (site[0] / name).write_bytes(data)
     return name

@@ -189,14 +189,14 @@ _READ = r"""
 import savestore, main, games, boardcfg, hw_machine, binascii
 _s = savestore.Saves()
 d, s = _s.load('trapcat')
-p, ps = _s.load('trapcat-play')
+p, ps = _s.load('trapcat/play')
 r = p.get('resume')
 cfg = boardcfg.load_device()
 rt = main.boot(cfg, hw_machine.Hardware(cfg), savestore.Saves())
 resumable = list(rt.resumable)
 rt.start_game(games.GAMES[1], resume=r is not None)
 g = rt.game
-print(repr((s, ps, _s.seq['trapcat-play'], d.get('won'), d.get('lost'), r and r['moves'], resumable,
+print(repr((s, ps, _s.seq['trapcat/play'], d.get('won'), d.get('lost'), r and r['moves'], resumable,
             rt._toast, g.board.moves, r is None or bytes(g.board.cells) == binascii.unhexlify(r['cells']))))
 """
 

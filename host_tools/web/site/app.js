@@ -159,12 +159,22 @@ function fromBase64(text) {
   for (let i = 0; i < raw.length; i++) bytes[i] = raw.charCodeAt(i);
   return bytes;
 }
-const SAVE_FILE = /^[A-Za-z0-9_]+\.(sav|bak|new)$/;
+// a game's records (ID.sav ...) and its game in progress (ID/play.new ...: a folder of its own)
+const SAVE_FILE = /^[A-Za-z0-9_]+(\/play)?\.(sav|bak|new)$/;
 function restoreSaves(mp) {
   for (let i = 0; i < localStorage.length; i++) {
     const key = localStorage.key(i);
     const name = key.startsWith(SAVE_KEY) ? key.slice(SAVE_KEY.length) : "";
-    if (SAVE_FILE.test(name)) mp.FS.writeFile("/saves/" + name, fromBase64(localStorage.getItem(key)));
+    if (!SAVE_FILE.test(name)) continue;
+    const slash = name.indexOf("/");
+    if (slash > 0) {
+      try {
+        mp.FS.mkdir("/saves/" + name.slice(0, slash));
+      } catch (err) {
+        // there already: another file of that folder came first
+      }
+    }
+    mp.FS.writeFile("/saves/" + name, fromBase64(localStorage.getItem(key)));
   }
 }
 function saveChanged(mp, name) {
