@@ -59,6 +59,10 @@ def boot(cfg=None, hw=None, saves=None):
     if saves is None:
         saves = saves_mod.Saves()
     rt = runtime.Runtime(hw, saves, board_name=cfg["name"])
+    if sys.implementation.name == "micropython":
+        # the board file and the saves CONTINUE needs are read: the JSON reader is
+        # imported again where a save is read (a game's start) and leaves with the game
+        sys.modules.pop("strictjson", None)
     rt.launcher = launcher.Launcher(rt)
     rt.screen = rt.launcher
     return rt

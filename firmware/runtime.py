@@ -286,39 +286,31 @@ class Runtime:
         data, status = self._load_raw(game_id)
         if status == "corrupt":
             self.toast("SAVE CORRUPT - RESET", 60)
-            self._write(game_id, {})
+            self._write(game_id, {}, game_id == self.ctx.game_id)
         elif status == "recovered":
             self.toast("SAVE DAMAGED - RESTORED", 60)
-            self._write(game_id, data)
+            self._write(game_id, data, game_id == self.ctx.game_id)
         return data
 
     def store(self, game_id, data):
         """The game in play stores through savestore's store_often (one file
         written, nothing renamed or created once both copies exist).  Its
         records change at its end: the game in progress is cleared first."""
-        if game_id == self.ctx.game_id and game_id in self.resumable:
+        often = game_id == self.ctx.game_id
+        if often and game_id in self.resumable:
             self._clear_play(game_id)
-        self._write(game_id, data)
+        self._write(game_id, data, often)
 
-    def _write(self, game_id, data):
+    def _write(self, save_id, data, often):
         try:
-            if game_id == self.ctx.game_id:
-                self.saves.store_often(game_id, data)
-            else:
-                self.saves.store(game_id, data)
-        except OSError:
-            self.toast("SAVE FAILED", 60)
-
-    def _store_play(self, game_id, data):
-        try:
-            self.saves.store_often(play_id(game_id), data)
+            (self.saves.store_often if often else self.saves.store)(save_id, data)
         except OSError:
             self.toast("SAVE FAILED", 60)
 
     def _clear_play(self, game_id):
         """No game in progress any more: CONTINUE goes, the play save holds nothing."""
         self.resumable.remove(game_id)
-        self._store_play(game_id, {})
+        self._write(play_id(game_id), {}, True)
 
     def save_game(self):
         """Store the game in play with its snapshot (or without one when it is
@@ -337,7 +329,7 @@ class Runtime:
         else:
             if game_id not in self.resumable:
                 self.resumable.append(game_id)
-            self._store_play(game_id, {RESUME: snap})
+            self._write(play_id(game_id), {RESUME: snap}, True)
         self.save_ms = clock.ticks_diff(self.hw.ticks_ms(), start)
 
     def save_pending(self):
