@@ -545,6 +545,7 @@ class Game:
         self.start[:] = cells
         self.restart()
         self.screen = self.play_screen
+        self.list_screen.drop_thumb()
         self.job.want(klotski.piece_set(self.start))
 
     # ------------------------------------------------------------ the board
@@ -622,11 +623,13 @@ class LevelList:
     def __init__(self, game):
         self.game = game
         self.top = 0                     # first row shown
-        self.thumb = bytearray(20)
-        self.thumb_own = bytearray(20)
+        self.drop_thumb()
+
+    def drop_thumb(self):
+        """The thumbnail's buffers go while a board is played (the solver's table
+        is built then: its peak heap is the scene's); the list makes them again."""
+        self.thumb = self.thumb_own = self.thumb_fb = None
         self._thumb_level = -2
-        # the thumbnail's frame (x 103-124, pages 0-3), drawn when the selection moves
-        self.thumb_fb = framebuf.FrameBuffer(bytearray(88), 22, 32, framebuf.MONO_VLSB)
 
     def tick(self, ctx):
         btn = ctx.buttons
@@ -702,6 +705,11 @@ class LevelList:
             gfx.text(fb, name, 1, y, c)
             gfx.text_codes(fb, line, start, end, x, y, c)
             y += 7
+        if self.thumb_fb is None:
+            self.thumb = bytearray(20)
+            self.thumb_own = bytearray(20)
+            # the thumbnail's frame (x 103-124, pages 0-3), drawn when the selection moves
+            self.thumb_fb = framebuf.FrameBuffer(bytearray(88), 22, 32, framebuf.MONO_VLSB)
         if self._thumb_level != g.level:
             try:      # a pack level was read by the tick; a failure draws no thumbnail
                 self.thumb[:] = klotski.parse(g.layout(g.level))
