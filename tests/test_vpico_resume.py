@@ -32,28 +32,36 @@ def reference(tmp_path_factory):
 
 
 def _writes(ops):
-    """The ticks of the script with flash operations (all of a store's happen in one tick)."""
-    return [t for t in range(len(ops)) if ops[t] > (ops[t - 1] if t else 0)]
+    """The ticks of the script with flash operations, as runs of consecutive ticks
+    [(first, last), ...]: a save runs after its tick's frame, in the wait for the
+    next tick, and a long one (a game's end: the play save cleared, then the
+    records stored) can go on past the tick's end."""
+    runs = []
+    for t in range(len(ops)):
+        if ops[t] > (ops[t - 1] if t else 0):
+            if runs and runs[-1][1] == t - 1:
+                runs[-1] = (runs[-1][0], t)
+            else:
+                runs.append((t, t))
+    return runs
 
 
 def _start_tick(ops):
     """The tick that starts Trap the Cat: the first that writes, making the two
     files its play save's saves after each move rewrite (savestore.make_slots;
     the records image has none yet), which is no save."""
-    return _writes(ops)[0]
+    return _writes(ops)[0][0]
 
 
-def _play_saves(ops, final):
-    """The ticks that wrote a play save: not the game's start, nor the records'
-    own store when the game ended (the cat escaped: lost 4; it comes in the tick
-    after the one that cleared the game in progress)."""
-    ticks = [t for t in _writes(ops) if t != _start_tick(ops)]
-    return ticks[:-1] if final[4] == 4 else ticks
+def _play_saves(ops):
+    """The writes of a play save, (first tick, last tick) each: every write after
+    the game's start (a move's save, or a game's end: its play save cleared)."""
+    return _writes(ops)[1:]
 
 
-def _stores_before(ops, final, tick):
+def _stores_before(ops, tick):
     """Play saves completed before tick ``tick`` of the script."""
-    return sum(1 for t in _play_saves(ops, final) if t < tick)
+    return sum(1 for _, last in _play_saves(ops) if last < tick)
 
 
 def _check(got, done, final):
@@ -72,7 +80,7 @@ def test_the_uncut_play_saved_every_move(reference):
     presses = [t for t, keys in enumerate(vpresume.play_ticks()) if "a" in keys and t
                and "a" not in vpresume.play_ticks()[t - 1]]
     assert _start_tick(ops) < presses[2]        # the game's start, before the first block
-    stores = _stores_before(ops, final, len(ops))
+    stores = _stores_before(ops, len(ops))
     # (how many depends on the board, seeded from the clock: the cat may escape early)
     assert stores >= 3 and final[2] == stores, (stores, final)
     _check(final, stores - 1, final)
@@ -83,7 +91,7 @@ def test_power_cuts_at_random_moments_of_play(reference, tmp_path):
 
     img, ops, start, final = reference
     rng = random.Random(20261125)
-    first = _writes(ops)[1]                                     # the first move's save
+    first = _play_saves(ops)[0][0]                                   # the first move's save
     for k in range(3):
         tick = rng.randrange(first - 10, len(ops))
         cut_ns = start + tick * TICK_NS + rng.randrange(int(TICK_NS))
@@ -92,14 +100,14 @@ def test_power_cuts_at_random_moments_of_play(reference, tmp_path):
         assert vpresume.play_and_cut(cut, cut_ns=int(cut_ns)), cut_ns
         got, out = vpresume.saved_game(cut)
         assert "Traceback" not in out
-        _check(got, _stores_before(ops, final, tick), final)
+        _check(got, _stores_before(ops, tick), final)
 
 
 def test_power_cuts_inside_a_move_save(reference, tmp_path):
     from host_tools.emulation import vpresume
 
     img, ops, start, final = reference
-    saves_at = _play_saves(ops, final)
+    saves_at = [first for first, _ in _play_saves(ops)]
     tick = saves_at[1]                                           # the second move's save
     count = ops[tick] - ops[tick - 1]
     seen = set()
@@ -109,6 +117,6 @@ def test_power_cuts_inside_a_move_save(reference, tmp_path):
         assert vpresume.play_and_cut(cut, cut_after_ops=n, arm_at_tick=tick), n
         got, out = vpresume.saved_game(cut)
         assert "Traceback" not in out
-        _check(got, _stores_before(ops, final, tick), final)
+        _check(got, _stores_before(ops, tick), final)
         seen.add(got[2])
     assert seen
