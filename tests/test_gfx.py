@@ -80,10 +80,11 @@ def test_text_pixels_equal_with_micropython_str_packing(monkeypatch, seed):
     test_text_pixels_equal_one_blit_per_glyph(seed + 10)
 
 
-_VM_TEXT = r"""
-import framebuf, gfx
+# guest code: the reference, one blit per glyph on the built-in framebuf FB (a module)
+_PER_GLYPH = r"""
 glyph = bytearray(3)
-gfb = framebuf.FrameBuffer(glyph, 3, 5, framebuf.MONO_VLSB)
+gfb = FB.FrameBuffer(glyph, 3, 5, FB.MONO_VLSB)
+inverse = FB.FrameBuffer(bytearray(b"\x01\x00"), 2, 1, FB.MONO_VLSB)
 def per_glyph(fb, s, x, y, c):
     for i in range(len(s)):
         code = s[i] if isinstance(s[i], int) else ord(s[i])
@@ -96,9 +97,15 @@ def per_glyph(fb, s, x, y, c):
         if c:
             fb.blit(gfb, x, y, 0)
         else:
-            fb.blit(gfb, x, y, 1, gfx._inverse)
+            fb.blit(gfb, x, y, 1, inverse)
         x += 4
     return x
+"""
+
+_VM_TEXT = r"""
+import framebuf, gfx
+FB = framebuf
+""" + _PER_GLYPH + r"""
 ok = gfx._pack_into is not None
 for s, x, y, c in CASES:
     a = bytearray(1024)
@@ -150,24 +157,8 @@ import framebuf as builtin
 import cpframebuf
 sys.modules['framebuf'] = cpframebuf
 import gfx
-glyph = bytearray(3)
-gfb = builtin.FrameBuffer(glyph, 3, 5, builtin.MONO_VLSB)
-inverse = builtin.FrameBuffer(bytearray(b"\x01\x00"), 2, 1, builtin.MONO_VLSB)
-def per_glyph(fb, s, x, y, c):
-    for i in range(len(s)):
-        code = s[i] if isinstance(s[i], int) else ord(s[i])
-        if code < 32 or code > 126:
-            code = 63
-        base = (code - 32) * 3
-        glyph[0] = gfx._FONT[base]
-        glyph[1] = gfx._FONT[base + 1]
-        glyph[2] = gfx._FONT[base + 2]
-        if c:
-            fb.blit(gfb, x, y, 0)
-        else:
-            fb.blit(gfb, x, y, 1, inverse)
-        x += 4
-    return x
+FB = builtin
+""" + _PER_GLYPH + r"""
 ok = gfx._GLYPHS and gfx._pack_into is not None
 bad = []
 for s, x, y, c in CASES:
