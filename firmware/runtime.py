@@ -598,8 +598,7 @@ class Runtime:
         while max_ticks:
             max_ticks -= 1
             self.step()
-            if self.save_due:
-                self.save_game()
+            self.save_pending()
             if self.power == OFF:
                 hw.doze(DOZE_MS)
                 self._base = hw.ticks_ms()

@@ -213,6 +213,19 @@ try:
 except ImportError:
     print('no')
 """
+
+
+def write_exchanges(path, data):
+    """The raw-REPL programs that write ``data`` to ``path`` on a board with
+    binascii: open, one base64 piece of WRITE_CHUNK bytes each, close (flash's
+    writes and the virtual Pico's own provisioning send the same)."""
+    yield "from binascii import a2b_base64\nf=open(%r,'wb')\nw=f.write" % path
+    for start in range(0, len(data), WRITE_CHUNK):
+        yield "w(a2b_base64(%r))" % binascii.b2a_base64(bytes(data[start:start + WRITE_CHUNK]),
+                                                        newline=False)
+    yield "f.close()\ndel f,w,a2b_base64"
+
+
 ANSWER_WITHIN_S = 30        # a board that has not entered the raw REPL by then is not answering
 READ_POLL_S = 10            # serial read timeout (mpremote's 10 s without a byte): its deadlines then hold on a pty too
 RAW_REPL_TRY_S = 10         # one Ctrl-C/Ctrl-A try (mpremote's own deadline); a board busy booting gets more
@@ -377,11 +390,8 @@ class MpremoteTransport(DeviceTransport):
             if not self._base64:
                 self._t.fs_writefile(path, data)
                 return
-            self._t.exec("f=open(%r,'wb')\nw=f.write" % path)
-            for start in range(0, len(data), WRITE_CHUNK):
-                piece = binascii.b2a_base64(data[start:start + WRITE_CHUNK], newline=False)
-                self._t.exec("w(a2b_base64(%r))" % piece)
-            self._t.exec("f.close()\ndel f,w")
+            for code in write_exchanges(path, data):
+                self._t.exec(code)
         except OSError:
             raise               # mpremote converted it: exc.errno is the host's number
         except self._TransportError as exc:

@@ -16,7 +16,6 @@ guest reads as on hardware)::
     out = run_snippet("import klotski; ...; print(t)", files={"klotski.py": path})
 """
 
-import binascii
 import hashlib
 import os
 import select
@@ -548,10 +547,10 @@ class VirtualPico:
     def write_file(self, name, data):
         """Write one file onto the guest filesystem (raw REPL, in base64 pieces as
         flash's devicefs writes)."""
-        self.exec("from binascii import a2b_base64\nf=open(%r,'wb')\nw=f.write" % name)
-        for i in range(0, len(data), 1024):
-            self.exec("w(a2b_base64(%r))" % binascii.b2a_base64(bytes(data[i:i + 1024]), newline=False))
-        self.exec("f.close()\ndel f,w,a2b_base64")
+        from host_tools.device.devicefs import write_exchanges
+
+        for code in write_exchanges(name, data):
+            self.exec(code)
 
     def frame_pixels(self):
         return self.oled.pixels()
