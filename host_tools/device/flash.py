@@ -180,6 +180,16 @@ def check_device(info, boards_dir=None):
                         "ships (files and saves stay)" % info.get("version"))
 
 
+def files_present(dev):
+    """``present(name)``: whether the device has ``/name``, the root listed in one
+    exchange instead of an exists() per name (a name in a folder still asks)."""
+    at_root = set(dev.listdir("/"))
+
+    def present(name):
+        return name in at_root if "/" not in name else dev.exists("/" + name)
+    return present
+
+
 def make_plan(dev, files, info):
     plan = Plan()
     block = info.get("fs_block") or 4096
@@ -192,11 +202,7 @@ def make_plan(dev, files, info):
             plan.same.append(name)
         else:
             plan.send.append(name)
-    at_root = set(dev.listdir("/"))         # one exchange, not an exists() per name
-
-    def present(name):
-        return name in at_root if "/" not in name else dev.exists("/" + name)
-
+    present = files_present(dev)
     stale = set(n for n in old_names if n not in files)
     for name in files:  # a module that changed form: X.py would shadow X.mpy
         for a, b in ((".mpy", ".py"), (".py", ".mpy")):
@@ -454,7 +460,7 @@ def flash_circuitpython(drive, board, fw_dir=None, boards_dir=None, dry_run=Fals
     return plan
 
 
-class _HashingFs(LocalFs):
+class _HashingFs(LocalFs, devicefs.DeviceTransport):
     """LocalFs with the DeviceTransport extras deploy() uses."""
 
     def __init__(self, fs):
@@ -464,9 +470,6 @@ class _HashingFs(LocalFs):
     def sha256(self, path):
         p = self._p(path)
         return devicefs.sha256_hex(p.read_bytes()) if p.is_file() else None
-
-    sha256_many = devicefs.DeviceTransport.sha256_many
-    switch_on_board = devicefs.DeviceTransport.switch_on_board
 
     def reset(self):
         pass  # CircuitPython reloads code.py by itself when the drive changes
@@ -555,7 +558,8 @@ def doctor(dev, log=print):
             "display on the console)")
     if dev.exists("/" + MANIFEST):
         version, board_name, names = parse_manifest(dev.read("/" + MANIFEST))
-        missing = [n for n in names if not dev.exists("/" + n)]
+        present = files_present(dev)
+        missing = [n for n in names if not present(n)]
         log("firmware:     %s for %s, %d files%s" % (
             version, board_name, len(names), (", MISSING " + ", ".join(missing)) if missing else ""))
         if missing:
