@@ -13,23 +13,6 @@ pytestmark = pytest.mark.slow
 BOARD = "pico-cp-ssd1306"
 
 
-def sim_frame(keys=""):
-    from host_tools.emulation.sim import Simulator, parse_keys
-    sim = Simulator(BOARD)
-    sim.step()
-    for tick in parse_keys(keys):
-        sim.step(tick)
-    return sim.oled.pixels()
-
-
-def test_the_launcher_on_circuitpython_is_the_simulators():
-    with vpcircuitpy.cp_pico(BOARD) as pico:
-        out = pico.wait_booted(12000)
-        assert "Traceback" not in out, out
-        assert pico.oled.display_on
-        assert pico.frame_pixels() == sim_frame()
-
-
 # from the launcher into each game and back out, on one boot, keys held a few ticks
 # (CircuitPython's loop runs on its own clock, not the simulator's ticks):
 # (game, keys to its first screen, keys back to the launcher)
@@ -38,58 +21,50 @@ TOUR = (("catmouse", "hold:a:3 wait:30", "hold:b:3 wait:20"),
         ("junqi", "hold:down:3 wait:15 hold:a:3 wait:45", "hold:b:40 wait:20"),
         ("klotski", "hold:down:3 wait:15 hold:a:3 wait:45", ""))
 PANEL_X = 70        # Trap the Cat: the board is seeded from the clock, the panel is not
+# short taps (two ticks, ~67 ms) five ticks apart on the launcher, then back to the top
+TAPS = ("down", "down", "up", "down", "up", "up")
 
 
-def test_each_games_first_screen_on_circuitpython_is_the_simulators():
+def test_the_launcher_presses_and_each_games_first_screen_are_the_simulators():
+    """One boot: the launcher as drawn; DOWN, DOWN, UP, DOWN, UP, UP as short taps,
+    each one moving the cursor as in the simulator (a halted core once took the
+    first press and no other: tests/test_vpico_wfi.py); then into each game and
+    back out."""
     from host_tools.commands.vpico_cmd import VpicoSim
     from host_tools.emulation.sim import Simulator, parse_keys
 
     sim = Simulator(BOARD)
     sim.step()
-    differ = []
+    differ, cursor = [], []
     with vpcircuitpy.cp_pico(BOARD) as pico:
         player = VpicoSim(pico, pico.cfg)
-        player.boot()
-        for game, enter, leave in TOUR:
-            for tick in parse_keys(enter):
+        out = player.boot()
+        assert "Traceback" not in out, out
+        assert pico.oled.display_on
+        if pico.frame_pixels() != sim.oled.pixels():
+            differ.append("launcher")
+
+        def play(keys):
+            for tick in parse_keys(keys):
                 sim.step(tick)
                 player.step(tick)
+
+        for key in TAPS:
+            play("hold:%s:2 wait:5" % key)
+            cursor.append(sim.runtime.launcher.sel)
+            if pico.frame_pixels() != sim.oled.pixels():
+                differ.append("tap %s" % key)
+        for game, enter, leave in TOUR:
+            play(enter)
             got, want = pico.frame_pixels(), sim.oled.pixels()
             if game == "trapcat":
                 got, want = [row[PANEL_X:] for row in got], [row[PANEL_X:] for row in want]
             if got != want:
                 differ.append(game)
-            for tick in parse_keys(leave):
-                sim.step(tick)
-                player.step(tick)
+            play(leave)
         console = bytes(pico.console).decode(errors="replace")
+    assert cursor == [1, 2, 1, 2, 1, 0]
     assert not differ and "Traceback" not in console, (differ, console[-800:])
-
-
-def test_presses_in_a_row_through_keypad_are_each_taken():
-    """DOWN, DOWN, UP, DOWN on the launcher, each a short tap (two ticks, ~67 ms) five
-    ticks after the last: each one moves the cursor, as in the simulator.  (A halted
-    core once took the first press and no other: tests/test_vpico_wfi.py.)"""
-    from host_tools.commands.vpico_cmd import VpicoSim
-    from host_tools.emulation.sim import Simulator, parse_keys
-
-    taps = ("down", "down", "up", "down")
-    sim = Simulator(BOARD)
-    sim.step()
-    got, want, cursor = [], [], []
-    with vpcircuitpy.cp_pico(BOARD) as pico:
-        player = VpicoSim(pico, pico.cfg)
-        player.boot()
-        for key in taps:
-            for tick in parse_keys("hold:%s:2 wait:5" % key):
-                sim.step(tick)
-                player.step(tick)
-            got.append(pico.frame_pixels())
-            want.append(sim.oled.pixels())
-            cursor.append(sim.runtime.launcher.sel)
-        console = bytes(pico.console).decode(errors="replace")
-    assert cursor == [1, 2, 1, 2]
-    assert [g == w for g, w in zip(got, want)] == [True] * len(taps), console[-800:]
 
 
 def test_a_missing_display_says_why_on_the_console():
@@ -146,9 +121,11 @@ def _image(tmp_path, name):
     return path
 
 
-def test_b_at_power_on_is_usb_mode_and_otherwise_saves_survive_a_power_cycle(tmp_path):
+def test_b_at_power_on_is_usb_mode_and_otherwise_a_finished_save_survives_a_power_cut(tmp_path):
     """boot.py remounts CIRCUITPY writable for the games unless B is held at power-on
-    (USB mode: the computer may write, the games may not)."""
+    (USB mode: the computer may write, the games may not).  A store that returned is
+    on the flash: the power going 1 ms later keeps it.  (A cut *during* a store can
+    do worse on CircuitPython's FAT: docs/circuitpython.md.)"""
     from host_tools.emulation import vpico
 
     image = _image(tmp_path, "flash.img")
@@ -160,22 +137,6 @@ def test_b_at_power_on_is_usb_mode_and_otherwise_saves_survive_a_power_cycle(tmp
         pico.start()
         pico.boot_to_repl(12000)
         assert pico.exec(READONLY).strip() == "False"
-        pico.exec(SAVE % 7)
-    with vpico.VirtualPico(image, board=BOARD) as pico:
-        pico.start()
-        pico.boot_to_repl(12000)
-        assert eval(pico.exec(LOAD)) == ({"v": 7, "pad": "x" * 300}, "ok")
-
-
-def test_a_finished_save_survives_a_power_cut_right_after_it(tmp_path):
-    """A store that returned is on the flash: the power going 1 ms later keeps it.
-    (A cut *during* a store can do worse on CircuitPython's FAT: docs/circuitpython.md.)"""
-    from host_tools.emulation import vpico
-
-    image = _image(tmp_path, "flash.img")
-    with vpico.VirtualPico(image, board=BOARD) as pico:
-        pico.start()
-        pico.boot_to_repl(12000)
         pico.exec(SAVE % 3)
         pico.cut_at(pico.query()[0] + 1_000_000)          # 1 ms later: no flush of its own
         assert pico.run_until_off(5000)

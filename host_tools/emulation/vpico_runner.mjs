@@ -95,6 +95,12 @@ let cutAtNanos = Infinity;
 let pauseAtNanos = Infinity;
 let paused = true; // until the first L: buttons held at power-on are set first
 let poweredOff = false;
+// Free-running (VirtualPico.run_free: an L this far ahead) with the core halted and no
+// alarm pending, nothing in the chip can happen before the controller's next command:
+// the runner waits for that command instead of spinning through emulated idle time
+// (a pty-driven board at its REPL would otherwise keep a host core busy for nothing).
+const FREE_RUN_NANOS = 2 ** 62;
+let dormant = false;
 const hostBytes = []; // CDC OUT bytes not yet taken by the device
 const drive = new Map(); // pin -> 0/1 driven from outside (buttons)
 
@@ -366,10 +372,17 @@ function runSlice() {
   const end = Math.min(stopAt, sliceEnd);
   while (clock.nanosCounter < end && !watchdogReset && !poweredOff) {
     if (core.waiting) {
-      let step = clock.nanosToNextAlarm;
-      if (step <= 0) step = 1000;
+      // halted until an alarm fires; with none pending only the controller's next
+      // command can wake the core, and commands are read between slices: on to the
+      // slice's end (MicroPython waits for REPL input with no alarm at all)
+      if (!clock.nextAlarm && pauseAtNanos >= FREE_RUN_NANOS && cutAtNanos === Infinity) {
+        dormant = true;
+        return;
+      }
+      const toEnd = Math.max(end - clock.nanosCounter, CYCLE_NANOS);
+      const step = clock.nextAlarm ? clock.nanosToNextAlarm : toEnd;
       const before = clock.nanosCounter;
-      clock.tick(Math.min(step, Math.max(end - clock.nanosCounter, CYCLE_NANOS)));
+      clock.tick(Math.max(Math.min(step, toEnd), CYCLE_NANOS));
       waitNanos += clock.nanosCounter - before;
     } else {
       clock.tick(core.executeInstruction() * CYCLE_NANOS);
@@ -401,6 +414,10 @@ process.stdin.on("data", (chunk) => {
     const body = inbox.subarray(5, 5 + len);
     inbox = inbox.subarray(5 + len);
     handle(type, body);
+  }
+  if (dormant) {
+    dormant = false;
+    setImmediate(runSlice);
   }
 });
 process.stdin.on("end", () => powerOff());
