@@ -89,14 +89,12 @@ class GridSearch:
                 self.cost[(r + 1) * width + c + 1] = ROAD
                 self.walls[(r + 1) * width + c + 1] = 0
         self.wall_sides = bytearray(self.walls)
-        # BFS's sides live in a bytearray with a row of margin at each end, seen
-        # through views shifted by one step: west_of[p] is sides[p - 1], etc.
+        # BFS's sides live in a bytearray with a row of margin at each end, also
+        # seen through views shifted by one step west, east, north and south:
+        # neighbour_sides[0][p] is sides[p - 1], and so on.
         margin = memoryview(bytearray(size + 2 * width))
         self.sides = margin[width:width + size]
-        self.west_of = margin[width - 1:]
-        self.east_of = margin[width + 1:]
-        self.north_of = margin
-        self.south_of = margin[2 * width:]
+        self.neighbour_sides = (margin[width - 1:], margin[width + 1:], margin, margin[2 * width:])
         self.parent = array("H", bytes(2 * size))
         self.work = [0] * size
         self.public = array("H", bytes(2 * size))  # padded index -> public cell number
@@ -130,7 +128,7 @@ class GridSearch:
     def set_cell(self, cell, cost):
         if not 0 <= cost <= 3:
             raise ValueError("cell cost must be 0..3")
-        p = self.padded(cell)
+        p = self.pad[cell]
         self.cost[p] = cost
         wall = _FROM_WALL if cost == BLOCKED else 0
         self.walls[p] = wall
@@ -155,7 +153,7 @@ class GridSearch:
         of the walls (one C-level copy) and records for every reached cell the
         side that leads back towards dst, so one test both skips walls and
         visited cells and keeps the parent.  The neighbours are read through
-        the shifted views (``west_of[p]`` rather than ``sides[p - 1]``): an
+        the shifted views (``west[p]`` rather than ``sides[p - 1]``): an
         addition less per test, which saves more than a bytearray's slower
         access costs on MicroPython, and on CircuitPython a bytearray is read
         faster than a list (its list subscripts check for subclasses).  The
@@ -175,10 +173,7 @@ class GridSearch:
             self.path[0] = src
             self.path_len = 1
             return 0
-        west = self.west_of
-        east = self.east_of
-        north = self.north_of
-        south = self.south_of
+        west, east, north, south = self.neighbour_sides
         width = self.width
         link = self.work
         link[WHOLE] = self.walls  # 0 on every free cell: no stale chain ends
