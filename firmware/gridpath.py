@@ -152,15 +152,11 @@ class GridSearch:
         forwards from src in one pass.  ``sides`` starts each search as a copy
         of the walls (one C-level copy) and records for every reached cell the
         side that leads back towards dst, so one test both skips walls and
-        visited cells and keeps the parent.  The neighbours are read through
-        the shifted views (``west[p]`` rather than ``sides[p - 1]``): an
-        addition less per test, which saves more than a bytearray's slower
-        access costs on MicroPython, and on CircuitPython a bytearray is read
-        faster than a list (its list subscripts check for subclasses).  The
-        queue is a chain of links (``link[cell]`` = the next queued cell, 0 =
-        end, cleared by one copy), which saves the head/tail arithmetic.  The
-        four neighbours are written out rather than looped over: on the
-        device this loop is the whole cost of a cat's turn."""
+        visited cells and keeps the parent.  The queue is a chain of links
+        (``link[cell]`` = the next queued cell, 0 = end, cleared by one copy),
+        which saves the head/tail arithmetic.  The four neighbours are written
+        out rather than looped over: on the device this loop is the whole cost
+        of a cat's turn."""
         pad = self.pad
         src_p = pad[src]
         dst_p = pad[dst]
@@ -173,6 +169,10 @@ class GridSearch:
             self.path[0] = src
             self.path_len = 1
             return 0
+        # Neighbours are read through the shifted views, west[p] rather than
+        # sides[p - 1]: an addition less per test saves more than MicroPython's
+        # slower bytearray access costs, and CircuitPython reads a bytearray
+        # faster than a list (its list subscript checks for a subclass).
         west, east, north, south = self.neighbour_sides
         width = self.width
         link = self.work
