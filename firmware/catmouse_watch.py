@@ -273,7 +273,7 @@ class Watch:
         fb = self.scene.bg_fb
         shade = self.sprites[0].fb
         box = self.sprites[1].fb
-        came = s.came
+        came = s.came if self.astar else s.sides   # 1..4: a cell the search reached
         public = s.public
         steps = s.steps
         marks = self.marks

@@ -19,7 +19,8 @@ the source, so the path can be written out forwards in one pass:
 
 # Traces (`solve grid --trace`) read these searches without one extra step in
 # them: BFS's queue is a chain of links (``work``) in expansion order that
-# outlives the search, read back afterwards; A* closes each cell it takes off
+# outlives the search, read back afterwards with ``sides`` (each reached
+# cell's side towards its parent); A* closes each cell it takes off
 # the open list by writing 2 into ``came``, so the laptop's tracer lends it a
 # ``came`` list that reports those writes (host_tools/games/catmouse_trace.py).
 # Comments, not docstring: a MicroPython compiling the source keeps docstrings.
@@ -38,7 +39,7 @@ GRASS = const(2)
 STREAM = const(3)
 MAX_SIDE = const(64)
 UNREACHED = const(0xFFFF)
-_FROM_WALL = const(5)  # ``came`` of walls and of the search's source
+_FROM_WALL = const(5)  # ``came`` and ``sides`` of walls and of the search's source
 
 
 def _unlink(heads, nxt, bucket, q):
@@ -59,6 +60,7 @@ class _SliceMaker:
 
 # The per-search state lives in lists of small ints: on MicroPython a list is
 # read and written faster than a bytearray or array (no typecode dispatch).
+# BFS's ``sides`` is the exception (see bfs): a bytearray read through views.
 # Lists are reset by one slice copy; MicroPython cannot build a slice object
 # by calling slice(), and `lst[:] = ...` would allocate one per copy (on
 # CircuitPython and MicroPython before the stack-slice fast path,
@@ -86,6 +88,13 @@ class GridSearch:
             for c in range(cols):
                 self.cost[(r + 1) * width + c + 1] = ROAD
                 self.walls[(r + 1) * width + c + 1] = 0
+        self.wall_sides = bytearray(self.walls)
+        # BFS's sides live in a bytearray with a row of margin at each end, also
+        # seen through views shifted by one step west, east, north and south:
+        # neighbour_sides[0][p] is sides[p - 1], and so on.
+        margin = memoryview(bytearray(size + 2 * width))
+        self.sides = margin[width:width + size]
+        self.neighbour_sides = (margin[width - 1:], margin[width + 1:], margin, margin[2 * width:])
         self.parent = array("H", bytes(2 * size))
         self.work = [0] * size
         self.public = array("H", bytes(2 * size))  # padded index -> public cell number
@@ -119,9 +128,11 @@ class GridSearch:
     def set_cell(self, cell, cost):
         if not 0 <= cost <= 3:
             raise ValueError("cell cost must be 0..3")
-        p = self.padded(cell)
+        p = self.pad[cell]
         self.cost[p] = cost
-        self.walls[p] = _FROM_WALL if cost == BLOCKED else 0
+        wall = _FROM_WALL if cost == BLOCKED else 0
+        self.walls[p] = wall
+        self.wall_sides[p] = wall
 
     def get_cell(self, cell):
         return self.cost[self.padded(cell)]
@@ -138,8 +149,8 @@ class GridSearch:
         """Fewest moves from src to dst, or None; the path is left in self.path.
 
         The search runs backwards, from dst, so that the path can be read
-        forwards from src in one pass.  ``came`` starts each search as a copy of
-        the walls (one C-level copy) and records for every reached cell the
+        forwards from src in one pass.  ``sides`` starts each search as a copy
+        of the walls (one C-level copy) and records for every reached cell the
         side that leads back towards dst, so one test both skips walls and
         visited cells and keeps the parent.  The queue is a chain of links
         (``link[cell]`` = the next queued cell, 0 = end, cleared by one copy),
@@ -149,47 +160,48 @@ class GridSearch:
         pad = self.pad
         src_p = pad[src]
         dst_p = pad[dst]
-        width = self.width
-        came = self.came
-        came[WHOLE] = self.walls
-        if came[src_p] or came[dst_p]:
+        sides = self.sides
+        sides[WHOLE] = self.wall_sides
+        if sides[src_p] or sides[dst_p]:
             self.path_len = 0
             return None
         if src_p == dst_p:
             self.path[0] = src
             self.path_len = 1
             return 0
+        # Neighbours are read through the shifted views, west[p] rather than
+        # sides[p - 1]: an addition less per test saves more than MicroPython's
+        # slower bytearray access costs, and CircuitPython reads a bytearray
+        # faster than a list (its list subscript checks for a subclass).
+        west, east, north, south = self.neighbour_sides
+        width = self.width
         link = self.work
         link[WHOLE] = self.walls  # 0 on every free cell: no stale chain ends
-        came[dst_p] = _FROM_WALL
+        sides[dst_p] = _FROM_WALL
         p = last = dst_p
         while p:
-            if not came[p - 1]:
-                q = p - 1
-                came[q] = 1
-                link[last] = last = q
-                if q == src_p:
+            if not west[p]:
+                west[p] = 1
+                link[last] = last = p - 1
+                if last == src_p:
                     break
-            if not came[p + 1]:
-                q = p + 1
-                came[q] = 2
-                link[last] = last = q
-                if q == src_p:
+            if not east[p]:
+                east[p] = 2
+                link[last] = last = p + 1
+                if last == src_p:
                     break
-            if not came[p - width]:
-                q = p - width
-                came[q] = 3
-                link[last] = last = q
-                if q == src_p:
+            if not north[p]:
+                north[p] = 3
+                link[last] = last = p - width
+                if last == src_p:
                     break
-            if not came[p + width]:
-                q = p + width
-                came[q] = 4
-                link[last] = last = q
-                if q == src_p:
+            if not south[p]:
+                south[p] = 4
+                link[last] = last = p + width
+                if last == src_p:
                     break
             p = link[p]
-        if not came[src_p]:
+        if not sides[src_p]:
             self.path_len = 0
             return None
         # MicroPython reads the first 16 locals fastest: keep these later ones
@@ -203,7 +215,7 @@ class GridSearch:
             path[n] = public[p]
             if p == dst_p:
                 break
-            p += back[came[p]]
+            p += back[sides[p]]
             n += 1
         self.path_len = n + 1
         return n

@@ -53,7 +53,7 @@ class SearchOrder:
         dst_p = s.pad[dst]
         if self._idle(src_p, dst_p):
             return
-        side = s.came[src_p]
+        side = s.sides[src_p]
         stop = src_p + s.back[side] if 1 <= side <= 4 else 0
         link = s.work
         cells = self.cells

@@ -4,7 +4,7 @@
 - default order: the games' own GridSearch (firmware/gridpath.py), which runs
   backwards from the mouse, unchanged and at its full speed.  Its BFS queue is
   a chain of links in expansion order that outlives the search (``work``; each
-  reached cell's side towards its parent is in ``came``), so the trace is read
+  reached cell's side towards its parent is in ``sides``), so the trace is read
   afterwards; its A* closes each cell it takes by writing 2 into ``came``, so
   the tracer lends it a ``came`` list that reports those writes.
 - seed order: gridpath_seed.SeedSearch on the same buffers, forwards from the
@@ -77,10 +77,10 @@ def _default_bfs_expansions(s, src_p, dst_p):
     up to the cell that reached the cat (all of it when none did)."""
     if src_p == dst_p:
         return [[dst_p, []]]
-    came = s.came
+    sides = s.sides
     link = s.work
     back = s.back
-    side = came[src_p]
+    side = sides[src_p]
     stop = src_p + back[side] if 1 <= side <= 4 else 0
     dist = {dst_p: 0}
     by_parent = {}
@@ -89,7 +89,7 @@ def _default_bfs_expansions(s, src_p, dst_p):
     while p:
         order.append(p)
         if p != dst_p:
-            parent = p + back[came[p]]
+            parent = p + back[sides[p]]
             dist[p] = dist[parent] + 1
             by_parent.setdefault(parent, []).append((p, dist[p], False))
         p = link[p]
