@@ -50,6 +50,7 @@ and ``Search`` (the search's state), driven by ``Solver``.
 from array import array
 from asciitext import first_bad
 
+import gc
 import sys
 
 try:
@@ -62,6 +63,17 @@ try:
     import klotski_viper as _kv   # the search loop as a viper kernel
 except (ImportError, SyntaxError):  # no native emitter here (WebAssembly VMs, CircuitPython)
     _kv = None
+except MemoryError:
+    # no free block for its machine code (search16 alone is ~9.4 KB in one
+    # piece) in a fragmented heap: collect what the failed load left, one more
+    # try, else the plain loop (slower, the same table)
+    sys.modules.pop("klotski_viper", None)
+    gc.collect()
+    try:
+        import klotski_viper as _kv
+    except MemoryError:
+        sys.modules.pop("klotski_viper", None)
+        _kv = None
 # machine code only where the kernel compiles to it: elsewhere it would be the
 # plain loop of ``Solver.step`` again (the tests still run it on CPython)
 NATIVE_KERNEL = _kv is not None and sys.implementation.name == "micropython"

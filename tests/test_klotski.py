@@ -330,9 +330,11 @@ emit('sol', out)
 
 @pytest.fixture
 def rendered_kernel(monkeypatch):
-    """klotski_viper as the build renders it, run as Python (identity casts)."""
+    """klotski_viper and klotski_viper32 as the build renders them, run as
+    Python (identity casts)."""
     from host_tools.core import kernelgen
     monkeypatch.setattr(klotski, "_kv", kernelgen.load_module("klotski_viper"))
+    monkeypatch.setitem(sys.modules, "klotski_viper32", kernelgen.load_module("klotski_viper32"))
 
 
 @pytest.mark.parametrize("piece_set", [(4, 1, 4), (2, 3, 4), (0, 4, 6), (3, 3, 2)])
@@ -364,8 +366,15 @@ def test_the_viper_kernel_is_written_once_and_rendered_per_width(tmp_path):
     template = (FIRMWARE / "klotski_viper.py.tmpl").read_text(encoding="utf-8")
     assert template.count("def search{{BITS}}(") == 1 and "def search16(" not in template
     assert not (FIRMWARE / "klotski_viper.py").exists()
-    text = kernelgen.rendered_modules()["klotski_viper.py"]
-    assert text.count("def search16(") == 1 and text.count("def search32(") == 1
-    assert "{{" not in text and "ptr16(" in text and "ptr32(" in text
+    modules = kernelgen.rendered_modules()
+    assert sorted(modules) == ["klotski_viper.py", "klotski_viper32.py"]
+    text = modules["klotski_viper.py"]
+    assert text.count("def search16(") == 1 and "def search32(" not in text
+    assert text.count("def walk(") == 1
+    assert "{{" not in text and "ptr16(s.table)" in text and "ptr32(s.table)" not in text
+    other = modules["klotski_viper32.py"]            # only its width's copy: its own module
+    assert other.count("def search32(") == 1 and "def search16(" not in other
+    assert "def walk(" not in other and "{{" not in other and "ptr32(s.table)" in other
     assert kernelgen.main(["--out", str(tmp_path)]) == 0
-    assert (tmp_path / "klotski_viper.py").read_text(encoding="utf-8") == text
+    for name, source in modules.items():
+        assert (tmp_path / name).read_text(encoding="utf-8") == source
