@@ -322,8 +322,9 @@ _WALK_ROW = const(5)
 class Search:
     """The layered search's state: the one object that the plain loop
     (``klotski_loop.expand``, ``walk``) and the viper kernels (``klotski_viper.search16``,
-    ``search32``, ``walk``) read and write.  The setup makes it last (``klotski_setup._init_search``) and
-    ``Solver.finish`` drops it when the table is complete.
+    ``walk``, ``klotski_viper32.search32``) read and write.  The setup makes
+    it last (``klotski_setup._init_search``) and ``Solver.finish`` drops it
+    when the table is complete.
 
     Read only, shared with the table (``Table``): ``table`` (its
     ``planes``: two planes of ``units`` words, 1 + distance % 3 per pair bit,
@@ -856,9 +857,10 @@ class Solver:
     def __init__(self, nv, nh, ns, sliced=False, kernel=None):
         """``sliced``: leave the setup (DAG build and tables, ~1 s on a Pico) to
         ``setup()`` calls, so a caller can keep its UI alive; else it runs here.
-        ``kernel``: run the search in ``klotski_viper`` (None: where it is
-        machine code, ``NATIVE_KERNEL``); tables of several words per
-        geometry (8 soldiers or more) keep the loop of ``step``."""
+        ``kernel``: run the search in ``klotski_viper`` (``klotski_viper32``
+        for 30-bit words; None: where it is machine code, ``NATIVE_KERNEL``);
+        tables of several words per geometry (8 soldiers or more) keep the
+        loop of ``step``."""
         mod = sys.modules.get("klotski_setup")
         if mod is None:                   # dropped after an earlier setup
             mod = __import__("klotski_setup")
