@@ -441,10 +441,10 @@ def test_the_viper_kernel_is_written_once_and_rendered_per_width(tmp_path):
     text = modules["klotski_viper.py"]
     assert text.count("def search16(") == 1 and "def search32(" not in text
     assert text.count("def walk(") == 1
-    assert "{{" not in text and "ptr16(s.table)" in text and "ptr32(s.table)" not in text
+    assert "{{" not in text and "T = ptr16(s.table)" in text and "T = ptr32(s.table)" not in text
     other = modules["klotski_viper32.py"]            # only its width's copy: its own module
     assert other.count("def search32(") == 1 and "def search16(" not in other
-    assert "def walk(" not in other and "{{" not in other and "ptr32(s.table)" in other
+    assert "def walk(" not in other and "{{" not in other and "T = ptr32(s.table)" in other
     assert kernelgen.main(["--out", str(tmp_path)]) == 0
     for name, source in modules.items():
         assert (tmp_path / name).read_text(encoding="utf-8") == source
