@@ -46,10 +46,9 @@ _BITS = const(13)         # pair bits, popcounts
 _POPCOUNT = const(14)
 _MIRROR = const(15)       # mirror order of cells, per-word pieces and mirrors
 _PIECES = const(16)
-_DECODE = const(17)       # the per-layout decode buffers
-_KERNEL = const(18)       # 30-bit table words: their kernel's module is loaded
-_SEARCH = const(19)       # the search's state object
-_DONE = const(20)
+_DECODE = const(17)       # the per-layout decode buffers (and search32's module)
+_SEARCH = const(18)       # the search's state object
+_DONE = const(19)
 
 _GUARD = const(0x820820)  # the guard bits of the pieces' 6-bit fields
 _POP4 = (0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4)
@@ -129,24 +128,6 @@ class Setup:
             self._pieces(ph)
         elif ph == _DECODE:
             self._decode()
-        elif ph == _KERNEL:
-            s = self.solver
-            if s._kernel is None and s._loop is None:
-                # search32 is a module of its own (klotski_viper32: the
-                # classic set's build never holds its ~9.4 KB of machine
-                # code), loaded in a slice of its own; on a MemoryError (no
-                # block that large in a fragmented heap) collect what the
-                # failed load left and try once more, else the plain loop
-                for _ in range(2):
-                    try:
-                        s._kernel = __import__("klotski_viper32").search32
-                        break
-                    except MemoryError:
-                        sys.modules.pop("klotski_viper32", None)
-                        gc.collect()
-                if s._kernel is None:
-                    s._loop = __import__("klotski_loop")
-            self.phase = _SEARCH
         else:
             self._search()
         self.heavy_next = self.phase == _TABLE
@@ -665,7 +646,11 @@ class Setup:
 
     def _decode(self):
         """Per-layout decode (neighbors, cells_of, hints): rows decoded
-        incrementally from the DAG path."""
+        incrementally from the DAG path.  For 30-bit table words, their
+        kernel's module too (this slice is short otherwise).  Not in
+        ``step``: those lines made every slice 1-1.7 ms longer on the
+        virtual Pico (a larger frame: MicroPython puts one of more than 11
+        words on the heap, at every call)."""
         rk = self.ranker
         rk.rows = _zeros("H", 5)
         rk.path = _zeros("H", 6)           # DAG node entering row r
@@ -683,7 +668,22 @@ class Setup:
         rk.out_rank = rk.out_from = rk.out_to = None
         rk.step_cell = None
         rk.path[0] = rk.root
-        self.phase = _KERNEL
+        s = self.solver
+        if s._kernel is None and s._loop is None:
+            # search32 is a module of its own (klotski_viper32: the classic
+            # set's build never holds its ~9.4 KB of machine code); on a
+            # MemoryError (no block that large in a fragmented heap) collect
+            # what the failed load left and try once more, else the plain loop
+            for _ in range(2):
+                try:
+                    s._kernel = __import__("klotski_viper32").search32
+                    break
+                except MemoryError:
+                    sys.modules.pop("klotski_viper32", None)
+                    gc.collect()
+            if s._kernel is None:
+                s._loop = __import__("klotski_loop")
+        self.phase = _SEARCH
 
     def _search(self):
         """The search's state object, with the tables only it reads."""
@@ -860,7 +860,7 @@ def init_solver(solver, nv, nh, ns, kernel):
     elif not kernel or solver.pairs > 30:
         # the plain loop's module where the search runs in it (see klotski_loop)
         solver._loop = __import__("klotski_loop")
-    # (one 30-bit word per geometry: the setup's _KERNEL slice loads search32)
+    # (one 30-bit word per geometry: the setup's _DECODE slice loads search32)
     solver.search = None                # the search's state while it runs (``Search``)
     solver.depth = 0                    # the search's layer
     solver._setup = Setup(solver)
