@@ -50,6 +50,7 @@ and ``Search`` (the search's state), driven by ``Solver``.
 from array import array
 from asciitext import first_bad
 
+import gc
 import sys
 
 try:
@@ -62,6 +63,17 @@ try:
     import klotski_viper as _kv   # the search loop as a viper kernel
 except (ImportError, SyntaxError):  # no native emitter here (WebAssembly VMs, CircuitPython)
     _kv = None
+except MemoryError:
+    # no free block for its machine code (search16 alone is ~9.4 KB in one
+    # piece) in a fragmented heap: collect what the failed load left, one more
+    # try, else the plain loop (slower, the same table)
+    sys.modules.pop("klotski_viper", None)
+    gc.collect()
+    try:
+        import klotski_viper as _kv
+    except MemoryError:
+        sys.modules.pop("klotski_viper", None)
+        _kv = None
 # machine code only where the kernel compiles to it: elsewhere it would be the
 # plain loop of ``Solver.step`` again (the tests still run it on CPython)
 NATIVE_KERNEL = _kv is not None and sys.implementation.name == "micropython"
@@ -310,8 +322,9 @@ _WALK_ROW = const(5)
 class Search:
     """The layered search's state: the one object that the plain loop
     (``klotski_loop.expand``, ``walk``) and the viper kernels (``klotski_viper.search16``,
-    ``search32``, ``walk``) read and write.  The setup makes it last (``klotski_setup._init_search``) and
-    ``Solver.finish`` drops it when the table is complete.
+    ``walk``, ``klotski_viper32.search32``) read and write.  The setup makes
+    it last (``klotski_setup._init_search``) and ``Solver.finish`` drops it
+    when the table is complete.
 
     Read only, shared with the table (``Table``): ``table`` (its
     ``planes``: two planes of ``units`` words, 1 + distance % 3 per pair bit,
@@ -370,26 +383,15 @@ class Search:
                 self.summary = bytearray((len(self.active) + 7) >> 3)
 
     def walk_kernel(self, budget):
-        """``walk`` run by the viper kernel; when it ends, the goal
-        geometries it marked get their table and frontier words here."""
+        """``walk`` run by the viper kernel (it fills the goal geometries'
+        table and frontier words itself: a loop over ``active`` here, when
+        the walk ended, made that slice ~6 ms longer than the ones before it
+        on the virtual Pico, which a game tick's slice estimate missed)."""
         if NATIVE_KERNEL:
             budget = budget * _KERNEL_UNITS if budget < 1 << 26 else 1 << 30
         budget = _kv.walk(self, budget)
         if NATIVE_KERNEL:
             budget //= _KERNEL_UNITS
-        if self.counters[_WALK_ROW] < 0:
-            T = self.table
-            FR = self.frontier
-            ACT = self.active
-            lsb = self.low_bit
-            fw = self.full_words[0]
-            for i in range(len(ACT)):
-                a = ACT[i]
-                while a:
-                    u = (i << 3) | lsb[a]
-                    a &= a - 1
-                    T[u] = fw
-                    FR[u] = fw
         return budget
 
 
@@ -844,9 +846,10 @@ class Solver:
     def __init__(self, nv, nh, ns, sliced=False, kernel=None):
         """``sliced``: leave the setup (DAG build and tables, ~1 s on a Pico) to
         ``setup()`` calls, so a caller can keep its UI alive; else it runs here.
-        ``kernel``: run the search in ``klotski_viper`` (None: where it is
-        machine code, ``NATIVE_KERNEL``); tables of several words per
-        geometry (8 soldiers or more) keep the loop of ``step``."""
+        ``kernel``: run the search in ``klotski_viper`` (``klotski_viper32``
+        for 30-bit words; None: where it is machine code, ``NATIVE_KERNEL``);
+        tables of several words per geometry (8 soldiers or more) keep the
+        loop of ``step``."""
         mod = sys.modules.get("klotski_setup")
         if mod is None:                   # dropped after an earlier setup
             mod = __import__("klotski_setup")

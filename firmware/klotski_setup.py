@@ -6,7 +6,8 @@ next), ``at`` (where that phase's loop resumes) and the temporaries that live
 from one slice to the next; ``step()`` runs one slice (~1 M fuel, ~10 ms on a
 Pico) and returns True once the solver is ready.  ``heavy_next`` is True
 before the one slice that makes the table (~2.4 M fuel for the classic set,
-~4.1 M for 30-bit words).  The slices end where the setup's generator used to
+~4.1 M for 30-bit words) and before the one that loads search32's module
+(30-bit words).  The slices end where the setup's generator used to
 yield, so each costs what it did.
 
 A module of its own so that its code is not resident while the search runs,
@@ -16,6 +17,8 @@ again).
 """
 
 from array import array
+import gc
+import sys
 
 import klotski
 from klotski import CELLS, K_B, K_H, K_V, Search, _POW5, _clear, _unzeroed, _zeros
@@ -45,8 +48,9 @@ _POPCOUNT = const(14)
 _MIRROR = const(15)       # mirror order of cells, per-word pieces and mirrors
 _PIECES = const(16)
 _DECODE = const(17)       # the per-layout decode buffers
-_SEARCH = const(18)       # the search's state object
-_DONE = const(19)
+_KERNEL = const(18)       # 30-bit words: search32's module is loaded (a tick of its own)
+_SEARCH = const(19)       # the search's state object
+_DONE = const(20)
 
 _GUARD = const(0x820820)  # the guard bits of the pieces' 6-bit fields
 _POP4 = (0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4)
@@ -124,11 +128,11 @@ class Setup:
             self._tables(ph)
         elif ph <= _PIECES:
             self._pieces(ph)
-        elif ph == _DECODE:
+        elif ph <= _KERNEL:
             self._decode()
         else:
             self._search()
-        self.heavy_next = self.phase == _TABLE
+        self.heavy_next = self.phase == _TABLE or self.phase == _KERNEL
         return self.phase == _DONE
 
     # ------------------------------------------------------------ the row DAG
@@ -644,7 +648,29 @@ class Setup:
 
     def _decode(self):
         """Per-layout decode (neighbors, cells_of, hints): rows decoded
-        incrementally from the DAG path."""
+        incrementally from the DAG path.  Then, for 30-bit table words, a
+        slice that loads their kernel's module (~25 ms on the virtual Pico:
+        ``heavy_next`` gives it a tick of its own).  Here, not in ``step``:
+        those lines there made every slice 1-1.7 ms longer on the virtual
+        Pico (a larger frame: MicroPython puts one of more than 11 words on
+        the heap, at every call)."""
+        s = self.solver
+        if self.phase == _KERNEL:
+            # search32 is a module of its own (klotski_viper32: the classic
+            # set's build never holds its ~9.4 KB of machine code); on a
+            # MemoryError (no block that large in a fragmented heap) collect
+            # what the failed load left and try once more, else the plain loop
+            for _ in range(2):
+                try:
+                    s._kernel = __import__("klotski_viper32").search32
+                    break
+                except MemoryError:
+                    sys.modules.pop("klotski_viper32", None)
+                    gc.collect()
+            if s._kernel is None:
+                s._loop = __import__("klotski_loop")
+            self.phase = _SEARCH
+            return
         rk = self.ranker
         rk.rows = _zeros("H", 5)
         rk.path = _zeros("H", 6)           # DAG node entering row r
@@ -662,7 +688,8 @@ class Setup:
         rk.out_rank = rk.out_from = rk.out_to = None
         rk.step_cell = None
         rk.path[0] = rk.root
-        self.phase = _SEARCH
+        # no kernel and no loop yet: 30-bit words (see ``init_solver``)
+        self.phase = _KERNEL if s._kernel is None and s._loop is None else _SEARCH
 
     def _search(self):
         """The search's state object, with the tables only it reads."""
@@ -833,10 +860,13 @@ def init_solver(solver, nv, nh, ns, kernel):
     if kernel and kv is None:
         raise RuntimeError("klotski_viper is not importable here")
     solver._kernel = None
-    if kernel and solver.pairs <= 30:   # one table word per geometry
-        solver._kernel = kv.search16 if solver.pairs <= 16 else kv.search32
-    # the plain loop's module where the search runs in it (see klotski_loop)
-    solver._loop = __import__("klotski_loop") if solver._kernel is None else None
+    solver._loop = None
+    if kernel and solver.pairs <= 16:   # one 16-bit table word per geometry
+        solver._kernel = kv.search16
+    elif not kernel or solver.pairs > 30:
+        # the plain loop's module where the search runs in it (see klotski_loop)
+        solver._loop = __import__("klotski_loop")
+    # (one 30-bit word per geometry: the setup's _KERNEL slice loads search32)
     solver.search = None                # the search's state while it runs (``Search``)
     solver.depth = 0                    # the search's layer
     solver._setup = Setup(solver)

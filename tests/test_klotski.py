@@ -330,9 +330,11 @@ emit('sol', out)
 
 @pytest.fixture
 def rendered_kernel(monkeypatch):
-    """klotski_viper as the build renders it, run as Python (identity casts)."""
+    """klotski_viper and klotski_viper32 as the build renders them, run as
+    Python (identity casts)."""
     from host_tools.core import kernelgen
     monkeypatch.setattr(klotski, "_kv", kernelgen.load_module("klotski_viper"))
+    monkeypatch.setitem(sys.modules, "klotski_viper32", kernelgen.load_module("klotski_viper32"))
 
 
 @pytest.mark.parametrize("piece_set", [(4, 1, 4), (2, 3, 4), (0, 4, 6), (3, 3, 2)])
@@ -356,6 +358,76 @@ def test_many_word_tables_keep_the_plain_loop(rendered_kernel):
     assert s.distances.words_per == 2 and s._kernel is None
 
 
+def _imports_without_memory_for(monkeypatch, name, failures):
+    """Make ``import NAME`` raise MemoryError (what MicroPython raises when no
+    free block holds a kernel's machine code) the first ``failures`` times;
+    returns the list of the attempts.  Later attempts return the kernel as
+    the build renders it (run as Python)."""
+    import builtins
+
+    from host_tools.core import kernelgen
+    tries = []
+    real_import = builtins.__import__
+
+    def short_of_memory(module, *args, **kwargs):
+        if module != name:
+            return real_import(module, *args, **kwargs)
+        tries.append(module)
+        if len(tries) <= failures:
+            raise MemoryError("memory allocation failed, allocating 9472 bytes")
+        return kernelgen.load_module(name)
+    monkeypatch.setattr(builtins, "__import__", short_of_memory)
+    return tries
+
+
+def _fresh_klotski(monkeypatch):
+    """klotski imported anew (with its setup and loop modules, which import it
+    by name); the test's end puts the usual modules back."""
+    import importlib
+    for module in ("klotski", "klotski_setup", "klotski_loop"):
+        monkeypatch.delitem(sys.modules, module, raising=False)
+    return importlib.import_module("klotski")
+
+
+@pytest.mark.parametrize("failures", [1, 2])
+def test_a_kernel_that_does_not_fit_falls_back_to_the_plain_loop(monkeypatch, failures):
+    """After long play a Pico's heap can have 175 KB free and no block for
+    klotski_viper's machine code: its import raises MemoryError.  klotski
+    collects and tries once more; when that fails too, the plain loop builds
+    the table (slower, the same table) instead of an error screen."""
+    plain = klotski.Solver(4, 1, 4, kernel=False)
+    plain.build()
+    tries = _imports_without_memory_for(monkeypatch, "klotski_viper", failures)
+    fresh = _fresh_klotski(monkeypatch)
+    assert tries == ["klotski_viper", "klotski_viper"]      # one retry, no more
+    assert (fresh._kv is None) == (failures == 2)
+    assert not fresh.NATIVE_KERNEL
+    s = fresh.Solver(4, 1, 4, kernel=failures == 1)
+    assert (s._kernel is None) == (s._loop is not None) == (failures == 2)
+    while not s.step(300):
+        pass
+    assert bytes(s.table) == bytes(plain.table) and s.reached == plain.reached
+    layout = klotski.parse(SEEDS[0][0])
+    assert len(s.solution(s.rank_of(layout))) == SEEDS[0][1]
+
+
+@pytest.mark.parametrize("failures", [1, 2])
+def test_a_30_bit_kernel_that_does_not_fit_falls_back_to_the_plain_loop(monkeypatch, failures,
+                                                                          rendered_kernel):
+    """search32 comes from a module of its own, which the setup loads in a
+    slice; a MemoryError there gets the same retry, then the plain loop."""
+    monkeypatch.delitem(sys.modules, "klotski_viper32")
+    plain = klotski.Solver(0, 4, 6, kernel=False)
+    plain.build()
+    tries = _imports_without_memory_for(monkeypatch, "klotski_viper32", failures)
+    s = klotski.Solver(0, 4, 6, kernel=True)
+    assert tries == ["klotski_viper32", "klotski_viper32"]
+    assert (s._kernel is None) == (s._loop is not None) == (failures == 2)
+    while not s.step(300):
+        pass
+    assert bytes(s.table) == bytes(plain.table) and s.reached == plain.reached
+
+
 def test_the_viper_kernel_is_written_once_and_rendered_per_width(tmp_path):
     """The search is one function in firmware/klotski_viper.py.tmpl; the build
     renders search16 and search32 from it, and no rendered copy sits in the
@@ -364,8 +436,15 @@ def test_the_viper_kernel_is_written_once_and_rendered_per_width(tmp_path):
     template = (FIRMWARE / "klotski_viper.py.tmpl").read_text(encoding="utf-8")
     assert template.count("def search{{BITS}}(") == 1 and "def search16(" not in template
     assert not (FIRMWARE / "klotski_viper.py").exists()
-    text = kernelgen.rendered_modules()["klotski_viper.py"]
-    assert text.count("def search16(") == 1 and text.count("def search32(") == 1
-    assert "{{" not in text and "ptr16(" in text and "ptr32(" in text
+    modules = kernelgen.rendered_modules()
+    assert sorted(modules) == ["klotski_viper.py", "klotski_viper32.py"]
+    text = modules["klotski_viper.py"]
+    assert text.count("def search16(") == 1 and "def search32(" not in text
+    assert text.count("def walk(") == 1
+    assert "{{" not in text and "T = ptr16(s.table)" in text and "T = ptr32(s.table)" not in text
+    other = modules["klotski_viper32.py"]            # only its width's copy: its own module
+    assert other.count("def search32(") == 1 and "def search16(" not in other
+    assert "def walk(" not in other and "{{" not in other and "T = ptr32(s.table)" in other
     assert kernelgen.main(["--out", str(tmp_path)]) == 0
-    assert (tmp_path / "klotski_viper.py").read_text(encoding="utf-8") == text
+    for name, source in modules.items():
+        assert (tmp_path / name).read_text(encoding="utf-8") == source

@@ -9,7 +9,7 @@ source on a device without native code), the board file as ``board.json`` and
 firmware/ are not copied: firmware/circuitpython/framebuf.py is added (as
 ``framebuf.py``) for CircuitPython boards only, MicroPython has framebuf built
 in.  A kernel template (``firmware/*.py.tmpl``) is rendered by
-``core.kernelgen`` and built as the module it renders.  A game's extra flash
+``core.kernelgen`` and built as the modules it renders.  A game's extra flash
 files (Klotski's tables) come from its registry hook, not from here.
 """
 
@@ -24,7 +24,7 @@ from pathlib import Path
 from host_tools.core import UserError
 from host_tools.core.boards import board_runtime, load_board
 from host_tools.core.fwpath import FRAMEBUF_DIR
-from host_tools.core.kernelgen import TEMPLATE_SUFFIX, rendered_modules
+from host_tools.core.kernelgen import TEMPLATE_SUFFIX, rendered_from
 
 SOURCE_ONLY = ("boot.py", "main.py", "boot_switch.py")   # never compiled
 # firmware/ modules a handheld never imports: the browser's backend, the CPython
@@ -147,7 +147,6 @@ def build_files(fw_dir, board_name, boards_dir, mpy, circuitpython=False):
         binary, major, sub = circuitpython_mpy_cross(), 6, 3
     cp_runtime = circuitpython and board_runtime(board_name, boards_dir) == "circuitpython"
     runtime = "circuitpython" if circuitpython else "micropython"
-    rendered = rendered_modules(fw_dir)
     with tempfile.TemporaryDirectory() as scratch:
         for src in sorted(fw_dir.iterdir()):
             if src.is_dir() or src.name.startswith(".") or src.name in NOT_ON_DEVICES:
@@ -157,8 +156,11 @@ def build_files(fw_dir, board_name, boards_dir, mpy, circuitpython=False):
             if src.name.endswith(TEMPLATE_SUFFIX):
                 if circuitpython:
                     continue              # no native code on CircuitPython: klotski keeps its loop
-                src = Path(scratch) / (src.name[:-len(TEMPLATE_SUFFIX)] + ".py")
-                src.write_text(rendered[src.name], encoding="utf-8")
+                for name, text in rendered_from(src).items():
+                    module = Path(scratch) / name
+                    module.write_text(text, encoding="utf-8")
+                    files.update(_module_files(module, circuitpython, binary, major, sub, march))
+                continue
             if src.name == CP_BOOT:
                 if cp_runtime:
                     files["boot.py"] = src.read_bytes()

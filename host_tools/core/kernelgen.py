@@ -4,10 +4,12 @@ Viper types a pointer by its cast (``ptr16``/``ptr32``), so one function
 cannot serve 16-bit and 30-bit table words without a branch per table access
 in the hot loop.  ``firmware/klotski_viper.py.tmpl`` therefore holds the
 layered search once, as ``search{{BITS}}``, and the firmware build (``flash``,
-the virtual Pico) renders it into ``klotski_viper.py`` with ``search16`` and
-``search32``.  The rendered module exists only in the build, never in the
-source tree, so there is no generated copy to keep current and no 400-line
-twin to read twice.
+the virtual Pico) renders it into ``klotski_viper.py`` (``search16`` beside the
+template's other functions) and ``klotski_viper32.py`` (``search32`` alone): a
+table build loads only its width's copy (~9.4 KB of machine code each on a
+Pico, where the build's heap peaks).  The rendered modules exist only in the
+build, never in the source tree, so there is no generated copy to keep current
+and no 400-line twin to read twice.
 
     python -m host_tools.core.kernelgen [--out DIR]   # write the rendered modules to read them
 
@@ -33,11 +35,14 @@ _END = "\n\n\n@micropython.viper\n"
 BANNER = ("# Rendered by host_tools/core/kernelgen.py from firmware/%s at build time:\n"
           "# edit the template, never this file.\n")
 
-# per table-word width: what differs between the copies of the search
+# per table-word width: what differs between the copies of the search, and the
+# module each goes to: the template's own name + MODULE; the copy whose MODULE
+# is empty joins the template's other functions, the others get the template's
+# head (imports, constants) and nothing else
 WIDTHS = (
-    {"BITS": "16", "WORD": "16-bit", "PTR": "16", "FULLWORD": "0xFFFF", "POP_HIGH": ""},
+    {"BITS": "16", "WORD": "16-bit", "PTR": "16", "FULLWORD": "0xFFFF", "POP_HIGH": "", "MODULE": ""},
     {"BITS": "32", "WORD": "30-bit", "PTR": "32", "FULLWORD": "0x3FFFFFFF",
-     "POP_HIGH": " + pop[NB >> 20]"},
+     "POP_HIGH": " + pop[NB >> 20]", "MODULE": "32"},
 )
 
 
@@ -50,28 +55,40 @@ def _fill(text, values):
 
 
 def render(template, template_name="klotski_viper.py.tmpl"):
-    """The module's source from its template's text."""
+    """{module file name: source} of the modules a template's text renders
+    into (one per width: see ``WIDTHS``)."""
     try:
         start = template.index(_START)
         end = template.index(_END, start)
     except ValueError:
         raise UserError("%s has no `search{{BITS}}` function followed by another viper function"
                         % template_name) from None
+    name = template_name[:-len(TEMPLATE_SUFFIX)]
+    head = BANNER % template_name + template[:start]
     search = template[start:end]
-    copies = "\n\n\n".join(_fill(search, values) for values in WIDTHS)
-    return BANNER % template_name + template[:start] + copies + template[end:]
+    modules = {}
+    for values in WIDTHS:
+        tail = "\n" if values["MODULE"] else template[end:]
+        modules[name + values["MODULE"] + ".py"] = head + _fill(search, values) + tail
+    return modules
 
 
 def templates(fw_dir=FIRMWARE_DIR):
-    """{module file name: template path} for every kernel template in ``fw_dir``."""
-    return {p.name[:-len(TEMPLATE_SUFFIX)] + ".py": p
-            for p in sorted(Path(fw_dir).glob("*" + TEMPLATE_SUFFIX))}
+    """The kernel templates in ``fw_dir`` (paths)."""
+    return sorted(Path(fw_dir).glob("*" + TEMPLATE_SUFFIX))
+
+
+def rendered_from(path):
+    """{module file name: source text} that the template at ``path`` renders into."""
+    return render(Path(path).read_text(encoding="utf-8"), Path(path).name)
 
 
 def rendered_modules(fw_dir=FIRMWARE_DIR):
     """{module file name: source text} of every kernel the build adds."""
-    return {name: render(path.read_text(encoding="utf-8"), path.name)
-            for name, path in templates(fw_dir).items()}
+    modules = {}
+    for path in templates(fw_dir):
+        modules.update(rendered_from(path))
+    return modules
 
 
 def render_into(folder, fw_dir=FIRMWARE_DIR):
