@@ -188,8 +188,7 @@ LOAD = "import savestore\nprint(repr(savestore.Saves().load('probe')))"
 
 def test_save_survives_machine_reset(device):
     with vpico.VirtualPico(device, board=BOARD) as pico:
-        pico.start()
-        pico.boot_to_repl()
+        pico.start_at_repl()
         pico.exec(SAVE % 7)
         pico.write_serial(b"import machine\nmachine.reset()\x04")
         pico._wait(lambda: pico.resets > 0 or pico.exited, 0)
@@ -204,8 +203,7 @@ def _store_with_cut(image, cut_after):
     ``cut_after`` flash operations (None: no cut); returns the flash operations
     the store took when not cut."""
     with vpico.VirtualPico(image, board=BOARD) as pico:
-        pico.start()
-        pico.boot_to_repl()
+        pico.start_at_repl()
         _, before = pico.query()
         if cut_after is None:
             pico.exec(SAVE % 2)
@@ -218,8 +216,7 @@ def _store_with_cut(image, cut_after):
 
 def test_power_cut_during_a_save_leaves_old_or_new(device, tmp_path):
     with vpico.VirtualPico(device, board=BOARD) as pico:
-        pico.start()
-        pico.boot_to_repl()
+        pico.start_at_repl()
         pico.exec(SAVE % 1)
     reference = tmp_path / "ref.img"
     shutil.copyfile(device, reference)
@@ -258,8 +255,7 @@ def test_power_cut_during_flash_leaves_a_bootable_device(device, tmp_path):
     deploy is cut in tests/test_flash.py against the fake device; this is the
     same on real MicroPython and littlefs.)"""
     with vpico.VirtualPico(device, board=BOARD) as pico:
-        pico.start()
-        pico.boot_to_repl()
+        pico.start_at_repl()
         for name, data in old_modules(tmp_path).items():
             pico.write_file(name, data)
     old = tmp_path / "old.img"

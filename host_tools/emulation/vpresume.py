@@ -220,8 +220,7 @@ def prepared_image(folder):
     shutil.copyfile(vpfirmware.firmware_image(BOARD), path)
     pico = vpico.VirtualPico(path, board=BOARD)
     try:
-        pico.start()
-        pico.boot_to_repl()
+        pico.start_at_repl()
         pico.exec(_RECORDS)
     finally:
         pico.close()
@@ -285,16 +284,15 @@ def flash_ops_of_the_script(image):
 
 
 def saved_game(image):
-    """Boot ``image`` again (main.py: the boot's serial output), then in the REPL:
+    """Boot ``image`` again (boot.py; main.py in safe mode, B held: the runtime is
+    booted in the REPL instead, as main.py does), then in the REPL:
     (the records' load status, the play save's load status and sequence number,
     won, lost, the snapshot's moves or None, the runtime's resumable, its toast,
     then the moves and whether the board is the saved one after CONTINUE), and
     the boot's serial output."""
     pico = vpico.VirtualPico(image, board=BOARD)
     try:
-        pico.start()
-        out = pico.wait_booted()
-        vpfirmware.repl(pico)
+        out = pico.start_at_repl()
         return eval(pico.exec(_READ)), out
     finally:
         pico.close()
