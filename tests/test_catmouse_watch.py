@@ -102,10 +102,12 @@ def _watch(difficulty=1, level=0):
     gamectx.press(g, ctx, A)
     assert g.state == catmouse_game.WATCH and g.watch.phase == catmouse_watch.LOAD
     key = g.frame_key()                             # the title stays while it loads
-    gamectx.tick(g, ctx)                            # the map, the terrain
+    gamectx.tick(g, ctx)                            # the map
+    gamectx.tick(g, ctx)                            # the terrain
     assert g.frame_key() == key
     gamectx.tick(g, ctx)                            # the grid, the mouse
     gamectx.tick(g, ctx)                            # the order readers
+    gamectx.tick(g, ctx)                            # the sprites
     assert g.frame_key() == key
     gamectx.tick(g, ctx)                            # the new board drawn
     assert g.watch.phase == catmouse_watch.TURN and g.frame_key() is None
@@ -155,7 +157,7 @@ def test_a_watched_game_shows_each_search_then_moves_and_ends():
     for _ in range(catmouse_watch.DONE_TICKS):
         gamectx.tick(g, ctx)
     assert w.phase == catmouse_watch.LOAD                           # the next game
-    for _ in range(5):
+    for _ in range(7):
         gamectx.tick(g, ctx)
     assert w.phase == catmouse_watch.SEARCH and g.game.round == 1
 
@@ -184,7 +186,7 @@ def test_pause_step_speed_algorithm_board_and_back():
         gamectx.press(g, ctx, UP)
         assert " SP%d" % speed in _status(g) and catmouse_watch._CELLS[w.speed] == cells
     gamectx.press(g, ctx, DOWN)                      # next board, a new game
-    for _ in range(4):
+    for _ in range(6):
         gamectx.tick(g, ctx)
     assert g.level == 1 and g.game.round == 0 and w.phase == catmouse_watch.TURN
     assert g.cmap.costs == catmouse.parse_map(catmouse_maps.LEVELS[1][1]).costs
