@@ -59,21 +59,25 @@ except ImportError:
     def const(value):
         return value
 
+
+def load_kernel(name):
+    """The kernel module ``name``, or None when its machine code (search16
+    alone is ~9.4 KB in one piece) finds no free block in a fragmented heap:
+    what the failed load left is collected and the import tried once more;
+    without it the plain loop builds the same table, slower."""
+    for _ in range(2):
+        try:
+            return __import__(name)
+        except MemoryError:
+            sys.modules.pop(name, None)
+            gc.collect()
+    return None
+
+
 try:
-    import klotski_viper as _kv   # the search loop as a viper kernel
+    _kv = load_kernel("klotski_viper")   # the search loop as a viper kernel
 except (ImportError, SyntaxError):  # no native emitter here (WebAssembly VMs, CircuitPython)
     _kv = None
-except MemoryError:
-    # no free block for its machine code (search16 alone is ~9.4 KB in one
-    # piece) in a fragmented heap: collect what the failed load left, one more
-    # try, else the plain loop (slower, the same table)
-    sys.modules.pop("klotski_viper", None)
-    gc.collect()
-    try:
-        import klotski_viper as _kv
-    except MemoryError:
-        sys.modules.pop("klotski_viper", None)
-        _kv = None
 # machine code only where the kernel compiles to it: elsewhere it would be the
 # plain loop of ``Solver.step`` again (the tests still run it on CPython)
 NATIVE_KERNEL = _kv is not None and sys.implementation.name == "micropython"

@@ -17,8 +17,6 @@ again).
 """
 
 from array import array
-import gc
-import sys
 
 import klotski
 from klotski import CELLS, K_B, K_H, K_V, Search, _POW5, _clear, _unzeroed, _zeros
@@ -657,18 +655,12 @@ class Setup:
         s = self.solver
         if self.phase == _KERNEL:
             # search32 is a module of its own (klotski_viper32: the classic
-            # set's build never holds its ~9.4 KB of machine code); on a
-            # MemoryError (no block that large in a fragmented heap) collect
-            # what the failed load left and try once more, else the plain loop
-            for _ in range(2):
-                try:
-                    s._kernel = __import__("klotski_viper32").search32
-                    break
-                except MemoryError:
-                    sys.modules.pop("klotski_viper32", None)
-                    gc.collect()
-            if s._kernel is None:
+            # set's build never holds its ~9.4 KB of machine code)
+            kernel = klotski.load_kernel("klotski_viper32")
+            if kernel is None:
                 s._loop = __import__("klotski_loop")
+            else:
+                s._kernel = kernel.search32
             self.phase = _SEARCH
             return
         rk = self.ranker
