@@ -15,6 +15,7 @@ CONTINUE).
 """
 
 import shutil
+from contextlib import contextmanager
 from pathlib import Path
 
 from host_tools.emulation import mpvm, vpfirmware, vpico
@@ -161,14 +162,22 @@ def _flash_per_save(pico, saves):
     return out
 
 
-def save_costs(moves=12, flash_saves=12):
-    """{'trapcat_saves': [ms per move], 'trapcat_worst_tick': ms, 'klotski_save':
-    (ms, undo layouts, file bytes), 'trapcat_flash'/'klotski_flash': [(ms, bytes
-    erased, bytes programmed) per save], ...} on the virtual Pico."""
+@contextmanager
+def _stepped_runtime():
+    """A fresh copy of the firmware image in the REPL, the runtime booted there
+    (``_BOOT``: ``rt``, ``step``, ``tap``)."""
     with vpfirmware.firmware_pico() as pico:
         vpfirmware.repl(pico)
         pico.exec(_PRELUDE)
         pico.exec(_BOOT, emulated_ms=60000)
+        yield pico
+
+
+def save_costs(moves=12, flash_saves=12):
+    """{'trapcat_saves': [ms per move], 'trapcat_worst_tick': ms, 'klotski_save':
+    (ms, undo layouts, file bytes), 'trapcat_flash'/'klotski_flash': [(ms, bytes
+    erased, bytes programmed) per save], ...} on the virtual Pico."""
+    with _stepped_runtime() as pico:
         out = mpvm._parse_results(pico.exec(_TRAPCAT % {"moves": moves},
                                             emulated_ms=600000, timeout=3600))
         out["trapcat_flash"] = _flash_per_save(pico, flash_saves)
@@ -177,10 +186,7 @@ def save_costs(moves=12, flash_saves=12):
     # free block can be too small for klotski_viper's native code (NO MEMORY with
     # 175 KB free); main.py's own loop starts it after the other games
     # (tests/test_vpico_frames.py)
-    with vpfirmware.firmware_pico() as pico:
-        vpfirmware.repl(pico)
-        pico.exec(_PRELUDE)
-        pico.exec(_BOOT, emulated_ms=60000)
+    with _stepped_runtime() as pico:
         out.update(mpvm._parse_results(pico.exec(_KLOTSKI, emulated_ms=600000, timeout=3600)))
         out["klotski_flash"] = _flash_per_save(pico, flash_saves)
     return out
