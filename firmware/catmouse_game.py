@@ -22,6 +22,7 @@ status text is composed in a preallocated buffer when it changes, and the AI is
 called without building an argument tuple (tests/test_catmouse_alloc.py).
 """
 
+import screens
 import gfx
 from buttons import A, B, DOWN, LEFT, RIGHT, UP
 import catmouse
@@ -148,7 +149,7 @@ def check_level(text):
     return cmap
 
 
-class Game:
+class Scene(screens.Scene):
     def __init__(self, ctx):
         self.ctx = ctx
         self.sprites = (
@@ -204,6 +205,11 @@ class Game:
 
     def n_levels(self):
         return len(catmouse_maps.LEVELS) + (self.pack.count if self.pack else 0)
+
+    def open_level(self, i):
+        """The title screen with level ``i`` chosen (the web page's ``?level=``)."""
+        self.level = i
+        return True
 
     def level_name(self, i):
         nb = len(catmouse_maps.LEVELS)

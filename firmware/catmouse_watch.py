@@ -53,7 +53,7 @@ _PATH = (
 
 
 class Watch:
-    """The WATCH state of a catmouse_game.Game: it plays both sides on the
+    """The WATCH state of a catmouse_game.Scene: it plays both sides on the
     scene's game and draws into the scene's terrain frame (``bg``), which the
     scene's draw() shows with the pieces and the status bar."""
 

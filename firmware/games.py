@@ -8,7 +8,7 @@
 #
 # ID      save-file and level-pack name (letters, digits, underscore)
 # TITLE   the launcher's menu line
-# SCENE   firmware module with ``Game(ctx)``, imported only when the game starts
+# SCENE   firmware module with ``Scene(ctx)``, imported only when the game starts
 #         (and dropped after); its ``check_level(text)``, if any, is the one
 #         check of a pack level, shared by the device, `levels` and `flash`
 # PACK    the game's number in a level-pack header (0: no level packs); a

@@ -9,6 +9,7 @@ each a heading (8x8 font, <= 15 characters) and up to LINES lines of the 3x5 fon
 LEFT / UP: previous, B: back to the launcher.
 """
 
+import screens
 from buttons import A, B, DOWN, LEFT, RIGHT, UP
 import gfx
 
@@ -22,7 +23,7 @@ LINES = const(7)
 NO_RULES = (("HOW TO PLAY", "NO RULES FOR THIS GAME YET."),)
 
 
-class Game:
+class Scene(screens.Scene):
     def __init__(self, ctx):
         try:
             self.pages = __import__(ctx.game_id + "_rules").PAGES

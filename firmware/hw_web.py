@@ -201,12 +201,8 @@ class App:
                 continue
             rt.start_game(entry)
             game = rt.game
-            if level > 0 and game is not None and hasattr(game, "n_levels"):
-                index = min(level, game.n_levels()) - 1
-                if hasattr(game, "open_level"):
-                    game.open_level(index)
-                else:
-                    game.level = index
+            if level > 0 and game is not None and game.n_levels():
+                game.open_level(min(level, game.n_levels()) - 1)
             return True
         return False
 

@@ -26,6 +26,7 @@ and play).  The launcher's difficulty EASY picks the easy AI, NORMAL and HARD
 the full one.  Results vs each AI are saved (won/lost/drawn).
 """
 
+import screens
 import framebuf
 
 from buttons import A, B, DOWN, LEFT, RIGHT, UP
@@ -122,7 +123,7 @@ def cell_xy(c):
     return x, TOP + (c % jb.COLS) * CELL_H
 
 
-class Game:
+class Scene(screens.Scene):
     def __init__(self, ctx):
         self.ctx = ctx
         self.saved = ctx.load(GAME_ID) or {}

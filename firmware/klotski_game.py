@@ -1,12 +1,12 @@
 """Klotski (华容道) on the handheld: the scene around klotski.py.
 
-Screens, one object each with ``tick(ctx)`` / ``draw(fb)`` (``Game.screen``
-is the one on show; the runtime sees ``Game``): ``LevelList`` (name, best /
+Screens, one object each with ``tick(ctx)`` / ``draw(fb)`` (``Scene.screen``
+is the one on show; the runtime sees ``Scene``): ``LevelList`` (name, best /
 optimal, a thumbnail of the layout), ``PlayScreen`` (the board and its
 panel), ``MenuScreen`` (the pause menu over the board), ``WinScreen`` and
-``PackError``.  ``Game`` holds what they share: the levels, the board in
+``PackError``.  ``Scene`` holds what they share: the levels, the board in
 play, its undo ring and its solver job.  The list and the pack's error are
-kept on screen by the runtime's frame cache (``Game.frame_key``).
+kept on screen by the runtime's frame cache (``Scene.frame_key``).
 
 Board: 4 x 5 cells of 12 px on the left (a frame with the exit gap under the
 middle columns); the block is a double frame with a solid core, verticals and
@@ -43,6 +43,7 @@ BAD" and the reason, then the built-in list.  ``show_level(text)`` opens a given
 layout (``levels preview`` renders packs through it).
 """
 
+import screens
 import gc
 from binascii import hexlify, unhexlify   # resident already (savestore): no import cost in a save
 
@@ -62,7 +63,7 @@ except ImportError:
         return value
 
 GAME_ID = "klotski"
-_SHOWN = const(-1)       # Game.level of a layout given to show_level()
+_SHOWN = const(-1)       # Scene.level of a layout given to show_level()
 CELL = const(12)
 BX = const(1)            # board origin (inside the frame)
 BY = const(1)
@@ -345,7 +346,7 @@ class UndoRing:
         return True
 
 
-class Game:
+class Scene(screens.Scene):
     """The scene the runtime runs: the levels (built-in, then the pack's), the
     board in play and its solver, shared by the screens; ``screen`` is the
     one on show (LevelList, PlayScreen, MenuScreen, WinScreen or PackError),

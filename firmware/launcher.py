@@ -14,6 +14,7 @@ the saves under "_settings".
 import games
 import gfx
 import runtime
+import screens
 from buttons import A, B, DOWN, LEFT, RIGHT, UP
 
 MENU = 0
@@ -35,7 +36,7 @@ def _sleep_index(settings):
     return 1
 
 
-class Launcher:
+class Launcher(screens.Screen):
     def __init__(self, runtime):
         self.rt = runtime
         self.mode = MENU

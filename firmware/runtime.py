@@ -14,7 +14,7 @@ power-save command, RAM kept) and ``run()`` drops to one poll per tick with
 the core halted in between (``hw.doze``: lightsleep/WFI where the port has
 it).  While the screen is off nothing is ticked, drawn or sent.  A screen
 whose ``busy()`` answers True (a search it wants finished) keeps the panel on,
-dimmed; one without ``busy`` is simply frozen and carries on after waking.  Any
+dimmed; any other is simply frozen and carries on after waking.  Any
 button wakes it: the whole frame is sent again at once, and the waking press
 (until every button is released) reaches no screen.
 
@@ -24,8 +24,12 @@ cell's cut-off (``battery.empty``) the game in progress is saved at once and a
 toast says so ("BATTERY EMPTY - GAME SAVED"; "- CHARGE NOW" without a game),
 once per game while the supply stays there.
 
-Games in progress: a scene with ``snapshot()`` (a small dict of the game in
-play, None when there is none) and ``restore(snapshot)`` keeps it in a save of
+Screens: every screen is a screens.Screen and a game's scene a screens.Scene
+(the contract, with its defaults: ``frame_key``, ``busy``, ``snapshot``,
+``restore``, ``n_levels``, ``open_level``); the runtime calls them directly.
+
+Games in progress: a scene's ``snapshot()`` (a small dict of the game in
+play, None when there is none) and ``restore(snapshot)`` keep it in a save of
 its own, ``play_id(game_id)``, under "resume"; the records stay in the game's
 save and are written when they change (a game's end).  ``save_game()`` stores
 the snapshot: after a tick in which the scene called ``ctx.save_game()`` (a
@@ -39,7 +43,7 @@ restores it.  A game's end stores its records: the saved game in progress is
 cleared first, so a cut between the two never offers a finished game again.
 
 Games: ``start_game(entry)`` imports the module named in games.py lazily,
-builds ``Game(ctx)`` on a freshly collected heap; when ``tick`` returns
+builds ``Scene(ctx)`` on a freshly collected heap; when ``tick`` returns
 "exit" (or raises) the instance is dropped, the module (on the device: every
 module imported since the game started) removed from sys.modules and the heap
 collected again.  An exception shows an error screen
@@ -54,6 +58,7 @@ import buttons
 import clock
 import games
 import gfx
+import screens
 
 try:
     from micropython import const
@@ -129,7 +134,7 @@ class Context:
     #   cache_dir    folder for a game's large files (Klotski's tables): the saves'
     #                folder, or None when saves live in memory (nothing is cached)
     #   levels_dir   folder of the level packs (<game>.bin), None for /levels
-    # and the methods load/store, deadline, beep, toast, ai, tick_no.
+    # and the methods load/store, deadline, beep, toast, out_of_memory, ai, tick_no.
 
     def __init__(self, runtime):
         self._rt = runtime
@@ -170,6 +175,11 @@ class Context:
         (Runtime.save_pending), so the tick allocates nothing for it."""
         self._rt.save_due = True
 
+    def out_of_memory(self):
+        """Long work ran out of memory: the heap collected, "NOT ENOUGH MEMORY"
+        shown (work.Job calls this; the game plays on without the answer)."""
+        self._rt.out_of_memory()
+
     def ai(self, fn, *args):
         """Call an AI; on MemoryError show "not enough memory" and return None."""
         try:
@@ -182,7 +192,7 @@ class Context:
         return self._rt.ticks
 
 
-class ErrorScreen:
+class ErrorScreen(screens.Screen):
     def __init__(self, title, message):
         self.title = title
         self.lines = []
@@ -248,11 +258,9 @@ class Runtime:
         self.launcher = None
         self._toast = None
         self._toast_ticks = 0
-        # frame cache: a screen with ``frame_key()`` is not redrawn while its key
-        # stays the same and nothing (a toast) was drawn over or taken off it
+        # frame cache: a screen is not redrawn while its ``frame_key()`` stays
+        # the same (not None) and nothing (a toast) was drawn over or taken off it
         self.frame_cache = True
-        self._key_screen = None     # the screen whose frame_key support was looked up
-        self._keyed = False
         self._key = None
         self._drawn_screen = None   # screen, key and toast of the clean frame in fb
         self._drawn_key = None      # (_drawn_screen None: fb is not a cached frame)
@@ -265,8 +273,6 @@ class Runtime:
         self.power = AWAKE
         self._active_at = hw.ticks_ms()
         self._waking = False
-        self._busy_screen = None    # the screen whose busy() support was looked up
-        self._busy_fn = None
         # the battery gauge (battery.py) when the board reads its supply, else None
         supply = getattr(hw, "supply", None)
         self.battery = None if supply is None else supply.gauge
@@ -318,23 +324,25 @@ class Runtime:
 
     def save_game(self):
         """Store the game in play with its snapshot (or without one when it is
-        over); nothing to write when there is neither a game nor a snapshot."""
+        over); nothing to write when there is neither a game nor a snapshot.
+        True when a game in progress was stored."""
         self.save_due = False
         game = self.game
-        if game is None or not hasattr(game, "snapshot"):
-            return
+        if game is None:
+            return False
         start = self.hw.ticks_ms()
         game_id = self.ctx.game_id
         snap = game.snapshot()
         if snap is None:
             if game_id not in self.resumable:
-                return              # nothing in progress was saved (or its end cleared it)
+                return False        # nothing in progress was saved (or its end cleared it)
             self._clear_play(game_id)
         else:
             if game_id not in self.resumable:
                 self.resumable.append(game_id)
             self._write(play_id(game_id), {RESUME: snap}, True)
         self.save_ms = clock.ticks_diff(self.hw.ticks_ms(), start)
+        return snap is not None
 
     def save_pending(self):
         """Store the game if a move of the last tick asked for it."""
@@ -349,13 +357,6 @@ class Runtime:
             self.display.contrast(self.settings.get("contrast", 255))
 
     # -- idle: dim, screen off, wake ---------------------------------------------------
-    def _busy(self, screen):
-        """True while ``screen`` has work it wants finished before the screen goes off."""
-        if screen is not self._busy_screen:
-            self._busy_screen = screen
-            self._busy_fn = getattr(screen, "busy", None)
-        return self._busy_fn is not None and self._busy_fn()
-
     def _idle(self, now, screen):
         """Dim at two thirds of the sleep setting, switch the panel off at all of it."""
         limit = self.settings.get("sleep", 0)
@@ -365,7 +366,7 @@ class Runtime:
         if self.power == AWAKE and idle >= limit * 667:
             self.power = DIM
             self.display.contrast(min(DIM_CONTRAST, self.settings.get("contrast", 255)))
-        if idle >= limit * 1000 and not self._busy(screen):
+        if idle >= limit * 1000 and not screen.busy():
             self.power = OFF
             self.display.poweroff()
             self.save_game()
@@ -386,8 +387,7 @@ class Runtime:
         if self._empty_for == game_id:
             return
         self._empty_for = game_id
-        if self.game is not None and hasattr(self.game, "snapshot"):
-            self.save_game()
+        if self.save_game():
             self.toast("BATTERY EMPTY - GAME SAVED", EMPTY_TOAST_TICKS)
         else:
             self.toast("BATTERY EMPTY - CHARGE NOW", EMPTY_TOAST_TICKS)
@@ -427,7 +427,7 @@ class Runtime:
         self.collect()
         try:
             mod = __import__(module)
-            self.game = mod.Game(self.ctx)
+            self.game = mod.Scene(self.ctx)
             self.screen = self.game
             if resume and not self._resume(self.game):
                 self._drop_game()
@@ -464,9 +464,6 @@ class Runtime:
 
     def _drop_game(self):
         self.game = None
-        self._key_screen = None     # no reference may keep the game alive
-        self._busy_screen = None
-        self._busy_fn = None
         self._drawn_screen = None
         if self._module in sys.modules:
             del sys.modules[self._module]
@@ -498,10 +495,7 @@ class Runtime:
     def _clean(self, screen):
         """True when fb already holds what ``screen.draw`` would draw now (same
         screen, same ``frame_key()``, same toast over it)."""
-        if screen is not self._key_screen:
-            self._key_screen = screen
-            self._keyed = hasattr(screen, "frame_key")
-        if not (self._keyed and self.frame_cache):
+        if not self.frame_cache:
             return False
         key = screen.frame_key()
         self._key = key
@@ -554,7 +548,7 @@ class Runtime:
             else:
                 self._drawn_screen = None
                 screen.draw(fb)
-                if self._keyed and self.frame_cache:
+                if self.frame_cache:
                     self._drawn_screen = screen
                     self._drawn_key = self._key
         except MemoryError:

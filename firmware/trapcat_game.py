@@ -26,6 +26,7 @@ PACK BAD" and the reason, then the built-in random game.  ``show_level(text)``
 starts a given position (``levels preview`` renders packs through it).
 """
 
+import screens
 from buttons import A, B, DOWN, LEFT, RIGHT, UP
 import gfx
 import trapcat
@@ -103,7 +104,7 @@ def check_level(text):
     return level
 
 
-class Game:
+class Scene(screens.Scene):
     def __init__(self, ctx):
         self.ctx = ctx
         self.board = None

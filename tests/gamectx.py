@@ -1,4 +1,4 @@
-"""A fake game context and scripted buttons for driving a ``Game`` scene on the
+"""A fake game context and scripted buttons for driving a ``Scene`` scene on the
 host (``from gamectx import FakeCtx, press, tap, ...``): the runtime contract of
 docs/conventions.md without the runtime.  Subclass ``FakeCtx`` for a different
 clock or deadline (``now``, ``deadline()``)."""
@@ -117,6 +117,10 @@ class FakeCtx:
     def ai(self, fn, *args):
         self.ai_calls += 1
         return fn(*args)
+
+    def out_of_memory(self):
+        """As the runtime's: the one toast of long work that ran out of memory."""
+        self.toasts.append("NOT ENOUGH MEMORY")
 
 
 def tick(game, ctx, down=0, up=0):

@@ -129,7 +129,7 @@ def test_status_bar_pixels_match_the_formatted_text(side):
     frame drawn with the old str status (left or right aligned, REST shown)."""
     ctx = Ctx(difficulty=1)
     fb = framebuf.FrameBuffer(ctx.frame, 128, 64, framebuf.MONO_VLSB)
-    g = catmouse_game.Game(ctx)
+    g = catmouse_game.Scene(ctx)
     if side == "cat":
         gamectx.tap(g, ctx, RIGHT)
     gamectx.tap(g, ctx, A)

@@ -94,7 +94,7 @@ class Ctx(gamectx.FakeCtx):
 
 def _watch(difficulty=1, level=0):
     ctx = Ctx(difficulty)
-    g = catmouse_game.Game(ctx)
+    g = catmouse_game.Scene(ctx)
     for _ in range(level):
         gamectx.tap(g, ctx, DOWN)
     gamectx.tap(g, ctx, LEFT)                      # mouse -> watch (LEFT goes back)
@@ -120,7 +120,7 @@ def _status(g):
 
 def test_title_cycles_mouse_cat_watch():
     ctx = Ctx()
-    g = catmouse_game.Game(ctx)
+    g = catmouse_game.Scene(ctx)
     sides = []
     for _ in range(3):
         gamectx.tap(g, ctx, RIGHT)

@@ -34,7 +34,7 @@ def test_the_undo_button_is_on_the_rules_page(game_id):
 def test_paging_and_a_game_without_rules():
     ctx = gamectx.FakeCtx()
     ctx.game_id = "trapcat"
-    g = howto.Game(ctx)
+    g = howto.Scene(ctx)
     assert g.page == 0 and g.footer.startswith("1/4")
     gamectx.press(g, ctx, LEFT)
     assert g.page == 0
@@ -45,6 +45,6 @@ def test_paging_and_a_game_without_rules():
     assert gamectx.press(g, ctx, A) == "exit"
     assert gamectx.press(g, ctx, B) == "exit"
     ctx.game_id = "nosuchgame"
-    g = howto.Game(ctx)
+    g = howto.Scene(ctx)
     assert g.pages == howto.NO_RULES
     assert gamectx.press(g, ctx, A) == "exit"

@@ -8,6 +8,8 @@ import types
 
 from host_tools.emulation import sim as simmod
 
+import screens  # noqa: E402  (firmware, on sys.path through sim)
+
 TICKS_PER_S = 30
 
 
@@ -99,7 +101,7 @@ def test_never_keeps_the_screen_on():
     assert s.runtime.power == 0 and s.oled.lit() and s.oled.contrast == 255
 
 
-class _Searching:
+class _Searching(screens.Scene):
     """A scene with a search of 40 s that asks the runtime to keep the screen on."""
 
     def __init__(self, ctx):
@@ -123,7 +125,7 @@ class _Searching:
 
 def test_a_busy_scene_finishes_before_the_screen_goes_off():
     mod = types.ModuleType("searching_game")
-    mod.Game = _Searching
+    mod.Scene = _Searching
     sys.modules["searching_game"] = mod
     try:
         s = _sim(30)

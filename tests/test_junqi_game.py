@@ -77,7 +77,7 @@ def real_fb():
 
 
 def start(ctx, mode):
-    g = junqi_game.Game(ctx)
+    g = junqi_game.Scene(ctx)
     fb = real_fb()
     g.draw(fb)
     assert g.state == junqi_game.MENU
@@ -238,7 +238,7 @@ def test_game_from_the_launcher_in_the_micropython_vm(vm):
 
     with runtime_vm.staged_firmware() as fw:
         r = mpvm.run(runtime_vm.SETUP + VM_SCRIPT, input_dir=fw)
-    assert r["screen"] == ("Game", junqi_game.MENU)
+    assert r["screen"] == ("Scene", junqi_game.MENU)
     assert r["idle_alloc"] == [0] * 4
     think, worst, plies, state = r["ai"]
     assert plies == 2 and state == junqi_game.PLAY and think >= junqi_game.THINK_MIN - 4

@@ -111,7 +111,7 @@ def set_up(g, ctx):
 
 
 def open_ready(ctx, level=0):
-    g = kg.Game(ctx)
+    g = kg.Scene(ctx)
     for _ in range(level):
         tap(g, ctx, DOWN)
     tap(g, ctx, A)
@@ -125,7 +125,7 @@ def open_ready(ctx, level=0):
 
 def test_level_list_names_and_drawing():
     ctx = FakeCtx()
-    g = kg.Game(ctx)
+    g = kg.Scene(ctx)
     assert len(g.layouts) == klotski_levels.count() >= 23
     assert g.optimal[:3] == [81, 70, 72]
     assert g.names[0] == "HENG DAO LI MA"
@@ -142,7 +142,7 @@ def test_level_list_names_and_drawing():
 
 def test_select_move_continue_undo_restart():
     ctx = FakeCtx()
-    g = kg.Game(ctx)
+    g = kg.Scene(ctx)
     tap(g, ctx, A)
     assert g.screen is g.play_screen and bytes(g.cells) == CLASSIC.replace("/", "").encode()
     assert g.cells[g.play_screen.cursor] == kg.CH_B
@@ -273,13 +273,13 @@ def test_playing_the_solution_by_buttons_wins_and_saves_the_best(cache_dir, clas
     assert g.screen is g.win_screen and g.steps == len(moves) + 1 >= 81 and not g.new_best
     assert ctx.saved["klotski"]["best"][CLASSIC] == 81
     # a new Game reads the saved best
-    g2 = kg.Game(ctx)
+    g2 = kg.Scene(ctx)
     assert g2.best(0) == 81
 
 
 def test_sliced_build_progress_pending_hint_and_cache_written(tmp_path):
     ctx = FakeCtx(cache_dir=str(tmp_path / "saves"))
-    g = kg.Game(ctx)
+    g = kg.Scene(ctx)
     level = next(i for i in range(len(g.layouts)) if g.layouts[i].startswith("SS.V/SBBV"))  # 2V2H6S
     g.level = level
     tap(g, ctx, A)
@@ -314,7 +314,7 @@ def test_sliced_build_progress_pending_hint_and_cache_written(tmp_path):
     assert not (tmp_path / "saves" / (name + ".new")).exists()
     # a new game on the same piece set loads it at once
     ctx2 = FakeCtx(cache_dir=str(tmp_path / "saves"))
-    g2 = kg.Game(ctx2)
+    g2 = kg.Scene(ctx2)
     g2.level = level
     tap(g2, ctx2, A)
     set_up(g2, ctx2)
@@ -459,7 +459,7 @@ def test_cache_full_disk_is_reported_and_not_fatal(tmp_path, classic_solver):
     assert klotski_cache.load(d, klotski.Solver(4, 1, 4)) == "ok"
     # in the game: a toast, the table is used anyway
     ctx = FakeCtx(cache_dir=str(tmp_path / "game"))
-    g = kg.Game(ctx)
+    g = kg.Scene(ctx)
     g.job.cache = FullDir(str(tmp_path / "game"), 10)
     g.job.piece_set = (4, 1, 4)
     g.job.solver = klotski.Solver(4, 1, 4)
@@ -491,7 +491,7 @@ def test_corrupt_cache_in_the_game_is_rebuilt(cache_dir):
     raw[-1] ^= 1
     path.write_bytes(bytes(raw))
     ctx = FakeCtx(cache_dir=cache_dir)
-    g = kg.Game(ctx)
+    g = kg.Scene(ctx)
     tap(g, ctx, A)
     set_up(g, ctx)
     assert g.job.phase == kg.S_BUILD and g.job.cache_status == "corrupt"
@@ -537,7 +537,7 @@ def test_in_the_simulator_launcher(tmp_path):
     for key in simmod.parse_keys("wait:3 " + "down wait " * k + "a wait:3"):
         s.step(key)
     g = rt.screen
-    assert type(g).__name__ == "Game" and g.screen is g.list_screen
+    assert type(g).__name__ == "Scene" and g.screen is g.list_screen
     for key in simmod.parse_keys("a wait:3 down wait down wait a wait down wait:3"):
         s.step(key)
     assert g.screen is g.play_screen and g.steps == 1 and g.cells[17] == kg.CH_S
@@ -573,7 +573,7 @@ def frame(g):
     g.draw(fb)
 a0 = gc.mem_alloc()
 import klotski_game
-g, f, al = measure(klotski_game.Game, ctx)
+g, f, al = measure(klotski_game.Scene, ctx)
 emit('game', (f, al, gc.mem_alloc() - a0))
 """
 

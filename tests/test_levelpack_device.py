@@ -86,7 +86,7 @@ def test_no_pack_is_silent(tmp_path):
     ctx = Ctx(tmp_path / "nowhere")
     assert userlevels.open_for(ctx, "catmouse") == (None, None)
     assert userlevels.pack_path(gamectx.FakeCtx(), "klotski") == "/levels/klotski.bin"
-    g = catmouse_game.Game(ctx)
+    g = catmouse_game.Scene(ctx)
     assert g.state == catmouse_game.TITLE and g.n_levels() == len(catmouse_maps.LEVELS)
 
 
@@ -120,7 +120,7 @@ def test_wrap_fits_the_screen():
 def test_catmouse_plays_a_pack_level(tmp_path):
     d = write_pack(tmp_path, "catmouse", levelpack.build_pack("catmouse", list(CM_LEVELS)))
     ctx = Ctx(d)
-    g = catmouse_game.Game(ctx)
+    g = catmouse_game.Scene(ctx)
     nb = len(catmouse_maps.LEVELS)
     assert g.state == catmouse_game.TITLE and g.n_levels() == nb + 2
     tap(g, ctx, UP)                               # wraps to the last level: pack 2/2
@@ -142,7 +142,7 @@ def test_catmouse_plays_a_pack_level(tmp_path):
 @pytest.mark.parametrize("kind,data,words", corrupt_packs("catmouse"))
 def test_catmouse_bad_pack_shows_the_error_then_builtins(tmp_path, kind, data, words):
     ctx = Ctx(write_pack(tmp_path, "catmouse", data))
-    g = catmouse_game.Game(ctx)
+    g = catmouse_game.Scene(ctx)
     assert g.state == catmouse_game.PACK_BAD and g.pack is None
     assert words in reason(g), reason(g)
     g.draw(ctx.fb)
@@ -156,7 +156,7 @@ def test_catmouse_bad_pack_shows_the_error_then_builtins(tmp_path, kind, data, w
 def test_catmouse_pack_replaced_after_open(tmp_path):
     d = write_pack(tmp_path, "catmouse", levelpack.build_pack("catmouse", list(CM_LEVELS)))
     ctx = Ctx(d)
-    g = catmouse_game.Game(ctx)
+    g = catmouse_game.Scene(ctx)
     (d / "catmouse.bin").write_bytes(b"PZLV")      # gone bad underneath
     tap(g, ctx, UP)
     tap(g, ctx, A)
@@ -168,7 +168,7 @@ def test_catmouse_pack_replaced_after_open(tmp_path):
 def test_catmouse_map_too_big_for_the_screen(tmp_path):
     big = (b"C" + b"." * 19 + b"\n") + (b"." * 20 + b"\n") * 3 + (b"." * 19 + b"M\n")
     ctx = Ctx(write_pack(tmp_path, "catmouse", levelpack.build_pack("catmouse", [big])))
-    g = catmouse_game.Game(ctx)
+    g = catmouse_game.Scene(ctx)
     assert g.state == catmouse_game.PACK_BAD and "fits 16x8" in reason(g)
 
 
@@ -176,7 +176,7 @@ def test_catmouse_map_too_big_for_the_screen(tmp_path):
 
 def test_trapcat_plays_pack_levels(tmp_path):
     ctx = Ctx(write_pack(tmp_path, "trapcat", levelpack.build_pack("trapcat", list(TC_LEVELS))))
-    g = trapcat_game.Game(ctx)
+    g = trapcat_game.Scene(ctx)
     assert g.state == trapcat_game.LEVELS and g.pack.count == 2
     g.draw(ctx.fb)
     assert shown(ctx.fb) > 100
@@ -212,7 +212,7 @@ def test_trapcat_plays_pack_levels(tmp_path):
 @pytest.mark.parametrize("kind,data,words", corrupt_packs("trapcat"))
 def test_trapcat_bad_pack_shows_the_error_then_the_random_game(tmp_path, kind, data, words):
     ctx = Ctx(write_pack(tmp_path, "trapcat", data))
-    g = trapcat_game.Game(ctx)
+    g = trapcat_game.Scene(ctx)
     assert g.state == trapcat_game.PACK_BAD and g.pack is None
     assert words in reason(g), reason(g)
     g.draw(ctx.fb)
@@ -226,7 +226,7 @@ def test_trapcat_bad_pack_shows_the_error_then_the_random_game(tmp_path, kind, d
 def test_trapcat_board_too_big(tmp_path):
     big = (b"." * 11 + b"\n") * 5 + b".....C.....\n" + (b"." * 11 + b"\n") * 5
     ctx = Ctx(write_pack(tmp_path, "trapcat", levelpack.build_pack("trapcat", [big])))
-    g = trapcat_game.Game(ctx)
+    g = trapcat_game.Scene(ctx)
     assert g.state == trapcat_game.PACK_BAD and "fits 9x9" in reason(g)
 
 
@@ -234,7 +234,7 @@ def test_trapcat_board_too_big(tmp_path):
 
 def test_klotski_lists_and_plays_pack_levels(tmp_path):
     ctx = Ctx(write_pack(tmp_path, "klotski", levelpack.build_pack("klotski", list(KL_LEVELS))))
-    g = klotski_game.Game(ctx)
+    g = klotski_game.Scene(ctx)
     nb = g.nb
     assert g.screen is g.list_screen and g.n_levels() == nb + 2
     tap(g, ctx, UP)                                # wraps to the last: pack 2/2
@@ -260,7 +260,7 @@ def test_klotski_lists_and_plays_pack_levels(tmp_path):
 @pytest.mark.parametrize("kind,data,words", corrupt_packs("klotski"))
 def test_klotski_bad_pack_shows_the_error_then_builtins(tmp_path, kind, data, words):
     ctx = Ctx(write_pack(tmp_path, "klotski", data))
-    g = klotski_game.Game(ctx)
+    g = klotski_game.Scene(ctx)
     assert g.screen is g.error_screen and g.pack is None
     assert words in reason(g), reason(g)
     g.draw(ctx.fb)
@@ -274,7 +274,7 @@ def test_klotski_bad_pack_shows_the_error_then_builtins(tmp_path, kind, data, wo
 def test_klotski_pack_with_a_piece_that_does_not_fit(tmp_path):
     bad = b"VBBV/VBBV/HVVH/SSSS/S..S\n"              # parse() passes, the tiling does not
     ctx = Ctx(write_pack(tmp_path, "klotski", levelpack.build_pack("klotski", [bad])))
-    g = klotski_game.Game(ctx)
+    g = klotski_game.Scene(ctx)
     assert g.screen is g.error_screen and "level 0" in reason(g)
 
 
@@ -321,7 +321,7 @@ def test_catmouse_pack_in_the_micropython_vm(pack):
         r = mpvm.run(runtime_vm.SETUP + VM_SCRIPT, input_dir=fw)
     name, state, n, has_pack, err = r["open"]
     nb = len(catmouse_maps.LEVELS)
-    assert name == "Game"
+    assert name == "Scene"
     if pack == "good":
         assert (state, n, has_pack, err) == (catmouse_game.TITLE, nb + 2, True, None)
         assert "PACK 1/2" in r["title"]

@@ -16,6 +16,7 @@ import boardcfg  # noqa: E402
 import buttons  # noqa: E402
 import clock  # noqa: E402
 import savestore as saves  # noqa: E402
+import screens  # noqa: E402
 from savecuts import RecordingFs, cut_states  # noqa: E402
 from buttons import A, B, LEFT, RIGHT, UP  # noqa: E402
 from host_tools.emulation.oledmodel import OledModel  # noqa: E402
@@ -383,7 +384,7 @@ def test_model_catches_a_missing_charge_pump_and_wrong_offset():
 
 
 # -- runtime behaviour ------------------------------------------------------------------------------
-class _Boom:
+class _Boom(screens.Scene):
     def __init__(self, ctx):
         self.n = 0
 
@@ -396,7 +397,7 @@ class _Boom:
         fb.fill(0)
 
 
-class _Hungry:
+class _Hungry(screens.Scene):
     def __init__(self, ctx):
         self.ctx = ctx
         self.ticks = 0
@@ -422,7 +423,7 @@ def _sim_with(module_name, cls):
     import types
 
     mod = types.ModuleType(module_name)
-    mod.Game = cls
+    mod.Scene = cls
     sys.modules[module_name] = mod
     s = simmod.Simulator()
     s.runtime.registry = (("t", "Test", module_name),)

@@ -48,7 +48,7 @@ def test_whole_firmware_in_the_micropython_vm(vm):
         r = mpvm.run(SCRIPT, input_dir=fw)
     assert r["launcher_alloc"] == 0
     assert r["show_alloc"] == 0 and r["full_alloc"] == 0
-    assert r["screen"] == "Game"
+    assert r["screen"] == "Scene"
     assert r["idle_alloc"] == [0] * 5
     ticks, rounds, state, talked = r["played"]
     assert ticks > 300 and rounds >= 10 and talked
@@ -57,7 +57,7 @@ def test_whole_firmware_in_the_micropython_vm(vm):
     # the game's whole import tree left with it; the launcher's modules stayed,
     # and the game starts again from a fresh import
     assert r["modules"] == ["buttons", "games", "launcher"]
-    assert r["again"] == "Game"
+    assert r["again"] == "Scene"
 
 
 def test_node_port_frees_garbage_only_at_top_level(node_vm):

@@ -76,7 +76,7 @@ def test_golden_catmouse_title_and_play(golden):
     _run(s, "a wait:10 left wait:10 up wait:10 left wait:10")
     golden("catmouse_play", s.screen_text())
     g = s.runtime.screen
-    assert type(g).__name__ == "Game" and g.game.round >= 3
+    assert type(g).__name__ == "Scene" and g.game.round >= 3
 
 
 def test_golden_catmouse_watch(golden):
@@ -114,7 +114,7 @@ def test_golden_how_to_play_pages(golden):
     for i, entry in enumerate(games.GAMES):
         assert rt.launcher.sel == i
         _run(s, "b wait:3")
-        assert type(rt.screen).__name__ == "Game" and rt.game_entry is entry
+        assert type(rt.screen).__name__ == "Scene" and rt.game_entry is entry
         pages = rt.screen.pages
         assert len(pages) >= 3
         for p in range(len(pages)):
@@ -181,7 +181,7 @@ def test_rotated_board_shows_the_same_screen():
     turned = "".join(row[::-1] + "\n" for row in reversed(b.screen_text().splitlines()))
     assert a.screen_text() == turned
     _run(b, "a wait:3")
-    assert type(b.runtime.screen).__name__ == "Game"
+    assert type(b.runtime.screen).__name__ == "Scene"
     for _ in range(3):
         b.step(["left", "right"])
     _run(b, "wait:3")
@@ -374,7 +374,7 @@ def test_pygame_front_end_takes_taps_and_quits(monkeypatch):
 
     assert simmod.run_pygame(s, 3, 100, on_frame) == 0
     assert shots == [(384, 192)] and s.tick_index == 16
-    assert type(s.runtime.screen).__name__ == "Game"
+    assert type(s.runtime.screen).__name__ == "Scene"
 
 
 def test_a_broken_pygame_install_fails_the_window_test(tmp_path):

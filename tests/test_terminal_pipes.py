@@ -171,7 +171,7 @@ def test_klotski_list_cuts_names_at_a_word_boundary(monkeypatch):
 
     monkeypatch.setattr(gfx, "text", recording_text)
     ctx = FakeCtx()
-    g = kg.Game(ctx)
+    g = kg.Scene(ctx)
     names = set(g.names)
     fb = framebuf.FrameBuffer(bytearray(1024), 128, 64, framebuf.MONO_VLSB)
     for _ in range(len(g.names)):

@@ -83,7 +83,7 @@ def _chord(g, ctx):
 def test_b_down_toggles_the_map_and_nothing_else():
     ctx = Ctx()
     fb = framebuf.FrameBuffer(ctx.frame, 128, 64, framebuf.MONO_VLSB)
-    g = trapcat_game.Game(ctx)
+    g = trapcat_game.Scene(ctx)
     cursor = g.cursor
     g.draw(fb)
     plain = bytes(ctx.frame)

@@ -31,7 +31,7 @@ class FakeFb:
 def test_scene_plays_whole_games_with_hints():
     for diff in (0, 1, 2):
         ctx = FakeCtx(diff)
-        g = trapcat_game.Game(ctx)
+        g = trapcat_game.Scene(ctx)
         fb = FakeFb()
         g.draw(fb)
         assert fb.calls > 81
@@ -70,7 +70,7 @@ def test_scene_plays_whole_games_with_hints():
 def test_hard_cat_and_hint_are_sliced_over_ticks():
     """Each tick runs one slice; the answer equals the one-call choose()."""
     ctx = FakeCtx(2)
-    g = trapcat_game.Game(ctx)
+    g = trapcat_game.Scene(ctx)
     b = g.board
     ref_hint = trapcat_ai.StrongBlocker(b).choose(b)
     release(g, ctx, B)
@@ -120,7 +120,7 @@ def test_dots_written_into_the_frame_equal_pixel_calls():
     rnd = random.Random(3)
     for size in (9, 15):
         plain = FakeCtx(1)
-        g = trapcat_game.Game(plain)
+        g = trapcat_game.Scene(plain)
         assert g.state == trapcat_game.PLAY
         g._set_size(size)
         b = g.board

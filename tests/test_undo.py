@@ -89,7 +89,7 @@ def test_trapcat_undo_restores_every_earlier_turn_and_the_cat_replays(diff):
     for game_no in range(4 if diff < 2 else 2):
         ctx = Ctx(diff)
         ctx.now = 1234 + 17 * game_no
-        g = trapcat_game.Game(ctx)
+        g = trapcat_game.Scene(ctx)
         states = [_tc_state(g)]
         blocks = []
         while g.state == trapcat_game.PLAY:
@@ -127,7 +127,7 @@ def test_trapcat_undo_after_many_turns_and_at_the_rings_limit(diff, monkeypatch)
         monkeypatch.setattr(trapcat_game, "UNDO_DEPTH", depth)
         rnd = random.Random(5)
         ctx = Ctx(diff)
-        g = trapcat_game.Game(ctx)
+        g = trapcat_game.Scene(ctx)
         g.show_level(level)
         states = [_tc_state(g)]
         blocks = []
@@ -201,7 +201,7 @@ def _cm_game(side, diff, now=1234):
     ctx.now = now
     ctx.frame = bytearray(1024)
     ctx.tick_no = lambda: 0
-    g = catmouse_game.Game(ctx)
+    g = catmouse_game.Scene(ctx)
     g.side = side
     g.level = 0                          # the garden: grass and streams (rests)
     press(g, ctx, A)
@@ -297,7 +297,7 @@ def _jq_move(g, ctx, rnd):
 def _jq_game(mode, diff=1, now=1234):
     ctx = Ctx(diff)
     ctx.now = now
-    g = junqi_game.Game(ctx)
+    g = junqi_game.Scene(ctx)
     g.menu_sel = mode
     press(g, ctx, A)
     assert g.state == junqi_game.PLAY and g.mode == mode

@@ -172,7 +172,7 @@ base = gc.mem_alloc()
 import klotski_game
 ctx = Ctx()
 fb = framebuf.FrameBuffer(bytearray(1024), 128, 64, framebuf.MONO_VLSB)
-g = klotski_game.Game(ctx)
+g = klotski_game.Scene(ctx)
 g.level = 0
 ctx.buttons.down = buttons.A
 g.tick(ctx)

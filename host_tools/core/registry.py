@@ -56,7 +56,7 @@ def pack_games():
 
 
 def scene_module(game_id):
-    """Name of the firmware module with the game's ``Game(ctx)``, or None."""
+    """Name of the firmware module with the game's ``Scene(ctx)``, or None."""
     game = find(game_id)
     return game[_games.SCENE] if game else None
 

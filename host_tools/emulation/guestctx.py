@@ -56,4 +56,6 @@ class Ctx:
         pass
     def save_game(self):
         pass
+    def out_of_memory(self):
+        self.toast("NOT ENOUGH MEMORY")
 '''

@@ -1,7 +1,7 @@
 """`levels preview FILE [--index I] [--scale S] -o out.png`: levels as the OLED
 shows them.
 
-Each level goes through the simulator's whole path: the game's own ``Game``
+Each level goes through the simulator's whole path: the game's own ``Scene``
 (firmware/<game>_game.py) is built on a simulated handheld, shown the level
 with ``Game.show_level(text)``, draws into the frame buffer, the display driver
 sends the frame over the fake I2C bus, and the controller model
@@ -9,7 +9,7 @@ sends the frame over the fake I2C bus, and the controller model
 Without ``--index`` every level of the pack is drawn on one contact sheet
 (level 0 top left, row by row).
 
-Every game's ``Game`` has ``show_level(text)``: Cat & Mouse, Klotski and Trap the
+Every game's ``Scene`` has ``show_level(text)``: Cat & Mouse, Klotski and Trap the
 Cat.
 """
 
@@ -29,10 +29,10 @@ def _read_pack(path):
 
 
 def _game_class(game):
-    cls = getattr(game_module(game), "Game", None)      # a scene that fails to import: UserError
+    cls = getattr(game_module(game), "Scene", None)      # a scene that fails to import: UserError
     if cls is None or not callable(getattr(cls, "show_level", None)):
         module = registry.scene_module(game)
-        raise UserError("cannot preview %s levels yet: firmware/%s.py needs a Game with "
+        raise UserError("cannot preview %s levels yet: firmware/%s.py needs a Scene with "
                         "show_level(text)" % (game, module or game + "_game"))
     return cls
 

@@ -1,10 +1,11 @@
 """A fifth game that exists only in tests (tests/test_game_registry.py): "Count
 Down", a level is one number N (1..99) and the player wins after N presses of A.
-It is written like a firmware scene module: ``Game(ctx)``, ``check_level`` and
+It is written like a firmware scene module: ``Scene(ctx)``, ``check_level`` and
 ``show_level``, drawing on the 128x64 frame buffer."""
 
 import buttons
 import gfx
+import screens
 
 
 def check_level(text):
@@ -15,7 +16,7 @@ def check_level(text):
     return int(word)
 
 
-class Game:
+class Scene(screens.Scene):
     def __init__(self, ctx):
         self.left = 3
 

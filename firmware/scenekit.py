@@ -1,0 +1,74 @@
+"""What every game's scene shares, written once: the undo chord, the list of
+levels (built-in, then a level pack's) and the "LEVEL PACK BAD" screen.
+
+Imported by the games' scene modules only (it leaves with the game).
+"""
+
+import screens
+import userlevels
+from buttons import A, B
+
+
+def undo_chord(btn):
+    """B+A (hold B, press A): undo, in every game."""
+    return btn.pressed(B) and btn.just_pressed(A)
+
+
+class Levels:
+    """The levels a game offers: its ``n_builtin`` built-in ones (the game
+    names and reads those), then the pack's, ``/levels/<game_id>.bin``
+    (firmware/userlevels.py), each checked with ``check(text)`` when the pack
+    opens and again when it is read.  ``error``: the wrapped reason a pack was
+    dropped (for ``PackErrorScreen``), else None."""
+
+    def __init__(self, ctx, game_id, check, n_builtin):
+        self.n_builtin = n_builtin
+        self.check = check
+        self.error = None
+        self.pack, err = userlevels.open_for(ctx, game_id, check)
+        if err:
+            self.drop_pack(err)
+
+    def count(self):
+        return self.n_builtin + (self.pack.count if self.pack is not None else 0)
+
+    def in_pack(self, i):
+        return i >= self.n_builtin
+
+    def pack_label(self, i):
+        """"PACK k/N" for level ``i`` of the pack."""
+        return "PACK %d/%d" % (i - self.n_builtin + 1, self.pack.count)
+
+    def read(self, i):
+        """Level ``i`` of the pack, parsed by ``check``; None when the pack
+        cannot give it (the pack is then dropped, ``error`` says why)."""
+        try:
+            return self.check(self.pack.text(i - self.n_builtin))
+        except Exception as exc:          # LevelPackError, the parser's ValueError
+            self.drop_pack(userlevels.short_reason(exc))
+            return None
+
+    def drop_pack(self, reason):
+        self.pack = None
+        self.error = userlevels.wrap(reason)
+
+
+class PackErrorScreen(screens.Screen):
+    """Why the level pack was dropped; A or B calls ``on_close()`` (the game
+    shows its built-in levels)."""
+
+    def __init__(self, levels, on_close):
+        self.levels = levels
+        self.on_close = on_close
+
+    def tick(self, ctx):
+        btn = ctx.buttons
+        if btn.just_pressed(A) or btn.just_released(B):
+            self.on_close()
+        return None
+
+    def frame_key(self):
+        return 0
+
+    def draw(self, fb):
+        userlevels.draw_error(fb, self.levels.error)
