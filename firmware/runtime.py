@@ -134,7 +134,7 @@ class Context:
     #   cache_dir    folder for a game's large files (Klotski's tables): the saves'
     #                folder, or None when saves live in memory (nothing is cached)
     #   levels_dir   folder of the level packs (<game>.bin), None for /levels
-    # and the methods load/store, deadline, beep, toast, out_of_memory, ai, tick_no.
+    # and the methods load/store, finish, deadline, beep, toast, out_of_memory, ai, tick_no.
 
     def __init__(self, runtime):
         self._rt = runtime
@@ -162,6 +162,14 @@ class Context:
         if data is None and isinstance(game_id, dict):
             game_id, data = self.game_id, game_id
         self._rt.store(game_id or self.game_id, data)
+
+    def finish(self, game_id, records):
+        """The game ended (won, lost, drawn, resigned): its game in progress is
+        cleared, then its records (``records``, the save ``game_id``) stored, in
+        that order, so a cut between the two loses at most this result and
+        never offers the finished game again.  Every ending calls this once;
+        the scene's snapshot() is None from then on."""
+        self._rt.finish(game_id, records)
 
     def beep(self, freq=880, ms=40):
         if self.settings.get("sound"):
@@ -310,6 +318,13 @@ class Runtime:
         if often and game_id in self.resumable:
             self._clear_play(game_id)
         self._write(game_id, data, often)
+
+    def finish(self, game_id, records):
+        """A game's end: clear its play save, then store its records."""
+        self.save_due = False
+        if game_id in self.resumable:
+            self._clear_play(game_id)
+        self._write(game_id, records, True)
 
     def _write(self, save_id, data, often):
         try:

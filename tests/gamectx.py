@@ -83,6 +83,7 @@ class FakeCtx:
         self.cache_dir = cache_dir
         self.game = None        # the scene whose save_game() calls store (None: counted only)
         self.game_saves = 0
+        self.finishes = 0       # ctx.finish calls (a game's end)
 
     def ticks_ms(self):
         return self.now
@@ -117,6 +118,12 @@ class FakeCtx:
     def ai(self, fn, *args):
         self.ai_calls += 1
         return fn(*args)
+
+    def finish(self, gid, records):
+        """As the runtime's: the play save cleared, then the records stored."""
+        self.finishes += 1
+        self.store(gid + "/play", {})
+        self.store(gid, records)
 
     def out_of_memory(self):
         """As the runtime's: the one toast of long work that ran out of memory."""

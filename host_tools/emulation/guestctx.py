@@ -56,6 +56,9 @@ class Ctx:
         pass
     def save_game(self):
         pass
+    def finish(self, gid, records):
+        self.saved[gid + "/play"] = {}
+        self.saved[gid] = records
     def out_of_memory(self):
         self.toast("NOT ENOUGH MEMORY")
 '''
