@@ -166,6 +166,11 @@ def test_sim_battery_option(capsys, tmp_path):
 
     code, out, err = run_cli(["sim", "--frontend", "headless", "--ticks", "2", "--battery", "30"], capsys)
     assert code == 2 and "--battery" in err
+    # a board that does not read its supply: an error naming it, not a silent run
+    code, out, err = run_cli(["sim", "--frontend", "headless", "--ticks", "2", "--battery", "3.4",
+                              "--saves", str(tmp_path / "s0")], capsys)
+    assert code == 2 and "board pico-ssd1306 does not read its supply" in err
+    assert len(err.strip().splitlines()) == 1
     shot = tmp_path / "b.png"
     code, out, err = run_cli(["sim", "--board", "pico-ssd1306-lipo", "--battery", "3.7", "--ticks", "3",
                               "--screenshot", str(shot), "--saves", str(tmp_path / "s")], capsys)

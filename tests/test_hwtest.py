@@ -18,6 +18,20 @@ def test_unknown_part_is_one_line():
         hwtest.parts(["grid", "nope"])
 
 
+def test_bad_arguments_are_refused_before_any_device_work(capsys, monkeypatch, tmp_path):
+    from clirun import run_cli
+
+    def no_device(port):
+        raise AssertionError("hwtest connected before checking its arguments")
+
+    monkeypatch.setattr(hwtest.flash, "connect", no_device)
+    code, out, err = run_cli(["hwtest", "--port", "/dev/none", "--bench", str(tmp_path / "missing.json")],
+                             capsys)
+    assert code == 2 and "missing.json: no such file" in err and len(err.strip().splitlines()) == 1
+    code, out, err = run_cli(["hwtest", "--port", "/dev/none", "--parts", "chess"], capsys)
+    assert code == 2 and "unknown part chess" in err and len(err.strip().splitlines()) == 1
+
+
 def test_rows_agree_within_five_percent():
     got = {"bfs": 10.4, "astar": 12.0, "klotski": (1500.0, 30.0)}
     bench = {"BFS 16x8 default board": 10.0, "A* 16x8 default board": 10.0}

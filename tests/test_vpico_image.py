@@ -89,3 +89,37 @@ def test_circuitpython_bundle_files_match_their_sha256():
         assert hashlib.sha256((folder / name).read_bytes()).hexdigest() == digest, name
         assert "`%s`" % digest in readme, name
     assert vpico.read_firmware(folder / "firmware.uf2")[:4] != b"\xff\xff\xff\xff"
+
+
+def test_a_failed_provision_leaves_the_cached_image_and_its_stamp(tmp_path, monkeypatch):
+    """`vpico --firmware OTHER` that fails to come up must not poison the cache:
+    the flashing works on a copy, so the old image (and its saves) and its stamp
+    stay, and the next plain run finds them as they were."""
+    from host_tools.core import UserError
+    from host_tools.commands import vpico_cmd
+
+    image = tmp_path / "pico-ssd1306.img"
+    image.write_bytes(b"the image with the player's saves")
+    stamp = tmp_path / "pico-ssd1306.img.stamp"
+    stamp.write_text("the stamp that describes it")
+
+    def fails(work, board, firmware, boards_dir):
+        work.write_bytes(b"half-flashed other firmware")
+        raise UserError("USB did not come up")
+
+    monkeypatch.setattr(vpico_cmd, "_flash_onto", fails)
+    with pytest.raises(UserError, match="USB did not come up"):
+        vpico_cmd.provision(image, "pico-ssd1306", log=lambda line: None)
+    assert image.read_bytes() == b"the image with the player's saves"
+    assert stamp.read_text() == "the stamp that describes it"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["pico-ssd1306.img", "pico-ssd1306.img.stamp"]
+
+    def works(work, board, firmware, boards_dir):
+        assert work.read_bytes() == b"the image with the player's saves"   # flashed over a copy
+        work.write_bytes(b"the image, flashed")
+
+    monkeypatch.setattr(vpico_cmd, "_flash_onto", works)
+    vpico_cmd.provision(image, "pico-ssd1306", log=lambda line: None)
+    assert image.read_bytes() == b"the image, flashed"
+    assert stamp.read_text() == vpico_cmd.firmware_stamp(
+        "pico-ssd1306", None, vpico.read_firmware(vpico.require_firmware_dir() / "firmware.bin"))

@@ -13,6 +13,8 @@ the pty path for mpremote, ``flash --port`` and ``doctor --port``.
 """
 
 import hashlib
+import os
+import shutil
 import sys
 import time
 from pathlib import Path
@@ -45,9 +47,10 @@ def firmware_stamp(board, boards_dir, image_firmware):
 
 def provision(image, board, firmware=None, boards_dir=None, log=print):
     """Make sure ``image`` holds MicroPython and the current game firmware, flashed
-    with ``flash`` over the pty (the maker's path); returns the image path."""
-    from host_tools.device import flash
-
+    with ``flash`` over the pty (the maker's path); returns the image path.  The
+    flashing works on a copy that replaces ``image`` (and then its stamp) only
+    when it succeeded: a failed provision leaves the previous image, its saves
+    and its stamp as they were."""
     from host_tools.emulation import vpico
     fw_bytes = vpico.read_firmware(firmware or vpico.require_firmware_dir() / "firmware.bin")
     stamp_path = Path(str(image) + ".stamp")
@@ -57,6 +60,26 @@ def provision(image, board, firmware=None, boards_dir=None, log=print):
     Path(image).parent.mkdir(parents=True, exist_ok=True)
     log("vpico: flashing the firmware onto the virtual Pico (%s) ..." % image)
     started = time.monotonic()
+    work = Path("%s.%d.tmp" % (image, os.getpid()))
+    if Path(image).exists():
+        shutil.copyfile(image, work)
+    else:
+        work.unlink(missing_ok=True)
+    try:
+        _flash_onto(work, board, firmware, boards_dir)
+        os.replace(work, image)
+    finally:
+        work.unlink(missing_ok=True)
+    stamp_path.write_text(stamp)
+    log("vpico: flashed in %.0f s" % (time.monotonic() - started))
+    return image
+
+
+def _flash_onto(image, board, firmware, boards_dir):
+    """Boot ``image`` with ``firmware`` and flash the game onto it over the pty."""
+    from host_tools.device import flash
+
+    from host_tools.emulation import vpico
     pico = vpico.VirtualPico(image, board=board, firmware=firmware, boards_dir=boards_dir)
     try:
         pico.start()
@@ -72,9 +95,6 @@ def provision(image, board, firmware=None, boards_dir=None, log=print):
         pico._wait(lambda: pico.resets > resets, 60)
     finally:
         pico.close()
-    stamp_path.write_text(stamp)
-    log("vpico: flashed in %.0f s" % (time.monotonic() - started))
-    return image
 
 
 class VpicoSim:

@@ -198,10 +198,19 @@ def run_hwtest(dev, board, names=None, bench_path=DEFAULT_BENCH, log=print):
 
 def cmd_hwtest(args):
     names = [n.strip() for n in args.parts.split(",") if n.strip()] if args.parts else None
+    parts(names)                                    # unknown parts: refused before connecting
+    bench = args.bench
+    if bench is None:
+        bench = DEFAULT_BENCH
+        if not bench.exists():
+            print("hwtest: no %s yet (`make bench` writes it): the virtual-Pico column stays empty"
+                  % bench)
+    elif not bench.is_file():
+        raise UserError("--bench %s: no such file (a bench.json written by `make bench`)" % bench)
     dev = flash.connect(args.port)
     try:
         with flash.stops_answering(dev.port):
-            report, problems = run_hwtest(dev, args.board, names, args.bench)
+            report, problems = run_hwtest(dev, args.board, names, bench)
     finally:
         dev.restart()
     if args.json:
@@ -220,7 +229,7 @@ def register(subparsers):
     p.add_argument("--board", default="pico-ssd1306", help="the board file it was flashed with")
     p.add_argument("--parts", help="comma-separated subset of: %s"
                    % ", ".join(n for n, _ in bench_vpico.PARTS))
-    p.add_argument("--bench", default=DEFAULT_BENCH, type=Path,
+    p.add_argument("--bench", type=Path,
                    help="bench.json whose virtual-Pico figures to compare with (default: this "
                         "checkout's build/bench.json, written by `make bench`)")
     p.add_argument("--json", metavar="FILE", help="also write the table as JSON")

@@ -526,9 +526,13 @@ def make_simulator(board, saves_dir, hold=(), battery=None):
     import boardcfg
 
     try:
-        runtime = boardcfg.load(board, str(BOARDS_DIR))["runtime"]
+        cfg = boardcfg.load(board, str(BOARDS_DIR))
     except boardcfg.BoardError as exc:
         raise UserError(str(exc)) from None
+    runtime = cfg["runtime"]
+    if battery is not None and (runtime != "micropython" or cfg["power"]["adc"] is None):
+        raise UserError("--battery: board %s does not read its supply (a board file with a "
+                        "\"power\" section and an \"adc\" pin does, e.g. pico-ssd1306-lipo)" % board)
     if runtime == "micropython":
         return Simulator(board, saves_dir, hold_at_boot=hold, battery=battery)
     import savestore
