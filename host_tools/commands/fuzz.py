@@ -391,6 +391,62 @@ def _journal_check(data):
     return True
 
 
+def _link_seeds():
+    import link
+    out = bytearray(link.MAX_FRAME)
+    frames = []
+    for seq, kind, payload in ((1, link.HELLO, b"\x01\x03\x01\x00\x640.3.0"), (1, link.ACK, b"\x01"),
+                               (2, link.MOVE, b"\x05\x07\x12\x34"), (0, link.BEAT, b""),
+                               (3, link.UNDO_ASK, b""), (4, link.MOVE, bytes(range(32)))):
+        n = link.encode(out, seq, kind, payload, len(payload))
+        frames.append(bytes(out[:n]))
+    return [b"".join(frames), frames[2], frames[0] + frames[5]]
+
+
+def _link_input(rng, seeds):
+    return mutate_bytes(rng, rng.choice(seeds))
+
+
+class _Wire:
+    """A transport that hands over ``data`` in pieces of 1..40 bytes."""
+
+    def __init__(self, data, rng):
+        self.data = data
+        self.rng = rng
+
+    def readinto(self, buf):
+        n = min(len(buf), len(self.data), self.rng.randint(1, 40))
+        if not n:
+            return None
+        buf[:n] = self.data[:n]
+        self.data = self.data[n:]
+        return n
+
+    def write(self, data):
+        pass
+
+
+def _link_check(data):
+    """The parser never raises, every frame it accepts encodes back to the same
+    bytes, and a Link fed the same bytes polls to the end (no hang, no raise)."""
+    import link
+    parser = link.Parser()
+    out = bytearray(link.MAX_FRAME)
+    accepted = 0
+    for i, byte in enumerate(data):
+        if parser.feed(byte, i):
+            f = parser.frame
+            n = link.encode(out, f[2], f[3], f[link.HEADER:], f[1])
+            _expect(bytes(out[:n]) == bytes(f[:parser.length]), "link frame round trip differs")
+            accepted += 1
+    session = link.Link(_Wire(data, random.Random(len(data))), 3, 1, "0.3.0", 7)
+    session.start(0)
+    for t in range(0, 33 * (len(data) + 2), 33):
+        session.poll(t)
+        session.take()
+    return accepted > 0
+
+
 class _MemDir:
     """klotski_cache's file access over a dict (one solver table file)."""
 
@@ -513,6 +569,7 @@ TARGETS = {
     "level-pack": (_pack_seeds, _pack_input, _pack_check),
     "klotski-cache": (_cache_seeds, _cache_input, _cache_check),
     "switch-journal": (_journal_seeds, _journal_input, _journal_check),
+    "link": (_link_seeds, _link_input, _link_check),
     "piece-set": (lambda: ["4V1H4S", "4,1,4", "2v3h4s"], _host_input,
                   _host_check("host_tools.commands.klotski_cmd", "parse_piece_set", "%dV%dH%dS")),
     "map-size": (lambda: ["16x8", "4X4", "20x10"], _host_input,
