@@ -21,7 +21,10 @@ Fields:
          adc: null or the pin that reads the supply through a divider (RP2040:
          GP26..GP29; a Pico reads VSYS/3 on GP29, which the Pico W's radio uses:
          not available there), divider (supply / pin voltage, e.g. 3),
-         vbus: null or a pin high on USB power (a Pico's GP24)}.
+         vbus: null or a pin high on USB power (a Pico's GP24)},
+  link (optional; absent or null: no link cable): {uart 0 | 1, tx, rx}: the
+         link cable's UART (docs/link.md; 115,200 baud), on that UART's
+         hardware TX and RX pins (a Pico's default: UART0, TX GP0, RX GP1).
 """
 
 from asciitext import first_bad
@@ -39,6 +42,11 @@ _RP_I2C = {
     1: ((2, 6, 10, 14, 18, 26), (3, 7, 11, 15, 19, 27)),
 }
 _PICO_W_RESERVED = (23, 24, 25, 29)
+# RP2040/RP2350 hardware UART pin functions: uart -> (TX pins, RX pins)
+_RP_UART = {
+    0: ((0, 12, 16, 28), (1, 13, 17, 29)),
+    1: ((4, 8, 20, 24), (5, 9, 21, 25)),
+}
 
 DEFAULT = {
     "name": "pico-ssd1306",
@@ -55,6 +63,7 @@ DEFAULT = {
     "combos": {},
     "buzzer": {"pin": 15},
     "power": {"cell": "usb", "adc": None, "divider": 1, "vbus": None},
+    "link": {"uart": 0, "tx": 0, "rx": 1},
 }
 
 
@@ -104,7 +113,7 @@ def validate(cfg, name=None):
         if key not in cfg:
             problems.append("missing field '%s'" % key)
     known = ("name", "description", "board", "mcu", "runtime", "display", "i2c",
-             "buttons", "combos", "buzzer", "power")
+             "buttons", "combos", "buzzer", "power", "link")
     for key in cfg:
         if key not in known:
             problems.append("unknown field '%s'" % key)
@@ -139,6 +148,7 @@ def validate(cfg, name=None):
             problems.append("no pin or combo for button(s): %s" % ", ".join(missing))
     out["buzzer"] = _buzzer(cfg, mcu, board, used, problems)
     out["power"] = _power(cfg.get("power"), mcu, out["board"], used, problems)
+    out["link"] = _link(cfg.get("link"), mcu, out["board"], used, problems)
     if problems:
         raise BoardError(name, problems)
     return out
@@ -278,6 +288,44 @@ def _buzzer(cfg, mcu, board, used, problems):
     if pin in used:
         problems.append("buzzer: pin %d is already used by %s" % (pin, used[pin]))
     return {"pin": pin}
+
+
+def _link(link, mcu, board, used, problems):
+    """The normalised "link": None or {"uart", "tx", "rx"} on that UART's
+    hardware pins, each free."""
+    if link is None:
+        return None
+    if not isinstance(link, dict):
+        problems.append("link must be null or an object {uart, tx, rx}")
+        return None
+    for key in link:
+        if key not in ("uart", "tx", "rx"):
+            problems.append("link: unknown field '%s'" % key)
+    if mcu not in ("rp2040", "rp2350"):
+        problems.append("link: the link cable needs an RP2040 or RP2350 UART (mcu is %s)" % mcu)
+        return None
+    uart = _int(link.get("uart"))
+    tx = _int(link.get("tx"))
+    rx = _int(link.get("rx"))
+    if uart not in _RP_UART:
+        problems.append("link.uart must be 0 or 1 (got %r)" % (link.get("uart"),))
+        return None
+    ok = True
+    for key, pin, pins in (("tx", tx, _RP_UART[uart][0]), ("rx", rx, _RP_UART[uart][1])):
+        if pin not in pins:
+            problems.append("link.%s %r is not a %s pin of UART%d (one of %s)"
+                            % (key, link.get(key), key.upper(), uart, ", ".join("GP%d" % p for p in pins)))
+            ok = False
+            continue
+        bad = _pin_ok(mcu, board, pin)
+        if bad:
+            problems.append("link.%s: %s" % (key, bad))
+            ok = False
+        if pin in used:
+            problems.append("link.%s: pin %d is already used by %s" % (key, pin, used[pin]))
+            ok = False
+        used[pin] = "link." + key
+    return {"uart": uart, "tx": tx, "rx": rx} if ok else None
 
 
 CELLS = ("lipo", "3aaa", "usb")     # battery.CELLS

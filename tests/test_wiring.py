@@ -33,6 +33,9 @@ def test_every_wire_of_the_board_file_is_drawn():
         assert signal[("button %s" % name.upper(), "GP%d" % spec["pin"])] == wiring.GP_PIN[spec["pin"]]
         assert ("button %s" % name.upper(), "GND") in signal
     assert signal[("piezo buzzer", "+")] == 20                          # GP15
+    jack = "link cable (UART0, crossed)"
+    assert signal[(jack, "TX")] == 1 and signal[(jack, "RX")] == 2      # GP0, GP1
+    assert (jack, "GND") in signal
     text = wiring.draw_board(cfg).svg()
     for label in ("GP15 (20)", "3V3(OUT) (36)", "GND (38)", "button UP", "SSD1306 OLED (I2C0, 0x3C)"):
         assert label in text

@@ -1,7 +1,8 @@
 """`python -m host_tools wiring --board B -o B.svg`: the board file as a wiring picture.
 
 The Pico's 40 pins, labelled with their GP number and physical pin, and every part
-the board file names (the OLED's four pins, each button, the buzzer) wired to them:
+the board file names (the OLED's four pins, each button, the buzzer, the link
+cable's jack: TX, RX and GND, crossed to the other handheld's) wired to them:
 a button with ``pull: up`` goes between its pin and GND, one with ``pull: down``
 between its pin and 3V3(OUT). The picture is drawn from the board file alone, so
 `wiring --docs` rewrites docs/wiring/ and a test checks those pictures are current.
@@ -139,7 +140,7 @@ def _escape(text):
 
 def connections(cfg):
     """[(part, terminal, physical pin, colour)] of what the board file wires, in
-    drawing order: the display, the buttons, the buzzer.  Pin None: the GND pin
+    drawing order: the display, the buttons, the buzzer, the link cable.  Pin None: the GND pin
     nearest the part's signal pin."""
     rows = []
     disp = cfg["display"]["controller"].upper()
@@ -159,6 +160,12 @@ def connections(cfg):
         pin = cfg["buzzer"]["pin"]
         rows.append(("piezo buzzer", "+", GP_PIN[pin], "#ff7f0e"))
         rows.append(("piezo buzzer", "-", None, WIRE_COLOURS["GND"]))
+    link = cfg.get("link")
+    if link:
+        jack = "link cable (UART%d, crossed)" % link["uart"]
+        rows.append((jack, "TX", GP_PIN[link["tx"]], "#bc5090"))
+        rows.append((jack, "RX", GP_PIN[link["rx"]], "#58508d"))
+        rows.append((jack, "GND", None, WIRE_COLOURS["GND"]))
     return rows
 
 
@@ -231,9 +238,9 @@ def _route(d, side, x, y, pin, colour, channel):
     k = channel[side]
     channel[side] += 1
     if side == "left":
-        cx = x + 20 + 9 * k
+        cx = x + 20 + 7 * k
     else:
-        cx = x - 20 - 9 * k
+        cx = x - 20 - 7 * k
     if pin_side(pin) == side:
         d.line([(x, y), (cx, y), (cx, py), (px, py)], colour)
         return

@@ -206,6 +206,7 @@ class VirtualPico:
         self.led_changed_ns = 0
         self._reached = None
         self._query = None
+        self.uart_out = bytearray()     # what the device wrote to UART0 (the link cable), not yet taken
 
     # -- process ------------------------------------------------------------------------
     def start(self, hold=()):
@@ -287,6 +288,9 @@ class VirtualPico:
                     self.resets += 1
                     self.usb_up = False
                     self._lock.notify_all()
+            elif kind == "W":
+                with self._lock:
+                    self.uart_out += body
             elif kind == "U":
                 with self._lock:
                     self.usb_up = True
@@ -362,6 +366,18 @@ class VirtualPico:
         self._send("L", struct.pack("<Q", 2 ** 63))
 
     # -- inputs -----------------------------------------------------------------------------
+    def take_uart(self):
+        """The bytes the device wrote to UART0 since the last call."""
+        with self._lock:
+            data = bytes(self.uart_out)
+            self.uart_out.clear()
+        return data
+
+    def feed_uart(self, data):
+        """Bytes arriving on UART0's RX (paced by the runner at 115,200 baud)."""
+        if data:
+            self._send("V", bytes(data))
+
     def set_buttons(self, names):
         """Press exactly these buttons (names up/down/left/right/a/b); others released
         (left to the pad's pull-up, as a real open switch)."""

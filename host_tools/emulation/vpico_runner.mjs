@@ -13,6 +13,8 @@
 //   in  C u64 nanos        power cut when the emulated clock reaches nanos
 //   in  P                  power off now (flash kept), like C at the current time
 //   in  A u16 value        the --adc-channel now converts to value (a supply that drops)
+//   in  V bytes            bytes on UART0's RX line (the link cable), fed to its RX FIFO one
+//                          per character time at 115,200 baud and only while it has room
 //   in  Q                  query: answered by Q u64 nanos, u32 flashOps, u64 waitNanos,
 //                          u32 bytes erased, u32 bytes programmed (since power-on)
 //                          (waitNanos: emulated time the core spent halted in WFI/WFE)
@@ -23,6 +25,7 @@
 //   out R u64 nanos        a watchdog reset (machine.reset()) rebuilt the chip
 //   out X u64 nanos, u32 flashOps   powered off: flash saved to FLASH_FILE, exiting
 //   out E u64 nanos, u8 level      the on-board LED (GP25) turned on (1) or off (0)
+//   out W bytes            bytes the device wrote to UART0's TX (sent at the end of each slice)
 //
 // What rp2040js lacks and this file adds (see third_party/rp2040/README.md):
 // a USB host that completes bulk-OUT only when it has bytes (the stock one
@@ -102,6 +105,14 @@ let poweredOff = false;
 const FREE_RUN_NANOS = 2 ** 62;
 let dormant = false;
 const hostBytes = []; // CDC OUT bytes not yet taken by the device
+// the link cable on UART0: what the device sent this slice, what the other side sent
+// and the device has not read yet (rp2040js drops a byte fed into a full RX FIFO, so
+// the bytes go in one per character time, 10 bits at 115,200 baud, while there is room)
+const UART_CHAR_NANOS = 1e10 / 115200;
+const UART_TX_INTERRUPT = 1 << 5;
+let uartOut = [];
+const uartIn = [];
+let uartAlarm = null;
 const drive = new Map(); // pin -> 0/1 driven from outside (buttons)
 
 let chip;
@@ -313,6 +324,19 @@ function buildChip() {
   probeAck = false;
   if (oledAddress >= 0) attachProbeAck();
   if (adcChannel >= 0) chip.adc.channelValues[adcChannel] = adcValue; // the board's supply
+  const uart = chip.uart[0];
+  // rp2040js raises UART0's TX interrupt on every register access and sends a byte
+  // the moment it is written, so MicroPython's UART IRQ handler (which clears it)
+  // ran for ever; here the TX FIFO empties as each byte leaves, which is when the
+  // PL011 raises it, and a clear holds until the next byte
+  uart.checkInterrupts = () => uart.rp2040.setInterrupt(uart.irq, !!(uart.interruptStatus & uart.interruptMask));
+  uart.onByte = (b) => {
+    uartOut.push(b);
+    uart.interruptStatus |= UART_TX_INTERRUPT;
+    uart.checkInterrupts();
+  };
+  uartAlarm = clock.createAlarm(() => feedUart(uart));
+  if (uartIn.length) uartAlarm.schedule(UART_CHAR_NANOS);
   chip.gpio[LED_PIN].addListener((state) =>
     send("E", Buffer.concat([u64(now()), Buffer.from([state === GPIOPinState.High ? 1 : 0])])));
   const pads = chip.peripherals[0x4001c];
@@ -328,6 +352,18 @@ function buildChip() {
   refreshPins();
 }
 let watchdogReset = false;
+
+function feedUart(uart) {
+  if (uartIn.length && !uart.rxFIFO.full) uart.feedByte(uartIn.shift());
+  if (uartIn.length) uartAlarm.schedule(UART_CHAR_NANOS);
+}
+
+function flushUart() {
+  if (uartOut.length) {
+    send("W", uartOut);
+    uartOut = [];
+  }
+}
 
 function powerOff() {
   if (poweredOff) return;
@@ -390,6 +426,7 @@ function runSlice() {
     }
   }
   if (poweredOff) return;
+  flushUart();
   if (!watchdogReset) {
     const t = now();
     if (t >= cutAtNanos) return powerOff();
@@ -447,6 +484,10 @@ function handle(type, body) {
       u32(flashProgrammedBytes)]));
   } else if (type === "P") {
     powerOff();
+  } else if (type === "V") {
+    const idle = uartIn.length === 0;
+    for (const b of body) uartIn.push(b);
+    if (idle && uartIn.length && uartAlarm) uartAlarm.schedule(UART_CHAR_NANOS);
   } else if (type === "A") {
     adcValue = body.readUInt16LE(0);
     if (adcChannel >= 0) chip.adc.channelValues[adcChannel] = adcValue;
