@@ -12,6 +12,7 @@ import machine
 
 import buttons
 import clock
+import hardware
 
 _MASK = 0x3FFFFFFF
 _LIGHTSLEEP = getattr(machine, "lightsleep", None)
@@ -106,9 +107,10 @@ def stop_blink():
         led.value(0)
 
 
-class Hardware:
-    """``display`` (driver with ``.fb``/``.show()``), ``read_buttons()`` -> mask,
-    ``ticks_ms``/``sleep_ms``, ``doze(ms)``, ``beep(freq, ms)``, ``mem_free()``."""
+class Hardware(hardware.Hardware):
+    """The backend of MicroPython boards (hardware.Hardware): ``display`` the
+    ssd1306/sh1106 driver, buttons on pins, the buzzer on PWM, ``supply`` a
+    battery.Supply on a board that reads its supply."""
 
     def __init__(self, cfg):
         import boardcfg
@@ -153,8 +155,6 @@ class Hardware:
                 self.buzzer = None
         self.ticks_ms = getattr(time, "ticks_ms", _ticks_ms)
         self.sleep_ms = getattr(time, "sleep_ms", _sleep_ms)
-        # the supply reading (battery.Supply) on a board that has one, else None
-        self.supply = None
         power = cfg.get("power")
         if power and (power.get("adc") is not None or power.get("vbus") is not None):
             import battery

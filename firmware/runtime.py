@@ -24,6 +24,11 @@ cell's cut-off (``battery.empty``) the game in progress is saved at once and a
 toast says so ("BATTERY EMPTY - GAME SAVED"; "- CHARGE NOW" without a game),
 once per game while the supply stays there.
 
+Hardware: ``hw`` is a hardware.Hardware and ``hw.display`` a hardware.Display
+(the contract, with its defaults: a panel without power save still has
+``poweroff``/``poweron``, a board that reads no supply has ``supply`` None);
+the runtime uses them directly.
+
 Screens: every screen is a screens.Screen and a game's scene a screens.Scene
 (the contract, with its defaults: ``frame_key``, ``busy``, ``snapshot``,
 ``restore``, ``n_levels``, ``open_level``); the runtime calls them directly.
@@ -146,8 +151,7 @@ class Context:
         self.frame = runtime.display.buffer
         self.has_sound = runtime.hw.buzzer is not None
         self.game_id = None
-        # an OsFs has a root folder; the in-memory saves of tests and VMs have none
-        self.cache_dir = getattr(getattr(runtime.saves, "fs", None), "root", None)
+        self.cache_dir = runtime.saves.root     # None: the saves live in memory
         self.levels_dir = None
         self._deadline = Deadline(runtime.hw.ticks_ms)
 
@@ -282,7 +286,7 @@ class Runtime:
         self._active_at = hw.ticks_ms()
         self._waking = False
         # the battery gauge (battery.py) when the board reads its supply, else None
-        supply = getattr(hw, "supply", None)
+        supply = hw.supply
         self.battery = None if supply is None else supply.gauge
         self._empty_for = ""        # the game id (None: the launcher) told the battery is empty
         self.resumable = []         # ids of the games with a saved game in progress
