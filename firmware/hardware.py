@@ -1,12 +1,21 @@
-"""The hardware contract: what the firmware (runtime, launcher, main, the games
-through ctx) uses of a backend and of its display, each with its default
-(docs/runtime.md, "Hardware").  Every backend inherits it: hw_machine (its
-display the ssd1306/sh1106 driver), hw_circuitpython, hw_web.  Callers use
-these directly, never through hasattr/getattr; tests/test_contract.py checks
-that each backend has everything the firmware uses.  Resident with the
-launcher, so comments rather than docstrings on the methods; what has no
-default is listed as a comment, and each backend sets or defines it.
-"""
+# The hardware contract: what the firmware (runtime, launcher, main, the games
+# through ctx) uses of a backend and of its display, each with its default
+# (docs/runtime.md, "Hardware").  Every backend inherits it: hw_machine (its
+# display the ssd1306/sh1106 driver), hw_circuitpython, hw_web.  Callers use
+# these directly, never through hasattr/getattr; tests/test_contract.py checks
+# that every backend has everything the firmware uses.  What has no default is
+# listed in a comment, and each backend sets or defines it.
+# (comments, not docstrings: resident with the launcher, and a docstring stays
+# on the heap of a MicroPython that compiles the source; the hooks that do
+# nothing by default share one function per arity, each costs that heap too)
+
+
+def _nothing(self):
+    pass
+
+
+def _nothing1(self, value):
+    pass
 
 
 class Display:
@@ -17,22 +26,14 @@ class Display:
     #   controller  "ssd1306" or "sh1106" (the about screen shows it)
     #   show()      put the frame on the glass (the pages that changed)
     controller = "ssd1306"
-
-    # the panel's brightness, 0..255
-    def contrast(self, level):
-        pass
-
-    # power save: the glass goes dark, the frame is kept (while off nothing is sent)
-    def poweroff(self):
-        pass
-
-    # out of power save, showing what it showed before
-    def poweron(self):
-        pass
-
-    # the next show() sends the whole frame, not only the changed pages
-    def invalidate(self):
-        pass
+    # contrast(level): the panel's brightness, 0..255
+    contrast = _nothing1
+    # poweroff(): power save, the glass goes dark, the frame is kept (nothing
+    # is sent while off); poweron(): back, showing what it showed before
+    poweroff = _nothing
+    poweron = _nothing
+    # invalidate(): the next show() sends the whole frame, not only the changed pages
+    invalidate = _nothing
 
 
 class Hardware:
@@ -46,6 +47,8 @@ class Hardware:
     # the supply reading (battery.Supply: its .gauge the battery.Gauge) on a board
     # that reads its supply, else None
     supply = None
+    # service(now): called every tick with the clock's now (ends a beep when its time is up)
+    service = _nothing1
 
     # the wait while the panel is off: the core idles where the port can
     def doze(self, ms):
@@ -53,10 +56,6 @@ class Hardware:
 
     # a tone of freq Hz for ms (nothing without a buzzer)
     def beep(self, freq, ms):
-        pass
-
-    # called every tick with the clock's now (ends a beep when its time is up)
-    def service(self, now):
         pass
 
     # free heap in bytes, -1 where unknown (the about screen)

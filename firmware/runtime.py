@@ -24,11 +24,6 @@ cell's cut-off (``battery.empty``) the game in progress is saved at once and a
 toast says so ("BATTERY EMPTY - GAME SAVED"; "- CHARGE NOW" without a game),
 once per game while the supply stays there.
 
-Hardware: ``hw`` is a hardware.Hardware and ``hw.display`` a hardware.Display
-(the contract, with its defaults: a panel without power save still has
-``poweroff``/``poweron``, a board that reads no supply has ``supply`` None);
-the runtime uses them directly.
-
 Screens: every screen is a screens.Screen and a game's scene a screens.Scene
 (the contract, with its defaults: ``frame_key``, ``busy``, ``snapshot``,
 ``restore``, ``n_levels``, ``open_level``); the runtime calls them directly.
@@ -237,6 +232,9 @@ class ErrorScreen(screens.Screen):
 
 
 class Runtime:
+    # hw: a hardware.Hardware, hw.display a hardware.Display (the contract, with
+    # its defaults: a panel without power save still has poweroff/poweron, a
+    # board that reads no supply has supply None); used directly, never probed
     def __init__(self, hw, saves, registry=None, board_name=""):
         self.hw = hw
         self.saves = saves

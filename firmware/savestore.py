@@ -30,9 +30,7 @@ created file costs littlefs a commit more than a rewritten one, so no move's
 save makes one (docs/runtime.md).  An empty one is a slot: no copy, no damage.
 
 The file system is pluggable: ``OsFs`` (MicroPython ``os`` or CPython) or
-``MemFs`` (a dict, for tests and the VM).  Both have ``root``: the folder the
-files are in (OsFs), None when they live in memory (MemFs); ``Saves.root`` is
-its file system's, and the runtime hands it to games as ``ctx.cache_dir``.
+``MemFs`` (a dict, for tests and the VM).  ``Saves.root``: the saves' folder (ctx.cache_dir).
 """
 
 import json

@@ -10,8 +10,7 @@ After micropython-lib's drivers/display/ssd1306 (same init sequence), with:
   vector and the memoryviews of every page run are built in the constructor;
 - contrast, invert, flip (segment remap / COM scan direction; rotation 180 is
   both), power save, and ``invalidate()`` to force a full resend.
-The driver is hw_machine's display: it meets the hardware contract
-(hardware.Display) and defines every method of it itself.
+hw_machine's display: a hardware.Display.
 """
 
 import framebuf
