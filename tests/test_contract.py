@@ -224,7 +224,7 @@ def test_every_screen_has_what_the_runtime_calls():
             assert callable(module.check_level), entry[games.ID]
 
 
-def test_the_web_page_calls_the_contract_only():
+def test_no_probing_in_the_runtime_the_launcher_or_the_web_backend():
     """No probing in the runtime, the launcher or the web backend: no hasattr, and
     getattr only where the standard library may lack a name (sys.print_exception)."""
     for name in ("runtime.py", "launcher.py", "hw_web.py"):
