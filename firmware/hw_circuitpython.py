@@ -38,8 +38,7 @@ _WRAP29 = 0x1FFFFFFF
 
 
 class DisplayioOled(hardware.Display):
-    """hardware.Display over a displayio OLED: ``fb``/``buffer``, ``show()``,
-    ``contrast()``, ``poweroff()``/``poweron()`` (the panel's sleep), ``invalidate()``."""
+    """hardware.Display over a displayio OLED."""
 
     def __init__(self, cfg, i2c):
         import bitmaptools
@@ -174,9 +173,8 @@ def open_display(cfg, i2c=None):
 
 
 class Hardware(hardware.Hardware):
-    """hardware.Hardware on CircuitPython: no supply reading (``supply`` None),
-    ``doze`` the default (CircuitPython's time.sleep already idles the core)."""
-
+    # supply: None (not read on these boards); doze: the default, sleep_ms
+    # (CircuitPython's time.sleep already idles the core)
     def __init__(self, cfg, i2c=None):
         import board
         import boardcfg
