@@ -1,6 +1,6 @@
 # The hardware contract: what the firmware (runtime, launcher, main, the games
 # through ctx) uses of a backend and of its display, each with its default
-# (docs/runtime.md, "Hardware").  Every backend inherits it: hw_machine (its
+# (docs/runtime.md, "The hardware contract").  Every backend inherits it: hw_machine (its
 # display the ssd1306/sh1106 driver), hw_circuitpython, hw_web.  Callers use
 # these directly, never through hasattr/getattr; tests/test_contract.py checks
 # that every backend has everything the firmware uses.  What has no default is
