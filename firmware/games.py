@@ -9,8 +9,9 @@
 # ID      save-file and level-pack name (letters, digits, underscore)
 # TITLE   the launcher's menu line
 # SCENE   firmware module with ``Scene(ctx)``, imported only when the game starts
-#         (and dropped after); its ``check_level(text)``, if any, is the one
-#         check of a pack level, shared by the device, `levels` and `flash`
+#         (and dropped after); a game with level packs (PACK not 0) has
+#         ``check_level(text)`` there, the one check of a pack level, shared by
+#         the device, the web page, `levels` and `flash`
 # PACK    the game's number in a level-pack header (0: no level packs); a
 #         number once used is never reused, packs in players' hands carry it
 #

@@ -1,8 +1,7 @@
 """Hardware backend for CircuitPython on the Pico, and for Blinka on a Raspberry Pi.
 
-Same interface as hw_machine.Hardware (``display`` with ``fb``/``buffer``/
-``show()``, ``read_buttons()``, ``ticks_ms``/``sleep_ms``, ``beep``, ``service``,
-``mem_free``), built on CircuitPython's own APIs:
+The hardware contract (firmware/hardware.py: ``Hardware``, its ``Display``) as
+hw_machine meets it, built on CircuitPython's own APIs:
 
 - display: ``displayio`` with ``adafruit_displayio_ssd1306`` /
   ``adafruit_displayio_sh1106`` on an ``I2CDisplayBus`` (``displayio.I2CDisplay``
@@ -32,13 +31,14 @@ import time
 
 import buttons
 import clock
+import hardware
 
 _MASK = 0x3FFFFFFF
 _WRAP29 = 0x1FFFFFFF
 
 
-class DisplayioOled:
-    """``fb``/``buffer``/``show()``/``contrast()`` over a displayio OLED."""
+class DisplayioOled(hardware.Display):
+    """hardware.Display over a displayio OLED."""
 
     def __init__(self, cfg, i2c):
         import bitmaptools
@@ -172,7 +172,9 @@ def open_display(cfg, i2c=None):
         raise displaycheck.DisplayFault(cfg, found, exc) from None
 
 
-class Hardware:
+class Hardware(hardware.Hardware):
+    # supply: None (not read on these boards); doze: the default, sleep_ms
+    # (CircuitPython's time.sleep already idles the core)
     def __init__(self, cfg, i2c=None):
         import board
         import boardcfg
@@ -234,12 +236,6 @@ class Hardware:
 
     def sleep_ms(self, ms):
         time.sleep(ms / 1000)
-
-    supply = None               # the supply is not read on CircuitPython boards
-
-    def doze(self, ms):
-        """The screen-off wait: CircuitPython's time.sleep already idles the core."""
-        self.sleep_ms(ms)
 
     def read_buttons(self):
         down = self._down & ~self._release

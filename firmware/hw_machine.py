@@ -12,6 +12,7 @@ import machine
 
 import buttons
 import clock
+import hardware
 
 _MASK = 0x3FFFFFFF
 _LIGHTSLEEP = getattr(machine, "lightsleep", None)
@@ -35,80 +36,8 @@ def make_display(cfg, i2c):
     return Driver(disp["width"], disp["height"], i2c, addr, rotate=disp["rotation"])
 
 
-def scan_bus(i2c, address):
-    """What answers on the bus: ``i2c.scan()`` plus the display addresses (0x3C,
-    0x3D and the board's) probed with the driver's own kind of transfer, a
-    one-byte write of 0x00 (an empty command stream for an SSD1306/SH1106).
-    The rp2 port's scan() probes with zero-length writes bit-banged on the pins;
-    a display that only understands the I2C peripheral's transfers (the virtual
-    Pico's OLED model, a marginal module) is still found this way."""
-    found = i2c.scan()
-    for addr in (0x3C, 0x3D, address):
-        if addr not in found and (_probe(i2c, addr) or _probe(i2c, addr)):
-            found.append(addr)
-    found.sort()
-    return found
-
-
-def _probe(i2c, addr):
-    """One try; scan_bus tries twice because a transfer that timed out can leave
-    its abort pending, failing the next transfer whatever the address (seen on
-    the virtual Pico)."""
-    try:
-        i2c.writeto(addr, b"\x00")
-        return True
-    except OSError:
-        return False
-
-
-# LED blink code timing, in 100 ms slots: a blink is 2 on + 3 off, then 15 off
-_SLOT_MS = 100
-_ON_SLOTS = 2
-_BLINK_SLOTS = 5
-_PAUSE_SLOTS = 15
-_blinker = []
-
-
-def _led_pin():
-    """The board LED: "LED" names it on Pico, Pico W and Pico 2 (the W's hangs off
-    the radio chip); older ports only know GP25."""
-    try:
-        return machine.Pin("LED", machine.Pin.OUT)
-    except (TypeError, ValueError):
-        return machine.Pin(25, machine.Pin.OUT)
-
-
-def start_blink(cfg, count):
-    """Blink ``count`` times, pause, repeat, from a machine.Timer: the REPL stays
-    free (a soft reset or ``stop_blink()`` ends it).  Only the Picos have a
-    known LED; elsewhere the console message is the signal."""
-    stop_blink()
-    if cfg.get("mcu") not in ("rp2040", "rp2350"):
-        return
-    led = _led_pin()
-    period = count * _BLINK_SLOTS + _PAUSE_SLOTS
-    slot = [0]
-
-    def tick(_timer):
-        s = slot[0]
-        led.value(1 if s < count * _BLINK_SLOTS and s % _BLINK_SLOTS < _ON_SLOTS else 0)
-        slot[0] = (s + 1) % period
-
-    timer = machine.Timer(mode=machine.Timer.PERIODIC, period=_SLOT_MS, callback=tick)
-    _blinker.append((timer, led))
-    tick(timer)
-
-
-def stop_blink():
-    while _blinker:
-        timer, led = _blinker.pop()
-        timer.deinit()
-        led.value(0)
-
-
-class Hardware:
-    """``display`` (driver with ``.fb``/``.show()``), ``read_buttons()`` -> mask,
-    ``ticks_ms``/``sleep_ms``, ``doze(ms)``, ``beep(freq, ms)``, ``mem_free()``."""
+class Hardware(hardware.Hardware):
+    """hardware.Hardware on machine: the ssd1306/sh1106 driver, pins, PWM buzzer."""
 
     def __init__(self, cfg):
         import boardcfg
@@ -120,10 +49,12 @@ class Hardware:
         try:
             self.display = make_display(cfg, self.i2c)
         except OSError as exc:
+            # the bus scan and the LED blink code: imported only now, not resident
             import displaycheck
+            import hw_machine_fault as fault
 
-            found = scan_bus(self.i2c, cfg["i2c"]["address"])
-            raise displaycheck.DisplayFault(cfg, found, exc, start_blink) from None
+            found = fault.scan_bus(self.i2c, cfg["i2c"]["address"])
+            raise displaycheck.DisplayFault(cfg, found, exc, fault.start_blink) from None
         pins = []
         active = []
         masks = []
@@ -153,8 +84,6 @@ class Hardware:
                 self.buzzer = None
         self.ticks_ms = getattr(time, "ticks_ms", _ticks_ms)
         self.sleep_ms = getattr(time, "sleep_ms", _sleep_ms)
-        # the supply reading (battery.Supply) on a board that has one, else None
-        self.supply = None
         power = cfg.get("power")
         if power and (power.get("adc") is not None or power.get("vbus") is not None):
             import battery

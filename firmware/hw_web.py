@@ -7,7 +7,10 @@ hex when its pixels changed ("" otherwise).  The firmware above
 (main.boot, runtime, launcher, games) is the device's, unchanged.
 
 The display is a plain 128x64 MONO_VLSB framebuffer (what the SSD1306 driver
-keeps and sends); ``show()`` only counts.  The clock is MicroPython's
+keeps and sends); ``show()`` only counts.  When the runtime switches the panel
+off (the "sleep" setting), the page's canvas goes dark (``frame()`` reads
+blank) until a key wakes it.  Display and Hardware meet the hardware contract
+(firmware/hardware.py) like the device's backends.  The clock is MicroPython's
 own (the browser's monotonic clock), so a search sliced by ``ctx.deadline``
 yields like on the device; a key script (``?keys=``) runs on the simulator's
 virtual clock instead (``now`` = tick * 1000 // 30), which makes its frames
@@ -22,6 +25,7 @@ import time
 import framebuf
 
 import buttons
+import hardware
 
 _MASK = 0x3FFFFFFF
 
@@ -42,24 +46,31 @@ BOARD = {
 }
 
 
-class Display:
-    """What the runtime uses of a display driver: ``fb``, ``buffer``, the size,
-    ``controller``, ``show()`` and ``contrast()``."""
+class Display(hardware.Display):
+    """The page's glass (hardware.Display): ``show()`` only counts, ``contrast``
+    keeps the level (the page dims the canvas a little), ``poweroff``/``poweron``
+    set ``powered`` (off: the page shows a dark canvas, App.frame() reads blank)."""
 
     def __init__(self, width=128, height=64):
         self.width = width
         self.height = height
-        self.controller = "ssd1306"
         self.buffer = bytearray(width * height // 8)
         self.fb = framebuf.FrameBuffer(self.buffer, width, height, framebuf.MONO_VLSB)
         self.shown = 0
         self.level = 255
+        self.powered = True
 
     def show(self):
         self.shown += 1
 
     def contrast(self, level):
         self.level = level
+
+    def poweroff(self):
+        self.powered = False
+
+    def poweron(self):
+        self.powered = True
 
 
 class Buzzer:
@@ -69,9 +80,10 @@ class Buzzer:
         self.play = play
 
 
-class Hardware:
-    """The hw interface of hw_machine.Hardware: display, read_buttons,
-    ticks_ms/sleep_ms, beep, service, mem_free."""
+class Hardware(hardware.Hardware):
+    """The page as a backend (hardware.Hardware): its buttons, its clock, its
+    buzzer; ``service`` and ``doze`` are the contract's defaults (the page's
+    audio ends each beep, and the page's timer paces the ticks)."""
 
     def __init__(self, play=None, virtual_clock=False):
         self.display = Display()
@@ -104,9 +116,6 @@ class Hardware:
     def beep(self, freq, ms):
         if self.buzzer is not None:
             self.buzzer.play(freq, ms)
-
-    def service(self, now):
-        """Nothing to end: the page's audio stops each beep itself."""
 
     def mem_free(self):
         return gc.mem_free() if hasattr(gc, "mem_free") else -1
@@ -150,6 +159,7 @@ class App:
         self.runtime.ctx.levels_dir = levels_dir
         self.sent = bytearray(len(self.hw.display.buffer))    # the frame the page shows
         self.sent_once = False
+        self.dark = bytes(len(self.sent))   # the glass while the panel is off
 
     def tick(self, mask, now=0):
         """One tick with the buttons of ``mask`` held (``now``: the virtual
@@ -164,15 +174,21 @@ class App:
         hw.now = now
         self.runtime.step()
         self.runtime.save_pending()         # as run() does after a tick
-        buffer = hw.display.buffer
-        if self.sent_once and buffer == self.sent:
+        glass = self._glass()
+        if self.sent_once and glass == self.sent:
             return ""
-        self.sent[:] = buffer
+        self.sent[:] = glass
         self.sent_once = True
         return self.frame()
 
+    def _glass(self):
+        """What the glass shows: the frame, or nothing while the panel is off."""
+        display = self.hw.display
+        return display.buffer if display.powered else self.dark
+
     def frame(self):
-        return self.hw.display.buffer.hex()
+        """The glass as hex (all zeros while the panel is off)."""
+        return self._glass().hex()
 
     def contrast(self):
         return self.hw.display.level
@@ -242,8 +258,8 @@ def install_pack(path, levels_dir=LEVELS_DIR):
     _copy(path, target)
     check = None
     for entry in games.GAMES:
-        if entry[games.ID] == game:
-            check = getattr(__import__(entry[games.SCENE]), "check_level", None)
+        if entry[games.ID] == game:     # a game with packs: check_level by contract
+            check = __import__(entry[games.SCENE]).check_level
     try:
         pack = userlevels.Pack(target, game, check)
         first = pack.text(0).split("\n")[0][:120]

@@ -146,8 +146,7 @@ class Context:
         self.frame = runtime.display.buffer
         self.has_sound = runtime.hw.buzzer is not None
         self.game_id = None
-        # an OsFs has a root folder; the in-memory saves of tests and VMs have none
-        self.cache_dir = getattr(getattr(runtime.saves, "fs", None), "root", None)
+        self.cache_dir = runtime.saves.root     # None: the saves live in memory
         self.levels_dir = None
         self._deadline = Deadline(runtime.hw.ticks_ms)
 
@@ -233,6 +232,9 @@ class ErrorScreen(screens.Screen):
 
 
 class Runtime:
+    # hw: a hardware.Hardware, hw.display a hardware.Display (the contract, with
+    # its defaults: a panel without power save still has poweroff/poweron, a
+    # board that reads no supply has supply None); used directly, never probed
     def __init__(self, hw, saves, registry=None, board_name=""):
         self.hw = hw
         self.saves = saves
@@ -282,7 +284,7 @@ class Runtime:
         self._active_at = hw.ticks_ms()
         self._waking = False
         # the battery gauge (battery.py) when the board reads its supply, else None
-        supply = getattr(hw, "supply", None)
+        supply = hw.supply
         self.battery = None if supply is None else supply.gauge
         self._empty_for = ""        # the game id (None: the launcher) told the battery is empty
         self.resumable = []         # ids of the games with a saved game in progress

@@ -30,7 +30,7 @@ created file costs littlefs a commit more than a rewritten one, so no move's
 save makes one (docs/runtime.md).  An empty one is a slot: no copy, no damage.
 
 The file system is pluggable: ``OsFs`` (MicroPython ``os`` or CPython) or
-``MemFs`` (a dict, for tests and the VM).
+``MemFs`` (a dict, for tests and the VM).  ``Saves.root``: the saves' folder (ctx.cache_dir).
 """
 
 import json
@@ -202,6 +202,8 @@ class OsFs:
 class MemFs:
     """Files in a dict; ``ops`` logs every step (the tests cut between them)."""
 
+    root = None             # no folder: nothing can be cached beside the saves
+
     def __init__(self):
         self.files = {}
         self.ops = 0
@@ -232,6 +234,8 @@ class MemFs:
 class Saves:
     def __init__(self, fs=None):
         self.fs = fs if fs is not None else OsFs()
+        # the folder of the save files (its file system's root), None in memory
+        self.root = self.fs.root
         self.seq = {}
         self.slots = {}         # game id -> [sequence in .new, in .bak] (-1: none valid)
 

@@ -10,9 +10,12 @@ After micropython-lib's drivers/display/ssd1306 (same init sequence), with:
   vector and the memoryviews of every page run are built in the constructor;
 - contrast, invert, flip (segment remap / COM scan direction; rotation 180 is
   both), power save, and ``invalidate()`` to force a full resend.
+hw_machine's display: a hardware.Display.
 """
 
 import framebuf
+
+import hardware
 
 try:
     from micropython import const
@@ -39,7 +42,7 @@ SET_VCOM_DESEL = const(0xDB)
 SET_CHARGE_PUMP = const(0x8D)
 
 
-class SSD1306_I2C:
+class SSD1306_I2C(hardware.Display):
     """``SSD1306_I2C(width, height, i2c, addr=0x3C, external_vcc=False,
     rotate=0, flip_x=False, flip_y=False)``."""
 

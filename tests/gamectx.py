@@ -63,7 +63,8 @@ class CountingDeadline:
 class FakeCtx:
     """Saves in ``saved`` (through JSON, as on the device; ``stores`` counts them;
     ``save_game`` as the runtime's when ``game`` is set, with ``game_id``),
-    toasts in ``toasts``, ``ai_calls`` counts ``ctx.ai``, a clock stopped at ``now``."""
+    toasts in ``toasts``, ``ai_calls`` counts ``ctx.ai``, a clock stopped at ``now``
+    (``tick_no()`` the tick it would be at 30 ticks/s)."""
 
     now = 1000
     width = 128
@@ -87,6 +88,9 @@ class FakeCtx:
 
     def ticks_ms(self):
         return self.now
+
+    def tick_no(self):
+        return self.now * 30 // 1000
 
     def deadline(self, ms):
         return NeverExpires()

@@ -12,6 +12,7 @@ fake = simmod.install_host_modules()
 
 import displaycheck  # noqa: E402
 import hw_machine  # noqa: E402
+import hw_machine_fault  # noqa: E402
 import main  # noqa: E402
 from host_tools.emulation.oledmodel import OledModel  # noqa: E402
 
@@ -32,7 +33,7 @@ def bus(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     fake.detach_all()
     yield fake
-    hw_machine.stop_blink()
+    hw_machine_fault.stop_blink()
     fake.detach_all()
 
 
@@ -75,7 +76,7 @@ def test_main_reports_a_missing_display_and_returns(bus, capsys, attached, blink
     assert pattern[:period] == pattern[period:2 * period]      # it repeats
     assert blinks_per_group(pattern) == blinks
     assert pattern[:5] == [1, 1, 0, 0, 0]
-    hw_machine.stop_blink()
+    hw_machine_fault.stop_blink()
     assert not fake.Timer.active and fake.levels["LED"] == 0
 
 
@@ -101,7 +102,7 @@ def test_other_errors_still_raise(bus, monkeypatch):
 
 
 def test_no_led_outside_the_picos(bus):
-    hw_machine.start_blink({"mcu": "esp32"}, 3)
+    hw_machine_fault.start_blink({"mcu": "esp32"}, 3)
     assert not fake.Timer.active
 
 
@@ -113,11 +114,11 @@ def test_firmware_fault_path_runs_in_micropython(vm):
         from host_tools.emulation import mpvm
 
         r = mpvm.run(r"""
-import machine, main, hw_machine
+import machine, main, hw_machine_fault
 machine.attach(0x3D, machine.Counter())
 main.main()
 emit('timer', (len(machine.Timer.active), machine.levels.get('LED')))
-hw_machine.stop_blink()
+hw_machine_fault.stop_blink()
 emit('stopped', (len(machine.Timer.active), machine.levels.get('LED')))
 """, input_dir=fw)
     assert ("display fault: no display at 0x3C on I2C0 (SDA GP4, SCL GP5); found: 0x3D - set the "

@@ -198,3 +198,34 @@ def test_a_stored_sleep_value_that_is_no_choice_reads_as_the_default():
         saves = savestore.Saves(savestore.MemFs())
         saves.store("_settings", {"sleep": bad})
         assert runtime.Runtime(s.runtime.hw, saves).settings["sleep"] == 60
+
+
+def test_the_circuitpython_backend_sleeps_and_wakes_the_same_way():
+    """hw_circuitpython on the real displayio stack (cpsim): the same dim, off
+    (the panel's own sleep through the Adafruit driver) and wake as the
+    simulator's hw_machine, frame for frame."""
+    from host_tools.emulation.cpsim import CpSimulator
+
+    cp = CpSimulator()
+    sim = _sim(30)
+    cp.runtime.settings["sleep"] = 30
+    for s in (cp, sim):
+        _run(s, "down wait:3")
+    frame = sim.oled.pixels()
+    assert cp.oled.pixels() == frame
+    for s in (cp, sim):
+        _until(s, 25)
+    assert cp.runtime.power == 1 and cp.oled.contrast == 8 and cp.oled.lit()
+    for s in (cp, sim):
+        _until(s, 31)
+    assert cp.runtime.power == 2 and not cp.oled.display_on and not cp.oled.lit()
+    wire = cp.wire_totals()
+    _until(cp, 40)
+    assert cp.wire_totals() == wire                 # nothing sent while off
+    for s in (cp, sim):
+        _run(s, "hold:a:3 wait:5")                  # the waking press does nothing else
+    assert cp.oled.lit() and cp.oled.contrast == 255 and cp.oled.pixels() == frame
+    assert cp.runtime.screen is cp.runtime.launcher and cp.runtime.launcher.sel == 1
+    for s in (cp, sim):
+        _run(s, "down wait:3")                      # the next press acts
+    assert cp.runtime.launcher.sel == 2 and cp.oled.pixels() == sim.oled.pixels()

@@ -28,7 +28,9 @@ TAPS = ("down", "down", "up", "down", "up", "up")
 def test_the_launcher_presses_and_each_games_first_screen_are_the_simulators():
     """One boot: the launcher as drawn; DOWN, DOWN, UP, DOWN, UP, UP as short taps,
     each one moving the cursor as in the simulator (a halted core once took the
-    first press and no other: tests/test_vpico_wfi.py); then into each game and
+    first press and no other: tests/test_vpico_wfi.py); "screen off after" set to
+    30 s on the settings screen and the launcher left idle past it: dimmed, then
+    the panel asleep, and A wakes it doing nothing else; then into each game and
     back out."""
     from host_tools.commands.vpico_cmd import VpicoSim
     from host_tools.emulation.sim import Simulator, parse_keys
@@ -54,6 +56,7 @@ def test_the_launcher_presses_and_each_games_first_screen_are_the_simulators():
             cursor.append(sim.runtime.launcher.sel)
             if pico.frame_pixels() != sim.oled.pixels():
                 differ.append("tap %s" % key)
+        _idle_and_wake(sim, player, pico, play)
         for game, enter, leave in TOUR:
             play(enter)
             got, want = pico.frame_pixels(), sim.oled.pixels()
@@ -65,6 +68,36 @@ def test_the_launcher_presses_and_each_games_first_screen_are_the_simulators():
         console = bytes(pico.console).decode(errors="replace")
     assert cursor == [1, 2, 1, 2, 1, 0]
     assert not differ and "Traceback" not in console, (differ, console[-800:])
+
+
+def _idle_and_wake(sim, player, pico, play):
+    """From the launcher's first line: the sleep setting to 30 s (Settings, its
+    row, LEFT from 1 min, B stores it), back to the first line, then untouched."""
+    tap = "hold:%s:2 wait:5 "
+    n = len(sim.runtime.registry)
+    rows = sim.runtime.launcher._settings_rows
+    play(tap % "down" * n + tap % "a" + tap % "down" * rows.index("sleep") + tap % "left"
+         + tap % "b" + tap % "up" * n)
+    assert sim.runtime.settings["sleep"] == 30 and sim.runtime.launcher.sel == 0
+    frame = sim.oled.pixels()
+    assert pico.frame_pixels() == frame
+
+    def idle_until(seconds):
+        while sim.now < seconds * 1000:
+            sim.step(())
+            player.step(())
+
+    start = sim.now / 1000
+    idle_until(start + 25)
+    assert sim.runtime.power == 1
+    # dimmed: contrast 8 is brightness 8/255 to displayio, which CircuitPython's
+    # own conversion back to the contrast byte rounds down to 7
+    assert pico.oled.lit() and pico.oled.contrast in (7, 8) and pico.frame_pixels() == frame
+    idle_until(start + 31)
+    assert sim.runtime.power == 2 and not pico.oled.display_on and not pico.oled.lit()
+    play("hold:a:3 wait:10")
+    assert sim.runtime.power == 0 and sim.runtime.screen is sim.runtime.launcher
+    assert pico.oled.lit() and pico.oled.contrast == 255 and pico.frame_pixels() == frame
 
 
 def test_a_missing_display_says_why_on_the_console():

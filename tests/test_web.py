@@ -380,3 +380,58 @@ def test_klotski_solver_is_sliced_over_many_ticks(site, browser):
     load(browser, site[1] + "index.html?game=klotski&level=1")
     browser.wait_for("pocket.tickMs.length >= 15")
     assert browser.evaluate("pocket.app.runtime.game.job.phase") in (klotski_game.S_SETUP, klotski_game.S_BUILD)
+
+
+DARK = "00" * 1024                       # the glass with the panel off
+
+
+def test_the_panel_goes_dark_when_idle_and_a_key_wakes_it(tmp_path):
+    """hw_web on CPython at the default "sleep" (1 min): the runtime switches the
+    panel off through the display's own poweroff (the page's glass reads blank),
+    and the first key brings the same frame back and does nothing else."""
+    import runtime
+
+    app = cpython_app(tmp_path, virtual_clock=True)
+    _play(app, "wait:20")
+    shown = app.frame()
+    assert shown != DARK and app.hw.display.powered
+    now = 0
+    for i in range(30, 61 * 30):        # past 60 s of virtual time, nothing pressed
+        now = i * 1000 // 30
+        app.tick(0, now)
+    assert app.runtime.power == runtime.OFF and not app.hw.display.powered
+    assert app.frame() == DARK
+    assert app.tick(1 << 4, now + 33) == shown      # A wakes it: the same frame, lit
+    for k in range(2, 8):
+        app.tick(0, now + 33 * k)
+    assert app.runtime.power == runtime.AWAKE and app.runtime.screen is app.runtime.launcher
+    assert app.game_id() == "" and app.runtime.launcher.sel == 0
+
+
+def _canvas_lit(browser):
+    """How many of the canvas's pixels are not black."""
+    return browser.evaluate("(() => { const c = document.getElementById('screen');"
+                            " const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;"
+                            " let n = 0; for (let i = 0; i < d.length; i += 4) if (d[i] | d[i + 1] | d[i + 2]) n++;"
+                            " return n; })()")
+
+
+def test_the_page_left_idle_goes_dark_and_a_key_wakes_it(site, browser):
+    """The page idle past the sleep time (a key script of 62 s on the virtual
+    clock, then the real one): the canvas is dark, no error is shown, and a key
+    lights it again on the launcher as it was, the key doing nothing else."""
+    state = load(browser, keys_url(site[1], "wait:1860"))
+    assert state["final"] == DARK and state["frame"] == DARK
+    assert browser.evaluate("pocket.app.runtime.power") == 2
+    assert _canvas_lit(browser) == 0
+    time.sleep(0.2)                      # live ticks while off: still dark, no error
+    assert browser.evaluate("pocket.error") == "" and _canvas_lit(browser) == 0
+    browser.key("a")
+    browser.wait_for("pocket.frame !== '%s'" % DARK)
+    browser.key("a", down=False)
+    time.sleep(0.2)
+    assert _canvas_lit(browser) > 0
+    assert browser.evaluate("pocket.app.runtime.power") == 0
+    assert browser.evaluate("pocket.error") == "" and browser.evaluate("pocket.game") == ""
+    assert _sel(browser) == 0
+    assert browser.evaluate("document.getElementById('status').textContent") == ""

@@ -31,7 +31,8 @@ SOURCE_ONLY = ("boot.py", "main.py", "boot_switch.py")   # never compiled
 # stand-ins for the viper decorators
 NOT_ON_DEVICES = ("hw_web.py", "viper_on_cpython.py")
 # each runtime's hardware backend, which the other never imports (main.make_hardware)
-ONLY_ON = {"hw_machine.py": "micropython", "hw_circuitpython.py": "circuitpython"}
+ONLY_ON = {"hw_machine.py": "micropython", "hw_machine_fault.py": "micropython",
+           "hw_circuitpython.py": "circuitpython"}
 DATA_SUFFIXES = (".json", ".bin", ".txt")                # copied as they are
 BOARD_FILE = "board.json"
 MANIFEST = "fw_manifest.txt"

@@ -116,7 +116,7 @@ class DeviceTransport:
     def scan_i2c(self, bus, sda, scl, freq, address):
         """Addresses that answer on the device's bus (doctor's display check):
         ``i2c.scan()`` plus the display addresses (0x3C, 0x3D, ``address``)
-        probed with a one-byte write, as firmware/hw_machine.py scan_bus."""
+        probed with a one-byte write, as firmware/hw_machine_fault.py scan_bus."""
         raise NotImplementedError
 
     def close(self):
@@ -187,7 +187,7 @@ print(repr(_g['run']()))
 del _g, _f, _p
 """
 
-# as firmware/hw_machine.py scan_bus: scan() plus a one-byte probe of the display addresses
+# as firmware/hw_machine_fault.py scan_bus: scan() plus a one-byte probe of the display addresses
 _SCAN_CODE = """
 from machine import I2C, Pin
 i2c = I2C(%d, sda=Pin(%d), scl=Pin(%d), freq=%d)
