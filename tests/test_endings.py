@@ -200,12 +200,14 @@ class Ending:
         return "%s-%s" % (self.game, self.name)
 
 
-def _plus(**changes):
-    """expect(): the prior records with these changes (an int: added to the count)."""
+def _changed(add=None, put=None):
+    """expect(): the prior records with the counts in ``add`` added to and the
+    keys in ``put`` set."""
     def expect(prior):
         out = _copy(prior)
-        for key, value in changes.items():
-            out[key] = out.get(key, 0) + value if isinstance(value, int) else value[0]
+        for key, n in (add or {}).items():
+            out[key] = out.get(key, 0) + n
+        out.update(put or {})
         return out
     return expect
 
@@ -237,7 +239,7 @@ JQ_WON = {F2: (RED, jf.MARSHAL), A1: (RED, jf.FLAG), G2: (BLUE, jf.FLAG), K0: (B
 JQ_LOST = {F2: (RED, 4), A1: (RED, jf.FLAG), G2: (BLUE, jf.MINE), K0: (BLUE, jf.MARSHAL),
            L1: (BLUE, jf.FLAG)}
 JQ_QUIET = {F2: (RED, jf.MARSHAL), A1: (RED, jf.FLAG), K0: (BLUE, jf.MARSHAL), L1: (BLUE, jf.FLAG)}
-TC_WALL = [c for c in _neighbours(40)]
+TC_WALL = _neighbours(40)             # the cells next to the centre
 
 ENDINGS = [
     # Cat & Mouse: as the mouse, caught by the cat (played from the start) ...
@@ -249,40 +251,41 @@ ENDINGS = [
            snap=lambda: _catmouse("mouse", 126, 127, 30, True), prior=CM_PRIOR, bug=True),
     # ... or still free after round 96: A (stay) in the last round
     Ending("catmouse", "mouse-won", "wait:8 a wait:8", _banner(2, b"ESCAPED!"),
-           _plus(wins_mouse=1), snap=lambda: _catmouse("mouse", 0, 127, 95, False),
+           _changed({"wins_mouse": 1}), snap=lambda: _catmouse("mouse", 0, 127, 95, False),
            prior=CM_PRIOR),
     # as the cat: onto the mouse (round 11: the fastest catch) ...
     Ending("catmouse", "cat-won", "right wait:8", _banner(2, b"YOU CAUGHT IT!"),
-           _plus(wins_cat=1, best_catch=[11]), snap=lambda: _catmouse("cat", 126, 127, 10, False),
-           prior=CM_PRIOR),
+           _changed({"wins_cat": 1}, {"best_catch": 11}),
+           snap=lambda: _catmouse("cat", 126, 127, 10, False), prior=CM_PRIOR),
     # ... or the mouse still free after the last round
     Ending("catmouse", "cat-lost", "right wait:20", _banner(2, b"IT ESCAPED!"), _same,
            snap=lambda: _catmouse("cat", 0, 127, 95, False), prior=CM_PRIOR, bug=True),
     # Trap the Cat: the cat's last free neighbour blocked (8 blocks: a new best) ...
-    Ending("trapcat", "won", "a wait:4", _banner(2, "TRAPPED!"), _plus(won=1, best1=[8]),
+    Ending("trapcat", "won", "a wait:4", _banner(2, "TRAPPED!"),
+           _changed({"won": 1}, {"best1": 8}),
            snap=lambda: _trapcat(40, TC_WALL[1:] + [0, 80], 7, TC_WALL[0]), prior=TC_PRIOR),
-    Ending("trapcat", "won-no-best", "a wait:4", _banner(2, "TRAPPED!"), _plus(won=1),
+    Ending("trapcat", "won-no-best", "a wait:4", _banner(2, "TRAPPED!"), _changed({"won": 1}),
            snap=lambda: _trapcat(40, TC_WALL[1:] + [0, 80], 7, TC_WALL[0]),
            prior=dict(TC_PRIOR, best1=4)),
     # ... or a block far away while the cat stands next to the border: it runs out
-    Ending("trapcat", "lost", "a wait:30", _banner(2, "ESCAPED!"), _plus(lost=1),
+    Ending("trapcat", "lost", "a wait:30", _banner(2, "ESCAPED!"), _changed({"lost": 1}),
            snap=lambda: _trapcat(10, [40, 41], 2, 80), prior=TC_PRIOR),
     # Flip Junqi against the AI: the marshal takes the flag (F2 -> G2) ...
     Ending("junqi", "won", "a wait:2 right wait:2 a wait:10", _banner(4, "YOU WIN!"),
-           _plus(won=1), snap=lambda: _junqi(JQ_WON), prior=JQ_PRIOR),
+           _changed({"won": 1}), snap=lambda: _junqi(JQ_WON), prior=JQ_PRIOR),
     # ... the last movable piece dies on a mine: after the AI's move you have none
     Ending("junqi", "lost", "a wait:2 right wait:2 a wait:60", _banner(4, "YOU LOSE"),
-           _plus(lost=1), snap=lambda: _junqi(JQ_LOST), prior=JQ_PRIOR),
+           _changed({"lost": 1}), snap=lambda: _junqi(JQ_LOST), prior=JQ_PRIOR),
     # ... the 80th quiet move (F2 -> E2)
     Ending("junqi", "drawn", "a wait:2 left wait:2 a wait:10", _banner(4, "DRAW"),
-           _plus(drawn=1), snap=lambda: _junqi(JQ_QUIET, quiet=79), prior=JQ_PRIOR),
+           _changed({"drawn": 1}), snap=lambda: _junqi(JQ_QUIET, quiet=79), prior=JQ_PRIOR),
     # ... against the easy AI (its own records) ...
     Ending("junqi", "easy-won", "a wait:2 right wait:2 a wait:10", _banner(4, "YOU WIN!"),
-           _plus(easy_won=1), snap=lambda: _junqi(JQ_WON, easy=True), prior=JQ_PRIOR,
+           _changed({"easy_won": 1}), snap=lambda: _junqi(JQ_WON, easy=True), prior=JQ_PRIOR,
            settings={"difficulty": 0}),
     # ... and two players (one count for every result)
     Ending("junqi", "two-players", "a wait:2 right wait:2 a wait:10", _banner(4, "P1 WINS"),
-           _plus(pvp=1), snap=lambda: _junqi(JQ_WON, mode=1), prior=JQ_PRIOR),
+           _changed({"pvp": 1}), snap=lambda: _junqi(JQ_WON, mode=1), prior=JQ_PRIOR),
     # Klotski: the block down to the exit, the 81st step: the level's first best ...
     Ending("klotski", "solved", "a wait:2 down wait:4", _klotski_won(False),
            _best(KLOTSKI_0, 81), snap=_klotski, prior={"best": {"VBBV/VBBV/SHHS/VSSV/V..V": 70}}),
@@ -374,12 +377,18 @@ def _check_booted(folder, e, before):
     assert seq - before[2] <= 1, "the records were written %d times" % (seq - before[2])
 
 
-def _rows(bug_mark):
+def _endings(names):
+    return [e for name in names for e in ENDINGS if repr(e) == name]
+
+
+def _params(endings, bug_fails=True):
+    """``endings`` as test parameters; where ``bug_fails``, the rows CATMOUSE_BUG
+    breaks xfail (strict: drop the marks once it is fixed)."""
     return [pytest.param(e, id=repr(e), marks=[pytest.mark.xfail(strict=True, reason=CATMOUSE_BUG)]
-                         if bug_mark and e.bug else []) for e in ENDINGS]
+                         if bug_fails and e.bug else []) for e in endings]
 
 
-@pytest.mark.parametrize("e", _rows(True))
+@pytest.mark.parametrize("e", _params(ENDINGS))
 def test_a_boot_at_the_end_screen_offers_nothing_and_has_the_result(ended, e):
     """A power cut on the end screen (or the battery run out there)."""
     got = ended(e)
@@ -388,7 +397,7 @@ def test_a_boot_at_the_end_screen_offers_nothing_and_has_the_result(ended, e):
     _check_booted(got["cut"], e, got["before"])
 
 
-@pytest.mark.parametrize("e", _rows(False))
+@pytest.mark.parametrize("e", _params(ENDINGS, bug_fails=False))
 def test_leaving_the_end_screen_offers_nothing_and_keeps_the_result(ended, e):
     got = ended(e)
     at_launcher, resumable, screen = got["after_leaving"]
@@ -421,12 +430,11 @@ def _save_id(name):
     return name[:name.rindex(".")]
 
 
-CUT = ["catmouse-mouse-won", "catmouse-mouse-lost-cornered", "trapcat-won", "junqi-lost", "klotski-solved"]
+CUT = ["catmouse-mouse-won", "catmouse-mouse-lost-cornered", "trapcat-won", "junqi-lost",
+       "klotski-solved"]
 
 
-@pytest.mark.parametrize("e", [pytest.param(e, id=repr(e), marks=[
-    pytest.mark.xfail(strict=True, reason=CATMOUSE_BUG)] if e.bug else [])
-    for e in ENDINGS if repr(e) in CUT])
+@pytest.mark.parametrize("e", _params(_endings(CUT)))
 def test_a_power_cut_during_an_ending_never_offers_the_finished_game(tmp_path, e):
     """The ending's writes recorded (tests/savecuts.py), the flash as a cut at
     each step (and every 7th byte of each write) leaves it, booted: a game is
@@ -468,3 +476,141 @@ def test_a_power_cut_during_an_ending_never_offers_the_finished_game(tmp_path, e
             seen["lost" if data == old else "counted"] += 1
     assert e.game not in b.runtime.resumable and data == new      # the last: no cut
     assert seen["offered"] and seen["lost"] and (seen["counted"] or new == old), seen
+
+
+# -- on the virtual Pico ------------------------------------------------------------------------
+# One ending per game, in one boot: the flashed firmware (.mpy, littlefs) booted
+# again from the REPL as the simulator boots it (main.boot; the simulator's
+# virtual clock, so the games play as they do above; the buttons from MASK),
+# the four crafted games stored in their play saves first, each continued from
+# the launcher and played to its end and left; then the runtime booted again
+# on the flash.  Klotski first, on the freshest heap (its solver's table).
+VPICO = ["klotski-solved", "catmouse-mouse-lost-cornered", "trapcat-won", "junqi-won"]
+VPICO_OVER = {"klotski": "g.screen is g.win_screen and not g.helped",
+              "catmouse": "g.state == 2 and g.banner == b'CAUGHT!'",
+              "trapcat": "g.state == 2 and g.banner == 'TRAPPED!'",
+              "junqi": "g.state == 4 and g.banner == 'YOU WIN!'"}
+
+_VP_BOOT = r"""
+import gc, boardcfg, hw_machine, main, savestore
+def emit(tag, value):
+    print('@@%%s\t%%r' %% (tag, value))
+S = savestore.Saves()
+for _gid, _rec, _snap in %(data)r:
+    S.store(_gid, _rec)
+    S.store(_gid + '/play', {'resume': _snap})
+_gid = _rec = _snap = None
+cfg = boardcfg.load_device()
+hw = hw_machine.Hardware(cfg)
+CLOCK = [0, 0]
+MASK = [0]
+def _ticks():
+    return CLOCK[0] & 0x3FFFFFFF
+def _sleep(ms):
+    CLOCK[0] += ms
+def _buttons():
+    return MASK[0]
+hw.ticks_ms = _ticks
+hw.sleep_ms = _sleep
+hw.read_buttons = _buttons
+rt = main.boot(cfg, hw, savestore.Saves())
+def step(mask):
+    MASK[0] = mask
+    rt.step()
+    rt.save_pending()
+    CLOCK[1] += 1
+    CLOCK[0] = CLOCK[1] * 1000 // 30
+def play(masks):
+    for m in masks:
+        step(m)
+def records(gid):
+    d, st = S.load(gid)
+    return d, st, S.seq[gid]
+emit('boot', list(rt.resumable))
+gc.collect()
+"""
+
+_VP_GAME = r"""
+while rt._toast_ticks:
+    step(0)
+while rt.launcher.sel < %(line)d:
+    play(%(down)r)
+while rt.launcher.sel > %(line)d:
+    play(%(up)r)
+play(%(a)r)
+g = rt.game
+emit('start', (rt.ctx.game_id, rt._toast if rt._toast_ticks else None, records(%(id)r)))
+play(%(keys)r)
+n = 0
+while not (%(over)s) and n < 900:
+    step(0)
+    n += 1
+play(%(settle)r)
+emit('end', (%(over)s, list(rt.resumable), g.snapshot() is None))
+g = None
+play(%(leave)r)
+emit('left', (rt.screen is rt.launcher, list(rt.resumable)))
+"""
+
+_VP_RESTART = r"""
+rt = None
+gc.collect()
+rt = main.boot(cfg, hw, savestore.Saves())
+play(b'\x00\x00\x00')
+emit('restart', (list(rt.resumable), [(gid, records(gid), S.load(gid + '/play')[0])
+                                      for gid in %(ids)r]))
+"""
+
+
+def _masks(keys):
+    """A key script as the guest's button masks, one byte a tick."""
+    from buttons import A, B, DOWN, LEFT, RIGHT, UP
+    bits = {"up": UP, "down": DOWN, "left": LEFT, "right": RIGHT, "a": A, "b": B}
+    return bytes(sum(bits[name] for name in tick) for tick in simmod.parse_keys(keys))
+
+
+@pytest.fixture(scope="module")
+def on_the_pico():
+    """{game id: {"start", "end", "left": what the guest said}, "boot": resumable
+    at the first boot, "restart": (resumable, [(id, records, play save)]),
+    "launcher": the glass after the restart}."""
+    from host_tools.emulation import mpvm, vpfirmware
+
+    endings = _endings(VPICO)
+    data = [(e.game, e.prior, e.snap()) for e in endings]
+    out = {}
+    with vpfirmware.firmware_pico() as pico:
+        vpfirmware.repl(pico)
+        pico.set_buttons(())
+        out.update(mpvm._parse_results(pico.exec(_VP_BOOT % {"data": data}, emulated_ms=120000)))
+        for e in endings:
+            code = _VP_GAME % {"line": LINE[e.game], "down": _masks("down"), "up": _masks("up"),
+                               "a": _masks("a wait:3"), "id": e.game, "keys": _masks(e.keys),
+                               "over": VPICO_OVER[e.game], "settle": _masks("wait:5"),
+                               "leave": _masks(LEAVE[e.game] + " wait:5")}
+            out[e.game] = mpvm._parse_results(pico.exec(code, emulated_ms=600000, timeout=1800))
+        out.update(mpvm._parse_results(pico.exec(_VP_RESTART % {"ids": [e.game for e in endings]},
+                                                 emulated_ms=120000)))
+        out["launcher"] = pico.oled.to_text()
+    return out
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("e", _params(_endings(VPICO)))
+def test_on_the_virtual_pico_an_ending_offers_nothing_and_has_the_result(on_the_pico, e):
+    got = on_the_pico
+    assert e.game in got["boot"]                              # the crafted game, offered
+    game_id, toast, before = got[e.game]["start"]
+    assert game_id == e.game and toast is None, toast
+    assert before[:2] == (e.prior, "ok")
+    over, resumable, no_snapshot = got[e.game]["end"]
+    assert over and e.game not in resumable and no_snapshot
+    at_launcher, resumable = got[e.game]["left"]
+    assert at_launcher and e.game not in resumable
+    resumable, saves = got["restart"]
+    assert e.game not in resumable
+    records, play = [(r, p) for gid, r, p in saves if gid == e.game][0]
+    assert records[:2] == (e.expect(e.prior), "ok") and records[2] - before[2] <= 1
+    assert "resume" not in play
+    if e.game == "catmouse":                  # its line is the first: chosen after the boot
+        assert got["launcher"] == _launcher(0), "the launcher draws a saved game"
