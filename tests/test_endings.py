@@ -13,7 +13,8 @@ play save, put back by the launcher's CONTINUE as after a power cut, built
 from a real snapshot of the game with the fields that matter changed; the
 ending itself is always played by the buttons.  Then power cuts at every step
 of an ending's writes (tests/savecuts.py), and one ending per game on the
-virtual Pico (slow)."""
+virtual Pico (slow).  The rows of Cat & Mouse's losses xfail (strict) while
+CATMOUSE_BUG stands."""
 
 import json
 import shutil
