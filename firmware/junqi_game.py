@@ -194,7 +194,8 @@ def _pop_ply(ring, model, ai):
 class FieldView:
     # The field's look, made once: the piece sprites ([colour * 12 + type]
     # and the face-down tile), the empty field (``bg``: roads, railways, camps,
-    # headquarters) and each cell's box corner.  ``draw`` puts the scene's pieces, marks and route on it.
+    # headquarters) and each cell's box corner.  ``draw`` puts the scene's
+    # pieces, marks and route on it.
 
     def __init__(self):
         self.sprites = []

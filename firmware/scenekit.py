@@ -2,7 +2,7 @@
 levels (built-in, then a level pack's) and the "LEVEL PACK BAD" screen.
 
 Imported by the games' scene modules only (it leaves with the game).  The
-level-pack reader (userlevels, levelpack: ~12 KB of heap on a Pico) is
+level-pack reader (userlevels, levelpack: ~11 KB of heap on a Pico) is
 imported where a pack is opened or its error shown, so a game without level
 packs (Flip Junqi) that only needs the undo chord does not carry it.
 """
