@@ -2,38 +2,43 @@
 the railway router.  It never reads face-down identities (only the public pool
 counts), so it plays fair.
 
-Per turn (sliceable: ``begin(game)`` then ``step()`` until it returns True,
-each step is at most one piece's routing, then ``best``):
-  phase 0  threat map: every face-up enemy piece's legal destinations (its
-           strongest attacker per cell, bomb and "can reach" marks), which
-           enemy pieces can reach our flag and over which cells;
-           At its end two road-distance fields (small BFS): to the enemy's
-           face-up flag (the race) and to the attackable enemy pieces that
-           reach our face-up flag (the rescue);
-  phase 1  every own piece's legal moves, scored: material won/lost by the
-           attack, danger at the destination minus danger left behind,
-           flag guarding (kill or block a piece that reaches our flag, keep
-           the flag's neighbours), steps gained on the rescue field (only
-           pieces that beat or trade with that threat) and on the race field,
-           approach towards the nearest enemy it beats (engineers raid mines
-           and the flag along the railway);
-  phase 2  every flip, scored by a flip-risk estimate over the hidden pool:
-           the chance the piece is ours and stands threatened (for our flag:
-           its exposure, i.e. enemies reaching the cell and face-down or camp
-           neighbours that may hold enemy pieces, worse where we could never
-           attack them), or is the enemy's and hits our adjacent pieces
-           first; plus the chance of finding the enemy's flag, and of
-           getting one of our movers next to its face-up flag;
-  phase 3  two-ply: the best candidates re-ranked by the enemy pieces that
-           reach our face-up flag after them.
-Scores are small ints (floats allocate on the device).  The easy AI (EASY
-difficulty) blurs every score by up to EASY_NOISE and skips phase 3.
+The notes are comments (below and before ``class ThreatMap``): the VMs
+compile this source and keep every docstring on the heap while the game runs.
 """
+
+# Per turn (a task of firmware/work.py: ``begin(model)``, then ``step()``
+# until it returns True, each step is at most one piece's routing, then
+# ``answer``; the parts: the notes before ``class ThreatMap``):
+#   phase 0  threat map: every face-up enemy piece's legal destinations (its
+#            strongest attacker per cell, bomb and "can reach" marks), which
+#            enemy pieces can reach our flag and over which cells;
+#            At its end two road-distance fields (small BFS): to the enemy's
+#            face-up flag (the race) and to the attackable enemy pieces that
+#            reach our face-up flag (the rescue);
+#   phase 1  every own piece's legal moves, scored: material won/lost by the
+#            attack, danger at the destination minus danger left behind,
+#            flag guarding (kill or block a piece that reaches our flag, keep
+#            the flag's neighbours), steps gained on the rescue field (only
+#            pieces that beat or trade with that threat) and on the race field,
+#            approach towards the nearest enemy it beats (engineers raid mines
+#            and the flag along the railway);
+#   phase 2  every flip, scored by a flip-risk estimate over the hidden pool:
+#            the chance the piece is ours and stands threatened (for our flag:
+#            its exposure, i.e. enemies reaching the cell and face-down or camp
+#            neighbours that may hold enemy pieces, worse where we could never
+#            attack them), or is the enemy's and hits our adjacent pieces
+#            first; plus the chance of finding the enemy's flag, and of
+#            getting one of our movers next to its face-up flag;
+#   phase 3  two-ply: the best candidates re-ranked by the enemy pieces that
+#            reach our face-up flag after them.
+# Scores are small ints (floats allocate on the device).  The easy AI (EASY
+# difficulty) blurs every score by up to EASY_NOISE and skips phase 3.
 
 from array import array
 
 import junqi_board as jb
 import junqi_flip as jf
+import work
 
 try:
     from micropython import const
@@ -98,12 +103,27 @@ def _fill_dist():
 _fill_dist()
 
 
-class AI:
-    def __init__(self, seed=1, easy=False):
-        # easy: every score blurred by up to EASY_NOISE and no two-ply check,
-        # so it leaves pieces and its flag open more often
-        self.top_k = 0 if easy else TOP_K
-        self.noise = 8 * EASY_NOISE if easy else 8
+# Two parts: ``ThreatMap``, what the enemy reaches this turn (marks per cell,
+# the pieces that reach our flag, the race and rescue fields, the danger of a
+# piece on a cell), and ``AI``, the move search that scores every move against
+# it: a task of the long-work protocol (firmware/work.py).  Per turn
+# ``begin(model)``, then ``step()`` until it returns True (each step is at most
+# one piece's routing, FLIP_CHUNK cells of flip scoring or one two-ply pair),
+# then ``answer``, the move (while the search runs it holds the best move found
+# so far; work.NO_ANSWER before the first).
+
+
+class ThreatMap:
+    # What the enemy reaches this turn, seen from ``my_side`` (``en_side``:
+    # the enemy's occupancy code): per cell the strongest enemy rank and
+    # whether a bomb, an engineer or any enemy piece reaches it; the enemy
+    # pieces that reach our face-up flag (``flag_cell``) or a free cell next to
+    # it, and the cells on their routes; the race field to the enemy's face-up
+    # flag (``eflag``) and the rescue field.  Built by ``begin``, then
+    # ``threats_from`` per enemy piece, then ``rescue_field``; the AI's scoring
+    # reads the marks and asks ``danger``, ``flag_exposure`` and ``target``.
+
+    def __init__(self):
         self.th_rank = bytearray(jb.CELLS)   # strongest enemy rank reaching the cell
         self.th_bomb = bytearray(jb.CELLS)   # an enemy bomb reaches it
         self.th_any = bytearray(jb.CELLS)    # any enemy piece reaches it (flag danger)
@@ -115,34 +135,16 @@ class AI:
         self.queue = bytearray(jb.CELLS)
         self.rfd = bytearray(jb.CELLS)       # road steps to an attackable piece that reaches our flag
         self.rsrc = bytearray(jb.CELLS)      # ... and which one
+        self.model = None
+        self.my_side = 0
+        self.en_side = 0
         self.eflag = jb.NONE
-        self.mine_adj = bytearray(8)         # scratch: our piece types next to a cell
-        self.cand_move = array("H", bytes(2 * TOP_K))   # the best top_k moves, best first
-        self.cand_score = array("i", bytes(4 * TOP_K))
-        self.cand_reach = bytearray(TOP_K)   # enemy pieces reaching our flag after the move
-        self.ncand = 0
-        self.ci = 0                          # phase 3: candidate and enemy cell being checked
-        self.rng = jf.Rng(seed)
-        self.game = None
-        self.phase = 3
-        self.cell = 0
-        self.best = 0
-        self.best_score = 0
         self.flag_cell = jb.NONE
 
-    # Public ------------------------------------------------------------------
-    def choose(self, game):
-        """Best move for the side to move (runs all slices at once)."""
-        self.begin(game)
-        while not self.step():
-            pass
-        return self.best
-
-    def begin(self, game):
-        self.game = game
-        player = game.to_move
-        pc = game.player_colour[player]
-        self.me = pc
+    def begin(self, model, pc):
+        # A new turn of colour ``pc`` (NOBODY before the first flip): the
+        # marks cleared, both face-up flags found, the race field.
+        self.model = model
         self.my_side = pc + 1 if pc != jf.NOBODY else 0
         self.en_side = 2 - pc if pc != jf.NOBODY else 0
         for c in range(jb.CELLS):
@@ -156,78 +158,26 @@ class AI:
         self.flag_cell = jb.NONE
         self.eflag = jb.NONE
         if pc != jf.NOBODY:
-            occ = game.occ
-            kind = game.kind
+            occ = model.occ
+            kind = model.kind
             for c in range(jb.CELLS):
                 if kind[c] == jf.FLAG:
                     if occ[c] == self.my_side:
                         self.flag_cell = c
                     elif occ[c] == self.en_side:
                         self.eflag = c
-        self._race_field()
-        self.best = jb.NONE
-        self.best_score = -WIN_SCORE * 4
-        self.ncand = 0
-        self.ci = 0
-        self.cell = 0
-        self.phase = 0 if pc != jf.NOBODY else 2
+        self.race_field()
 
-    def step(self):
-        """One slice of work; True when ``best`` is final."""
-        phase = self.phase
-        if phase == 0:
-            c = self._next_piece(self.en_side)
-            if c == jb.NONE:
-                self._rescue_field()
-                self.phase = 1
-                self.cell = 0
-            else:
-                self._threats_from(c)
-            return False
-        if phase == 1:
-            c = self._next_piece(self.my_side)
-            if c == jb.NONE:
-                self.phase = 2
-                self.cell = 0
-            else:
-                self._score_moves(c)
-            return False
-        if phase == 2:
-            c = self.cell
-            end = c + FLIP_CHUNK
-            if end > jb.CELLS:
-                end = jb.CELLS
-            self._score_flips(c, end)
-            self.cell = end
-            if end < jb.CELLS:
-                return False
-            if self.flag_cell == jb.NONE or self.ncand < 2 or self.best_score >= WIN_SCORE * 8:
-                self.phase = 4
-                return True
-            self.phase = 3
-            self.ci = 0
-            self.cell = 0
-            for i in range(self.top_k):
-                self.cand_reach[i] = 0
-            return False
-        if phase == 3:
-            if self._reply_step():
-                self._pick()
-                self.phase = 4
-                return True
-            return False
-        return True
-
-    def _race_field(self):
-        """efd[c]: road steps from c to the enemy's face-up flag through cells
-        that are not face down and not enemy pieces in camps (255: none)."""
+    def race_field(self):
+        # efd[c]: road steps from c to the enemy's face-up flag through cells
+        # that are not face down and not enemy pieces in camps (255: none).
         efd = self.efd
         for c in range(jb.CELLS):
             efd[c] = 255
         f = self.eflag
         if f == jb.NONE:
             return
-        occ = self.game.occ
+        occ = self.model.occ
         en = self.en_side
         queue = self.queue
         efd[f] = 0
@@ -250,10 +200,10 @@ class AI:
                 queue[tail] = q
                 tail += 1
 
-    def _rescue_field(self):
-        """rfd[c]: road steps over empty cells from c to an attackable enemy
-        piece that reaches our face-up flag (rsrc[c]: that piece's cell); our
-        own pieces get a distance but do not pass it on."""
+    def rescue_field(self):
+        # rfd[c]: road steps over empty cells from c to an attackable enemy
+        # piece that reaches our face-up flag (rsrc[c]: that piece's cell); our
+        # own pieces get a distance but do not pass it on.
         rfd = self.rfd
         rsrc = self.rsrc
         queue = self.queue
@@ -267,7 +217,7 @@ class AI:
                 tail += 1
         if not tail:
             return
-        occ = self.game.occ
+        occ = self.model.occ
         me = self.my_side
         head = 0
         while head < tail:
@@ -289,104 +239,13 @@ class AI:
                     rfd[q] = d
                     rsrc[q] = rsrc[p]
 
-    # Two-ply flag check ------------------------------------------------------------
-    def _reply_step(self):
-        """One (candidate, enemy piece) pair: after the candidate move, can that
-        enemy piece reach our face-up flag?  True when all pairs are done."""
-        game = self.game
-        occ = game.occ
-        ci = self.ci
-        while ci < self.ncand:
-            move = self.cand_move[ci]
-            src = move >> 6
-            dst = move & 63
-            x = self.cell
-            en = self.en_side
-            while x < jb.CELLS and (occ[x] != en or x == dst):
-                x += 1
-            if x >= jb.CELLS:
-                ci += 1
-                self.ci = ci
-                self.cell = 0
-                continue
-            self.cell = x + 1
-            if src == dst:
-                # a flip opens nothing: the piece's reach is the current one
-                if self.fthreat[x]:
-                    self.cand_reach[ci] += 1
-                return False
-            # play the move on the occupancy only, route, undo
-            os_ = occ[src]
-            od = occ[dst]
-            occ[src] = 0
-            if od != 0:
-                res = jf.combat(game.kind[src], game.kind[dst])
-                if res == jf.ATTACKER_WINS:
-                    occ[dst] = os_
-                elif res == jf.BOTH_DIE:
-                    occ[dst] = 0
-            else:
-                occ[dst] = os_
-            game.destinations(x)
-            if game.router.dist[self.flag_cell] != jb.NONE:
-                self.cand_reach[ci] += 1
-            occ[src] = os_
-            occ[dst] = od
-            return False
-        return True
-
-    def _pick(self):
-        best = 0
-        best_score = -WIN_SCORE * 64
-        for i in range(self.ncand):
-            s = self.cand_score[i] - self.cand_reach[i] * (REPLY_FLAG * 8)
-            if s > best_score:
-                best_score = s
-                best = i
-        self.best = self.cand_move[best]
-        self.best_score = best_score
-
-    # Internals ------------------------------------------------------------------
-    def _next_piece(self, side):
-        occ = self.game.occ
-        c = self.cell
-        while c < jb.CELLS:
-            if occ[c] == side:
-                self.cell = c + 1
-                return c
-            c += 1
-        self.cell = c
-        return jb.NONE
-
-    def _consider(self, move, score):
-        score = score * 8 + self.rng.below(self.noise)
-        if score > self.best_score:
-            self.best_score = score
-            self.best = move
-        if not self.top_k:
-            return
-        # keep the top_k best, sorted (insertion; no allocation)
-        n = self.ncand
-        cs = self.cand_score
-        cm = self.cand_move
-        if n == self.top_k:
-            if score <= cs[n - 1]:
-                return
-            n -= 1
-        i = n
-        while i > 0 and cs[i - 1] < score:
-            cs[i] = cs[i - 1]
-            cm[i] = cm[i - 1]
-            i -= 1
-        cs[i] = score
-        cm[i] = move
-        self.ncand = n + 1
-
-    def _threats_from(self, x):
-        game = self.game
-        router = game.router
-        u = game.kind[x]
-        n = game.destinations(x)
+    def threats_from(self, x):
+        # The marks of the enemy piece on ``x``: its destinations, our flag
+        # and the flag's neighbours in its reach, its face-down neighbours.
+        model = self.model
+        router = model.router
+        u = model.kind[x]
+        n = model.destinations(x)
         dests = router.dests
         th_rank = self.th_rank
         for i in range(n):
@@ -412,7 +271,7 @@ class AI:
                 if dist[jb.ROAD[base + i]] != jb.NONE:
                     self.fnear[x] = 1
         # face-down neighbours: rank marks for the flip-risk estimate
-        occ = game.occ
+        occ = model.occ
         if u != jf.FLAG and u != jf.MINE and jb.KIND[x] != jb.HQ:
             base = x * 8
             for i in range(jb.ROAD_N[x]):
@@ -426,8 +285,8 @@ class AI:
                     elif u > th_rank[q]:
                         th_rank[q] = u
 
-    def _danger(self, t, q):
-        """Expected loss of our piece of type t standing on q."""
+    def danger(self, t, q):
+        # Expected loss of our piece of type t standing on q.
         if jb.KIND[q] == jb.CAMP:
             return 0
         if t == jf.FLAG:
@@ -451,12 +310,12 @@ class AI:
                 loss = b
         return loss
 
-    def _flag_exposure(self, c, en_mov):
-        """Expected trouble if our flag turns up at face-down cell c: enemy
-        pieces reaching c now, plus face-down neighbours that may turn into
-        enemy pieces (worse where we cannot attack them: camps and the
-        pockets next to the headquarters)."""
-        occ = self.game.occ
+    def flag_exposure(self, c, en_mov):
+        # Expected trouble if our flag turns up at face-down cell c: enemy
+        # pieces reaching c now, plus face-down neighbours that may turn into
+        # enemy pieces (worse where we cannot attack them: camps and the
+        # pockets next to the headquarters).
+        occ = self.model.occ
         d = FLAG_THREAT if self.th_any[c] else 0
         base = c * 8
         for i in range(jb.ROAD_N[c]):
@@ -480,11 +339,11 @@ class AI:
                     d += w * 10
         return d
 
-    def _target(self, src, t):
-        """Nearest (value-weighted) face-up enemy cell that type t beats."""
-        game = self.game
-        occ = game.occ
-        kind = game.kind
+    def target(self, src, t):
+        # Nearest (value-weighted) face-up enemy cell that type t beats.
+        model = self.model
+        occ = model.occ
+        kind = model.kind
         en = self.en_side
         best = jb.NONE
         best_key = 10000
@@ -515,36 +374,228 @@ class AI:
                 best = x
         return best
 
+
+class AI(work.Task):
+    # The move search of one side, a task of the long-work protocol (module
+    # notes): ``begin(model)``, ``step()`` slices, ``answer``; ``choose(model)``
+    # runs a whole search at once (host tools, tests).  ``th`` is its
+    # ThreatMap, ``rng`` its noise (the undo ring saves and restores it).
+
+    def __init__(self, seed=1, easy=False):
+        # easy: every score blurred by up to EASY_NOISE and no two-ply check,
+        # so it leaves pieces and its flag open more often
+        self.top_k = 0 if easy else TOP_K
+        self.noise = 8 * EASY_NOISE if easy else 8
+        self.th = ThreatMap()
+        self.mine_adj = bytearray(8)         # scratch: our piece types next to a cell
+        self.cand_move = array("H", bytes(2 * TOP_K))   # the best top_k moves, best first
+        self.cand_score = array("i", bytes(4 * TOP_K))
+        self.cand_reach = bytearray(TOP_K)   # enemy pieces reaching our flag after the move
+        self.ncand = 0
+        self.ci = 0                          # phase 3: candidate and enemy cell being checked
+        self.rng = jf.Rng(seed)
+        self.model = None
+        self.me = jf.NOBODY
+        self.my_side = 0
+        self.en_side = 0
+        self.phase = 3
+        self.cell = 0
+        self.answer = work.NO_ANSWER
+        self.best_score = 0
+
+    # Public ------------------------------------------------------------------
+    def choose(self, model):
+        # Best move for the side to move (runs all slices at once).
+        self.begin(model)
+        while not self.step():
+            pass
+        return self.answer
+
+    def begin(self, model):
+        # A new search for the side to move in ``model`` (junqi_flip.FlipGame).
+        self.model = model
+        pc = model.player_colour[model.to_move]
+        self.me = pc
+        th = self.th
+        th.begin(model, pc)
+        self.my_side = th.my_side
+        self.en_side = th.en_side
+        self.answer = work.NO_ANSWER
+        self.best_score = -WIN_SCORE * 4
+        self.ncand = 0
+        self.ci = 0
+        self.cell = 0
+        self.phase = 0 if pc != jf.NOBODY else 2
+
+    def step(self):
+        # One slice of work; True when ``answer`` is final.
+        phase = self.phase
+        if phase == 0:
+            c = self._next_piece(self.en_side)
+            if c == jb.NONE:
+                self.th.rescue_field()
+                self.phase = 1
+                self.cell = 0
+            else:
+                self.th.threats_from(c)
+            return False
+        if phase == 1:
+            c = self._next_piece(self.my_side)
+            if c == jb.NONE:
+                self.phase = 2
+                self.cell = 0
+            else:
+                self._score_moves(c)
+            return False
+        if phase == 2:
+            c = self.cell
+            end = c + FLIP_CHUNK
+            if end > jb.CELLS:
+                end = jb.CELLS
+            self._score_flips(c, end)
+            self.cell = end
+            if end < jb.CELLS:
+                return False
+            if self.th.flag_cell == jb.NONE or self.ncand < 2 or self.best_score >= WIN_SCORE * 8:
+                self.phase = 4
+                return True
+            self.phase = 3
+            self.ci = 0
+            self.cell = 0
+            for i in range(self.top_k):
+                self.cand_reach[i] = 0
+            return False
+        if phase == 3:
+            if self._reply_step():
+                self._pick()
+                self.phase = 4
+                return True
+            return False
+        return True
+
+    # Two-ply flag check ------------------------------------------------------------
+    def _reply_step(self):
+        # One (candidate, enemy piece) pair: after the candidate move, can that
+        # enemy piece reach our face-up flag?  True when all pairs are done.
+        model = self.model
+        occ = model.occ
+        ci = self.ci
+        while ci < self.ncand:
+            move = self.cand_move[ci]
+            src = move >> 6
+            dst = move & 63
+            x = self.cell
+            en = self.en_side
+            while x < jb.CELLS and (occ[x] != en or x == dst):
+                x += 1
+            if x >= jb.CELLS:
+                ci += 1
+                self.ci = ci
+                self.cell = 0
+                continue
+            self.cell = x + 1
+            if src == dst:
+                # a flip opens nothing: the piece's reach is the current one
+                if self.th.fthreat[x]:
+                    self.cand_reach[ci] += 1
+                return False
+            # play the move on the occupancy only, route, undo
+            os_ = occ[src]
+            od = occ[dst]
+            occ[src] = 0
+            if od != 0:
+                res = jf.combat(model.kind[src], model.kind[dst])
+                if res == jf.ATTACKER_WINS:
+                    occ[dst] = os_
+                elif res == jf.BOTH_DIE:
+                    occ[dst] = 0
+            else:
+                occ[dst] = os_
+            model.destinations(x)
+            if model.router.dist[self.th.flag_cell] != jb.NONE:
+                self.cand_reach[ci] += 1
+            occ[src] = os_
+            occ[dst] = od
+            return False
+        return True
+
+    def _pick(self):
+        best = 0
+        best_score = -WIN_SCORE * 64
+        for i in range(self.ncand):
+            s = self.cand_score[i] - self.cand_reach[i] * (REPLY_FLAG * 8)
+            if s > best_score:
+                best_score = s
+                best = i
+        self.answer = self.cand_move[best]
+        self.best_score = best_score
+
+    # Scoring ------------------------------------------------------------------
+    def _next_piece(self, side):
+        occ = self.model.occ
+        c = self.cell
+        while c < jb.CELLS:
+            if occ[c] == side:
+                self.cell = c + 1
+                return c
+            c += 1
+        self.cell = c
+        return jb.NONE
+
+    def _consider(self, move, score):
+        score = score * 8 + self.rng.below(self.noise)
+        if score > self.best_score:
+            self.best_score = score
+            self.answer = move
+        if not self.top_k:
+            return
+        # keep the top_k best, sorted (insertion; no allocation)
+        n = self.ncand
+        cs = self.cand_score
+        cm = self.cand_move
+        if n == self.top_k:
+            if score <= cs[n - 1]:
+                return
+            n -= 1
+        i = n
+        while i > 0 and cs[i - 1] < score:
+            cs[i] = cs[i - 1]
+            cm[i] = cm[i - 1]
+            i -= 1
+        cs[i] = score
+        cm[i] = move
+        self.ncand = n + 1
+
     def _score_moves(self, src):
-        game = self.game
-        router = game.router
-        n = game.destinations(src)
+        model = self.model
+        th = self.th
+        n = model.destinations(src)
         if not n:
             return
-        occ = game.occ
-        kind = game.kind
+        occ = model.occ
+        kind = model.kind
         t = kind[src]
         v = VALUE[t]
         en = self.en_side
-        stay = self._danger(t, src)
-        target = self._target(src, t)
+        stay = th.danger(t, src)
+        target = th.target(src, t)
         tdist = 0
         pull = APPROACH
         if target != jb.NONE:
             tdist = DIST[src * jb.CELLS + target]
-            if self.fthreat[target]:
+            if th.fthreat[target]:
                 pull = RESCUE
-            elif self.fnear[target]:
+            elif th.fnear[target]:
                 pull = RESCUE >> 1
         leave = 0
-        f = self.flag_cell
+        f = th.flag_cell
         if f != jb.NONE and DIST[src * jb.CELLS + f] == 1:
-            leave = GUARD_BLOCK if self.th_any[src] else GUARD_LEAVE
-        dests = router.dests
+            leave = GUARD_BLOCK if th.th_any[src] else GUARD_LEAVE
+        dests = model.router.dests
         base = src * 64
-        efd = self.efd
+        efd = th.efd
         efs = efd[src]
-        rfd = self.rfd
+        rfd = th.rfd
         rfs = rfd[src]
         for i in range(n):
             q = dests[i]
@@ -556,50 +607,52 @@ class AI:
                     continue
                 res = jf.combat(t, u)
                 if res == jf.ATTACKER_WINS:
-                    s += VALUE[u] - self._danger(t, q)
+                    s += VALUE[u] - th.danger(t, q)
                 elif res == jf.DEFENDER_WINS:
                     s -= v
                 else:
                     s += VALUE[u] - v
                 if res != jf.DEFENDER_WINS:
-                    if self.fthreat[q]:
+                    if th.fthreat[q]:
                         s += FLAG_THREAT
-                    elif self.fnear[q]:
+                    elif th.fnear[q]:
                         s += FLAG_NEAR
                     elif f != jb.NONE and DIST[q * jb.CELLS + f] <= 3:
                         s += FLAG_NEAR >> 3
             else:
-                s -= self._danger(t, q)
-                if self.fpath[q]:
+                s -= th.danger(t, q)
+                if th.fpath[q]:
                     s += FLAG_THREAT >> 1
                 if f != jb.NONE and DIST[q * jb.CELLS + f] == 1:
-                    s += GUARD_BLOCK if self.th_any[q] else GUARD_ENTER
+                    s += GUARD_BLOCK if th.th_any[q] else GUARD_ENTER
                 if target != jb.NONE:
                     s += (tdist - DIST[q * jb.CELLS + target]) * pull
                 if efs != 255 and efd[q] != 255:
                     s += (efs - efd[q]) * RACE
                 if rfs != 255 and rfd[q] != 255 and \
-                        jf.combat(t, kind[self.rsrc[q]]) != jf.DEFENDER_WINS:
+                        jf.combat(t, kind[th.rsrc[q]]) != jf.DEFENDER_WINS:
                     s += (rfs - rfd[q]) * RESCUE_STEP
             if jb.KIND[q] == jb.HQ:
                 s -= v // HQ_STUCK
             self._consider(base + q, s)
 
     def _score_flips(self, start, end):
-        """Score the flips of cells start..end-1 (a slice of phase 2)."""
-        game = self.game
-        occ = game.occ
-        kind = game.kind
-        pool = game.pool
-        hidden = game.hidden
+        # Score the flips of cells start..end-1 (a slice of phase 2).
+        model = self.model
+        th = self.th
+        occ = model.occ
+        kind = model.kind
+        pool = model.pool
+        hidden = model.hidden
         if not hidden:
             return
         me = self.me
         adj = self.mine_adj
         my_side = self.my_side
+        fthreat = th.fthreat
         threatened = 0
         for c in range(jb.CELLS):
-            if self.fthreat[c]:
+            if fthreat[c]:
                 threatened = 1
         en_mov = 0
         if me != jf.NOBODY:
@@ -607,7 +660,8 @@ class AI:
                 en_mov += pool[(1 - me) * jf.TYPES + t]
             en_mov = en_mov * 100 // hidden      # % of face-down pieces that are enemy movers
         race_flip = 0
-        if self.eflag != jb.NONE:
+        eflag = th.eflag
+        if eflag != jb.NONE:
             for t in range(jf.BOMB, jf.TYPES):
                 race_flip += pool[me * jf.TYPES + t]
             race_flip = race_flip * FLIP_RACE // hidden
@@ -628,18 +682,18 @@ class AI:
                     if kind[q] != jf.FLAG or not threatened:
                         adj[na] = kind[q]
                         na += 1
-                elif self.fthreat[q]:
+                elif fthreat[q]:
                     bonus += FLAG_NEAR  # opens a way to the piece that reaches our flag
-                if q == self.eflag:
+                if q == eflag:
                     bonus += race_flip
             total = 0
             for t in range(jf.TYPES):
                 k = pool[me * jf.TYPES + t]
                 if k:
                     if t == jf.FLAG:
-                        total -= k * self._flag_exposure(c, en_mov)
+                        total -= k * th.flag_exposure(c, en_mov)
                     else:
-                        total -= k * self._danger(t, c)
+                        total -= k * th.danger(t, c)
                 k = pool[(1 - me) * jf.TYPES + t]
                 if k and t > jf.MINE:
                     worst = 0
@@ -659,21 +713,21 @@ class AI:
 
 
 class RandomPlayer:
-    """Uniformly random legal move (the tournament's opponent)."""
+    # Uniformly random legal move (the tournament's opponent).
 
     def __init__(self, seed=1):
         self.rng = jf.Rng(seed)
 
-    def choose(self, game):
-        n = game.legal_moves()
-        return game.moves[self.rng.below(n)]
+    def choose(self, model):
+        n = model.legal_moves()
+        return model.moves[self.rng.below(n)]
 
 
-def play(game, players, max_plies=2000):
-    """Play ``players[0]`` vs ``players[1]`` to the end; returns the winner
-    (0, 1 or jf.DRAW)."""
-    while game.winner == jf.NOBODY and game.plies < max_plies:
-        game.apply(players[game.to_move].choose(game))
-    if game.winner == jf.NOBODY:
-        game.winner = jf.DRAW
-    return game.winner
+def play(model, players, max_plies=2000):
+    # Play ``players[0]`` vs ``players[1]`` to the end; returns the winner
+    # (0, 1 or jf.DRAW).
+    while model.winner == jf.NOBODY and model.plies < max_plies:
+        model.apply(players[model.to_move].choose(model))
+    if model.winner == jf.NOBODY:
+        model.winner = jf.DRAW
+    return model.winner

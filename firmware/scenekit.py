@@ -1,11 +1,13 @@
 """What every game's scene shares, written once: the undo chord, the list of
 levels (built-in, then a level pack's) and the "LEVEL PACK BAD" screen.
 
-Imported by the games' scene modules only (it leaves with the game).
+Imported by the games' scene modules only (it leaves with the game).  The
+level-pack reader (userlevels, levelpack: ~11 KB of heap on a Pico) is
+imported where a pack is opened or its error shown, so a game without level
+packs (Flip Junqi) that only needs the undo chord does not carry it.
 """
 
 import screens
-import userlevels
 from buttons import A, B
 
 
@@ -25,6 +27,7 @@ class Levels:
         self.n_builtin = n_builtin
         self.check = check
         self.error = None
+        import userlevels
         self.pack, err = userlevels.open_for(ctx, game_id, check)
         if err:
             self.drop_pack(err)
@@ -42,6 +45,7 @@ class Levels:
     def read(self, i):
         """Level ``i`` of the pack, parsed by ``check``; None when the pack
         cannot give it (the pack is then dropped, ``error`` says why)."""
+        import userlevels
         try:
             return self.check(self.pack.text(i - self.n_builtin))
         except Exception as exc:          # LevelPackError, the parser's ValueError
@@ -49,6 +53,7 @@ class Levels:
             return None
 
     def drop_pack(self, reason):
+        import userlevels
         self.pack = None
         self.error = userlevels.wrap(reason)
 
@@ -71,4 +76,5 @@ class PackErrorScreen(screens.Screen):
         return 0
 
     def draw(self, fb):
+        import userlevels
         userlevels.draw_error(fb, self.levels.error)

@@ -15,19 +15,29 @@ import junqi_ai as ja  # noqa: E402
 import junqi_board as jb  # noqa: E402
 import junqi_flip as jf  # noqa: E402
 import junqi_game  # noqa: E402
+import work  # noqa: E402
 from buttons import A, B, DOWN, LEFT, RIGHT, UP  # noqa: E402
 import gamectx  # noqa: E402
 from gamectx import press, release  # noqa: E402
 
 
+class SliceDeadline(gamectx.CountingDeadline):
+    """Counts the job's checks (work.Job asks ``remaining()`` after each
+    slice): none left after ``budget`` of them."""
+
+    def remaining(self):
+        self.expired()
+        return super().remaining()
+
+
 class FakeCtx(gamectx.FakeCtx):
-    """A deadline that expires after two checks, handed out fresh per tick:
+    """A deadline that runs out after two checks, handed out fresh per tick:
     counts the AI slices run per tick (``deadlines``, ``dl.max_checks``)."""
 
     def __init__(self, difficulty=1):
         super().__init__(difficulty)
         self.now = 4321
-        self.dl = gamectx.CountingDeadline(budget=2)
+        self.dl = SliceDeadline(budget=2)
         self.deadlines = 0
 
     def deadline(self, ms=20):
@@ -37,39 +47,39 @@ class FakeCtx(gamectx.FakeCtx):
         return self.dl
 
 
-def goto(game, ctx, fb, cell):
+def goto(scene, ctx, fb, cell):
     """Walk the cursor to ``cell`` with the arrows (rows along x, columns along y)."""
     for _ in range(40):
-        c = game.cursor
+        c = scene.cursor
         if c == cell:
             return
         r, k = divmod(c, 5)
         tr, tk = divmod(cell, 5)
         btn = RIGHT if tr > r else LEFT if tr < r else DOWN if tk > k else UP
-        press(game, ctx, btn)
-        game.draw(fb)
+        press(scene, ctx, btn)
+        scene.draw(fb)
     raise AssertionError("cursor stuck")
 
 
-def human_move(game, ctx, fb, move):
+def human_move(scene, ctx, fb, move):
     src, dst = move >> 6, move & 63
-    goto(game, ctx, fb, src)
-    press(game, ctx, A)
+    goto(scene, ctx, fb, src)
+    press(scene, ctx, A)
     if src != dst:
-        assert game.sel == src and game.mark[dst]
-        goto(game, ctx, fb, dst)
-        game.draw(fb)
-        assert game.path_len >= 2 and game.path[0] == src and game.path[game.path_len - 1] == dst
-        press(game, ctx, A)
+        assert scene.sel == src and scene.mark[dst]
+        goto(scene, ctx, fb, dst)
+        scene.draw(fb)
+        assert scene.path_len >= 2 and scene.path[0] == src and scene.path[scene.path_len - 1] == dst
+        press(scene, ctx, A)
 
 
-def run_until_input(game, ctx, fb, limit=400):
+def run_until_input(scene, ctx, fb, limit=400):
     for _ in range(limit):
-        if game.state in (junqi_game.PLAY, junqi_game.OVER):
+        if scene.screen is scene.play_screen or scene.screen is scene.end_screen:
             return
-        game.tick(ctx)
-        game.draw(fb)
-    raise AssertionError("scene stuck in state %d" % game.state)
+        scene.tick(ctx)
+        scene.draw(fb)
+    raise AssertionError("scene stuck on %s" % type(scene.screen).__name__)
 
 
 def real_fb():
@@ -80,11 +90,11 @@ def start(ctx, mode):
     g = junqi_game.Scene(ctx)
     fb = real_fb()
     g.draw(fb)
-    assert g.state == junqi_game.MENU
+    assert g.screen is g.menu_screen
     if mode:
         press(g, ctx, DOWN)
     press(g, ctx, A)
-    assert g.state == junqi_game.PLAY and g.mode == mode
+    assert g.screen is g.play_screen and g.mode == mode
     return g, fb
 
 
@@ -103,11 +113,9 @@ def test_geometry_rotated_board_fits_and_cells_do_not_overlap():
 
 
 def test_glyphs_are_distinct():
-    seen = set()
-    for rows in junqi_game._GLYPH_ROWS:
-        assert len(rows) == 7 and all(len(r) == 5 for r in rows)
-        seen.add(rows)
-    assert len(seen) == jf.TYPES
+    art, n = junqi_game.GLYPHS, junqi_game.GLYPH_LEN
+    assert n == 35 and len(art) == jf.TYPES * n and set(art) == {"X", "."}
+    assert len({art[t * n:(t + 1) * n] for t in range(jf.TYPES)}) == jf.TYPES
 
 
 @pytest.mark.parametrize("difficulty", [1, 0])
@@ -116,39 +124,42 @@ def test_vs_ai_whole_game_with_scripted_buttons(difficulty):
     each keeps its own record."""
     ctx = FakeCtx(difficulty)
     g, fb = start(ctx, 0)
+    ctx.game, ctx.game_id = g, "junqi"          # the play save follows the scene
     assert g.ai.top_k == (0 if difficulty == 0 else ja.TOP_K)
     rng = jf.Rng(99)
     engineer_routes = 0
     for _ in range(600):
         run_until_input(g, ctx, fb)
-        if g.state == junqi_game.OVER:
+        if g.screen is g.end_screen:
             break
-        game = g.game
-        assert game.to_move == 0
-        n = game.legal_moves()
+        model = g.model
+        assert model.to_move == 0
+        n = model.legal_moves()
         # prefer piece moves (they exercise selection, highlight and the route)
-        moves = [game.moves[i] for i in range(n)]
+        moves = [model.moves[i] for i in range(n)]
         walks = [m for m in moves if m >> 6 != m & 63]
         move = (walks or moves)[rng.below(len(walks or moves))]
-        if walks and game.kind[move >> 6] == jf.ENGINEER:
+        if walks and model.kind[move >> 6] == jf.ENGINEER:
             engineer_routes += 1
-        before = game.plies
+        before = model.plies
         human_move(g, ctx, fb, move)
-        if g.state == junqi_game.ANIM:
+        if g.screen is g.move_screen:
             assert g.path_len >= 2
         run_until_input(g, ctx, fb)
-        assert game.plies >= before + 1
-    assert g.state == junqi_game.OVER
+        assert model.plies >= before + 1
+    assert g.screen is g.end_screen
     assert ctx.deadlines > 0 and ctx.dl.max_checks <= 2   # sliced: a few AI steps per tick
     rec = ctx.saved["junqi"]
     prefix = "easy_" if difficulty == 0 else ""
     assert sum(rec.get(prefix + k, 0) for k in ("won", "lost", "drawn")) == 1
     assert len(rec) == 1
     assert g.record.startswith("VS EASY AI" if difficulty == 0 else "VS AI ")
-    assert g.banner in ("YOU WIN!", "YOU LOSE", "DRAW")
+    assert g.end_screen.banner in ("YOU WIN!", "YOU LOSE", "DRAW")
+    # the end went through ctx.finish once: no game in progress from then on
+    assert ctx.finishes == 1 and g.snapshot() is None and ctx.saved["junqi/play"] == {}
     g.draw(fb)
     press(g, ctx, A)
-    assert g.state == junqi_game.MENU
+    assert g.screen is g.menu_screen
     assert release(g, ctx, B) == "exit"
 
 
@@ -156,15 +167,15 @@ def test_ai_turn_is_sliced_and_shows_thinking():
     ctx = FakeCtx()
     g, fb = start(ctx, 0)
     human_move(g, ctx, fb, 27 * 65)      # flip F2
-    assert g.state == junqi_game.THINK
+    assert g.screen is g.think_screen
     ticks = 0
-    while g.state == junqi_game.THINK:
+    while g.screen is g.think_screen:
         g.tick(ctx)
         g.draw(fb)
         ticks += 1
     assert ticks >= junqi_game.THINK_MIN
     run_until_input(g, ctx, fb)
-    assert g.game.plies == 2 and g.game.to_move == 0
+    assert g.model.plies == 2 and g.model.to_move == 0
 
 
 def test_pass_and_play_and_cancel_selection():
@@ -174,10 +185,10 @@ def test_pass_and_play_and_cancel_selection():
     cancelled = False
     for _ in range(400):
         run_until_input(g, ctx, fb)
-        if g.state == junqi_game.OVER:
+        if g.screen is g.end_screen:
             break
-        game = g.game
-        move = ai[game.to_move].choose(game)
+        model = g.model
+        move = ai[model.to_move].choose(model)
         src = move >> 6
         if not cancelled and src != move & 63:
             goto(g, ctx, fb, src)
@@ -187,9 +198,81 @@ def test_pass_and_play_and_cancel_selection():
             assert g.sel == jb.NONE and not any(g.mark)
             cancelled = True
         human_move(g, ctx, fb, move)
-    assert g.state == junqi_game.OVER and cancelled
-    assert g.banner in ("P1 WINS", "P2 WINS", "DRAW")
-    assert ctx.saved["junqi"] == {"pvp": 1}
+    assert g.screen is g.end_screen and cancelled
+    assert g.end_screen.banner in ("P1 WINS", "P2 WINS", "DRAW")
+    assert ctx.saved["junqi"] == {"pvp": 1} and ctx.finishes == 1 and g.snapshot() is None
+
+
+def test_a_draw_ends_through_finish_too():
+    """Quiet moves only (none flips or attacks) until the quiet limit: a
+    draw, stored by ctx.finish like a win; the game in progress is gone."""
+    ctx = FakeCtx()
+    g, fb = start(ctx, 1)
+    ctx.game, ctx.game_id = g, "junqi"
+    model = g.model
+    model.quiet_limit = 4
+    rng = jf.Rng(3)
+    for _ in range(400):
+        run_until_input(g, ctx, fb)
+        if g.screen is g.end_screen:
+            break
+        n = model.legal_moves()
+        moves = [model.moves[i] for i in range(n)]
+        quiet = [m for m in moves if m >> 6 != m & 63 and model.occ[m & 63] == 0]
+        pick = quiet or moves
+        human_move(g, ctx, fb, pick[rng.below(len(pick))])
+    assert g.screen is g.end_screen and model.winner == jf.DRAW
+    assert (g.end_screen.banner, g.end_screen.reason) == ("DRAW", "4 QUIET MOVES")
+    assert ctx.saved["junqi"] == {"pvp": 1} and ctx.finishes == 1
+    assert g.snapshot() is None and ctx.saved["junqi/play"] == {}
+
+
+class StarvedAI(ja.AI):
+    """The device AI whose search runs out of memory in its ``fail_at``-th
+    slice (``found``: its answer at that moment)."""
+
+    def __init__(self, fail_at, seed):
+        super().__init__(seed=seed)
+        self.fail_at = fail_at
+        self.slices = 0
+        self.found = None
+
+    def step(self):
+        self.slices += 1
+        if self.slices == self.fail_at:
+            self.found = self.answer
+            raise MemoryError("memory allocation failed")
+        return super().step()
+
+
+@pytest.mark.parametrize("fail_at", [1, 6])
+def test_the_ai_out_of_memory_plays_on(fail_at):
+    """A MemoryError in the AI's search: the job shows the one "NOT ENOUGH
+    MEMORY" toast and the AI plays the move found so far (in the 6th slice:
+    after some flips were scored), or the first legal move when it had none
+    (the 1st slice); then it is the player's turn and the next search runs
+    as usual."""
+    ctx = FakeCtx()
+    g, fb = start(ctx, 0)
+    ctx.game, ctx.game_id = g, "junqi"
+    g.ai = ai = StarvedAI(fail_at, seed=g.seed + 1)
+    model = g.model
+    human_move(g, ctx, fb, 27 * 65)                  # flip F2: the AI's turn
+    assert g.screen is g.think_screen
+    model.legal_moves()
+    first_legal = model.moves[0]
+    run_until_input(g, ctx, fb)
+    assert ctx.toasts == ["NOT ENOUGH MEMORY"] and ai.slices == fail_at
+    assert (ai.found == work.NO_ANSWER) == (fail_at == 1)
+    played = model.last_src * 64 + model.last_dst
+    assert played == (first_legal if fail_at == 1 else ai.found)
+    assert g.screen is g.play_screen and model.plies == 2 and model.to_move == 0
+    assert g.snapshot() is not None and ctx.saved["junqi/play"]["resume"] == g.snapshot()
+    model.legal_moves()
+    human_move(g, ctx, fb, model.moves[0])           # the next turn: a whole search
+    run_until_input(g, ctx, fb)
+    assert ctx.toasts == ["NOT ENOUGH MEMORY"] and ai.slices > fail_at + 5
+    assert model.plies == 4 and g.screen is g.play_screen
 
 
 def test_illegal_presses_change_nothing():
@@ -197,12 +280,12 @@ def test_illegal_presses_change_nothing():
     g, fb = start(ctx, 1)
     human_move(g, ctx, fb, 27 * 65)
     run_until_input(g, ctx, fb)
-    game = g.game
+    model = g.model
     # player 1 may not pick up a face-up piece of player 0's colour
     goto(g, ctx, fb, 27)
-    plies = game.plies
+    plies = model.plies
     press(g, ctx, A)
-    assert g.sel == jb.NONE and game.plies == plies
+    assert g.sel == jb.NONE and model.plies == plies
 
 
 VM_SCRIPT = r"""
@@ -213,7 +296,7 @@ tap(buttons.DOWN, k)
 tap(buttons.A)
 idle(3)
 g = rt.screen
-emit('screen', (type(g).__name__, g.state))
+emit('screen', (type(g).__name__, type(g.screen).__name__))
 tap(buttons.A)            # vs AI
 idle(2)
 emit('idle_alloc', [measure(step, 0)[2] for _ in range(4)])
@@ -221,13 +304,13 @@ tap(buttons.A)            # flip F2, then the AI thinks over several ticks
 worst = 0
 think = 0
 for i in range(40):
-    st = g.state
+    thinking = g.screen is g.think_screen
     _, f, a = measure(step, 0)
-    if st == 2:
+    if thinking:
         think += 1
         if f > worst:
             worst = f
-emit('ai', (think, worst, g.game.plies, g.state))
+emit('ai', (think, worst, g.model.plies, type(g.screen).__name__))
 tap(buttons.RIGHT)
 emit('cursor', g.cursor)
 """
@@ -238,10 +321,10 @@ def test_game_from_the_launcher_in_the_micropython_vm(vm):
 
     with runtime_vm.staged_firmware() as fw:
         r = mpvm.run(runtime_vm.SETUP + VM_SCRIPT, input_dir=fw)
-    assert r["screen"] == ("Scene", junqi_game.MENU)
+    assert r["screen"] == ("Scene", "MenuScreen")
     assert r["idle_alloc"] == [0] * 4
     think, worst, plies, state = r["ai"]
-    assert plies == 2 and state == junqi_game.PLAY and think >= junqi_game.THINK_MIN - 4
+    assert plies == 2 and state == "PlayScreen" and think >= junqi_game.THINK_MIN - 4
     print('worst AI tick fuel', worst)
     assert worst < 5_500_000           # one tick (AI slices + draw) <= 50 ms on a Pico
     assert r["cursor"] == 32
@@ -274,7 +357,7 @@ for i in range(60):
     step(0)
 gc.collect()
 #@@toplevel
-emit('heap', (base, gc.mem_alloc() - FAKE_MACHINE, rt.screen.game.plies))
+emit('heap', (base, gc.mem_alloc() - FAKE_MACHINE, rt.screen.model.plies))
 """
 
 PICO_FREE_HEAP = 175 * 1024      # MicroPython 1.27 on a Pico after boot (tests/test_flash.py)
@@ -298,19 +381,19 @@ def test_an_engineer_on_the_railway_shows_the_cells_its_bfs_reached():
     g, fb = start(ctx, 1)
     human_move(g, ctx, fb, 27 * 65)                  # P1 flips F2: P1 has a colour
     run_until_input(g, ctx, fb)
-    game = g.game
-    game.to_move = 0
-    col = game.player_colour[0]
+    model = g.model
+    model.to_move = 0
+    col = model.player_colour[0]
     src = next(c for c in range(jb.CELLS) if jb.ON_RAIL[c] and jb.KIND[c] != jb.HQ)
     for c in range(jb.CELLS):
-        game.occ[c] = 0
-    game.occ[src] = col + 1
-    game.kind[src] = jf.ENGINEER
-    game.colour[src] = col
+        model.occ[c] = 0
+    model.occ[src] = col + 1
+    model.kind[src] = jf.ENGINEER
+    model.colour[src] = col
     goto(g, ctx, fb, src)
     press(g, ctx, A)
     assert g.sel == src
-    dist = game.router.dist
+    dist = model.router.dist
     reached = [c for c in range(jb.CELLS) if g.mark[c]]
     assert len(reached) > 10 and max(dist[c] for c in reached) >= 2
     assert all(g.steps[c] == dist[c] for c in reached)
@@ -325,7 +408,7 @@ def test_an_engineer_on_the_railway_shows_the_cells_its_bfs_reached():
         assert all(fb.pixel(x + 3 + dx, y + 3 + dy) == glyph.pixel(dx, dy)
                    for dx in range(3) for dy in range(5)), c
     release(g, ctx, B)                               # dropped: no numbers left
-    game.kind[src] = jf.ENGINEER + 1                 # any other piece: no numbers
+    model.kind[src] = jf.ENGINEER + 1                 # any other piece: no numbers
     goto(g, ctx, fb, src)
     press(g, ctx, A)
     assert g.sel == src and not any(g.steps[c] for c in range(jb.CELLS) if g.mark[c])

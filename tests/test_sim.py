@@ -153,9 +153,9 @@ def test_golden_undo_screens(golden):
     golden("catmouse_undone", s.screen_text())
     _run(s, "b wait:2 b wait:2 down*2 a wait:2 a wait:2 a wait:25")
     g = rt.screen
-    assert g.game.plies == 2 and g.state == 1
+    assert g.model.plies == 2 and g.screen is g.play_screen
     _run(s, "b+a wait:3")
-    assert g.game.plies == 0 and g.state == 1
+    assert g.model.plies == 0 and g.screen is g.play_screen
     golden("junqi_undone", s.screen_text())
 
 

@@ -271,25 +271,25 @@ def test_catmouse_b_tap_still_leaves_to_the_title():
 
 
 def _jq_state(g):
-    c = g.game
+    c = g.model
     return (bytes(c.occ), bytes(c.kind), bytes(c.colour), bytes(c.pool), bytes(c.alive),
             bytes(c.player_colour), c.to_move, c.winner, c.quiet, c.plies, c.hidden,
-            c.last_src, c.last_dst, g.ai.rng.s if g.ai else None, g.state)
+            c.last_src, c.last_dst, g.ai.rng.s if g.ai else None, type(g.screen).__name__)
 
 
 def _jq_settle(g, ctx):
     for _ in range(5000):
-        if g.state in (junqi_game.PLAY, junqi_game.OVER):
+        if g.screen is g.play_screen or g.screen is g.end_screen:
             return
         g.tick(ctx)
     raise AssertionError("the AI never moved")
 
 
 def _jq_move(g, ctx, rnd):
-    c = g.game
+    c = g.model
     n = c.legal_moves()
     move = c.moves[rnd.randrange(n)]
-    g._start_move(move)
+    g.start_move(move)
     _jq_settle(g, ctx)
     return move
 
@@ -298,9 +298,9 @@ def _jq_game(mode, diff=1, now=1234):
     ctx = Ctx(diff)
     ctx.now = now
     g = junqi_game.Scene(ctx)
-    g.menu_sel = mode
+    g.menu_screen.sel = mode
     press(g, ctx, A)
-    assert g.state == junqi_game.PLAY and g.mode == mode
+    assert g.screen is g.play_screen and g.mode == mode
     return g, ctx
 
 
@@ -311,22 +311,22 @@ def test_junqi_undo_takes_back_your_move_and_the_ais_and_the_ai_replays(diff):
         g, ctx = _jq_game(0, diff, 1234 + game_no)
         states = [_jq_state(g)]
         moves = []
-        while g.state == junqi_game.PLAY:
+        while g.screen is g.play_screen:
             moves.append(_jq_move(g, ctx, rnd))
             states.append(_jq_state(g))
-        assert g.state == junqi_game.OVER and len(moves) >= 3
+        assert g.screen is g.end_screen and len(moves) >= 3
         chord(g, ctx, B, A)                        # not on the end screen
         assert _jq_state(g) == states[-1]
-        g.state = junqi_game.PLAY                  # (unreachable by keys) undo the last turn too
+        g.screen = g.play_screen                   # (unreachable by keys) undo the last turn too
         for k in range(len(moves) - 1, -1, -1):
             chord(g, ctx, B, A)
             want = states[k]
             assert _jq_state(g)[:-1] == want[:-1], k
-            assert g.game.to_move == 0 and g.state == junqi_game.PLAY
+            assert g.model.to_move == 0 and g.screen is g.play_screen
         chord(g, ctx, B, A)
         assert _jq_state(g) == states[0]
         for k, move in enumerate(moves):             # the same moves, the same AI
-            g._start_move(move)
+            g.start_move(move)
             _jq_settle(g, ctx)
             assert _jq_state(g) == states[k + 1], k
 
@@ -335,19 +335,19 @@ def test_junqi_undo_while_the_ai_thinks_and_in_two_player_games_at_the_rings_lim
     rnd = random.Random(3)
     g, ctx = _jq_game(0)
     before = _jq_state(g)
-    n = g.game.legal_moves()
-    g._start_move(g.game.moves[rnd.randrange(n)])
-    assert g.state == junqi_game.THINK
+    n = g.model.legal_moves()
+    g.start_move(g.model.moves[rnd.randrange(n)])
+    assert g.screen is g.think_screen
     chord(g, ctx, B, A)
     assert _jq_state(g) == before
     # two players: one move per undo, 120 moves, the ring keeps UNDO_PLIES
     g, ctx = _jq_game(1)
-    g.game.quiet_limit = 0
+    g.model.quiet_limit = 0
     states = [_jq_state(g)]
-    while g.state == junqi_game.PLAY and len(states) <= 120:
+    while g.screen is g.play_screen and len(states) <= 120:
         _jq_move(g, ctx, rnd)
         states.append(_jq_state(g))
-    assert len(states) > junqi_game.UNDO_PLIES + 1 and g.state == junqi_game.PLAY
+    assert len(states) > junqi_game.UNDO_PLIES + 1 and g.screen is g.play_screen
     undone = 0
     while g.undo.count:
         chord(g, ctx, B, A)
@@ -358,12 +358,12 @@ def test_junqi_undo_while_the_ai_thinks_and_in_two_player_games_at_the_rings_lim
 
 def test_junqi_b_still_drops_the_selection_and_holding_it_leaves():
     g, ctx = _jq_game(1)
-    c = g.game
+    c = g.model
     c.legal_moves()
-    g._start_move(c.moves[0])                     # a flip: P2 moves next
+    g.start_move(c.moves[0])                      # a flip: P2 moves next
     press(g, ctx, B)
     gamectx.release(g, ctx, B)
-    assert g.state == junqi_game.PLAY
+    assert g.screen is g.play_screen
     ctx.buttons.held = B
     ctx.buttons.ms = 1000
     assert g.tick(ctx) == "exit"
@@ -377,13 +377,13 @@ def test_junqi_undo_against_the_ai_never_hands_you_the_ais_move(monkeypatch):
     g, ctx = _jq_game(0)
     for _ in range(5):
         _jq_move(g, ctx, rnd)
-        assert g.state == junqi_game.PLAY
-    n = g.game.legal_moves()
-    g._start_move(g.game.moves[rnd.randrange(n)])
-    assert g.state == junqi_game.THINK
+        assert g.screen is g.play_screen
+    n = g.model.legal_moves()
+    g.start_move(g.model.moves[rnd.randrange(n)])
+    assert g.screen is g.think_screen
     chord(g, ctx, B, A)
-    assert g.state == junqi_game.PLAY and g.game.to_move == 0 and g.undo.count == 5
+    assert g.screen is g.play_screen and g.model.to_move == 0 and g.undo.count == 5
     for _ in range(4):
         chord(g, ctx, B, A)
-        assert g.state == junqi_game.PLAY and g.game.to_move == 0
+        assert g.screen is g.play_screen and g.model.to_move == 0
     assert g.undo.count == 1

@@ -72,22 +72,22 @@ JUNQI = r"""
 tap(buttons.A)                      # the menu: VS DEVICE AI
 snaps = []
 for k in range(4):
-    c = g.game
+    c = g.model
     snaps.append((bytes(c.occ), bytes(c.kind), bytes(c.alive), bytes(c.pool), c.plies))
     n = c.legal_moves()
-    g._start_move(c.moves[(k * 7) % n])
+    g.start_move(c.moves[(k * 7) % n])
     t = 0
-    while g.state != 1 and g.state != 4 and t < 300:
+    while g.screen is not g.play_screen and g.screen is not g.end_screen and t < 300:
         step(0)
         t += 1
-    if g.state != 1:
+    if g.screen is not g.play_screen:
         break
 allocs = []
 ok = []
 while g.undo.count >= 2:
     want = snaps[g.undo.count // 2 - 1]
     allocs.append(measure(g.undo_turn)[2])
-    c = g.game
+    c = g.model
     ok.append((bytes(c.occ), bytes(c.kind), bytes(c.alive), bytes(c.pool), c.plies) == want)
 emit('r', (len(snaps), allocs, ok))
 """

@@ -56,7 +56,8 @@ PLAYERS = ("full", "easy", "random")
 
 class PluginPlayer:
     """A user strategy ``(board, me, legal_moves) -> move`` in its worker
-    process, as a player with ``choose(game)``; raises plugins.Foul.  ``seat``
+    process, as a player with ``choose(model)`` (a junqi_flip.FlipGame);
+    raises plugins.Foul.  ``seat``
     is set per game (seats alternate)."""
 
     def __init__(self, spec, move_timeout):
@@ -64,10 +65,10 @@ class PluginPlayer:
         self.seat = 0
         self.runner = plugins.PluginStrategy(spec, plugins.junqi_view, move_timeout)
 
-    def choose(self, game):
-        n = game.legal_moves()
-        legal = list(game.moves[:n])
-        answer = self.runner.ask(plugins.junqi_payload(game, self.seat, legal))
+    def choose(self, model):
+        n = model.legal_moves()
+        legal = list(model.moves[:n])
+        answer = self.runner.ask(plugins.junqi_payload(model, self.seat, legal))
         plugins.check_cell(answer, legal, "move", "moves")
         return answer
 
@@ -93,7 +94,7 @@ def tournament(games, seed, quiet_limit=80, ai="full", opponent="random",
     plugin = PluginPlayer(opponent, move_timeout) if opponent not in PLAYERS else None
     try:
         for g in range(games):
-            game = jf.FlipGame(seed=seed * 100003 + g, quiet_limit=quiet_limit)
+            model = jf.FlipGame(seed=seed * 100003 + g, quiet_limit=quiet_limit)
             ai_seat = g % 2
             players = [None, None]
             players[ai_seat] = _player(ai, seed + 2 * g)
@@ -103,13 +104,13 @@ def tournament(games, seed, quiet_limit=80, ai="full", opponent="random",
                 plugin.seat = 1 - ai_seat
                 players[1 - ai_seat] = plugin
             try:
-                w = ja.play(game, players)
+                w = ja.play(model, players)
             except plugins.Foul as foul:
                 w = ai_seat
                 fouls.append({"game": g + 1, "side": "opponent", "strategy": opponent,
-                              "kind": foul.kind, "ply": game.plies + 1, "foul": foul.detail})
+                              "kind": foul.kind, "ply": model.plies + 1, "foul": foul.detail})
             played += 1
-            plies += game.plies
+            plies += model.plies
             if w == ai_seat:
                 wins += 1
             elif w == jf.DRAW:
