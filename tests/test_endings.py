@@ -229,6 +229,10 @@ def _banner(state, text):
     return lambda g: g.state == state and g.banner == text
 
 
+def _junqi_end(text):
+    return lambda g: g.screen is g.end_screen and g.end_screen.banner == text
+
+
 def _klotski_won(helped):
     return lambda g: g.screen is g.win_screen and g.helped == helped
 
@@ -272,20 +276,20 @@ ENDINGS = [
     Ending("trapcat", "lost", "a wait:30", _banner(2, "ESCAPED!"), _changed({"lost": 1}),
            snap=lambda: _trapcat(10, [40, 41], 2, 80), prior=TC_PRIOR),
     # Flip Junqi against the AI: the marshal takes the flag (F2 -> G2) ...
-    Ending("junqi", "won", "a wait:2 right wait:2 a wait:10", _banner(4, "YOU WIN!"),
+    Ending("junqi", "won", "a wait:2 right wait:2 a wait:10", _junqi_end("YOU WIN!"),
            _changed({"won": 1}), snap=lambda: _junqi(JQ_WON), prior=JQ_PRIOR),
     # ... the last movable piece dies on a mine: after the AI's move you have none
-    Ending("junqi", "lost", "a wait:2 right wait:2 a wait:60", _banner(4, "YOU LOSE"),
+    Ending("junqi", "lost", "a wait:2 right wait:2 a wait:60", _junqi_end("YOU LOSE"),
            _changed({"lost": 1}), snap=lambda: _junqi(JQ_LOST), prior=JQ_PRIOR),
     # ... the 80th quiet move (F2 -> E2)
-    Ending("junqi", "drawn", "a wait:2 left wait:2 a wait:10", _banner(4, "DRAW"),
+    Ending("junqi", "drawn", "a wait:2 left wait:2 a wait:10", _junqi_end("DRAW"),
            _changed({"drawn": 1}), snap=lambda: _junqi(JQ_QUIET, quiet=79), prior=JQ_PRIOR),
     # ... against the easy AI (its own records) ...
-    Ending("junqi", "easy-won", "a wait:2 right wait:2 a wait:10", _banner(4, "YOU WIN!"),
+    Ending("junqi", "easy-won", "a wait:2 right wait:2 a wait:10", _junqi_end("YOU WIN!"),
            _changed({"easy_won": 1}), snap=lambda: _junqi(JQ_WON, easy=True), prior=JQ_PRIOR,
            settings={"difficulty": 0}),
     # ... and two players (one count for every result)
-    Ending("junqi", "two-players", "a wait:2 right wait:2 a wait:10", _banner(4, "P1 WINS"),
+    Ending("junqi", "two-players", "a wait:2 right wait:2 a wait:10", _junqi_end("P1 WINS"),
            _changed({"pvp": 1}), snap=lambda: _junqi(JQ_WON, mode=1), prior=JQ_PRIOR),
     # Klotski: the block down to the exit, the 81st step: the level's first best ...
     Ending("klotski", "solved", "a wait:2 down wait:4", _klotski_won(False),
@@ -490,7 +494,7 @@ VPICO = ["klotski-solved", "catmouse-mouse-lost-cornered", "trapcat-won", "junqi
 VPICO_OVER = {"klotski": "g.screen is g.win_screen and not g.helped",
               "catmouse": "g.state == 2 and g.banner == b'CAUGHT!'",
               "trapcat": "g.state == 2 and g.banner == 'TRAPPED!'",
-              "junqi": "g.state == 4 and g.banner == 'YOU WIN!'"}
+              "junqi": "g.screen is g.end_screen and g.end_screen.banner == 'YOU WIN!'"}
 
 _VP_BOOT = r"""
 import gc, boardcfg, hw_machine, main, savestore
