@@ -293,17 +293,20 @@ class PlayScreen(screens.Screen):
         self.wait = 0               # ticks until the AI answers
         self.queued = 0             # a press made while the AI was answering
         self.forced = False         # the player's last cell was forced (a rest)
+        self.cat_due = False        # the AI cat's move of this round is under way
         self.chord = False          # B+A was used: B's release does nothing else
 
     def reset(self):
         """A new game: the AI (a cat) answers after AI_DELAY ticks."""
         self.chord = False
+        self.cat_due = False
         self.wait = AI_DELAY if self.match.side == "mouse" else 0
 
     def resume(self):
         """Play on at once from the state the match was put back to."""
         self.wait = 0
         self.queued = 0
+        self.cat_due = False
         self.scene.screen = self
         self.update_status()
 
@@ -345,11 +348,13 @@ class PlayScreen(screens.Screen):
         """The AI cat moves first in a round, then the player's mouse."""
         m = self.match
         g = m.game
-        if not m.round_started or m.thinking():
+        if not m.round_started or self.cat_due:
             if not m.round_started:
                 m.begin_round()
+                self.cat_due = True
             if not m.ai_move(ctx, "cat"):
                 return
+            self.cat_due = False
             if g.winner:
                 self.scene.end_game(ctx)
             else:
