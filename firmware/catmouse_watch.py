@@ -10,16 +10,19 @@ the scene already copies every tick, so no tick waits on it and nothing is
 allocated per frame (tests/test_catmouse_watch.py).
 
 Keys: A pause / run, RIGHT one cell (pauses), UP speed (five steps, round),
-LEFT BFS / A* (the search on screen runs again), DOWN next board, B the title.
-The mouse is the difficulty setting's (easy: random, else evasive).
+LEFT BFS / A* (the search on screen runs again), DOWN next map, B the title.
+The mouse is the difficulty setting's (easy: random, else evasive), a task
+run by the match's job as in play.
+
+The watch drives the scene's match (catmouse_match.Match: the model play
+uses too) through its methods and draws with the scene's map view
+(catmouse_view.MapView); it imports neither the scene's module nor play's.
 """
 
 import gfx
+import screens
 from buttons import A, B, DOWN, LEFT, RIGHT, UP
-import catmouse
 import catmouse_ai
-import catmouse_game
-import catmouse_maps
 from gridpath import WHOLE
 
 try:
@@ -52,13 +55,17 @@ _PATH = (
     ".XXXXX..", ".XXXXX..", "........", "........")
 
 
-class Watch:
-    """The WATCH state of a catmouse_game.Scene: it plays both sides on the
-    scene's game and draws into the scene's terrain frame (``bg``), which the
-    scene's draw() shows with the pieces and the status bar."""
+class WatchScreen(screens.Screen):
+    """The watch mode of a catmouse_game.Scene (``scene``: its ``match``,
+    ``view``, ``ctx``, the title's ``level`` and ``map_text``, and
+    ``next_builtin_level()`` / ``to_title()``): it plays both sides on the
+    match and draws into the view's terrain frame (``bg``), which draw()
+    shows with the pieces and the status bar."""
 
     def __init__(self, scene):
         self.scene = scene
+        self.match = scene.match
+        self.view = scene.view
         self.cats = (catmouse_ai.BfsCat(), catmouse_ai.AstarCat())
         self.sprites = None          # made while the first game loads
         self.grid_owner = catmouse_ai.EvasiveMouse()
@@ -78,9 +85,12 @@ class Watch:
         self.key = None
         self.part = 0
 
+    def frame_key(self):
+        return self.key
+
     # -- a game, loaded over six ticks ---------------------------------------------------
     def start(self, key=4):
-        """A new game on the scene's board.  The work is spread over the next
+        """A new game on the title's map.  The work is spread over the next
         six ticks (the map, the terrain, the grid, the order readers, the
         sprites, the first frame), each well inside a tick's time (map and
         terrain in one tick took 34.9 ms on the virtual Pico, 70 % of a tick's
@@ -90,7 +100,6 @@ class Watch:
         self.key = key
         self.phase = LOAD
         self.part = 0
-        self.scene.state = catmouse_game.WATCH
 
     def _load(self):
         part = self.part
@@ -115,60 +124,53 @@ class Watch:
                                 gfx.Sprite(gfx.sprite_rows(_FRONTIER), 8, 8),
                                 gfx.Sprite(gfx.sprite_rows(_PATH), 8, 8))
         else:
-            self.key = None             # the new board is drawn: a tick of its own
+            self.key = None             # the new map is drawn: a tick of its own
             self.phase = TURN
 
     def _load_map(self):
         scene = self.scene
-        text = scene.map_text or catmouse_maps.LEVELS[scene.level][1]
-        scene.cmap = catmouse.parse_map(text)
-        scene.game = catmouse.CatMouseGame(scene.cmap)
+        self.match.new_game(scene.level, scene.map_text, "watch")
 
     def _load_terrain(self):
-        scene = self.scene
-        scene._render_terrain()
+        view = self.view
+        view.render(self.match.game)
         if self.terrain is None:
-            self.terrain = bytearray(len(scene.bg))
-        self.terrain[WHOLE] = scene.bg
+            self.terrain = bytearray(len(view.bg))
+        self.terrain[WHOLE] = view.bg
 
     def _load_grid(self):
         """One grid for both cats and the mouse, kept from game to game (a
         new one costs a tick's time): the mouse thinks only once the drawing
         is done.  The mouse is the difficulty setting's."""
-        scene = self.scene
-        g = scene.game
+        m = self.match
+        ctx = self.scene.ctx
+        g = m.game
         owner = self.grid_owner
         owner.prepare(g.board)
         for cat in self.cats:
             cat.search = owner.search
             cat.loaded = owner.loaded
-        scene.seed = (scene.seed * 31 + scene.ctx.ticks_ms()) & 0xFFFF
-        if scene.ctx.settings.get("difficulty", 1):
-            scene.ai = owner
-            scene.ai_rng = None
+        m.reseed(ctx.ticks_ms())
+        if ctx.settings.get("difficulty", 1):
+            m.use_ai(owner, None)
         else:
-            scene.ai = catmouse_ai.RandomMover(scene.seed)
-            scene.ai_rng = scene.ai.rng
-        scene.thinking = False
-        scene._round_started = False
+            mouse = catmouse_ai.RandomMover(m.seed)
+            m.use_ai(catmouse_ai.StrategyTask(mouse), mouse.rng)
         self.astar = 1 if g.terrain else 0
         self.order = None
         self.shown = 0
         self._status()
 
-    def next_board(self):
-        scene = self.scene
-        scene.level = (scene.level + 1) % len(catmouse_maps.LEVELS)
-        scene.map_text = None
-        scene._title_text()
+    def next_map(self):
+        self.scene.next_builtin_level()
         self.start()
 
     def _cat_turn(self):
         """Begin a round with the cat's search, or its forced rest."""
-        scene = self.scene
-        g = scene.game
+        m = self.match
+        g = m.game
         self.key = None
-        scene._begin_round()
+        m.begin_round()
         legal = g.legal_moves("cat")
         if len(legal) == 1:
             self.cell = legal[0]
@@ -179,7 +181,7 @@ class Watch:
 
     def _search(self):
         """Run the cat's search, read its order and start drawing it."""
-        g = self.scene.game
+        g = self.match.game
         cat = self.cats[self.astar]
         self.cell = cat(g.board, g.cat, g.legal_moves("cat"))
         order = self.order = self.orders[self.astar]
@@ -194,9 +196,9 @@ class Watch:
         self._status()
 
     def _move_cat(self):
-        scene = self.scene
-        g = scene.game
-        g.move("cat", self.cell)
+        m = self.match
+        g = m.game
+        m.move("cat", self.cell)
         self.phase = DONE if g.winner else MOUSE
         self.wait = DONE_TICKS
         self._status()
@@ -205,15 +207,13 @@ class Watch:
     def tick(self, ctx):
         btn = ctx.buttons
         if btn.just_pressed(B):
-            scene = self.scene
-            scene.state = catmouse_game.TITLE
-            scene._title_text()
+            self.scene.to_title()
             return None
         if self.phase == LOAD:
             self._load()
             return None
         if btn.just_pressed(DOWN):
-            self.next_board()
+            self.next_map()
             return None
         if btn.just_pressed(UP):
             self.speed = (self.speed + 1) % len(_CELLS)
@@ -235,15 +235,15 @@ class Watch:
             self._status()
         if self.paused and not step:
             return None
-        self._advance(step)
+        self._advance(ctx, step)
         return None
 
-    def _advance(self, step):
+    def _advance(self, ctx, step):
         """One tick of the watch (``step``: one cell or one phase, paused)."""
         phase = self.phase
         if phase == SEARCH:
             if self.fresh:              # the whole frame changes: running, nothing else
-                self.scene.bg[WHOLE] = self.terrain
+                self.view.bg[WHOLE] = self.terrain
                 self.marks[WHOLE] = self.blank
                 self.fresh = False
                 if not step:
@@ -261,10 +261,10 @@ class Watch:
             if step or self.wait <= 0:
                 self._move_cat()
         elif phase == MOUSE:
-            scene = self.scene
-            if scene._ai_move("mouse"):
-                scene._end_round()
-                self.phase = DONE if scene.game.winner else TURN
+            m = self.match
+            if m.ai_move(ctx, "mouse"):
+                m.end_round()
+                self.phase = DONE if m.game.winner else TURN
                 self.wait = DONE_TICKS
                 self._status()
         elif phase == TURN:
@@ -279,7 +279,7 @@ class Watch:
         neighbours; after the last one draw the path."""
         order = self.order
         s = order.search
-        fb = self.scene.bg_fb
+        fb = self.view.bg_fb
         shade = self.sprites[0].fb
         box = self.sprites[1].fb
         came = s.came if self.astar else s.sides   # 1..4: a cell the search reached
@@ -316,10 +316,10 @@ class Watch:
     # -- the status bar -------------------------------------------------------------------
     def _status(self):
         """"A* EXP37 LEN12 ST9 SP3" (+ " PAUSE"), or the result, composed in
-        the scene's preallocated status buffer."""
-        scene = self.scene
-        g = scene.game
-        line = scene.status_text
+        the view's preallocated status buffer."""
+        view = self.view
+        g = self.match.game
+        line = view.line
         line.clear()
         if self.phase == DONE:
             line.put(b"CAUGHT! R" if g.winner == "cat" else b"ESCAPED! R")
@@ -340,4 +340,8 @@ class Watch:
             line.put_int(self.speed + 1)
             if self.paused:
                 line.put(b" PAUSE")
-        scene.status = line.text()
+        view.status = line.text()
+
+    def draw(self, fb):
+        g = self.match.game
+        self.view.draw(fb, g, g.cat)

@@ -2,7 +2,9 @@
 
 Cells hold their entering cost: 0 blocked, 1 road, 2 grass, 3 stream.  All work
 buffers are allocated once per grid size in GridSearch and reused; a search
-allocates nothing.  Internally the grid is padded with a ring of blocked cells so
+allocates nothing.  GridSearch finds paths (BFS: fewest moves, A*: least
+cost); FloodSearch, a GridSearch, also floods from one cell to every cell
+(``distances``, ``arrival_times``: the evasive mouse's).  Internally the grid is padded with a ring of blocked cells so
 the inner loops need no bounds checks; public cell numbers are row-major
 ``row * cols + col`` on the unpadded grid.
 
@@ -220,82 +222,6 @@ class GridSearch:
         self.path_len = n + 1
         return n
 
-    def distances(self, src, out):
-        """BFS move counts from src to every cell into ``out`` (padded indexing,
-        UNREACHED for cells that cannot be reached).  ``out`` is an array('H') the
-        caller allocates once with ``len(search.cost)`` entries."""
-        src_p = self.padded(src)
-        for p in range(len(out)):
-            out[p] = UNREACHED
-        if not self.cost[src_p]:
-            return
-        came = self.came
-        came[WHOLE] = self.walls
-        queue = self.work
-        steps = self.steps
-        came[src_p] = _FROM_WALL
-        out[src_p] = 0
-        queue[0] = src_p
-        head = 0
-        tail = 1
-        while head < tail:
-            p = queue[head]
-            head += 1
-            d = out[p] + 1
-            for k in range(4):
-                q = p + steps[k]
-                if not came[q]:
-                    came[q] = k + 1
-                    out[q] = d
-                    queue[tail] = q
-                    tail += 1
-
-    def arrival_times(self, src, out):
-        """Least entering cost from src to every cell into ``out`` (padded
-        indexing, UNREACHED where unreachable): Dijkstra over the same bucket
-        ring as A* with h = 0.  In terrain mode this is how many rounds a piece
-        needs to get anywhere."""
-        for p in range(len(out)):
-            out[p] = UNREACHED
-        src_p = self.padded(src)
-        cost = self.cost
-        if not cost[src_p]:
-            return
-        nxt = self.link_next
-        heads = self.heads
-        steps = self.steps
-        for b in range(_RING + 1):
-            heads[b] = 0
-        out[src_p] = 0
-        heads[0] = src_p
-        nxt[src_p] = 0
-        queued = 1
-        d = 0
-        while queued:
-            p = heads[d & _RING]
-            while not p:
-                d += 1
-                p = heads[d & _RING]
-            heads[d & _RING] = nxt[p]
-            queued -= 1
-            for k in range(4):
-                q = p + steps[k]
-                c = cost[q]
-                if not c:
-                    continue
-                nd = d + c
-                old = out[q]
-                if nd >= old:
-                    continue
-                if old != UNREACHED:
-                    _unlink(heads, nxt, old & _RING, q)
-                    queued -= 1
-                out[q] = nd
-                b = nd & _RING
-                nxt[q] = heads[b]
-                heads[b] = q
-                queued += 1
-
     # A* -------------------------------------------------------------------
     # The search runs backwards from dst: g(q) is the cost still to pay from q,
     # so every neighbour of an expanded cell p gets the same g(p) + cost(p),
@@ -313,9 +239,11 @@ class GridSearch:
     # are helpers, run once a search; the loop stays whole (a call per cell
     # would cost more than the cell).
     def astar(self, src, dst):
-        """Least total entering cost from src to dst, or None; path in self.path."""
-        # MicroPython reads the first 16 locals (arguments included) with the
-        # fastest opcodes, so the names the inner loop uses most come first.
+        """Least total entering cost from src to dst, or None; path in self.path.
+
+        A hot loop kept whole: a method per neighbour test cost +88 % VM
+        fuel (16x8 default board 755,466 -> 1,419,953; 64x64 +83 %, 2026-11-28).
+        The names the loop uses most are among the first 16 locals (fastest)."""
         q = m = ng = hq = b = p = step = hp = 0
         came = self.came
         g = self.g
@@ -476,3 +404,84 @@ class GridSearch:
     def path_cells(self):
         """The last path as a list (allocates; for host tools and tests)."""
         return [self.path[i] for i in range(self.path_len)]
+
+
+class FloodSearch(GridSearch):
+    """A GridSearch that also floods from one cell to every cell (the evasive
+    mouse's distances and arrival times), on the same buffers."""
+
+    def distances(self, src, out):
+        """BFS move counts from src to every cell into ``out`` (padded indexing,
+        UNREACHED for cells that cannot be reached).  ``out`` is an array('H') the
+        caller allocates once with ``len(search.cost)`` entries."""
+        src_p = self.padded(src)
+        for p in range(len(out)):
+            out[p] = UNREACHED
+        if not self.cost[src_p]:
+            return
+        came = self.came
+        came[WHOLE] = self.walls
+        queue = self.work
+        steps = self.steps
+        came[src_p] = _FROM_WALL
+        out[src_p] = 0
+        queue[0] = src_p
+        head = 0
+        tail = 1
+        while head < tail:
+            p = queue[head]
+            head += 1
+            d = out[p] + 1
+            for k in range(4):
+                q = p + steps[k]
+                if not came[q]:
+                    came[q] = k + 1
+                    out[q] = d
+                    queue[tail] = q
+                    tail += 1
+
+    def arrival_times(self, src, out):
+        """Least entering cost from src to every cell into ``out`` (padded
+        indexing, UNREACHED where unreachable): Dijkstra over the same bucket
+        ring as A* with h = 0.  In terrain mode this is how many rounds a piece
+        needs to get anywhere."""
+        for p in range(len(out)):
+            out[p] = UNREACHED
+        src_p = self.padded(src)
+        cost = self.cost
+        if not cost[src_p]:
+            return
+        nxt = self.link_next
+        heads = self.heads
+        steps = self.steps
+        for b in range(_RING + 1):
+            heads[b] = 0
+        out[src_p] = 0
+        heads[0] = src_p
+        nxt[src_p] = 0
+        queued = 1
+        d = 0
+        while queued:
+            p = heads[d & _RING]
+            while not p:
+                d += 1
+                p = heads[d & _RING]
+            heads[d & _RING] = nxt[p]
+            queued -= 1
+            for k in range(4):
+                q = p + steps[k]
+                c = cost[q]
+                if not c:
+                    continue
+                nd = d + c
+                old = out[q]
+                if nd >= old:
+                    continue
+                if old != UNREACHED:
+                    _unlink(heads, nxt, old & _RING, q)
+                    queued -= 1
+                out[q] = nd
+                b = nd & _RING
+                nxt[q] = heads[b]
+                heads[b] = q
+                queued += 1

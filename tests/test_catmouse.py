@@ -3,6 +3,7 @@
 import pytest
 
 import catmouse_ai
+import work
 from catmouse import CAT, MOUSE, OBSTACLE, CatMouseGame, MapError, parse_map
 from catmouse_maps import LEVELS
 
@@ -162,12 +163,13 @@ def test_evasive_mouse_thinks_in_slices_with_the_same_answers():
         if sliced.winner:
             break
         legal = sliced.legal_moves("mouse")
-        steps = 0
-        done = stepped.begin(sliced.board, sliced.mouse, legal)
-        while not done:
-            done = stepped.step()
+        stepped.begin(sliced.board, sliced.mouse, legal)
+        assert stepped.answer == work.NO_ANSWER
+        steps = 1
+        while not stepped.step():          # the cat's flood, then one per tied cell
+            assert stepped.alone_next()    # each flood gets a tick of its own
             steps += 1
-        multi_step_moves += steps > 1
-        sliced.move("mouse", stepped.best)
+        multi_step_moves += steps > 2
+        sliced.move("mouse", stepped.answer)
         assert (sliced.cat, sliced.mouse) == (whole.cat, whole.mouse)
     assert multi_step_moves > 0

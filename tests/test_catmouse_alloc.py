@@ -58,19 +58,19 @@ if SIDE == 'cat':
 tap(buttons.A)                  # play starts on the first of these ticks
 ticks = []
 k = 0
-while g.state == 1 and k < MAX_TICKS:
+while g.screen is g.play and k < MAX_TICKS:
     press(MOVES[(k // 4) % len(MOVES)] if k % 4 < 2 else 0)   # press 2 ticks, release 2
-    thinking = g.thinking
+    thinking = g.match.thinking()
     alloc = measure(rt.step)[2]
     CLOCK[0] += 33
     k += 1
-    c = g.game
-    if g.state == 1:
+    c = g.match.game
+    if g.screen is g.play:
         st = c.mouse_stamina if SIDE == 'mouse' else c.cat_stamina
         rest = c.mouse_rest if SIDE == 'mouse' else c.cat_rest
         want = 'R%d/%d %s ST%d%s' % (c.round, c.round_limit, SIDE.upper(), st,
                                      ' REST' if rest else '')
-        ticks.append((alloc, c.round, c.mouse, c.cat, thinking, bytes(g.status).decode(), want))
+        ticks.append((alloc, c.round, c.mouse, c.cat, thinking, bytes(g.view.status).decode(), want))
 emit('ticks', ticks)
 """
 
@@ -114,9 +114,9 @@ class Ctx(gamectx.FakeCtx):
 
 def _status_str(g):
     """The status text as the scene formatted it before it composed it in place."""
-    c = g.game
-    if g.state == catmouse_game.OVER:
-        return "%s  A:AGAIN B:MENU" % g.banner.decode()
+    c = g.match.game
+    if g.screen is g.end:
+        return "%s  A:AGAIN B:MENU" % g.end.banner.decode()
     mouse = g.side == "mouse"
     return "R%d/%d %s ST%d%s" % (c.round, c.round_limit, g.side.upper(),
                                  c.mouse_stamina if mouse else c.cat_stamina,
@@ -139,18 +139,18 @@ def test_status_bar_pixels_match_the_formatted_text(side):
     while over_frames < 16:                      # 16: both phases of a blinking cat
         k = ctx.ticks
         down = moves[(k // 3) % len(moves)] if k % 3 == 0 else 0
-        gamectx.tick(g, ctx, down=0 if g.state == catmouse_game.OVER else down)
+        gamectx.tick(g, ctx, down=0 if g.screen is g.end else down)
         ctx.ticks += 1
         g.draw(fb)
         composed = bytes(ctx.frame)
         text = _status_str(g)
-        assert bytes(g.status).decode() == text
-        view = g.status
-        g.status = text
+        assert bytes(g.view.status).decode() == text
+        view = g.view.status
+        g.view.status = text
         g.draw(fb)
-        g.status = view
+        g.view.status = view
         assert bytes(ctx.frame) == composed, text
         seen.add(text)
-        over_frames += g.state == catmouse_game.OVER
+        over_frames += g.screen is g.end
         assert ctx.ticks < 1000
     assert len(seen) >= 10 and any(t.endswith(" REST") for t in seen), seen

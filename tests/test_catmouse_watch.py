@@ -98,9 +98,10 @@ def _watch(difficulty=1, level=0):
     for _ in range(level):
         gamectx.tap(g, ctx, DOWN)
     gamectx.tap(g, ctx, LEFT)                      # mouse -> watch (LEFT goes back)
-    assert g.title_lines[0] == "PLAY AS: < WATCH >"
+    assert g.title.lines[0] == "PLAY AS: < WATCH >"
     gamectx.press(g, ctx, A)
-    assert g.state == catmouse_game.WATCH and g.watch.phase == catmouse_watch.LOAD
+    assert g.screen is g.watch and g.watch.phase == catmouse_watch.LOAD
+    assert isinstance(g.watch, catmouse_watch.WatchScreen)
     key = g.frame_key()                             # the title stays while it loads
     gamectx.tick(g, ctx)                            # the map
     gamectx.tick(g, ctx)                            # the terrain
@@ -115,7 +116,7 @@ def _watch(difficulty=1, level=0):
 
 
 def _status(g):
-    return bytes(g.status).decode()
+    return bytes(g.view.status).decode()
 
 
 def test_title_cycles_mouse_cat_watch():
@@ -145,13 +146,13 @@ def test_a_watched_game_shows_each_search_then_moves_and_ends():
             s = w.order.search
             assert w.shown == w.order.count
             assert " LEN%d " % (s.path_len - 1) in _status(g)
-            assert s.path[0] == g.game.cat and s.path[s.path_len - 1] == g.game.mouse
+            assert s.path[0] == g.match.game.cat and s.path[s.path_len - 1] == g.match.game.mouse
         last_phase = phase
         gamectx.tick(g, ctx)
         ctx.ticks += 1
         g.draw(fb)
         assert ctx.ticks < 5000
-    assert searches >= 5 and g.game.winner
+    assert searches >= 5 and g.match.game.winner
     assert _status(g).startswith(("CAUGHT! R", "ESCAPED! R"))
     assert ctx.saved == {}                           # watching wins nothing
     for _ in range(catmouse_watch.DONE_TICKS):
@@ -159,14 +160,14 @@ def test_a_watched_game_shows_each_search_then_moves_and_ends():
     assert w.phase == catmouse_watch.LOAD                           # the next game
     for _ in range(7):
         gamectx.tick(g, ctx)
-    assert w.phase == catmouse_watch.SEARCH and g.game.round == 1
+    assert w.phase == catmouse_watch.SEARCH and g.match.game.round == 1
 
 
 def test_pause_step_speed_algorithm_board_and_back():
     ctx, g = _watch()
     w = g.watch
     gamectx.tick(g, ctx)
-    assert w.phase == catmouse_watch.SEARCH and w.astar == 1 and g.game.terrain
+    assert w.phase == catmouse_watch.SEARCH and w.astar == 1 and g.match.game.terrain
     gamectx.press(g, ctx, A)                         # pause
     shown = w.shown
     for _ in range(10):
@@ -185,14 +186,14 @@ def test_pause_step_speed_algorithm_board_and_back():
     for speed, cells in ((5, 16), (1, 0), (2, 1)):
         gamectx.press(g, ctx, UP)
         assert " SP%d" % speed in _status(g) and catmouse_watch._CELLS[w.speed] == cells
-    gamectx.press(g, ctx, DOWN)                      # next board, a new game
+    gamectx.press(g, ctx, DOWN)                      # next map, a new game
     for _ in range(6):
         gamectx.tick(g, ctx)
-    assert g.level == 1 and g.game.round == 0 and w.phase == catmouse_watch.TURN
-    assert g.cmap.costs == catmouse.parse_map(catmouse_maps.LEVELS[1][1]).costs
+    assert g.level == 1 and g.match.game.round == 0 and w.phase == catmouse_watch.TURN
+    assert g.match.cmap.costs == catmouse.parse_map(catmouse_maps.LEVELS[1][1]).costs
     gamectx.press(g, ctx, B)
-    assert g.state == catmouse_game.TITLE
-    assert g.title_lines[1] == "BOARD:   %s" % catmouse_maps.LEVELS[1][0].upper()
+    assert g.screen is g.title
+    assert g.title.lines[1] == "MAP:     %s" % catmouse_maps.LEVELS[1][0].upper()
 
 
 def test_the_drawing_stays_in_the_terrain_frame():
@@ -201,17 +202,17 @@ def test_the_drawing_stays_in_the_terrain_frame():
     ctx, g = _watch(level=1)
     w = g.watch
     clean = bytes(w.terrain)
-    assert bytes(g.bg) == clean
+    assert bytes(g.view.bg) == clean
     while w.phase != catmouse_watch.PATH:
         gamectx.tick(g, ctx)
-    assert bytes(g.bg) != clean
+    assert bytes(g.view.bg) != clean
     for _ in range(3):
         gamectx.press(g, ctx, UP)                   # slow: one cell every 4 ticks
     assert catmouse_watch._CELLS[w.speed] == 0
     while w.phase != catmouse_watch.SEARCH:
         gamectx.tick(g, ctx)
     gamectx.tick(g, ctx)
-    assert w.shown == 0 and bytes(g.bg) == clean
+    assert w.shown == 0 and bytes(g.view.bg) == clean
 
 
 # -- no allocation per tick, in the MicroPython VM ---------------------------------------
@@ -231,13 +232,14 @@ w = g.watch
 keys = {40: buttons.UP, 80: buttons.UP, 120: buttons.LEFT, 200: buttons.A, 210: buttons.RIGHT,
         220: buttons.A, 300: buttons.DOWN, 400: buttons.UP}
 ticks = []
-game = g.game
+m = g.match
+game = m.game
 for k in range(MAX_TICKS):
     press(keys.get(k, 0))
     alloc = measure(rt.step)[2]
     CLOCK[0] += 33
-    ticks.append((alloc, w.phase, w.shown, g.game.round, w.astar, g.game is not game))
-    game = g.game
+    ticks.append((alloc, w.phase, w.shown, m.game.round, w.astar, m.game is not game))
+    game = m.game
 emit('ticks', ticks)
 """
 

@@ -14,7 +14,7 @@ from pathfinding.core.grid import Grid
 from pathfinding.finder.a_star import AStarFinder
 from pathfinding.finder.breadth_first import BreadthFirstFinder
 
-from gridpath import UNREACHED, GridSearch
+from gridpath import UNREACHED, FloodSearch
 from host_tools.bench.bench_grid import grid_graph
 from gridref import check_path
 
@@ -53,7 +53,7 @@ def pathfinding_lengths(cols, rows, costs, src, dst):
     return out
 
 
-def mismatches(search_cls=GridSearch, seed=1, count=BOARDS):
+def mismatches(search_cls=FloodSearch, seed=1, count=BOARDS):
     """Every disagreement between gridpath and the oracles, as readable tuples."""
     bad = []
     for cols, rows, costs, pairs in boards(seed, count):
@@ -101,9 +101,9 @@ def test_gridpath_agrees_with_networkx_and_pathfinding():
 
 
 def test_the_oracles_catch_a_wrong_search():
-    class OffByOne(GridSearch):
+    class OffByOne(FloodSearch):
         def astar(self, src, dst):
-            got = GridSearch.astar(self, src, dst)
+            got = FloodSearch.astar(self, src, dst)
             return got + 1 if got else got
 
     bad = mismatches(OffByOne, count=6)

@@ -5,7 +5,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gridpath import GridSearch
+from gridpath import FloodSearch, GridSearch
 from gridref import check_path, dijkstra
 
 # The seed article's 8x4 example: cat at 0, mouse at 31.
@@ -122,7 +122,8 @@ def test_buffers_are_reused_across_many_searches():
 
 def test_distance_maps():
     costs = seed_costs(terrain=True)
-    search = loaded(8, 4, costs)
+    search = FloodSearch(8, 4)
+    search.load(costs)
     from array import array
     out = array("H", bytes(2 * len(search.cost)))
     search.distances(0, out)

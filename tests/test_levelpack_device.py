@@ -80,6 +80,11 @@ def reason(game):
     return " ".join(game.pack_error)
 
 
+def cm_reason(game):
+    """Cat & Mouse's: why its scenekit.Levels dropped the pack."""
+    return " ".join(game.levels.error)
+
+
 # ------------------------------------------------------------------ the helper
 
 def test_no_pack_is_silent(tmp_path):
@@ -87,7 +92,7 @@ def test_no_pack_is_silent(tmp_path):
     assert userlevels.open_for(ctx, "catmouse") == (None, None)
     assert userlevels.pack_path(gamectx.FakeCtx(), "klotski") == "/levels/klotski.bin"
     g = catmouse_game.Scene(ctx)
-    assert g.state == catmouse_game.TITLE and g.n_levels() == len(catmouse_maps.LEVELS)
+    assert g.screen is g.title and g.n_levels() == len(catmouse_maps.LEVELS)
 
 
 def test_pack_reads_one_level_per_open_and_keeps_no_handle(tmp_path, monkeypatch):
@@ -122,19 +127,20 @@ def test_catmouse_plays_a_pack_level(tmp_path):
     ctx = Ctx(d)
     g = catmouse_game.Scene(ctx)
     nb = len(catmouse_maps.LEVELS)
-    assert g.state == catmouse_game.TITLE and g.n_levels() == nb + 2
+    assert g.screen is g.title and g.n_levels() == nb + 2
     tap(g, ctx, UP)                               # wraps to the last level: pack 2/2
     tap(g, ctx, UP)                               # pack 1/2
-    assert g.level == nb and "PACK 1/2" in g.title_lines[1]
+    assert g.level == nb and "PACK 1/2" in g.title.lines[1]
     tap(g, ctx, A)
-    assert g.state == catmouse_game.PLAY and (g.game.cols, g.game.rows) == (8, 4)
-    assert g.map_text == CM_LEVELS[0].decode()
+    c = g.match.game
+    assert g.screen is g.play and (c.cols, c.rows) == (8, 4)
+    assert g.map_text == g.match.map_text == CM_LEVELS[0].decode()
     for _ in range(40):                           # the cat answers, the mouse stays
         tick(g, ctx, down=A)
         tick(g, ctx)
-        if g.state != catmouse_game.PLAY:
+        if g.screen is not g.play:
             break
-    assert g.game.round >= 2
+    assert c.round >= 2
     g.draw(ctx.fb)
     assert shown(ctx.fb) > 100
 
@@ -143,14 +149,14 @@ def test_catmouse_plays_a_pack_level(tmp_path):
 def test_catmouse_bad_pack_shows_the_error_then_builtins(tmp_path, kind, data, words):
     ctx = Ctx(write_pack(tmp_path, "catmouse", data))
     g = catmouse_game.Scene(ctx)
-    assert g.state == catmouse_game.PACK_BAD and g.pack is None
-    assert words in reason(g), reason(g)
+    assert g.screen is g.error_screen and g.levels.pack is None
+    assert words in cm_reason(g), cm_reason(g)
     g.draw(ctx.fb)
     assert shown(ctx.fb) > 200                   # the title bar and the reason
     tap(g, ctx, A)
-    assert g.state == catmouse_game.TITLE and g.n_levels() == len(catmouse_maps.LEVELS)
+    assert g.screen is g.title and g.n_levels() == len(catmouse_maps.LEVELS)
     tap(g, ctx, A)
-    assert g.state == catmouse_game.PLAY and g.map_text is None
+    assert g.screen is g.play and g.map_text is None
 
 
 def test_catmouse_pack_replaced_after_open(tmp_path):
@@ -160,16 +166,16 @@ def test_catmouse_pack_replaced_after_open(tmp_path):
     (d / "catmouse.bin").write_bytes(b"PZLV")      # gone bad underneath
     tap(g, ctx, UP)
     tap(g, ctx, A)
-    assert g.state == catmouse_game.PACK_BAD and "short read" in reason(g)
+    assert g.screen is g.error_screen and "short read" in cm_reason(g)
     tap(g, ctx, A)
-    assert g.state == catmouse_game.TITLE and g.level == 0
+    assert g.screen is g.title and g.level == 0
 
 
 def test_catmouse_map_too_big_for_the_screen(tmp_path):
     big = (b"C" + b"." * 19 + b"\n") + (b"." * 20 + b"\n") * 3 + (b"." * 19 + b"M\n")
     ctx = Ctx(write_pack(tmp_path, "catmouse", levelpack.build_pack("catmouse", [big])))
     g = catmouse_game.Scene(ctx)
-    assert g.state == catmouse_game.PACK_BAD and "fits 16x8" in reason(g)
+    assert g.screen is g.error_screen and "fits 16x8" in cm_reason(g)
 
 
 # ------------------------------------------------------------------ Trap the Cat
@@ -286,25 +292,25 @@ idle(3)
 tap(buttons.A)                 # the launcher's first game: Cat & Mouse
 idle(3)
 g = rt.screen
-emit('open', (type(g).__name__, g.state, g.n_levels(), g.pack is not None,
-              g.pack_error and ' '.join(g.pack_error)))
-if g.state == 3:
+emit('open', (type(g).__name__, type(g.screen).__name__, g.n_levels(), g.levels.pack is not None,
+              g.levels.error and ' '.join(g.levels.error)))
+if g.screen is g.error_screen:
     tap(buttons.A)
     idle(2)
-    emit('after_error', (g.state, g.n_levels()))
+    emit('after_error', (type(g.screen).__name__, g.n_levels()))
 else:
     tap(buttons.UP)
     idle(1)
     tap(buttons.UP)
     idle(1)
-    emit('title', g.title_lines[1])
+    emit('title', g.title.lines[1])
     tap(buttons.A)
     idle(6)
-    emit('play', (g.state, g.game.cols, g.game.rows))
+    emit('play', (type(g.screen).__name__, g.match.game.cols, g.match.game.rows))
     for k in range(8):
         tap(buttons.A)
         idle(5)
-    emit('rounds', g.game.round)
+    emit('rounds', g.match.game.round)
 """
 
 
@@ -323,10 +329,10 @@ def test_catmouse_pack_in_the_micropython_vm(pack):
     nb = len(catmouse_maps.LEVELS)
     assert name == "Scene"
     if pack == "good":
-        assert (state, n, has_pack, err) == (catmouse_game.TITLE, nb + 2, True, None)
+        assert (state, n, has_pack, err) == ("TitleScreen", nb + 2, True, None)
         assert "PACK 1/2" in r["title"]
-        assert r["play"] == (catmouse_game.PLAY, 8, 4)
+        assert r["play"] == ("PlayScreen", 8, 4)
         assert r["rounds"] >= 2
     else:
-        assert state == catmouse_game.PACK_BAD and not has_pack and "checksum mismatch" in err
-        assert r["after_error"] == (catmouse_game.TITLE, nb)
+        assert state == "PackErrorScreen" and not has_pack and "checksum mismatch" in err
+        assert r["after_error"] == ("TitleScreen", nb)

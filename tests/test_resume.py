@@ -87,7 +87,7 @@ def test_right_starts_a_new_game_and_leaving_its_title_drops_the_saved_one():
     _run(s, "b wait:2 b wait:2")
     assert rt.resumable == ["catmouse"]
     _run(s, "right wait:2")
-    assert rt.ctx.game_id == "catmouse" and rt.game.state == 0       # the title, no game
+    assert rt.ctx.game_id == "catmouse" and rt.game.screen is rt.game.title   # no game
     _run(s, "b wait:2")
     assert rt.screen is rt.launcher and rt.resumable == []
     assert "resume" not in rt.saves.load(play_id("catmouse"))[0]

@@ -24,8 +24,8 @@ moves = (buttons.LEFT, buttons.UP, buttons.LEFT, buttons.UP, buttons.A, buttons.
 for k in range(50):
     tap(moves[k % 7])
     idle(2)
-emit('played', (rt.ticks, g.game.round, g.state, dev.transactions > 40))
-while g.state != 2:
+emit('played', (rt.ticks, g.match.game.round, type(g.screen).__name__, dev.transactions > 40))
+while g.screen is not g.end:
     tap(buttons.A)
 tap(buttons.B)
 idle(2)
@@ -33,8 +33,9 @@ tap(buttons.B)
 idle(2)
 emit('back', (type(rt.screen).__name__, 'catmouse_game' in __import__('sys').modules, rt.ticks))
 import sys
-emit('modules', sorted(m for m in ('catmouse_game', 'catmouse_ai', 'catmouse', 'gridpath',
-                                   'games', 'buttons', 'launcher') if m in sys.modules))
+emit('modules', sorted(m for m in ('catmouse_game', 'catmouse_match', 'catmouse_view', 'catmouse_ai',
+                                   'catmouse', 'gridpath', 'work', 'games', 'buttons', 'launcher')
+                       if m in sys.modules))
 tap(buttons.A)
 idle(3)
 emit('again', type(rt.screen).__name__)

@@ -76,7 +76,7 @@ def test_golden_catmouse_title_and_play(golden):
     _run(s, "a wait:10 left wait:10 up wait:10 left wait:10")
     golden("catmouse_play", s.screen_text())
     g = s.runtime.screen
-    assert type(g).__name__ == "Scene" and g.game.round >= 3
+    assert type(g).__name__ == "Scene" and g.match.game.round >= 3
 
 
 def test_golden_catmouse_watch(golden):
@@ -85,7 +85,7 @@ def test_golden_catmouse_watch(golden):
     s = _sim()
     _run(s, "a wait:3 left wait:2 a wait:10")
     g = s.runtime.screen
-    assert g.state == 5 and g.watch.phase == 0 and g.watch.shown > 0
+    assert g.screen is g.watch and g.watch.phase == 0 and g.watch.shown > 0
     golden("catmouse_watch_search", s.screen_text())
     _run(s, "wait:18 a wait:2")
     assert g.watch.phase == 1 and g.watch.paused
@@ -146,10 +146,11 @@ def test_golden_undo_screens(golden):
     golden("trapcat_undone", s.screen_text())
     _run(s, "hold:b:30 wait:2 up a wait:3 a wait:10 left wait:10 up wait:10")
     g = rt.screen
-    assert g.game.round == 3
-    cm = g.game.cat, g.game.mouse
+    c = g.match.game
+    assert c.round == 3
+    cm = c.cat, c.mouse
     _run(s, "b+a wait:3")
-    assert g.game.round == 2 and (g.game.cat, g.game.mouse) != cm
+    assert c.round == 2 and (c.cat, c.mouse) != cm
     golden("catmouse_undone", s.screen_text())
     _run(s, "b wait:2 b wait:2 down*2 a wait:2 a wait:2 a wait:25")
     g = rt.screen
@@ -163,9 +164,9 @@ def test_catmouse_as_cat_against_the_evasive_mouse():
     s = _sim()
     _run(s, "a wait:3 right a wait:3")
     g = s.runtime.screen
-    assert g.side == "cat" and g.state == 1
+    assert g.side == "cat" and g.screen is g.play
     _run(s, "right*3 down*3 wait:10")
-    assert g.game.round >= 5 and g.game.cat != 0
+    assert g.match.game.round >= 5 and g.match.game.cat != 0
     _run(s, "b wait:2 b wait:2")
     assert s.runtime.screen is s.runtime.launcher
     assert "catmouse_game" not in sys.modules

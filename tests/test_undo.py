@@ -12,6 +12,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "firmware" / "circuitpython"))
 
 import catmouse_game  # noqa: E402
+import catmouse_match  # noqa: E402
 import gamectx  # noqa: E402
 import junqi_game  # noqa: E402
 import trapcat_game  # noqa: E402
@@ -158,18 +159,19 @@ def test_trapcat_undo_after_many_turns_and_at_the_rings_limit(diff, monkeypatch)
 
 
 def _cm_state(g):
-    c = g.game
-    rng = g.ai_rng
+    m = g.match
+    c = m.game
+    rng = m.ai_rng
     return (c.cat, c.mouse, c.round, c.cat_stamina, c.mouse_stamina, c.cat_rest, c.mouse_rest,
-            c.winner, g._round_started, g.state, rng.state if rng else None,
+            c.winner, m.round_started, type(g.screen).__name__, rng.state if rng else None,
             bytes(c.board.flags), c.board.round, c.board.cat_rest, c.board.mouse_rest)
 
 
 def _cm_my_turn(g):
-    c = g.game
-    if g.wait or g.thinking:
+    c = g.match.game
+    if g.play.wait or g.match.thinking():
         return False
-    if (g.side == "mouse") != g._round_started:
+    if (g.side == "mouse") != g.match.round_started:
         return False
     here = c.cat if g.side == "cat" else c.mouse
     legal = c.legal_moves(g.side)
@@ -178,14 +180,14 @@ def _cm_my_turn(g):
 
 def _cm_settle(g, ctx):
     for _ in range(2000):
-        if g.state != catmouse_game.PLAY or _cm_my_turn(g):
+        if g.screen is not g.play or _cm_my_turn(g):
             return
         g.tick(ctx)
     raise AssertionError("the AI never answered")
 
 
 def _cm_move(g, ctx, rnd):
-    c = g.game
+    c = g.match.game
     here = c.cat if g.side == "cat" else c.mouse
     legal = [q for q in c.legal_moves(g.side) if q != c.mouse or g.side == "mouse"]
     cell = rnd.choice(legal)
@@ -216,14 +218,14 @@ def test_catmouse_undo_restores_every_round_and_the_ai_replays(side, diff):
     g, ctx = _cm_game(side, diff)
     states = [_cm_state(g)]
     keys = []
-    while g.state == catmouse_game.PLAY and len(keys) < 60:
+    while g.screen is g.play and len(keys) < 60:
         keys.append(_cm_move(g, ctx, rnd))
-        if g.state != catmouse_game.PLAY:
+        if g.screen is not g.play:
             break
         states.append(_cm_state(g))
-    if g.state != catmouse_game.PLAY:         # the last round ended the game
+    if g.screen is not g.play:                # the last round ended the game
         keys.pop()
-        g.state = catmouse_game.PLAY          # (not reachable by keys: undo it from here)
+        g.screen = g.play                     # (not reachable by keys: undo it from here)
         chord(g, ctx, B, A)
         assert _cm_state(g) == states[-1]
     assert len(keys) >= 5, len(keys)
@@ -233,23 +235,23 @@ def test_catmouse_undo_restores_every_round_and_the_ai_replays(side, diff):
         assert _cm_state(g) == states[k], k
     assert g.undo.count == 0
     chord(g, ctx, B, A)
-    assert _cm_state(g) == states[0] and g.state == catmouse_game.PLAY
+    assert _cm_state(g) == states[0] and g.screen is g.play
     for k in range(n):                          # the same moves, the same AI
         press(g, ctx, keys[k])
         _cm_settle(g, ctx)
         assert _cm_state(g) == states[k + 1], k
 
 
-@pytest.mark.parametrize("depth", [catmouse_game.UNDO_DEPTH, 8])
+@pytest.mark.parametrize("depth", [catmouse_match.UNDO_DEPTH, 8])
 def test_catmouse_undo_after_50_rounds_and_at_the_rings_limit(depth, monkeypatch):
-    monkeypatch.setattr(catmouse_game, "UNDO_DEPTH", depth)
+    monkeypatch.setattr(catmouse_match, "UNDO_DEPTH", depth)
     rnd = random.Random(7)
     g, ctx = _cm_game("cat", 0)                 # the cat never catches: the game lasts
     states = [_cm_state(g)]
-    while len(states) < 70 and g.state == catmouse_game.PLAY:
+    while len(states) < 70 and g.screen is g.play:
         _cm_move(g, ctx, rnd)
         states.append(_cm_state(g))
-    assert g.state == catmouse_game.PLAY and g.game.round >= 60
+    assert g.screen is g.play and g.match.game.round >= 60
     undone = 0
     while g.undo.count:
         chord(g, ctx, B, A)
@@ -261,9 +263,9 @@ def test_catmouse_undo_after_50_rounds_and_at_the_rings_limit(depth, monkeypatch
 def test_catmouse_b_tap_still_leaves_to_the_title():
     g, ctx = _cm_game("mouse", 1)
     press(g, ctx, B)
-    assert g.state == catmouse_game.PLAY
+    assert g.screen is g.play
     gamectx.release(g, ctx, B)
-    assert g.state == catmouse_game.TITLE
+    assert g.screen is g.title
 
 
 # -- Flip Junqi ------------------------------------------------------------------------

@@ -52,20 +52,21 @@ emit('r', (len(snaps), allocs, ok))
 CATMOUSE = r"""
 tap(buttons.A)                      # the title: A starts as the mouse
 idle(6)
+c = g.match.game
 rounds = []
 for key in (buttons.LEFT, buttons.UP, buttons.LEFT, buttons.A, buttons.LEFT, buttons.A, buttons.A, buttons.UP):
-    rounds.append((g.game.round, g.game.cat, g.game.mouse))
+    rounds.append((c.round, c.cat, c.mouse))
     tap(key)
     idle(8)
 tick_allocs = []
 after = []
 for k in range(3):
     tick_allocs.append(chord_step())
-    after.append((g.game.round, g.game.cat, g.game.mouse))
+    after.append((c.round, c.cat, c.mouse))
 direct = []
 while g.undo.count:
     direct.append(measure(g.undo_round)[2])
-emit('r', (rounds, after, tick_allocs, direct, g.state))
+emit('r', (rounds, after, tick_allocs, direct, g.screen is g.play))
 """
 
 JUNQI = r"""
@@ -106,8 +107,8 @@ def test_trapcat_undo_allocates_nothing():
 
 
 def test_catmouse_undo_allocates_nothing_even_in_a_whole_tick():
-    rounds, after, tick_allocs, direct, state = _run("catmouse", CATMOUSE)
-    assert state == 1 and rounds[-1][0] >= 4
+    rounds, after, tick_allocs, direct, playing = _run("catmouse", CATMOUSE)
+    assert playing and rounds[-1][0] >= 4
     assert all(a in rounds for a in after) and after[0][0] > after[1][0] > after[2][0], (
         rounds, after)                                     # back 3 of the player's moves
     assert tick_allocs == [0, 0, 0] and direct and set(direct) == {0}

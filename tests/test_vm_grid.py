@@ -73,9 +73,9 @@ def test_searches_allocate_nothing_after_the_first_call(vm):
 from array import array
 from catmouse import parse_map
 from catmouse_maps import LEVELS
-from gridpath import GridSearch
+from gridpath import FloodSearch
 for cols, rows in ((16, 8), (64, 64)):
-    s = GridSearch(cols, rows)
+    s = FloodSearch(cols, rows)
     if cols == 16:
         s.load(parse_map(LEVELS[0][1]).costs)
     last = cols * rows - 1

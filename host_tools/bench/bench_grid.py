@@ -78,14 +78,15 @@ while not game.winner:
     if game.winner:
         break
     legal = game.legal_moves('mouse')
-    done, fuel, _ = measure(mouse.begin, board, game.mouse, legal)
-    mouse_fuel.append(fuel)
-    slices.append(fuel)
+    begun = measure(mouse.begin, board, game.mouse, legal)[1]
+    done, fuel, _ = measure(mouse.step)             # the cat's flood: a tick's slice with begin
+    mouse_fuel.append(begun + fuel)
+    slices.append(begun + fuel)
     while not done:
         done, fuel, _ = measure(mouse.step)
         mouse_fuel[-1] += fuel
         slices.append(fuel)
-    game.move('mouse', mouse.best)
+    game.move('mouse', mouse.answer)
     game.round += 1
     if game.round >= game.round_limit:
         game.winner = 'mouse'

@@ -44,12 +44,13 @@ g = rt.screen
 idle_ticks = [measure(step, 0) for _ in range(10)]
 emit('cm_idle', (max(t[1] for t in idle_ticks), max(t[2] for t in idle_ticks)))
 moves = (buttons.LEFT, buttons.UP, buttons.LEFT, buttons.UP, buttons.A, buttons.LEFT, buttons.DOWN)
-a0 = gc.mem_alloc(); b0 = dev.bytes; t0 = dev.transactions; n0 = rt.ticks; r0 = g.game.round
+c = g.match.game
+a0 = gc.mem_alloc(); b0 = dev.bytes; t0 = dev.transactions; n0 = rt.ticks; r0 = c.round
 for k in range(21):
     step(moves[k % 7]); step(moves[k % 7])
     for _ in range(6):
         step(0)
-play = (gc.mem_alloc() - a0, dev.bytes - b0, dev.transactions - t0, rt.ticks - n0, g.game.round - r0)
+play = (gc.mem_alloc() - a0, dev.bytes - b0, dev.transactions - t0, rt.ticks - n0, c.round - r0)
 worst = 0                                # a second stretch of play, timed (measure() allocates)
 for k in range(21):
     step(moves[k % 7]); step(moves[k % 7])

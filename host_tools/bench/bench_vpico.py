@@ -66,12 +66,13 @@ while not game.winner:
     game.move('cat', cat(board, game.cat, game.legal_moves('cat')))
     if game.winner:
         break
-    done, ms = cost(mouse.begin, board, game.mouse, game.legal_moves('mouse'))
-    slices.append(ms)
+    begun = cost(mouse.begin, board, game.mouse, game.legal_moves('mouse'))[1]
+    done, ms = cost(mouse.step)         # the cat's flood: a tick's slice with begin
+    slices.append(begun + ms)
     while not done:
         done, ms = cost(mouse.step)
         slices.append(ms)
-    game.move('mouse', mouse.best)
+    game.move('mouse', mouse.answer)
     game.round += 1
     if game.round >= game.round_limit:
         game.winner = 'mouse'
@@ -360,7 +361,8 @@ def vpico_figures():
                 pico.exec(run % count, emulated_ms=600000, timeout=3600)
         out.update(mpvm._parse_results(pico.exec(
             "emit('watch_tick', tuple(WORST))\n"
-            "emit('watch_end', (type(rt.screen).__module__, rt.screen.state, rt.screen.level))")))
+            "emit('watch_end', (type(rt.screen).__module__, type(rt.screen.screen).__name__,"
+            " rt.screen.level))")))
     return out
 
 
@@ -469,7 +471,7 @@ def collect(report):
     _row(report, "full frame: launcher redrawn + all pages over I2C at 400 kHz",
          got["frame"], est["frame"], 50.0, "est. = VM fuel + wire time")
     worst, ticks, entry = got["watch_tick"]
-    if got["watch_end"] != ("catmouse_game", 5, 1):    # WATCH, on the board switched to
+    if got["watch_end"] != ("catmouse_game", "WatchScreen", 1):    # watching, on the map switched to
         raise RuntimeError("the watch-mode script ended on %r, not in WATCH" % (got["watch_end"],))
     _row(report, "Cat & Mouse watch mode: worst tick", worst, None, 50.0,
          "%d ticks: each speed, BFS and A*, steps, a board switch; whole ticks, "

@@ -1,0 +1,194 @@
+"""Cat & Mouse's scene on the shared contracts: one object per screen, the
+match (the model play and the watch mode share), every AI a task run by a
+work.Job, and every ending through ctx.finish (a lost game leaves nothing to
+CONTINUE), on CPython (FakeCtx) and in the simulator."""
+
+import ast
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "firmware" / "circuitpython"))
+
+import catmouse_ai  # noqa: E402
+import catmouse_game  # noqa: E402
+import catmouse_match  # noqa: E402
+import gamectx  # noqa: E402
+import scenekit  # noqa: E402
+import work  # noqa: E402
+from buttons import A, B, DOWN, LEFT, RIGHT, UP  # noqa: E402
+
+from host_tools.emulation import sim as simmod  # noqa: E402
+
+FIRMWARE = Path(__file__).resolve().parent.parent / "firmware"
+# the launcher, then Cat & Mouse's title, then play as the mouse, which runs
+# left and right until the cat catches it
+CAUGHT_SCRIPT = "wait:10 a wait:20 a wait:10 " + " ".join(["left wait:6 right wait:6"] * 48)
+
+
+class Ctx(gamectx.FakeCtx):
+    def __init__(self, difficulty=1):
+        gamectx.FakeCtx.__init__(self, difficulty)
+        self.game_id = "catmouse"
+        self.frame = bytearray(1024)
+
+    def tick_no(self):
+        return 0
+
+
+def _scene(ctx, side="mouse"):
+    g = catmouse_game.Scene(ctx)
+    ctx.game = g                    # ctx.save_game() stores g's snapshot
+    if side == "cat":
+        gamectx.tap(g, ctx, RIGHT)
+    gamectx.tap(g, ctx, A)
+    assert g.screen is g.play and g.match.side == side
+    return g
+
+
+def _play_until_the_end(g, ctx, keys, limit=3000):
+    k = 0
+    while g.screen is g.play:
+        gamectx.tick(g, ctx, down=keys[(k // 3) % len(keys)] if k % 3 == 0 else 0)
+        k += 1
+        assert k < limit
+    assert g.screen is g.end
+
+
+def test_one_object_per_screen_and_no_state_dispatch():
+    ctx = Ctx()
+    g = catmouse_game.Scene(ctx)
+    assert g.screen is g.title and isinstance(g.error_screen, scenekit.PackErrorScreen)
+    assert isinstance(g.levels, scenekit.Levels) and g.n_levels() == g.levels.count()
+    assert g.title.lines[1].startswith("MAP:")
+    source = (FIRMWARE / "catmouse_game.py").read_text()
+    assert "state ==" not in source and "hasattr" not in source
+
+
+def test_a_caught_mouse_leaves_no_game_in_progress():
+    """The bug this fixes: a lost game stored nothing at its end, so the move
+    before it stayed in the play save (CONTINUE one move before the end)."""
+    ctx = Ctx()
+    ctx.saved["catmouse"] = {"wins_mouse": 2, "wins_cat": 1, "best_catch": 9}   # an old save
+    g = _scene(ctx, "mouse")
+    _play_until_the_end(g, ctx, (A,))                   # the mouse stays put: caught
+    assert g.match.game.winner == "cat" and g.end.banner == b"CAUGHT!"
+    assert ctx.saved["catmouse/play"] == {} and ctx.finishes == 1
+    assert ctx.saved["catmouse"] == {"wins_mouse": 2, "wins_cat": 1, "best_catch": 9,
+                                     "lost_mouse": 1}
+    assert g.snapshot() is None
+    ctx.save_game()                                     # nothing comes back
+    assert ctx.saved["catmouse/play"] == {}
+    gamectx.tap(g, ctx, B)                              # the title: still nothing
+    assert g.screen is g.title and g.snapshot() is None
+    assert g.title.lines[2] == "WINS  MOUSE 2  CAT 1"
+
+
+def test_a_won_game_as_the_cat_keeps_the_fastest_catch():
+    ctx = Ctx(difficulty=0)                             # a random mouse
+    ctx.saved["catmouse"] = {"best_catch": 99, "lost_cat": 3}
+    g = _scene(ctx, "cat")
+    c = g.match.game
+    chase = catmouse_ai.BfsCat()
+    k = 0
+    while g.screen is g.play:                           # the player's cat chases it (BFS)
+        down = 0
+        if k % 3 == 0 and not g.match.round_started:
+            d = chase(c.board, c.cat, c.legal_moves("cat")) - c.cat
+            down = LEFT if d == -1 else RIGHT if d == 1 else UP if d < 0 else DOWN
+        gamectx.tick(g, ctx, down=down)
+        k += 1
+        assert k < 3000
+    assert c.winner == "cat" and g.end.banner == b"YOU CAUGHT IT!"
+    assert ctx.saved["catmouse"] == {"wins_cat": 1, "best_catch": c.round, "lost_cat": 3}
+    assert c.round < 99
+    assert ctx.saved["catmouse/play"] == {} and ctx.finishes == 1 and g.snapshot() is None
+
+
+def test_an_ai_out_of_memory_shows_the_toast_and_plays_on(monkeypatch):
+    """The evasive mouse's slice raises MemoryError: the job's one toast, the
+    mouse makes a legal move (it stays), the game goes on."""
+    def no_room(self):
+        raise MemoryError
+
+    monkeypatch.setattr(catmouse_ai.EvasiveMouse, "step", no_room)
+    ctx = Ctx(difficulty=1)
+    g = _scene(ctx, "cat")
+    c = g.match.game
+    mouse = c.mouse
+    gamectx.tap(g, ctx, RIGHT)
+    for _ in range(catmouse_game.AI_DELAY + 1):
+        gamectx.tick(g, ctx)
+    assert ctx.toasts == ["NOT ENOUGH MEMORY"]
+    assert c.mouse == mouse and c.round == 1 and not g.match.round_started
+    assert g.screen is g.play and not g.match.thinking()
+    gamectx.tap(g, ctx, RIGHT)                          # the next round plays
+    assert c.round == 2
+
+
+def test_every_ai_is_a_task_and_plain_strategies_are_wrapped():
+    """A plug-in style callable, wrapped once, plays through the match's job."""
+    ctx = Ctx()
+    m = catmouse_match.Match(7)
+    m.new_game(0, None, "cat")
+    calls = []
+
+    def plugin(board, position, legal):                 # docs/plugins.md's signature
+        calls.append(position)
+        return legal[-1]
+
+    m.use_ai(catmouse_ai.StrategyTask(plugin), None)
+    m.begin_round()
+    m.move("cat", m.game.legal_moves("cat")[0])
+    legal = list(m.game.legal_moves("mouse"))
+    assert m.ai_move(ctx, "mouse") and m.game.mouse == legal[-1] and calls == [m.game.map.mouse]
+    for side in ("mouse", "cat"):
+        for diff in (0, 1, 2):
+            m.start(0, None, side, diff, 5)
+            task = m.ai
+            assert isinstance(task, (catmouse_ai.StrategyTask, catmouse_ai.EvasiveMouse))
+            job = work.Job()
+            c = m.game
+            here = c.mouse if side == "cat" else c.cat
+            task.begin(c.board, here, c.legal_moves("mouse" if side == "cat" else "cat"))
+            assert job.start(task) is None and job.finish(ctx) == work.DONE
+            assert task.answer in c.legal_moves("mouse" if side == "cat" else "cat")
+
+
+def _imports(name):
+    tree = ast.parse((FIRMWARE / (name + ".py")).read_text())
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            found.add(node.module)
+    return found
+
+
+def test_no_import_circle_between_play_and_watch():
+    assert "catmouse_game" not in _imports("catmouse_watch")
+    for leaf in ("catmouse_match", "catmouse_view"):
+        assert not _imports(leaf) & {"catmouse_game", "catmouse_watch"}
+    source = (FIRMWARE / "catmouse_watch.py").read_text()
+    assert "scene._" not in source and ".play" not in source
+
+
+@pytest.mark.parametrize("keys", [CAUGHT_SCRIPT])
+def test_a_lost_game_offers_no_continue_in_the_simulator(keys):
+    s = simmod.Simulator()
+    rt = s.runtime
+    for k in simmod.parse_keys(keys):
+        s.step(k)
+    g = rt.game
+    assert g.screen is g.end and g.end.banner == b"CAUGHT!"
+    assert rt.resumable == [] and "resume" not in rt.saves.load("catmouse/play")[0]
+    assert rt.saves.load("catmouse")[0] == {"lost_mouse": 1}          # the records show it
+    for k in simmod.parse_keys("b wait:2 b wait:2"):
+        s.step(k)
+    assert rt.screen is rt.launcher and rt.resumable == []
+    assert not rt.launcher._saved_game(rt.launcher.sel)               # no "*", no CONTINUE
+    for k in simmod.parse_keys("a wait:3"):
+        s.step(k)
+    assert rt.game.screen is rt.game.title                            # a fresh start
