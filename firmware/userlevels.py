@@ -27,9 +27,10 @@ costs little next to a level start, and the pack object (offset table position,
 its 128-byte buffer) survives between reads, so a reopened file is not
 validated again.  Each read still checks the offset entries and the read length,
 so a file replaced underneath gives a LevelPackError, never a crash.
-"""
 
-import levelpack
+The pack reader (levelpack, ~7 KB of heap on a Pico) is imported only when a
+pack file exists: a game played without a pack does not carry it.
+"""
 
 LEVELS_DIR = "/levels"
 
@@ -68,6 +69,8 @@ class Pack:
     def __init__(self, path, game, check=None):
         self.path = path
         self.game = game
+        import levelpack
+
         lp = levelpack.open_pack(path, game)     # header, size, CRC, offset table
         try:
             if check is not None:
@@ -80,6 +83,8 @@ class Pack:
 
     def text(self, index):
         """Level ``index`` as text; LevelPackError if it cannot be read."""
+        import levelpack
+
         try:
             f = open(self.path, "rb")
         except OSError as exc:
@@ -110,6 +115,7 @@ def open_for(ctx, game, check=None):
     path = pack_path(ctx, game)
     if not _exists(path):
         return None, None
+    import levelpack     # ~7 KB of heap on a Pico: only when there is a pack to read
     try:
         return Pack(path, game, check), None
     except levelpack.LevelPackError as exc:

@@ -13,8 +13,7 @@ play save, put back by the launcher's CONTINUE as after a power cut, built
 from a real snapshot of the game with the fields that matter changed; the
 ending itself is always played by the buttons.  Then power cuts at every step
 of an ending's writes (tests/savecuts.py), and one ending per game on the
-virtual Pico (slow).  The rows of Cat & Mouse's losses xfail (strict) while
-CATMOUSE_BUG stands."""
+virtual Pico (slow)."""
 
 import json
 import shutil
@@ -42,9 +41,6 @@ LEAVE = {"catmouse": "b wait:2 b wait:2", "trapcat": "b wait:2", "junqi": "b wai
 # keys from the launcher's first line into a game, to a game in progress
 START = {"catmouse": "a wait:3 a wait:10", "trapcat": "a wait:3", "junqi": "a wait:3 a wait:3",
          "klotski": "a wait:3 a wait:3"}
-CATMOUSE_BUG = ("Cat & Mouse stores nothing when the player loses, so the play save keeps the "
-                "last move's game: a cut at the end screen offers the lost game again "
-                "(fixed by its move onto ctx.finish)")
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -185,7 +181,7 @@ class Ending:
     ``expect(prior)`` the records after."""
 
     def __init__(self, game, name, keys, over, expect, snap=None, start=None, prior=None,
-                 settings=None, bug=False):
+                 settings=None):
         self.game = game
         self.name = name
         self.keys = keys
@@ -195,7 +191,6 @@ class Ending:
         self.start = start
         self.prior = prior or {}
         self.settings = settings
-        self.bug = bug          # fails on the end screen while CATMOUSE_BUG stands
 
     def __repr__(self):
         return "%s-%s" % (self.game, self.name)
@@ -229,6 +224,10 @@ def _banner(state, text):
     return lambda g: g.state == state and g.banner == text
 
 
+def _catmouse_end(text):
+    return lambda g: g.screen is g.end and g.end.banner == text
+
+
 def _junqi_end(text):
     return lambda g: g.screen is g.end_screen and g.end_screen.banner == text
 
@@ -249,22 +248,22 @@ TC_WALL = _neighbours(40)             # the cells next to the centre
 ENDINGS = [
     # Cat & Mouse: as the mouse, caught by the cat (played from the start) ...
     Ending("catmouse", "mouse-lost", "left wait:6 right wait:6 " * 48,
-           _banner(2, b"CAUGHT!"), _same, start="wait:8 a wait:20 a wait:10",
-           prior=CM_PRIOR, bug=True),
+           _catmouse_end(b"CAUGHT!"), _changed({"lost_mouse": 1}), start="wait:8 a wait:20 a wait:10",
+           prior=CM_PRIOR),
     # ... or cornered: A (stay) next to the cat, which takes the mouse in the next round
-    Ending("catmouse", "mouse-lost-cornered", "a wait:12", _banner(2, b"CAUGHT!"), _same,
-           snap=lambda: _catmouse("mouse", 126, 127, 30, True), prior=CM_PRIOR, bug=True),
+    Ending("catmouse", "mouse-lost-cornered", "a wait:12", _catmouse_end(b"CAUGHT!"),
+           _changed({"lost_mouse": 1}), snap=lambda: _catmouse("mouse", 126, 127, 30, True), prior=CM_PRIOR),
     # ... or still free after round 96: A (stay) in the last round
-    Ending("catmouse", "mouse-won", "wait:8 a wait:8", _banner(2, b"ESCAPED!"),
+    Ending("catmouse", "mouse-won", "wait:8 a wait:8", _catmouse_end(b"ESCAPED!"),
            _changed({"wins_mouse": 1}), snap=lambda: _catmouse("mouse", 0, 127, 95, False),
            prior=CM_PRIOR),
     # as the cat: onto the mouse (round 11: the fastest catch) ...
-    Ending("catmouse", "cat-won", "right wait:8", _banner(2, b"YOU CAUGHT IT!"),
+    Ending("catmouse", "cat-won", "right wait:8", _catmouse_end(b"YOU CAUGHT IT!"),
            _changed({"wins_cat": 1}, {"best_catch": 11}),
            snap=lambda: _catmouse("cat", 126, 127, 10, False), prior=CM_PRIOR),
     # ... or the mouse still free after the last round
-    Ending("catmouse", "cat-lost", "right wait:20", _banner(2, b"IT ESCAPED!"), _same,
-           snap=lambda: _catmouse("cat", 0, 127, 95, False), prior=CM_PRIOR, bug=True),
+    Ending("catmouse", "cat-lost", "right wait:20", _catmouse_end(b"IT ESCAPED!"), _changed({"lost_cat": 1}),
+           snap=lambda: _catmouse("cat", 0, 127, 95, False), prior=CM_PRIOR),
     # Trap the Cat: the cat's last free neighbour blocked (8 blocks: a new best) ...
     Ending("trapcat", "won", "a wait:4", _banner(2, "TRAPPED!"),
            _changed({"won": 1}, {"best1": 8}),
@@ -386,11 +385,9 @@ def _endings(names):
     return [e for name in names for e in ENDINGS if repr(e) == name]
 
 
-def _params(endings, bug_fails=True):
-    """``endings`` as test parameters; where ``bug_fails``, the rows CATMOUSE_BUG
-    breaks xfail (strict: drop the marks once it is fixed)."""
-    return [pytest.param(e, id=repr(e), marks=[pytest.mark.xfail(strict=True, reason=CATMOUSE_BUG)]
-                         if bug_fails and e.bug else []) for e in endings]
+def _params(endings):
+    """``endings`` as test parameters, each named by its game and ending."""
+    return [pytest.param(e, id=repr(e)) for e in endings]
 
 
 @pytest.mark.parametrize("e", _params(ENDINGS))
@@ -402,7 +399,7 @@ def test_a_boot_at_the_end_screen_offers_nothing_and_has_the_result(ended, e):
     _check_booted(got["cut"], e, got["before"])
 
 
-@pytest.mark.parametrize("e", _params(ENDINGS, bug_fails=False))
+@pytest.mark.parametrize("e", _params(ENDINGS))
 def test_leaving_the_end_screen_offers_nothing_and_keeps_the_result(ended, e):
     got = ended(e)
     at_launcher, resumable, screen = got["after_leaving"]
@@ -492,7 +489,7 @@ def test_a_power_cut_during_an_ending_never_offers_the_finished_game(tmp_path, e
 # on the flash.  Klotski first, on the freshest heap (its solver's table).
 VPICO = ["klotski-solved", "catmouse-mouse-lost-cornered", "trapcat-won", "junqi-won"]
 VPICO_OVER = {"klotski": "g.screen is g.win_screen and not g.helped",
-              "catmouse": "g.state == 2 and g.banner == b'CAUGHT!'",
+              "catmouse": "g.screen is g.end and g.end.banner == b'CAUGHT!'",
               "trapcat": "g.state == 2 and g.banner == 'TRAPPED!'",
               "junqi": "g.screen is g.end_screen and g.end_screen.banner == 'YOU WIN!'"}
 
