@@ -60,10 +60,16 @@ def boot(cfg=None, hw=None, saves=None):
         saves = saves_mod.Saves()
     rt = runtime.Runtime(hw, saves, board_name=cfg["name"])
     if sys.implementation.name == "micropython":
-        # the board file and the saves CONTINUE needs are read: the JSON reader is
-        # imported again where a save is read (a game's start) and leaves with the game
+        # the board file and the saves CONTINUE needs are read: the JSON reader and
+        # the settings' checker are imported again where a save is read (a game's
+        # start) and leave with the game
         sys.modules.pop("strictjson", None)
-    rt.launcher = launcher.Launcher(rt)
+        sys.modules.pop("saveschema", None)
+    try:
+        rt.launcher = launcher.Launcher(rt)
+    except Exception as exc:        # it cannot show these settings: the defaults
+        rt.defaults(exc)
+        rt.launcher = launcher.Launcher(rt)
     rt.screen = rt.launcher
     return rt
 

@@ -497,6 +497,73 @@ def _cache_check(raw):
     return True
 
 
+# saveschema.check on what a save can hold: any JSON value in any place (the
+# save as JSON text); accepted: both schemas drop nothing
+_SCHEMA_VALUES = (None, True, False, 0, -1, 2, 255, 256, 2 ** 30, 2 ** 62, 1.5, -0.0, "", "x",
+                  "00ff", "0g", "a" * 40, [], {}, [1, 2], [3, "ab", True], {"a": 1},
+                  {"a": 1, "b": [1]}, [[]], {"ab": {"c": None}})
+
+
+def _schemas():
+    from host_tools.core.fwpath import use_pure_framebuf
+    use_pure_framebuf()             # runtime imports gfx, gfx framebuf
+    import runtime
+    import saveschema as ss
+    every_kind = ss.fields(
+        ("i", ss.integer(0, 255)), ("b", ss.boolean()), ("t", ss.text(3)),
+        ("h", ss.hexbytes(2, 0, 2)), ("o", ss.one_of((0, "a", True))),
+        ("m", ss.maybe(ss.row(ss.integer(0, 9), ss.text(2), ss.boolean()))),
+        ("l", ss.list_of(ss.maybe(ss.integer(0, 2)), 5)), ("d", ss.dict_of(ss.COUNT, 8, 2)),
+        ("f", ss.fields(("a", ss.integer(0, 9)), ("b", ss.list_of(ss.COUNT, 3)))))
+    return ss.settings(runtime.SLEEP_CHOICES), every_kind
+
+
+def _schema_seeds():
+    return [{"difficulty": 2, "contrast": 96, "sound": False, "sleep": 300},
+            {"i": 7, "b": True, "t": "abc", "h": "00ff", "o": "a", "m": [3, "ab", False],
+             "l": [0, None, 2], "d": {"ab": 3, "c": 0}, "f": {"a": 9, "b": [1, 2]}}]
+
+
+def _schema_input(rng, seeds):
+    data = json.loads(json.dumps(rng.choice(seeds)))
+    for _ in range(rng.randint(1, 3)):
+        node = data
+        while True:                                 # down to a random container
+            inner = [k for k in (node if isinstance(node, dict) else range(len(node)))
+                     if isinstance(node[k], (dict, list))]
+            if not inner or rng.random() < 0.4:
+                break
+            node = node[rng.choice(inner)]
+        value = rng.choice(_SCHEMA_VALUES)
+        if isinstance(node, dict):
+            keys = sorted(node)
+            if keys and rng.random() < 0.2:
+                del node[rng.choice(keys)]
+            else:
+                node[rng.choice(keys + ["zz", "i", "sleep"])] = json.loads(json.dumps(value))
+        elif node and rng.random() < 0.7:
+            node[rng.randrange(len(node))] = json.loads(json.dumps(value))
+        else:
+            node.append(json.loads(json.dumps(value)))
+    return json.dumps(data)         # as text: the failure report prints a slice of it
+
+
+def _schema_check(text):
+    import saveschema
+    data = json.loads(text)
+    fits = True
+    for schema in _schemas():
+        got, dropped = saveschema.check(schema, data)
+        _expect(isinstance(got, dict) and set(got) <= set(data) and set(dropped) <= set(data),
+                "check kept or dropped what is not there")
+        _expect(saveschema.check(schema, got) == (got, []), "what check kept does not fit")
+        _expect(not saveschema.whole(schema, data) or (not dropped and len(got) == len(schema[1])),
+                "whole() and check() disagree")
+        json.dumps(got)
+        fits = fits and not dropped
+    return fits
+
+
 def _host_input(rng, seeds):
     return mutate_text(rng, rng.choice(seeds), "0123456789VHSx,*: ")
 
@@ -529,6 +596,7 @@ TARGETS = {
     "level-pack": (_pack_seeds, _pack_input, _pack_check),
     "klotski-cache": (_cache_seeds, _cache_input, _cache_check),
     "switch-journal": (_journal_seeds, _journal_input, _journal_check),
+    "save-schema": (_schema_seeds, _schema_input, _schema_check),
     "piece-set": (lambda: ["4V1H4S", "4,1,4", "2v3h4s"], _host_input,
                   _host_check("host_tools.commands.klotski_cmd", "parse_piece_set", "%dV%dH%dS")),
     "map-size": (lambda: ["16x8", "4X4", "20x10"], _host_input,
