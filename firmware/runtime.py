@@ -89,7 +89,7 @@ AWAKE = const(0)
 DIM = const(1)
 OFF = const(2)
 RESUME = "resume"                   # a game's play save: its snapshot under this key
-RESUME_TRIAL = const(30)            # ticks after CONTINUE in which a game error clears the save
+_RESUME_TRIAL = const(30)           # ticks after CONTINUE in which a game error clears the save
 
 
 def play_id(game_id):
@@ -306,7 +306,6 @@ class Runtime:
     # and the screen says so (main.boot calls it too when the launcher fails)
     def defaults(self, exc):
         self._report(exc)
-        self.settings.clear()
         self.settings.update(DEFAULT_SETTINGS)
         self.resumable = []
         self.toast("BOOT ERROR - USING DEFAULTS", 90)
@@ -456,7 +455,7 @@ class Runtime:
         self.game_entry = entry
         self._module = module
         self.ctx.game_id = game_id
-        self._resumed_until = self.ticks + RESUME_TRIAL if resume else 0
+        self._resumed_until = self.ticks + _RESUME_TRIAL if resume else 0
         self._loaded = tuple(sys.modules) if _UNLOAD_ALL else None
         self.collect()
         try:
@@ -479,11 +478,6 @@ class Runtime:
         (then its play save is cleared; the records are in a save of their own)."""
         game_id = self.ctx.game_id
         snap = self._load_raw(play_id(game_id))[0].get(RESUME)
-        # one that does not fit the scene's SNAPSHOT schema is refused too
-        if snap is not None and game.SNAPSHOT is not None:
-            import saveschema
-            if not saveschema.whole(game.SNAPSHOT, snap):
-                snap = None
         try:
             if snap is not None and game.restore(snap):
                 return True
@@ -494,7 +488,7 @@ class Runtime:
         self.toast("SAVED GAME LOST", 60)
         return False
 
-    # the game raised: an error screen instead; within RESUME_TRIAL ticks of
+    # the game raised: an error screen instead; within _RESUME_TRIAL ticks of
     # CONTINUE its saved game goes too (the same save would fail again)
     def _game_error(self, exc):
         self._report(exc)

@@ -32,10 +32,6 @@ class Screen:
 
 
 class Scene(Screen):
-    # the saveschema.fields that snapshot()'s dict follows: the runtime hands
-    # restore() only a snapshot that fits it whole (None: restore checks alone)
-    SNAPSHOT = None
-
     # the game in progress as a small dict for the play save, None when no
     # game is in play (or it has ended)
     def snapshot(self):

@@ -794,13 +794,3 @@ def test_a_restore_that_raises_what_no_refusal_raises_loses_the_saved_game(monke
     s, rt = _continue_bad_save(Raises, monkeypatch)
     assert type(rt.screen).__name__ == "ErrorScreen" and rt._toast == "SAVED GAME LOST"
     assert rt.resumable == [] and rt.saves.load("t/play")[0] == {}
-
-
-def test_a_snapshot_that_does_not_fit_the_scenes_schema_never_reaches_restore(monkeypatch):
-    import saveschema
-
-    class Declared(_BadSave):
-        SNAPSHOT = saveschema.fields(("n", saveschema.integer(0, 3)))
-    s, rt = _continue_bad_save(Declared, monkeypatch)
-    assert isinstance(rt.screen, Declared) and not rt.screen.restored    # a fresh game
-    assert rt._toast == "SAVED GAME LOST" and rt.screen.n >= 2
