@@ -59,10 +59,10 @@ def boot(cfg=None, hw=None, saves=None):
     if saves is None:
         saves = saves_mod.Saves()
     rt = runtime.Runtime(hw, saves, board_name=cfg["name"])
-    if sys.implementation.name == "micropython":
+    if sys.implementation.name != "cpython":
         # the board file and the saves CONTINUE needs are read: the JSON reader and
         # the settings' checker are imported again where a save is read (a game's
-        # start) and leave with the game
+        # start) and leave with the game (MicroPython and CircuitPython alike)
         sys.modules.pop("strictjson", None)
         sys.modules.pop("saveschema", None)
     try:
