@@ -1,11 +1,12 @@
-"""Device entry point (MicroPython runs main.py at power-on).
-
-Reads board.json (or the default Pico + SSD1306 build), brings up the
-hardware backend, and starts the launcher.  Safe mode: B held at power-on
-shows "SAFE MODE" and returns at once, leaving the REPL free for flashing.
-A display that does not answer (firmware/displaycheck.py) is reported on the
-serial console and by an LED blink code, and main.py returns to the REPL.
-"""
+# Device entry point (MicroPython runs main.py at power-on).
+#
+# Reads board.json (or the default Pico + SSD1306 build), brings up the
+# hardware backend, and starts the launcher.  Safe mode: B held at power-on
+# shows "SAFE MODE" and returns at once, leaving the REPL free for flashing.
+# A display that does not answer (firmware/displaycheck.py) is reported on the
+# serial console and by an LED blink code, and main.py returns to the REPL.
+# (comments, not a docstring: this module stays resident, and a docstring stays
+# on the heap of a MicroPython that compiles the source, as main.py always is)
 
 import sys
 
