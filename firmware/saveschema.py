@@ -28,7 +28,9 @@ COUNT is ``integer(0, 2**30 - 1)``, a record's counter (a small int on the devic
 
 What ``check`` drops: a key of ``fields`` whose value does not fit; an entry
 of ``dict_of`` that does not fit (the rest of that dict is kept); a list
-(``list_of``, ``row``) as a whole when one of its items does not fit.  Its
+(``list_of``, ``row``) as a whole when one of its items does not fit (an
+item is checked as ``whole`` checks: a fields item with a key missing does
+not fit).  Its
 ``dropped`` list names the schema's top-level keys that lost something.  A
 key the schema does not name is left out unreported (an older or a newer
 firmware's: nothing this one reads); a missing key is simply missing (the
