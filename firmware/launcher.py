@@ -1,15 +1,16 @@
-"""The launcher: the game list (from games.py), settings and about screens.
-
-It is a screen like a game (``tick(ctx)`` / ``draw(fb)``) that stays resident;
-picking a game asks the runtime to hand over (``Runtime.start_game``).
-A game with a saved game in progress (``runtime.resumable``) is marked "*":
-A continues it, RIGHT starts a new one.
-B on a game's line shows its "how to play" pages (howto.py with the game's
-``<id>_rules.py``, started like a game so neither stays resident).
-Settings: contrast (4 levels), sound (only when the board has a buzzer),
-difficulty and "screen off after" (runtime.SLEEP_CHOICES); they are stored with
-the saves under "_settings".
-"""
+# The launcher: the game list (from games.py), settings and about screens.
+#
+# It is a screen like a game (``tick(ctx)`` / ``draw(fb)``) that stays resident;
+# picking a game asks the runtime to hand over (``Runtime.start_game``).
+# A game with a saved game in progress (``runtime.resumable``) is marked "*":
+# A continues it, RIGHT starts a new one.
+# B on a game's line shows its "how to play" pages (howto.py with the game's
+# ``<id>_rules.py``, started like a game so neither stays resident).
+# Settings: contrast (4 levels), sound (only when the board has a buzzer),
+# difficulty and "screen off after" (runtime.SLEEP_CHOICES); they are stored with
+# the saves under "_settings".
+# (comments, not a docstring: this module stays resident, and a docstring stays
+# on the heap of a MicroPython that compiles the source)
 
 import games
 import gfx

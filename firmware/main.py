@@ -1,11 +1,12 @@
-"""Device entry point (MicroPython runs main.py at power-on).
-
-Reads board.json (or the default Pico + SSD1306 build), brings up the
-hardware backend, and starts the launcher.  Safe mode: B held at power-on
-shows "SAFE MODE" and returns at once, leaving the REPL free for flashing.
-A display that does not answer (firmware/displaycheck.py) is reported on the
-serial console and by an LED blink code, and main.py returns to the REPL.
-"""
+# Device entry point (MicroPython runs main.py at power-on).
+#
+# Reads board.json (or the default Pico + SSD1306 build), brings up the
+# hardware backend, and starts the launcher.  Safe mode: B held at power-on
+# shows "SAFE MODE" and returns at once, leaving the REPL free for flashing.
+# A display that does not answer (firmware/displaycheck.py) is reported on the
+# serial console and by an LED blink code, and main.py returns to the REPL.
+# (comments, not a docstring: this module stays resident, and a docstring stays
+# on the heap of a MicroPython that compiles the source, as main.py always is)
 
 import sys
 
@@ -59,11 +60,17 @@ def boot(cfg=None, hw=None, saves=None):
     if saves is None:
         saves = saves_mod.Saves()
     rt = runtime.Runtime(hw, saves, board_name=cfg["name"])
-    if sys.implementation.name == "micropython":
-        # the board file and the saves CONTINUE needs are read: the JSON reader is
-        # imported again where a save is read (a game's start) and leaves with the game
+    if sys.implementation.name != "cpython":
+        # the board file and the saves CONTINUE needs are read: the JSON reader and
+        # the settings' checker are imported again where a save is read (a game's
+        # start) and leave with the game (MicroPython and CircuitPython alike)
         sys.modules.pop("strictjson", None)
-    rt.launcher = launcher.Launcher(rt)
+        sys.modules.pop("saveschema", None)
+    try:
+        rt.launcher = launcher.Launcher(rt)
+    except Exception as exc:        # it cannot show these settings: the defaults
+        rt.defaults(exc)
+        rt.launcher = launcher.Launcher(rt)
     rt.screen = rt.launcher
     return rt
 

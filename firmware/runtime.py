@@ -89,6 +89,7 @@ AWAKE = const(0)
 DIM = const(1)
 OFF = const(2)
 RESUME = "resume"                   # a game's play save: its snapshot under this key
+_RESUME_TRIAL = const(30)           # ticks after CONTINUE in which a game error clears the save
 
 
 def play_id(game_id):
@@ -247,13 +248,7 @@ class Runtime:
             registry = games.GAMES
         self.registry = registry
         self.buttons = buttons.Buttons()
-        self.settings = dict(DEFAULT_SETTINGS)
-        got, status = self._load_raw(SETTINGS_ID)
-        for key in got:
-            if key in self.settings:
-                self.settings[key] = got[key]
-        if self.settings["sleep"] not in SLEEP_CHOICES:   # a hand-edited or older file
-            self.settings["sleep"] = DEFAULT_SETTINGS["sleep"]
+        self.settings = dict(DEFAULT_SETTINGS)     # the stored ones: at the end
         self.ctx = Context(self)
         self.collect = gc.collect   # the WASI test VM swaps this out (its GC is unsafe)
         self.ticks = 0
@@ -290,10 +285,32 @@ class Runtime:
         self.resumable = []         # ids of the games with a saved game in progress
         self.save_due = False       # a move asked for a save (done after the tick)
         self.save_ms = 0            # how long the last save_game took
-        for entry in self.registry:
-            if RESUME in self._load_raw(play_id(entry[games.ID]))[0]:
-                self.resumable.append(entry[games.ID])
-        self.apply_settings()
+        self._resumed_until = 0     # ticks: a game that fails before this loses its saved game
+        # the settings, each value checked (saveschema): one that does not fit goes
+        # back to its default and the save is rewritten without it; the games with
+        # a saved game in progress (CONTINUE); whatever fails, the handheld starts
+        try:
+            import saveschema
+            got, dropped = saveschema.check(saveschema.settings(SLEEP_CHOICES),
+                                            self._load_raw(SETTINGS_ID)[0])
+            self.settings.update(got)
+            if dropped:
+                self.toast("SETTINGS RESET", 60)
+                self._write(SETTINGS_ID, got, False)
+            for entry in self.registry:
+                if RESUME in self._load_raw(play_id(entry[games.ID]))[0]:
+                    self.resumable.append(entry[games.ID])
+            self.apply_settings()
+        except Exception as exc:
+            self.defaults(exc)
+
+    # a step of the boot failed (``exc``): the default settings, no CONTINUE,
+    # and the screen says so (main.boot calls it too when the launcher fails)
+    def defaults(self, exc):
+        self._report(exc)
+        self.settings.update(DEFAULT_SETTINGS)
+        self.resumable = []
+        self.toast("BOOT ERROR - USING DEFAULTS", 90)
 
     # -- saves -------------------------------------------------------------------
     def _load_raw(self, game_id):
@@ -440,6 +457,7 @@ class Runtime:
         self.game_entry = entry
         self._module = module
         self.ctx.game_id = game_id
+        self._resumed_until = self.ticks + _RESUME_TRIAL if resume else 0
         self._loaded = tuple(sys.modules) if _UNLOAD_ALL else None
         self.collect()
         try:
@@ -454,9 +472,7 @@ class Runtime:
             self._drop_game()
             self.screen = ErrorScreen("NO MEMORY", "not enough memory to start " + title)
         except Exception as exc:
-            self._report(exc)
-            self._drop_game()
-            self.screen = ErrorScreen("GAME ERROR", "%s: %s" % (type(exc).__name__, exc))
+            self._game_error(exc)
         self.buttons.reset(self.buttons.stable, self.hw.ticks_ms())
 
     def _resume(self, game):
@@ -473,6 +489,17 @@ class Runtime:
             self._clear_play(game_id)
         self.toast("SAVED GAME LOST", 60)
         return False
+
+    # the game raised: an error screen instead; within _RESUME_TRIAL ticks of
+    # CONTINUE its saved game goes too (the same save would fail again)
+    def _game_error(self, exc):
+        self._report(exc)
+        game_id = self.ctx.game_id
+        if self.ticks < self._resumed_until and game_id in self.resumable:
+            self._clear_play(game_id)
+            self.toast("SAVED GAME LOST", 60)
+        self._drop_game()
+        self.screen = ErrorScreen("GAME ERROR", "%s: %s" % (type(exc).__name__, exc))
 
     def leave_game(self):
         """The player leaves: the game in progress is saved, then the launcher."""
@@ -578,9 +605,7 @@ class Runtime:
             self._drawn_screen = None
             if screen is self.launcher:
                 raise
-            self._report(exc)
-            self._drop_game()
-            self.screen = ErrorScreen("GAME ERROR", "%s: %s" % (type(exc).__name__, exc))
+            self._game_error(exc)
             self.screen.draw(fb)
         toast = None
         if self._toast_ticks:

@@ -7,7 +7,8 @@ binascii has no crc32: a game in progress is saved after every move, and the
 Fletcher loop costs ~2 M fuel per KB, the CRC ~0.04 M).  Storing
 writes ``<id>.new`` completely (flushed), then drops the old ``.bak``, renames
 ``.sav`` to ``.bak`` and ``.new`` to ``.sav``.  Loading reads all three and takes
-the valid one (length and checksum match) with the highest sequence number, so
+the valid one (length and checksum match, and a body that ``encode`` writes
+back as it reads) with the highest sequence number, so
 a cut anywhere (inside the new file, between the renames, or even a truncated
 ``.sav`` on a file system without atomic rename) loads the last complete save.
 
@@ -80,10 +81,12 @@ def encode(data, seq):
     return ("PPS2 %d %d %s\n" % (seq, len(body), crc(body))).encode() + body
 
 
-def _all_ascii(data):
-    """True if every key and string in ``data`` is plain ASCII (asciitext's rule).
-    A \\u escape can smuggle in what the body's bytes do not show, and MicroPython
-    writes such a string back as raw UTF-8 that no decode accepts.  Iterative."""
+def _writable(data):
+    """True if ``encode`` writes ``data`` back as a body ``decode`` reads the same:
+    every key and string plain ASCII (asciitext's rule; a \\u escape can smuggle
+    in what the body's bytes do not show, and MicroPython writes such a string
+    back as raw UTF-8 that no decode accepts) and every float finite (1e999
+    reads as infinity, which json.dumps writes as Infinity, no JSON).  Iterative."""
     stack = [data]
     while stack:
         item = stack.pop()
@@ -94,14 +97,18 @@ def _all_ascii(data):
                 stack.append(item[key])
         elif isinstance(item, list):
             stack.extend(item)
-        elif isinstance(item, str) and first_bad(item):
+        elif isinstance(item, str):
+            if first_bad(item):
+                return False
+        elif isinstance(item, float) and item - item != 0:     # inf - inf, nan - nan: nan
             return False
     return True
 
 
 def decode(raw):
     """(seq, data) of a complete save file, or None.  What it accepts is plain
-    ASCII and survives encode -> decode unchanged."""
+    ASCII and survives encode -> decode unchanged (a value encode could not
+    write back, such as the infinity of 1e999, makes the file damaged)."""
     if raw is None:
         return None
     nl = raw.find(b"\n")
@@ -122,7 +129,7 @@ def decode(raw):
         data = strictjson.loads(body)
     except (ValueError, UnicodeError):
         return None
-    if not isinstance(data, dict) or not _all_ascii(data):
+    if not isinstance(data, dict) or not _writable(data):
         return None
     return seq, data
 

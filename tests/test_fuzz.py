@@ -80,6 +80,31 @@ def test_deep_save_is_damaged_and_the_bak_is_used():
     assert saves.Saves(fs).load("g") == ({"best": 4}, "recovered")
 
 
+# a number the writer cannot write back: json reads 1e999 as infinity and
+# json.dumps writes it as Infinity (CPython) or inf (MicroPython), no JSON, so
+# the save written after it would be damaged at the next boot
+_MP_UNWRITABLE = r'''
+import savestore as saves
+def sealed(body, seq):
+    return ("PPS1 %d %d %s\n" % (seq, len(body), saves.checksum(body))).encode() + body
+out = []
+for body in (b'{"a": 1e999}', b'{"a": [1, {"b": -1E400}]}', b'{"a": 1e308, "b": 2.5e-400}'):
+    got = saves.decode(sealed(body, 7))
+    out.append(None if got is None else saves.decode(saves.encode(got[1], 8)) == (8, got[1]))
+fs = saves.MemFs()
+fs.files["g.sav"] = sealed(b'{"best": 1e999}', 7)
+fs.files["g.bak"] = saves.encode({"best": 4}, 6)
+out.append(saves.Saves(fs).load("g"))
+emit("unwritable", out)
+'''
+
+
+def test_a_number_the_writer_cannot_write_back_makes_the_save_damaged(vm):
+    want = [None, None, True, ({"best": 4}, "recovered")]
+    assert _on_cpython(_MP_UNWRITABLE)["unwritable"] == want
+    assert vm(_MP_UNWRITABLE)["unwritable"] == want
+
+
 # the same inputs on MicroPython: its json parses any depth without recursion (it
 # accepted 5000 levels in the VM), so only the pre-check makes the runtimes agree
 _MP_DEEP = r'''

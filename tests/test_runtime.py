@@ -15,6 +15,7 @@ simmod.install_host_modules()
 import boardcfg  # noqa: E402
 import buttons  # noqa: E402
 import clock  # noqa: E402
+import runtime  # noqa: E402
 import savestore as saves  # noqa: E402
 import screens  # noqa: E402
 from savecuts import RecordingFs, cut_states  # noqa: E402
@@ -579,3 +580,217 @@ def test_frame_cache_trapcat_end_screen():
     with_cache = _frames(script, toasts, True, hooks)
     assert with_cache == _frames(script, toasts, False, hooks)
     assert with_cache[4 * i + 18] != with_cache[4 * i + 8]     # the end screen was shown
+
+
+# -- settings and the boot: a save that does not fit, a step that fails ---------------------------
+def _booted_with_settings(tmp_path, stored):
+    """A handheld booted on saves in ``tmp_path`` whose settings file (written
+    through the save store: a valid CRC) holds ``stored``; a few ticks run."""
+    saves.Saves(saves.OsFs(str(tmp_path))).store("_settings", stored)
+    s = simmod.Simulator(saves_dir=tmp_path)
+    for _ in range(3):
+        s.step()
+    return s
+
+
+@pytest.mark.parametrize("key, bad", [
+    ("contrast", "x"), ("contrast", 256), ("contrast", -1), ("contrast", 1.5), ("contrast", True),
+    ("contrast", None), ("difficulty", 3), ("difficulty", "1"), ("difficulty", [1]),
+    ("sound", 1), ("sound", "yes"), ("sleep", 45), ("sleep", False), ("sleep", {"s": 60}),
+])
+def test_a_setting_that_does_not_fit_falls_back_to_its_default_and_the_rest_is_kept(
+        tmp_path, key, bad):
+    stored = {"difficulty": 2, "contrast": 96, "sound": False, "sleep": 300}
+    stored[key] = bad
+    s = _booted_with_settings(tmp_path, stored)
+    rt = s.runtime
+    assert rt.screen is rt.launcher and "#" in s.screen_text()
+    want = dict(stored)
+    want[key] = runtime.DEFAULT_SETTINGS[key]
+    assert rt.settings == want
+    assert rt._toast == "SETTINGS RESET" and rt._toast_ticks > 0
+    assert s.oled.contrast == want["contrast"]
+    # the save was rewritten without the bad value: the next boot says nothing
+    assert saves.Saves(saves.OsFs(str(tmp_path))).load("_settings")[0] == {
+        k: v for k, v in stored.items() if k != key}
+    again = simmod.Simulator(saves_dir=tmp_path)
+    again.step()
+    assert again.runtime.settings == want and again.runtime._toast is None
+
+
+def test_a_contrast_that_is_text_boots_to_the_launcher(tmp_path):
+    s = _booted_with_settings(tmp_path, {"contrast": "x"})
+    rt = s.runtime
+    assert rt.screen is rt.launcher and rt.settings == runtime.DEFAULT_SETTINGS
+    assert rt._toast == "SETTINGS RESET"
+    for keys in simmod.parse_keys("down*%d a right b wait:2" % len(rt.registry)):   # the settings
+        s.step(keys)
+    assert rt.screen is rt.launcher and rt.settings["contrast"] == 24
+
+
+def test_good_settings_boot_without_a_toast(tmp_path):
+    stored = {"difficulty": 0, "contrast": 176, "sound": True, "sleep": 0, "from_an_older_one": 1}
+    rt = _booted_with_settings(tmp_path, stored).runtime
+    del stored["from_an_older_one"]
+    assert rt.settings == stored and rt._toast is None
+
+
+class _OddSaves(saves.Saves):
+    """A save store that hands back what no store should (not a dict) for a play save."""
+
+    def load(self, game_id):
+        if game_id.endswith("/play"):
+            return None, "ok"
+        return super().load(game_id)
+
+
+def _boot(s, store):
+    import main
+    rt = main.boot(s.cfg, s.hw, store)
+    s.runtime = rt
+    for _ in range(3):
+        s.step()
+    return rt
+
+
+def test_a_boot_step_that_fails_starts_the_launcher_with_defaults_and_says_so():
+    s = simmod.Simulator()
+    store = _OddSaves(saves.MemFs())
+    store.store("_settings", {"difficulty": 2, "contrast": 96})
+    rt = _boot(s, store)
+    assert rt.screen is rt.launcher and "#" in s.screen_text()
+    assert rt.settings == runtime.DEFAULT_SETTINGS and rt.resumable == []
+    assert rt._toast == "BOOT ERROR - USING DEFAULTS"
+    for keys in simmod.parse_keys("a wait:3"):          # and the games still start
+        s.step(keys)
+    assert rt.ctx.game_id == rt.registry[0][0]
+
+
+def test_a_panel_that_refuses_the_contrast_at_boot_still_boots():
+    s = simmod.Simulator()
+    real = s.hw.display.contrast
+    calls = []
+
+    def contrast(value):
+        calls.append(value)
+        if len(calls) == 1:
+            raise OSError(5, "EIO")
+        real(value)
+    s.hw.display.contrast = contrast
+    rt = _boot(s, saves.Saves(saves.MemFs()))
+    assert rt.screen is rt.launcher and rt._toast == "BOOT ERROR - USING DEFAULTS"
+
+
+def test_a_launcher_that_fails_on_the_settings_is_built_again_on_the_defaults(monkeypatch):
+    import launcher
+    s = simmod.Simulator()
+    real = launcher.Launcher._refresh_labels
+
+    def refresh(self):
+        if self.rt.settings["difficulty"] == 2:
+            raise IndexError("no label")
+        real(self)
+    monkeypatch.setattr(launcher.Launcher, "_refresh_labels", refresh)
+    store = saves.Saves(saves.MemFs())
+    store.store("_settings", {"difficulty": 2})
+    rt = _boot(s, store)
+    assert isinstance(rt.launcher, launcher.Launcher) and rt.screen is rt.launcher
+    assert rt.settings == runtime.DEFAULT_SETTINGS
+    assert rt._toast == "BOOT ERROR - USING DEFAULTS"
+
+
+# -- a saved game that makes its game fail ------------------------------------------------------
+class _BadSave(screens.Scene):
+    """Saves a game on its first tick; put back by CONTINUE, it raises on the
+    ``fail_at``-th tick after restore() (``restore_raises``: restore raises)."""
+
+    fail_at = 2
+    restore_raises = None
+
+    def __init__(self, ctx):
+        self.n = 0
+        self.restored = False
+
+    def tick(self, ctx):
+        self.n += 1
+        if self.restored and self.n == self.fail_at:
+            raise ValueError("bad save")
+        if self.n == 1 and not self.restored:
+            ctx.save_game()
+        if ctx.buttons.just_pressed(B):
+            return "exit"
+
+    def snapshot(self):
+        return {"n": 5}
+
+    def restore(self, snap):
+        if self.restore_raises:
+            raise self.restore_raises
+        self.restored = True
+        return snap["n"] == 5
+
+    def draw(self, fb):
+        fb.fill(0)
+
+
+class _SceneFinder:
+    """Imports a test scene module ``name`` (Scene = ``cls``) again each time the
+    runtime, leaving the game, took it out of sys.modules."""
+
+    def __init__(self, name, cls):
+        self.name = name
+        self.cls = cls
+
+    def find_spec(self, fullname, path=None, target=None):
+        import importlib.util
+        return importlib.util.spec_from_loader(fullname, self) if fullname == self.name else None
+
+    def create_module(self, spec):
+        import types
+        module = types.ModuleType(spec.name)
+        module.Scene = self.cls
+        return module
+
+    def exec_module(self, module):
+        pass
+
+
+def _continue_bad_save(cls, monkeypatch):
+    """Play, leave (the game saved), then CONTINUE: the runtime after it."""
+    s = _sim_with("badsave_game", cls)
+    monkeypatch.setattr(sys, "meta_path", [_SceneFinder("badsave_game", cls)] + sys.meta_path)
+    rt = s.runtime
+    for keys in simmod.parse_keys("wait:2 a wait:3 b wait:2"):
+        s.step(keys)
+    assert rt.screen is rt.launcher and rt.resumable == ["t"]
+    for keys in simmod.parse_keys("a wait:3"):
+        s.step(keys)
+    return s, rt
+
+
+def test_a_game_that_fails_right_after_continue_loses_its_saved_game(monkeypatch):
+    s, rt = _continue_bad_save(_BadSave, monkeypatch)
+    assert type(rt.screen).__name__ == "ErrorScreen" and "bad save" in " ".join(rt.screen.lines)
+    assert rt._toast == "SAVED GAME LOST"
+    assert rt.resumable == [] and rt.saves.load("t/play")[0] == {}
+    for keys in simmod.parse_keys("a wait:2 a wait:40"):    # back, then A: a new game, no error
+        s.step(keys)
+    assert isinstance(rt.screen, _BadSave) and not rt.screen.restored and rt.screen.n > 30
+
+
+def test_a_game_that_fails_later_keeps_its_saved_game(monkeypatch):
+    class Later(_BadSave):
+        fail_at = 40
+    s, rt = _continue_bad_save(Later, monkeypatch)
+    for keys in simmod.parse_keys("wait:40"):
+        s.step(keys)
+    assert type(rt.screen).__name__ == "ErrorScreen"
+    assert rt.resumable == ["t"] and rt.saves.load("t/play")[0] == {"resume": {"n": 5}}
+
+
+def test_a_restore_that_raises_what_no_refusal_raises_loses_the_saved_game(monkeypatch):
+    class Raises(_BadSave):
+        restore_raises = ZeroDivisionError("division by zero")
+    s, rt = _continue_bad_save(Raises, monkeypatch)
+    assert type(rt.screen).__name__ == "ErrorScreen" and rt._toast == "SAVED GAME LOST"
+    assert rt.resumable == [] and rt.saves.load("t/play")[0] == {}

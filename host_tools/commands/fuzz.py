@@ -8,7 +8,8 @@ truncation, duplication, deep JSON nesting, Unicode look-alikes such as 'ß',
 - it returns or raises its own one-line error type, nothing else (a TypeError
   or RecursionError is a failure);
 - whatever it accepts is plain ASCII text (what CPython and MicroPython read
-  the same way) and survives a round trip: parse -> format -> parse is equal.
+  the same way) and survives a round trip: parse -> format -> parse is equal
+  (a save: formatted a second time, it is the first writing byte for byte).
 
 The same seed gives the same inputs.  `make test` runs a few thousand cases per
 target (tests/test_fuzz.py); `fuzz --cases 100000` is the long run.
@@ -236,8 +237,17 @@ def _reseal(body, seq):
     return ("%s %d %d %s\n" % (saves.MAGIC, seq, len(body), saves.checksum(body))).encode() + body
 
 
+# numbers at the edges of what a float holds: 1e999 reads as infinity (written
+# back as Infinity, or inf on MicroPython: no JSON), 2.5e-400 as 0.0, -0 as 0
+_EDGE_NUMBERS = ("1e999", "-1e400", "1E309", "1e308", "1e300", "2.5e-400", "4.9e-324", "-0",
+                 "-0.0", "123456789012345678901234", "0.1", "1e22", "7", "true")
+
+
 def _saves_input(rng, seeds):
     raw = rng.choice(seeds)
+    if rng.random() < 0.15:
+        body = '{"n": %s, "l": [%s, {"x": %s}]}' % tuple(rng.choice(_EDGE_NUMBERS) for _ in range(3))
+        return _reseal(body.encode(), rng.randint(2, 9))
     if rng.random() < 0.3:
         return mutate_bytes(rng, raw)
     nl = raw.index(b"\n")
@@ -263,7 +273,13 @@ def _saves_check(raw):
     seq, body = got
     _expect(isinstance(body, dict), "decode returned %r" % type(body))
     _ascii(raw, "saves.decode")
-    _expect(saves.decode(saves.encode(body, seq)) == (seq, body), "save round trip differs")
+    # what the reader accepts, the writer writes back, and that reads as the
+    # same values of the same types (1, 1.0 and true are == in Python: the
+    # second writing must be the first byte for byte)
+    again = saves.encode(body, seq)
+    back = saves.decode(again)
+    _expect(back == (seq, body), "save round trip differs")
+    _expect(saves.encode(back[1], seq) == again, "save written back differs: %r" % again[:80])
     if seq > 1:
         _expect((data, status) == (body, "ok"), "load did not take the newest save")
     return True
@@ -537,6 +553,73 @@ def _cache_check(raw):
     return True
 
 
+# saveschema.check on what a save can hold: any JSON value in any place (the
+# save as JSON text); accepted: both schemas drop nothing
+_SCHEMA_VALUES = (None, True, False, 0, -1, 2, 255, 256, 2 ** 30, 2 ** 62, 1.5, -0.0, "", "x",
+                  "00ff", "0g", "a" * 40, [], {}, [1, 2], [3, "ab", True], {"a": 1},
+                  {"a": 1, "b": [1]}, [[]], {"ab": {"c": None}})
+
+
+def _schemas():
+    from host_tools.core.fwpath import use_pure_framebuf
+    use_pure_framebuf()             # runtime imports gfx, gfx framebuf
+    import runtime
+    import saveschema as ss
+    every_kind = ss.fields(
+        ("i", ss.integer(0, 255)), ("b", ss.boolean()), ("t", ss.text(3)),
+        ("h", ss.hexbytes(2, 0, 2)), ("o", ss.one_of((0, "a", True))),
+        ("m", ss.maybe(ss.row(ss.integer(0, 9), ss.text(2), ss.boolean()))),
+        ("l", ss.list_of(ss.maybe(ss.integer(0, 2)), 5)), ("d", ss.dict_of(ss.COUNT, 8, 2)),
+        ("f", ss.fields(("a", ss.integer(0, 9)), ("b", ss.list_of(ss.COUNT, 3)))))
+    return ss.settings(runtime.SLEEP_CHOICES), every_kind
+
+
+def _schema_seeds():
+    return [{"difficulty": 2, "contrast": 96, "sound": False, "sleep": 300},
+            {"i": 7, "b": True, "t": "abc", "h": "00ff", "o": "a", "m": [3, "ab", False],
+             "l": [0, None, 2], "d": {"ab": 3, "c": 0}, "f": {"a": 9, "b": [1, 2]}}]
+
+
+def _schema_input(rng, seeds):
+    data = json.loads(json.dumps(rng.choice(seeds)))
+    for _ in range(rng.randint(1, 3)):
+        node = data
+        while True:                                 # down to a random container
+            inner = [k for k in (node if isinstance(node, dict) else range(len(node)))
+                     if isinstance(node[k], (dict, list))]
+            if not inner or rng.random() < 0.4:
+                break
+            node = node[rng.choice(inner)]
+        value = rng.choice(_SCHEMA_VALUES)
+        if isinstance(node, dict):
+            keys = sorted(node)
+            if keys and rng.random() < 0.2:
+                del node[rng.choice(keys)]
+            else:
+                node[rng.choice(keys + ["zz", "i", "sleep"])] = json.loads(json.dumps(value))
+        elif node and rng.random() < 0.7:
+            node[rng.randrange(len(node))] = json.loads(json.dumps(value))
+        else:
+            node.append(json.loads(json.dumps(value)))
+    return json.dumps(data)         # as text: the failure report prints a slice of it
+
+
+def _schema_check(text):
+    import saveschema
+    data = json.loads(text)
+    fits = True
+    for schema in _schemas():
+        got, dropped = saveschema.check(schema, data)
+        _expect(isinstance(got, dict) and set(got) <= set(data) and set(dropped) <= set(data),
+                "check kept or dropped what is not there")
+        _expect(saveschema.check(schema, got) == (got, []), "what check kept does not fit")
+        _expect(not saveschema.whole(schema, data) or (not dropped and len(got) == len(schema[1])),
+                "whole() and check() disagree")
+        json.dumps(got)
+        fits = fits and not dropped
+    return fits
+
+
 def _host_input(rng, seeds):
     return mutate_text(rng, rng.choice(seeds), "0123456789VHSx,*: ")
 
@@ -565,6 +648,7 @@ TARGETS = {
     "trapcat-level": (_trapcat_seeds, _trapcat_input, _trapcat_check),
     "junqi-cell": (lambda: [], _junqi_input, _junqi_check),
     "save": (_saves_seeds, _saves_input, _saves_check),
+    "save-schema": (_schema_seeds, _schema_input, _schema_check),
     "board": (_board_seeds, _board_input, _board_check),
     "level-pack": (_pack_seeds, _pack_input, _pack_check),
     "klotski-cache": (_cache_seeds, _cache_input, _cache_check),
