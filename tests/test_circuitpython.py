@@ -19,7 +19,8 @@ from host_tools.core.fwpath import ROOT as ROOT_DIR
 from host_tools.device import flash
 from host_tools.emulation import runtime_vm
 from host_tools.emulation.cpsim import CpSimulator, SimI2C, install_circuitpython
-from host_tools.emulation.sim import Simulator, parse_keys
+from host_tools.core.keyscript import parse_keys
+from host_tools.emulation.sim import Simulator
 
 MODS = install_circuitpython()
 import buttons  # noqa: E402  (firmware, importable after the install)

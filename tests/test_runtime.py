@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+from host_tools.core.keyscript import parse_keys  # noqa: E402
 from host_tools.emulation import sim as simmod  # noqa: E402
 
 simmod.install_host_modules()
@@ -464,12 +465,12 @@ def test_safe_mode_skips_the_launcher():
 def test_settings_change_contrast_and_difficulty():
     s = simmod.Simulator()
     n = len(s.runtime.registry)                 # Settings follows the games
-    script = simmod.parse_keys("down*%d a left right wait:2" % n)   # contrast -1, +1
+    script = parse_keys("down*%d a left right wait:2" % n)   # contrast -1, +1
     for keys in script:
         s.step(keys)
     rt = s.runtime
     assert rt.launcher.mode == 1
-    for keys in simmod.parse_keys("down down right b wait:2"):   # sound, level
+    for keys in parse_keys("down down right b wait:2"):   # sound, level
         s.step(keys)
     assert rt.settings["difficulty"] == 2 and rt.launcher.mode == 0
     assert rt.saves.load("_settings")[0]["difficulty"] == 2
@@ -512,19 +513,19 @@ def test_unchanged_launcher_is_not_redrawn():
     s = simmod.Simulator()
     rt = s.runtime
     calls = _count_draws(rt.launcher)
-    for keys in simmod.parse_keys("wait:10"):
+    for keys in parse_keys("wait:10"):
         s.step(keys)
     assert calls[0] == 1                       # the first frame only
     shown = bytes(rt.display.buffer)
-    for keys in simmod.parse_keys("down wait:5"):
+    for keys in parse_keys("down wait:5"):
         s.step(keys)
     assert calls[0] == 2 and bytes(rt.display.buffer) != shown   # a change is drawn once
     rt.toast("HELLO", 3)                        # a toast appears, stays, goes
-    for keys in simmod.parse_keys("wait:6"):
+    for keys in parse_keys("wait:6"):
         s.step(keys)
     assert calls[0] == 4                       # under the toast, then without it
     rt.frame_cache = False
-    for keys in simmod.parse_keys("wait:3"):
+    for keys in parse_keys("wait:3"):
         s.step(keys)
     assert calls[0] == 7
 
@@ -536,7 +537,7 @@ def _frames(script, toasts, cache, hooks=None):
     rt = s.runtime
     rt.frame_cache = cache
     out = []
-    for i, keys in enumerate(simmod.parse_keys(script)):
+    for i, keys in enumerate(parse_keys(script)):
         if i in toasts:
             rt.toast(toasts[i], 4)
         if hooks and i in hooks:

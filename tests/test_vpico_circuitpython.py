@@ -31,7 +31,8 @@ def test_the_launcher_presses_and_each_games_first_screen_are_the_simulators():
     first press and no other: tests/test_vpico_wfi.py); then into each game and
     back out."""
     from host_tools.commands.vpico_cmd import VpicoSim
-    from host_tools.emulation.sim import Simulator, parse_keys
+    from host_tools.core.keyscript import parse_keys
+    from host_tools.emulation.sim import Simulator
 
     sim = Simulator(BOARD)
     sim.step()
