@@ -46,8 +46,7 @@ def firmware_stamp(board, boards_dir, image_firmware):
 def provision(image, board, firmware=None, boards_dir=None, log=print):
     """Make sure ``image`` holds MicroPython and the current game firmware, flashed
     with ``flash`` over the pty (the maker's path); returns the image path."""
-    from host_tools.device import flash
-
+    from host_tools.device import link, mpflash
     from host_tools.emulation import vpico
     fw_bytes = vpico.read_firmware(firmware or vpico.require_firmware_dir() / "firmware.bin")
     stamp_path = Path(str(image) + ".stamp")
@@ -63,9 +62,9 @@ def provision(image, board, firmware=None, boards_dir=None, log=print):
         pico.wait_booted()
         pico.run_free()
         port = pico.open_pty()
-        dev = flash.connect(port)
+        dev = link.connect(port)
         try:
-            flash.flash_micropython(dev, board, boards_dir=boards_dir, log=lambda line: None)
+            mpflash.flash_micropython(dev, board, boards_dir=boards_dir, log=lambda line: None)
         finally:
             dev.close()
         resets = pico.resets

@@ -29,7 +29,7 @@ from host_tools.core import UserError, write_atomic
 from host_tools.core.boards import BOARDS_DIR
 from host_tools.core.build import MANIFEST, build_files, parse_manifest
 from host_tools.core.fwpath import FIRMWARE_DIR, ROOT
-from host_tools.device import flash
+from host_tools.device import doctor, link
 
 AGREE_WITHIN = 0.05          # a device time this close to the virtual Pico's "agrees"
 PART_SILENCE_S = 900         # the longest part (4 Trap the Cat games) prints only at its end
@@ -158,7 +158,7 @@ def print_table(rows, heap, log=print):
 def run_hwtest(dev, board, names=None, bench_path=DEFAULT_BENCH, log=print):
     """The whole check on an open transport; returns (report dict, problems)."""
     info = dev.info()
-    problems = list(flash.doctor(dev, log=log))
+    problems = list(doctor.doctor(dev, log=log))
     if problems:
         return {"problems": problems}, problems
     version = check_firmware(dev, info, board)
@@ -198,9 +198,9 @@ def run_hwtest(dev, board, names=None, bench_path=DEFAULT_BENCH, log=print):
 
 def cmd_hwtest(args):
     names = [n.strip() for n in args.parts.split(",") if n.strip()] if args.parts else None
-    dev = flash.connect(args.port)
+    dev = link.connect(args.port)
     try:
-        with flash.stops_answering(dev.port):
+        with link.stops_answering(dev.port):
             report, problems = run_hwtest(dev, args.board, names, args.bench)
     finally:
         dev.restart()
