@@ -21,7 +21,7 @@ COMMANDS = (
     ("play", "host_tools.commands.play_cmd", "play a game headless between strategies"),
     ("bench", "host_tools.bench.runner", "measure every budget (make bench)"),
     ("flash", "host_tools.device.flash", "compile firmware/ and copy it to the handheld"),
-    ("doctor", "host_tools.device.flash", "check the connected handheld"),
+    ("doctor", "host_tools.device.doctor", "check the connected handheld"),
     ("hwtest", "host_tools.device.hwtest", "run the device-side checks and timings on a connected handheld"),
     ("levels", "host_tools.commands.levels_cmd", "generate, pack, check and preview level packs"),
     ("trapcat", "host_tools.commands.trapcat_cmd", "Trap the Cat tools (tournament)"),

@@ -46,10 +46,10 @@ class GoldenChecker:
 def fake_circup(monkeypatch):
     """``flash``'s circup call recorded instead of run (circup downloads Adafruit's
     bundle); every other subprocess (mpy-cross) runs.  Returns the recorded commands."""
-    from host_tools.device import flash
+    from host_tools.device import cpflash
 
     calls = []
-    real_run = flash.subprocess.run
+    real_run = cpflash.subprocess.run
 
     class Done:
         returncode = 0
@@ -60,8 +60,8 @@ def fake_circup(monkeypatch):
             return real_run(cmd, **kw)
         calls.append(cmd)
         return Done()
-    monkeypatch.setattr(flash.shutil, "which", lambda name: "/usr/bin/circup")
-    monkeypatch.setattr(flash.subprocess, "run", run)
+    monkeypatch.setattr(cpflash.shutil, "which", lambda name: "/usr/bin/circup")
+    monkeypatch.setattr(cpflash.subprocess, "run", run)
     return calls
 
 

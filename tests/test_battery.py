@@ -9,6 +9,7 @@ import json
 import pytest
 
 import host_tools.core.fwpath  # noqa: F401
+from host_tools.core.keyscript import parse_keys
 from host_tools.emulation import sim as simmod
 
 import battery  # noqa: E402  (firmware/, on sys.path through fwpath)
@@ -128,7 +129,7 @@ def _launcher(volts):
     rt = s.runtime
     rt.registry = (("catmouse", "Cat & Mouse", "catmouse_game"),)
     rt.launcher.items = ["Cat & Mouse", "Settings", "About"]
-    for keys in simmod.parse_keys("wait:3"):
+    for keys in parse_keys("wait:3"):
         s.step(keys)
     return s
 
@@ -146,12 +147,12 @@ def test_the_gauge_follows_the_supply_and_warns_below_ten_percent():
     assert (g.state, g.level, g.warning()) == (battery.CHARGE, 4, False)
     high = s.screen_text()
     s.set_supply(3.4)
-    for keys in simmod.parse_keys("wait:90"):       # 3 s: the median has moved
+    for keys in parse_keys("wait:90"):       # 3 s: the median has moved
         s.step(keys)
     assert g.level == 0 and g.warning()
     assert s.screen_text() != high
     s.set_supply(None)
-    for keys in simmod.parse_keys("wait:90"):
+    for keys in parse_keys("wait:90"):
         s.step(keys)
     assert g.state == battery.USB and not g.warning()
 

@@ -10,7 +10,7 @@ import pytest
 
 from clirun import run_cli
 from host_tools.core import UserError
-from host_tools.device import bootsel, flash
+from host_tools.device import bootsel, usbserial
 
 RP2040_INFO = "UF2 Bootloader v3.0\nModel: Raspberry Pi RP2\nBoard-ID: RPI-RP2\n"
 RP2350_INFO = "UF2 Bootloader v1.0\nModel: Raspberry Pi RP2350\nBoard-ID: RP2350\n"
@@ -102,7 +102,7 @@ def test_no_port_after_the_copy_is_one_line(tmp_path, capsys, monkeypatch):
 
 
 def test_without_a_port_or_a_drive_flash_says_how_to_start(capsys, monkeypatch):
-    monkeypatch.setattr(flash, "list_ports", lambda: [])
+    monkeypatch.setattr(usbserial, "list_ports", lambda: [])
     monkeypatch.setattr(bootsel, "find_drives", lambda: [])
     code, _, err = run_cli(["flash"], capsys)
     assert code == 2 and "no device found" in err and "hold BOOTSEL" in err

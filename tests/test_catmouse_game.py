@@ -20,6 +20,7 @@ import work  # noqa: E402
 from buttons import A, B, DOWN, LEFT, RIGHT, UP  # noqa: E402
 
 from host_tools.emulation import sim as simmod  # noqa: E402
+from host_tools.core.keyscript import parse_keys  # noqa: E402
 
 FIRMWARE = Path(__file__).resolve().parent.parent / "firmware"
 # the launcher, then Cat & Mouse's title, then play as the mouse, which runs
@@ -179,16 +180,16 @@ def test_no_import_circle_between_play_and_watch():
 def test_a_lost_game_offers_no_continue_in_the_simulator(keys):
     s = simmod.Simulator()
     rt = s.runtime
-    for k in simmod.parse_keys(keys):
+    for k in parse_keys(keys):
         s.step(k)
     g = rt.game
     assert g.screen is g.end and g.end.banner == b"CAUGHT!"
     assert rt.resumable == [] and "resume" not in rt.saves.load("catmouse/play")[0]
     assert rt.saves.load("catmouse")[0] == {"lost_mouse": 1}          # the records show it
-    for k in simmod.parse_keys("b wait:2 b wait:2"):
+    for k in parse_keys("b wait:2 b wait:2"):
         s.step(k)
     assert rt.screen is rt.launcher and rt.resumable == []
     assert not rt.launcher._saved_game(rt.launcher.sel)               # no "*", no CONTINUE
-    for k in simmod.parse_keys("a wait:3"):
+    for k in parse_keys("a wait:3"):
         s.step(k)
     assert rt.game.screen is rt.game.title                            # a fresh start

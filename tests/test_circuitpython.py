@@ -16,10 +16,11 @@ import pytest
 
 from clirun import run_cli
 from host_tools.core.fwpath import ROOT as ROOT_DIR
-from host_tools.device import flash
+from host_tools.device import cpflash
 from host_tools.emulation import runtime_vm
 from host_tools.emulation.cpsim import CpSimulator, SimI2C, install_circuitpython
-from host_tools.emulation.sim import Simulator, parse_keys
+from host_tools.core.keyscript import parse_keys
+from host_tools.emulation.sim import Simulator
 
 MODS = install_circuitpython()
 import buttons  # noqa: E402  (firmware, importable after the install)
@@ -393,9 +394,9 @@ def test_circup_runs_without_its_script_on_path(monkeypatch):
     class Done:
         returncode = 0
         stdout = stderr = ""
-    monkeypatch.setattr(flash.shutil, "which", lambda name: None)
-    monkeypatch.setattr(flash.subprocess, "run", lambda cmd, **kw: calls.append(cmd) or Done())
-    flash.run_circup("/media/x/CIRCUITPY", ["adafruit_displayio_ssd1306"])
+    monkeypatch.setattr(cpflash.shutil, "which", lambda name: None)
+    monkeypatch.setattr(cpflash.subprocess, "run", lambda cmd, **kw: calls.append(cmd) or Done())
+    cpflash.run_circup("/media/x/CIRCUITPY", ["adafruit_displayio_ssd1306"])
     cmd = calls[0]
     assert cmd[0] == sys.executable and cmd[-4:] == ["--path", "/media/x/CIRCUITPY", "install",
                                                       "adafruit_displayio_ssd1306"]
@@ -406,7 +407,7 @@ def test_circup_runs_without_its_script_on_path(monkeypatch):
 def test_flash_refuses_blinka_and_missing_drive(monkeypatch, capsys):
     code, out, err = run_cli(["flash", "--board", "oled-bonnet"], capsys)
     assert code == 2 and "run --board oled-bonnet" in err
-    monkeypatch.setattr(flash, "find_circuitpy_drives", lambda: [])
+    monkeypatch.setattr(cpflash, "find_circuitpy_drives", lambda: [])
     code, out, err = run_cli(["flash", "--board", "pico-cp-ssd1306"], capsys)
     assert code == 2 and "no CIRCUITPY drive" in err
 

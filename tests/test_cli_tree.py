@@ -52,9 +52,9 @@ def test_help_imports_no_command_and_no_game():
 def test_one_command_imports_only_its_own_module():
     code, out, modules = _modules_after(["doctor", "--help"])
     assert code == 0 and "--port" in out
-    assert "host_tools.device.flash" in modules
+    assert "host_tools.device.doctor" in modules
     assert not modules & set(GAME_MODULES), sorted(modules & set(GAME_MODULES))
-    assert not modules & ({module for _, module, _ in cli.COMMANDS} - {"host_tools.device.flash"})
+    assert not modules & ({module for _, module, _ in cli.COMMANDS} - {"host_tools.device.doctor"})
 
 
 def test_the_real_entry_point_prints_help():

@@ -136,12 +136,12 @@ emit('stopped', (len(machine.Timer.active), machine.levels.get('LED')))
              "the board file"),
 ])
 def test_doctor_reports_the_display_in_one_line(found, line):
-    from host_tools.device import flash
+    from host_tools.device import doctor
     from host_tools.emulation.fakedevice import FakeDevice
 
     dev = FakeDevice(i2c_found=found)
     lines = []
-    problems = flash.doctor(dev, log=lines.append)
+    problems = doctor.doctor(dev, log=lines.append)
     assert dev.scans == [(0, 4, 5, 400000, 0x3C)]       # the default board: no board.json yet
     if line is None:
         assert "display:      SSD1306 at 0x3C on I2C0 (SDA GP4, SCL GP5) answers" in lines
@@ -155,14 +155,14 @@ def test_doctor_reports_the_display_in_one_line(found, line):
 def test_doctor_scans_the_bus_of_the_board_file():
     import json
 
-    from host_tools.device import flash
+    from host_tools.device import doctor
     from host_tools.emulation.fakedevice import FakeDevice
 
     board = json.loads((simmod.BOARDS_DIR / "pico-ssd1306-5btn.json").read_text())
     board["i2c"]["address"] = "0x3D"
     dev = FakeDevice(files={"/board.json": json.dumps(board).encode()}, i2c_found=[0x3C])
     lines = []
-    problems = flash.doctor(dev, log=lines.append)
+    problems = doctor.doctor(dev, log=lines.append)
     assert dev.scans == [(1, 26, 27, 400000, 0x3D)]
     assert ("no display at 0x3D on I2C1 (SDA GP26, SCL GP27); found: 0x3C - set the address "
             "in the board file") in problems

@@ -22,6 +22,7 @@ from functools import lru_cache
 import pytest
 
 from host_tools.emulation import sim as simmod
+from host_tools.core.keyscript import parse_keys  # noqa: E402
 
 simmod.install_host_modules()
 
@@ -54,7 +55,7 @@ def _no_host_sync():
 
 
 def _run(s, keys):
-    for k in simmod.parse_keys(keys):
+    for k in parse_keys(keys):
         s.step(k)
 
 
@@ -568,7 +569,7 @@ def _masks(keys):
     """A key script as the guest's button masks, one byte a tick."""
     from buttons import A, B, DOWN, LEFT, RIGHT, UP
     bits = {"up": UP, "down": DOWN, "left": LEFT, "right": RIGHT, "a": A, "b": B}
-    return bytes(sum(bits[name] for name in tick) for tick in simmod.parse_keys(keys))
+    return bytes(sum(bits[name] for name in tick) for tick in parse_keys(keys))
 
 
 @pytest.fixture(scope="module")

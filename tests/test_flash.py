@@ -14,7 +14,7 @@ from host_tools.core import UserError
 from host_tools.core import boards as boardfiles
 from host_tools.core import build, kernelgen
 from host_tools.core.fwpath import FRAMEBUF_DIR
-from host_tools.device import devicefs, flash
+from host_tools.device import cpflash, devicefs, flash, usbserial, mpflash, staging
 from host_tools.games import klotski_hook
 from host_tools.device.devicefs import DeviceError
 from host_tools.emulation.fakedevice import FakeDevice, PowerCut
@@ -65,8 +65,8 @@ def device_with(files, **kw):
 
 
 def run_deploy(dev, files):
-    plan = flash.make_plan(dev, files, dev.info())
-    flash.deploy(dev, files, plan, log=quiet)
+    plan = staging.make_plan(dev, files, dev.info())
+    staging.deploy(dev, files, plan, log=quiet)
     return plan
 
 
@@ -90,9 +90,9 @@ def test_fresh_deploy_then_only_changed_files(trees):
     plan = run_deploy(dev, trees["files_a"])
     assert live_firmware(dev) == trees["files_a"] | {"saves/other.json": b"{}"}
     assert dev.resets == 1 and not dev.exists("/.stage") and not dev.exists("/.switch")
-    plan2 = flash.make_plan(dev, trees["files_a"], dev.info())
+    plan2 = staging.make_plan(dev, trees["files_a"], dev.info())
     assert plan2.send == [] and plan2.delete == []
-    plan3 = flash.make_plan(dev, trees["files_b"], dev.info())
+    plan3 = staging.make_plan(dev, trees["files_b"], dev.info())
     assert set(plan3.send) == {"boot.py", "boot_switch.py", "launcher.mpy", "newonly.mpy",
                                "fw_manifest.txt"}
     assert plan3.send[:2] == ["boot_switch.py", "boot.py"] and plan3.send[-1] == "fw_manifest.txt"
@@ -104,8 +104,8 @@ def test_dry_run_writes_nothing(trees, capsys):
     dev = device_with(trees["files_a"])
     before = dev.snapshot()
     lines = []
-    flash.flash_micropython(dev, "pico-ssd1306", trees["B"], trees["boards"], dry_run=True,
-                            log=lines.append)
+    mpflash.flash_micropython(dev, "pico-ssd1306", trees["B"], trees["boards"], dry_run=True,
+                              log=lines.append)
     assert dev.snapshot() == before and dev.steps == 0 and dev.resets == 0
     text = "\n".join(lines)
     assert "send    newonly.mpy" in text and "delete  oldonly.mpy" in text
@@ -177,7 +177,7 @@ def test_interrupted_flash_is_finished_by_next_flash(trees):
     dev.power_on()
     assert dev.exists("/.switch")
     lines = []
-    flash.finish_pending(dev, log=lines.append)
+    staging.finish_pending(dev, log=lines.append)
     assert "completed" in lines[0]
     assert boots_with(dev, fa, fb) == "B"
 
@@ -197,17 +197,17 @@ def test_enospc_during_upload_rolls_back(trees):
     dev = device_with(fa)
     dev.capacity = dev.used() + 12 * 1024
     before = dev.snapshot()
-    plan = flash.make_plan(dev, fb, dev.info())
+    plan = staging.make_plan(dev, fb, dev.info())
     plan.free = 10 ** 9  # the estimate is wrong: the device runs out while writing
     with pytest.raises(UserError, match="filesystem is full"):
-        flash.deploy(dev, fb, plan, log=quiet)
+        staging.deploy(dev, fb, plan, log=quiet)
     assert dev.snapshot() == before
 
 
 def test_mpy_version_mismatch_is_clear(trees):
     dev = device_with({}, mpy=7)
     with pytest.raises(UserError, match=r"bytecode v7\.0.*mpy-cross can only emit"):
-        flash.flash_micropython(dev, "pico-ssd1306", trees["A"], trees["boards"], log=quiet)
+        mpflash.flash_micropython(dev, "pico-ssd1306", trees["A"], trees["boards"], log=quiet)
     assert dev.steps == 0
 
 
@@ -225,7 +225,7 @@ def test_circuitpython_over_serial_and_unknown_firmware(trees):
     for impl, msg in (("circuitpython", "CIRCUITPY"), ("pyboard-ish", "not MicroPython")):
         dev = device_with({}, implementation=impl)
         with pytest.raises(UserError, match=msg):
-            flash.flash_micropython(dev, "pico-ssd1306", trees["A"], trees["boards"], log=quiet)
+            mpflash.flash_micropython(dev, "pico-ssd1306", trees["A"], trees["boards"], log=quiet)
         assert dev.steps == 0
 
 
@@ -242,16 +242,16 @@ def test_unknown_board_lists_available(trees):
 def cli_env(monkeypatch, trees):
     monkeypatch.setattr(flash, "FIRMWARE_DIR", trees["A"])
     monkeypatch.setattr(boardfiles, "BOARDS_DIR", trees["boards"])
-    monkeypatch.setattr(flash, "find_circuitpy_drives", lambda: [])
-    monkeypatch.setattr(flash, "RESET_SETTLE_S", 0)
+    monkeypatch.setattr(cpflash, "find_circuitpy_drives", lambda: [])
+    monkeypatch.setattr(usbserial, "RESET_SETTLE_S", 0)
     state = {"ports": [("/dev/ttyACM0", "Raspberry Pi")], "dev": FakeDevice(port="/dev/ttyACM0")}
-    monkeypatch.setattr(flash, "list_ports", lambda: state["ports"])
+    monkeypatch.setattr(usbserial, "list_ports", lambda: state["ports"])
 
     def opener(port):
         if isinstance(state["dev"], Exception):
             raise state["dev"]
         return state["dev"]
-    monkeypatch.setattr(flash, "open_transport", opener)
+    monkeypatch.setattr(usbserial, "open_transport", opener)
     return state
 
 
@@ -297,8 +297,8 @@ def test_cli_flash_says_so_when_the_board_does_not_come_back(cli_env, capsys, mo
         if len(opened) > 1:            # after its reset the port never answers again
             raise DeviceError("cannot open %s: no such device" % port)
         return dev
-    monkeypatch.setattr(flash, "open_transport", opener)
-    monkeypatch.setattr(flash, "BACK_WITHIN_S", 0.2)
+    monkeypatch.setattr(usbserial, "open_transport", opener)
+    monkeypatch.setattr(usbserial, "BACK_WITHIN_S", 0.2)
     code, out, err = run_cli(["flash", "--board", "pico-ssd1306"], capsys)
     assert code == 2 and len(err.strip().splitlines()) == 1
     assert "flashed, but /dev/ttyACM0 did not answer within" in err and "replug" in err
@@ -366,8 +366,8 @@ def cp_env(tmp_path, trees, mixed_boards, monkeypatch, fake_circup):
     drive = circuitpy_drive(tmp_path / "CIRCUITPY")
     monkeypatch.setattr(flash, "FIRMWARE_DIR", trees["A"])
     monkeypatch.setattr(boardfiles, "BOARDS_DIR", mixed_boards)
-    monkeypatch.setattr(flash, "find_circuitpy_drives", lambda: [str(drive)])
-    monkeypatch.setattr(flash, "list_ports", lambda: [])
+    monkeypatch.setattr(cpflash, "find_circuitpy_drives", lambda: [str(drive)])
+    monkeypatch.setattr(usbserial, "list_ports", lambda: [])
     return {"drive": drive, "circup": fake_circup}
 
 
@@ -415,7 +415,7 @@ def test_micropython_board_refused_by_flash_circuitpython(cp_env, trees, mixed_b
     drive = cp_env["drive"]
     before = drive_snapshot(drive)
     with pytest.raises(UserError, match="pico-ssd1306 is a MicroPython board.*pico-cp-ssd1306"):
-        flash.flash_circuitpython(drive, "pico-ssd1306", trees["A"], mixed_boards, log=quiet)
+        cpflash.flash_circuitpython(drive, "pico-ssd1306", trees["A"], mixed_boards, log=quiet)
     assert drive_snapshot(drive) == before
 
 
@@ -430,7 +430,7 @@ def test_circuitpython_board_refused_over_serial(cli_env, mixed_boards, monkeypa
     assert "choose a MicroPython board file (pico-ssd1306) with --board" in err
     assert dev.steps == 0 and dev.files == {}
     with pytest.raises(UserError, match="pico-cp-ssd1306 is a CircuitPython board"):
-        flash.flash_micropython(dev, "pico-cp-ssd1306", boards_dir=mixed_boards, log=quiet)
+        mpflash.flash_micropython(dev, "pico-cp-ssd1306", boards_dir=mixed_boards, log=quiet)
     assert dev.steps == 0 and dev.files == {}
 
 
@@ -438,7 +438,7 @@ def test_circuitpython_device_over_serial_names_the_board_files(mixed_boards, tr
     dev = device_with({}, implementation="circuitpython")
     with pytest.raises(UserError, match=r"runs CircuitPython: mount its CIRCUITPY drive and "
                                         r"flash a CircuitPython board file \(pico-cp-ssd1306\)"):
-        flash.flash_micropython(dev, "pico-ssd1306", trees["A"], mixed_boards, log=quiet)
+        mpflash.flash_micropython(dev, "pico-ssd1306", trees["A"], mixed_boards, log=quiet)
     assert dev.steps == 0
 
 
@@ -462,23 +462,23 @@ def _pack(tmp_path, game="catmouse", name="cm.bin", levels=(b"C..#\n..#.\n...M\n
 
 def test_level_files_are_checked_and_named_by_game(tmp_path):
     good = _pack(tmp_path)
-    files = flash.level_files([good])
+    files = staging.level_files([good])
     assert list(files) == ["levels/catmouse.bin"] and files["levels/catmouse.bin"] == good.read_bytes()
     folder = tmp_path / "levels"
     folder.mkdir()
     _pack(folder, "trapcat", "tc.bin", (b".....\n.....\n..C..\n.....\n.....\n",))
-    assert list(flash.level_files([folder])) == ["levels/trapcat.bin"]
+    assert list(staging.level_files([folder])) == ["levels/trapcat.bin"]
     bad = tmp_path / "bad.bin"
     bad.write_bytes(b"XXXX" + good.read_bytes()[4:])
     with pytest.raises(UserError, match="bad.bin: bad level pack: bad magic"):
-        flash.level_files([bad])
+        staging.level_files([bad])
     big = _pack(tmp_path, name="big.bin", levels=(b"C" + b"." * 18 + b"M\n",))
     with pytest.raises(UserError, match="level 0: the map is 20x1; the screen fits 16x8"):
-        flash.level_files([big])
+        staging.level_files([big])
     with pytest.raises(UserError, match="both hold catmouse levels"):
-        flash.level_files([good, _pack(tmp_path, name="cm2.bin")])
+        staging.level_files([good, _pack(tmp_path, name="cm2.bin")])
     with pytest.raises(UserError, match="no such file"):
-        flash.level_files([tmp_path / "nope.bin"])
+        staging.level_files([tmp_path / "nope.bin"])
 
 
 def test_journal_names_with_one_folder():
@@ -492,7 +492,7 @@ def test_journal_names_with_one_folder():
 
 def test_packs_deploy_to_levels_and_survive_a_flash_without_them(trees, tmp_path):
     fa, fb = trees["files_a"], trees["files_b"]
-    packs = flash.level_files([_pack(tmp_path)])
+    packs = staging.level_files([_pack(tmp_path)])
     dev = device_with(fa)
     run_deploy(dev, fb | packs)
     assert dev.read("/levels/catmouse.bin") == packs["levels/catmouse.bin"]
@@ -503,7 +503,7 @@ def test_packs_deploy_to_levels_and_survive_a_flash_without_them(trees, tmp_path
 
 def test_power_cut_at_every_step_with_a_pack(trees, tmp_path):
     fa = trees["files_a"]
-    fb = trees["files_b"] | flash.level_files([_pack(tmp_path)])
+    fb = trees["files_b"] | staging.level_files([_pack(tmp_path)])
     probe = device_with(fa)
     run_deploy(probe, fb)
     outcomes = {"A": 0, "B": 0}

@@ -13,6 +13,7 @@ from clirun import run_cli
 from host_tools.bench import runner
 from host_tools.core import build, registry
 from host_tools.device import flash
+from host_tools.core.keyscript import parse_keys
 from host_tools.emulation import sim as simmod
 
 import games
@@ -36,11 +37,11 @@ def toy(monkeypatch):
 def test_the_launcher_lists_and_starts_the_toy_game(toy):
     s = simmod.Simulator("pico-ssd1306")
     assert s.runtime.launcher.items[len(games.GAMES) - 1] == "Count Down"
-    for keys in simmod.parse_keys("wait:2 down*%d a wait:2 a wait a wait:2" % (len(games.GAMES) - 1)):
+    for keys in parse_keys("wait:2 down*%d a wait:2 a wait a wait:2" % (len(games.GAMES) - 1)):
         s.step(keys)
     assert s.runtime.game_entry[0] == "toy"
     assert "toy_game" in sys.modules and s.runtime.game.left == 1
-    for keys in simmod.parse_keys("b wait:3"):
+    for keys in parse_keys("b wait:3"):
         s.step(keys)
     assert s.runtime.game is None and "toy_game" not in sys.modules
 

@@ -24,7 +24,7 @@ def test_bad_arguments_are_refused_before_any_device_work(capsys, monkeypatch, t
     def no_device(port):
         raise AssertionError("hwtest connected before checking its arguments")
 
-    monkeypatch.setattr(hwtest.flash, "connect", no_device)
+    monkeypatch.setattr(hwtest.usbserial, "connect", no_device)
     code, out, err = run_cli(["hwtest", "--port", "/dev/none", "--bench", str(tmp_path / "missing.json")],
                              capsys)
     assert code == 2 and "missing.json: no such file" in err and len(err.strip().splitlines()) == 1

@@ -6,6 +6,7 @@ hw_machine + ssd1306 driver into the OLED model, on its virtual 30 ticks/s clock
 import sys
 import types
 
+from host_tools.core.keyscript import parse_keys
 from host_tools.emulation import sim as simmod
 
 import screens  # noqa: E402  (firmware, on sys.path through sim)
@@ -14,7 +15,7 @@ TICKS_PER_S = 30
 
 
 def _run(s, keys):
-    for k in simmod.parse_keys(keys):
+    for k in parse_keys(keys):
         s.step(k)
 
 

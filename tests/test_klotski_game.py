@@ -529,19 +529,20 @@ def test_solve_and_levels_commands(capsys):
 
 def test_in_the_simulator_launcher(tmp_path):
     from host_tools.emulation import sim as simmod
+    from host_tools.core.keyscript import parse_keys
 
     s = simmod.Simulator("pico-ssd1306", tmp_path)
     rt = s.runtime
     names = [e[1] for e in rt.registry]
     k = names.index("Klotski")
-    for key in simmod.parse_keys("wait:3 " + "down wait " * k + "a wait:3"):
+    for key in parse_keys("wait:3 " + "down wait " * k + "a wait:3"):
         s.step(key)
     g = rt.screen
     assert type(g).__name__ == "Scene" and g.screen is g.list_screen
-    for key in simmod.parse_keys("a wait:3 down wait down wait a wait down wait:3"):
+    for key in parse_keys("a wait:3 down wait down wait a wait down wait:3"):
         s.step(key)
     assert g.screen is g.play_screen and g.steps == 1 and g.cells[17] == kg.CH_S
-    for key in simmod.parse_keys("wait:40"):
+    for key in parse_keys("wait:40"):
         s.step(key)
     assert g.job.solver.expanded > 0
 

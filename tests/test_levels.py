@@ -192,7 +192,7 @@ def test_check_refuses_a_level_too_big_for_the_screen_like_flash(tmp_path, capsy
                                                                  game, good, big, reason):
     # Regression: `levels check` used the bare parser, so a pack it passed was then
     # refused by `flash` (and `levels preview`) for the game's screen limits.
-    from host_tools.device import flash
+    from host_tools.device import staging
     from host_tools.core import UserError
 
     path = tmp_path / ("%s.bin" % game)
@@ -201,7 +201,7 @@ def test_check_refuses_a_level_too_big_for_the_screen_like_flash(tmp_path, capsy
     assert (code, o) == (2, "")
     assert e == "error: %s: level 1: %s\n" % (path, reason)
     with pytest.raises(UserError) as refused:
-        flash.level_files([path])
+        staging.level_files([path])
     assert str(refused.value).endswith("level 1: " + reason)
 
 
@@ -210,13 +210,13 @@ def test_check_refuses_a_level_too_big_for_the_screen_like_flash(tmp_path, capsy
     ("trapcat", trapcat_board(9)),
 ], ids=["catmouse-16x8", "trapcat-9x9"])
 def test_check_passes_a_level_exactly_at_the_screen_limit(tmp_path, capsys, game, level):
-    from host_tools.device import flash
+    from host_tools.device import staging
 
     path = tmp_path / ("%s.bin" % game)
     path.write_bytes(build_pack(game, [level]))
     code, o, e = run_cli(["levels", "check", str(path)], capsys)
     assert (code, e) == (0, "") and "OK, 1 %s level" % game in o
-    assert list(flash.level_files([path])) == ["levels/%s.bin" % game]
+    assert list(staging.level_files([path])) == ["levels/%s.bin" % game]
 
 
 def test_check_refuses_a_klotski_layout_whose_pieces_do_not_fit(tmp_path, capsys):

@@ -17,6 +17,7 @@ import pytest
 from host_tools.commands import trapcat_cmd
 from host_tools.core import plugins
 from host_tools.core import UserError
+from host_tools.games import trapcat_plugin
 
 from clirun import run_cli
 
@@ -213,7 +214,7 @@ def test_catmouse_board_view(strategies, capsys):
 
 
 def test_a_worker_that_timed_out_is_replaced(strategies):
-    runner = plugins.PluginStrategy("%s:hang" % strategies, plugins.trapcat_view, 0.5)
+    runner = plugins.PluginStrategy("%s:hang" % strategies, trapcat_plugin.view, 0.5)
     try:
         first = runner.process.pid
         with pytest.raises(plugins.Foul) as foul:
@@ -243,7 +244,7 @@ def test_a_strategy_that_does_not_load_is_a_user_error(tmp_path, source, words):
     path = tmp_path / "bad.py"
     path.write_text(source)
     with pytest.raises(UserError, match=words):
-        plugins.PluginStrategy("%s:f" % path, plugins.trapcat_view)
+        plugins.PluginStrategy("%s:f" % path, trapcat_plugin.view)
 
 
 def test_bad_move_timeout_is_a_user_error(capsys):

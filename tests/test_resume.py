@@ -5,6 +5,7 @@ save's write.  On the simulator (the firmware on CPython)."""
 
 import pytest
 
+from host_tools.core.keyscript import parse_keys
 from host_tools.emulation import sim as simmod
 
 simmod.install_host_modules()
@@ -25,7 +26,7 @@ GAMES = {
 
 
 def _run(s, keys):
-    for k in simmod.parse_keys(keys):
+    for k in parse_keys(keys):
         s.step(k)
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+from host_tools.core.keyscript import parse_keys  # noqa: E402
 from host_tools.emulation import sim as simmod  # noqa: E402
 
 simmod.install_host_modules()
@@ -465,12 +466,12 @@ def test_safe_mode_skips_the_launcher():
 def test_settings_change_contrast_and_difficulty():
     s = simmod.Simulator()
     n = len(s.runtime.registry)                 # Settings follows the games
-    script = simmod.parse_keys("down*%d a left right wait:2" % n)   # contrast -1, +1
+    script = parse_keys("down*%d a left right wait:2" % n)   # contrast -1, +1
     for keys in script:
         s.step(keys)
     rt = s.runtime
     assert rt.launcher.mode == 1
-    for keys in simmod.parse_keys("down down right b wait:2"):   # sound, level
+    for keys in parse_keys("down down right b wait:2"):   # sound, level
         s.step(keys)
     assert rt.settings["difficulty"] == 2 and rt.launcher.mode == 0
     assert rt.saves.load("_settings")[0]["difficulty"] == 2
@@ -513,19 +514,19 @@ def test_unchanged_launcher_is_not_redrawn():
     s = simmod.Simulator()
     rt = s.runtime
     calls = _count_draws(rt.launcher)
-    for keys in simmod.parse_keys("wait:10"):
+    for keys in parse_keys("wait:10"):
         s.step(keys)
     assert calls[0] == 1                       # the first frame only
     shown = bytes(rt.display.buffer)
-    for keys in simmod.parse_keys("down wait:5"):
+    for keys in parse_keys("down wait:5"):
         s.step(keys)
     assert calls[0] == 2 and bytes(rt.display.buffer) != shown   # a change is drawn once
     rt.toast("HELLO", 3)                        # a toast appears, stays, goes
-    for keys in simmod.parse_keys("wait:6"):
+    for keys in parse_keys("wait:6"):
         s.step(keys)
     assert calls[0] == 4                       # under the toast, then without it
     rt.frame_cache = False
-    for keys in simmod.parse_keys("wait:3"):
+    for keys in parse_keys("wait:3"):
         s.step(keys)
     assert calls[0] == 7
 
@@ -537,7 +538,7 @@ def _frames(script, toasts, cache, hooks=None):
     rt = s.runtime
     rt.frame_cache = cache
     out = []
-    for i, keys in enumerate(simmod.parse_keys(script)):
+    for i, keys in enumerate(parse_keys(script)):
         if i in toasts:
             rt.toast(toasts[i], 4)
         if hooks and i in hooks:
@@ -623,7 +624,7 @@ def test_a_contrast_that_is_text_boots_to_the_launcher(tmp_path):
     rt = s.runtime
     assert rt.screen is rt.launcher and rt.settings == runtime.DEFAULT_SETTINGS
     assert rt._toast == "SETTINGS RESET"
-    for keys in simmod.parse_keys("down*%d a right b wait:2" % len(rt.registry)):   # the settings
+    for keys in parse_keys("down*%d a right b wait:2" % len(rt.registry)):   # the settings
         s.step(keys)
     assert rt.screen is rt.launcher and rt.settings["contrast"] == 24
 
@@ -661,7 +662,7 @@ def test_a_boot_step_that_fails_starts_the_launcher_with_defaults_and_says_so():
     assert rt.screen is rt.launcher and "#" in s.screen_text()
     assert rt.settings == runtime.DEFAULT_SETTINGS and rt.resumable == []
     assert rt._toast == "BOOT ERROR - USING DEFAULTS"
-    for keys in simmod.parse_keys("a wait:3"):          # and the games still start
+    for keys in parse_keys("a wait:3"):          # and the games still start
         s.step(keys)
     assert rt.ctx.game_id == rt.registry[0][0]
 
@@ -760,10 +761,10 @@ def _continue_bad_save(cls, monkeypatch):
     s = _sim_with("badsave_game", cls)
     monkeypatch.setattr(sys, "meta_path", [_SceneFinder("badsave_game", cls)] + sys.meta_path)
     rt = s.runtime
-    for keys in simmod.parse_keys("wait:2 a wait:3 b wait:2"):
+    for keys in parse_keys("wait:2 a wait:3 b wait:2"):
         s.step(keys)
     assert rt.screen is rt.launcher and rt.resumable == ["t"]
-    for keys in simmod.parse_keys("a wait:3"):
+    for keys in parse_keys("a wait:3"):
         s.step(keys)
     return s, rt
 
@@ -773,7 +774,7 @@ def test_a_game_that_fails_right_after_continue_loses_its_saved_game(monkeypatch
     assert type(rt.screen).__name__ == "ErrorScreen" and "bad save" in " ".join(rt.screen.lines)
     assert rt._toast == "SAVED GAME LOST"
     assert rt.resumable == [] and rt.saves.load("t/play")[0] == {}
-    for keys in simmod.parse_keys("a wait:2 a wait:40"):    # back, then A: a new game, no error
+    for keys in parse_keys("a wait:2 a wait:40"):    # back, then A: a new game, no error
         s.step(keys)
     assert isinstance(rt.screen, _BadSave) and not rt.screen.restored and rt.screen.n > 30
 
@@ -782,7 +783,7 @@ def test_a_game_that_fails_later_keeps_its_saved_game(monkeypatch):
     class Later(_BadSave):
         fail_at = 40
     s, rt = _continue_bad_save(Later, monkeypatch)
-    for keys in simmod.parse_keys("wait:40"):
+    for keys in parse_keys("wait:40"):
         s.step(keys)
     assert type(rt.screen).__name__ == "ErrorScreen"
     assert rt.resumable == ["t"] and rt.saves.load("t/play")[0] == {"resume": {"n": 5}}

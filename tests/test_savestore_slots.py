@@ -92,20 +92,21 @@ def test_a_cut_while_making_the_slots_or_saving_into_them_loads_the_old_or_the_n
 
 def test_starting_a_game_makes_its_play_save_slots_and_no_move_save_creates_a_file():
     from host_tools.emulation import sim as simmod
+    from host_tools.core.keyscript import parse_keys
 
     simmod.install_host_modules()
     s = simmod.Simulator()
     rt = s.runtime
     files = rt.saves.fs.files
     assert "trapcat/play.new" not in files and "trapcat/play.bak" not in files
-    for keys in simmod.parse_keys("wait:2 down wait:2 a wait:3"):
+    for keys in parse_keys("wait:2 down wait:2 a wait:3"):
         s.step(keys)
     assert rt.ctx.game_id == "trapcat" and rt._toast is None      # not "SAVE CORRUPT"
     assert files["trapcat/play.new"] == b"" and files["trapcat/play.bak"] == b""    # the play save's
     assert saves.Saves(rt.saves.fs).load("trapcat/play") == ({}, "new")
     names = set(files)
     seq = rt.saves.seq["trapcat/play"]
-    for keys in simmod.parse_keys("left a wait:20 up a wait:20"):
+    for keys in parse_keys("left a wait:20 up a wait:20"):
         s.step(keys)
     assert rt.saves.seq["trapcat/play"] > seq and set(files) == names
     assert saves.Saves(rt.saves.fs).load("trapcat/play")[1] == "ok"

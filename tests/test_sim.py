@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from host_tools.core.keyscript import parse_keys
 from host_tools.emulation import sim as simmod
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -27,7 +28,7 @@ def _sim(board="pico-ssd1306"):
 
 
 def _run(s, keys):
-    for k in simmod.parse_keys(keys):
+    for k in parse_keys(keys):
         s.step(k)
 
 

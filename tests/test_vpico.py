@@ -25,7 +25,7 @@ import pytest
 
 from host_tools import cli as host_cli
 from host_tools.commands.vpico_cmd import VpicoSim
-from host_tools.device import bootsel, flash
+from host_tools.device import bootsel, usbserial
 from host_tools.emulation import vpico
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -85,7 +85,7 @@ def flash_with_a_bootsel_drive(folder, image, argv, running=None, usb_ports=None
         with pytest.MonkeyPatch.context() as mp, contextlib.redirect_stdout(out), \
                 contextlib.redirect_stderr(out):
             if usb_ports is not None:
-                mp.setattr(flash, "list_ports", lambda: list(usb_ports))
+                mp.setattr(usbserial, "list_ports", lambda: list(usb_ports))
             mp.setattr(bootsel, "micropython_ports", lambda: list(ports))
             # an emulated boot on a busy 2-core CI machine can take longer than a
             # real Pico's ~2 s enumeration that flash's 30 s allows for

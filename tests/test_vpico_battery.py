@@ -71,6 +71,7 @@ def test_at_the_cut_off_the_game_is_saved_and_the_screen_says_so_as_in_the_simul
     pixel the simulator's; at the launcher "CHARGE NOW".  Stepped on the
     simulator's clock (vpframes), so the board seeded from it is the same."""
     from host_tools.emulation import sim as simmod
+    from host_tools.core.keyscript import parse_keys
     from host_tools.emulation import vpfirmware, vpframes
 
     before = [("Trap the Cat", "wait:2 down wait:2 a wait:3"), ("the cursor moved", "right wait:2")]
@@ -82,7 +83,7 @@ def test_at_the_cut_off_the_game_is_saved_and_the_screen_says_so_as_in_the_simul
         if volts:
             sim.set_supply(volts)
         for label, keys in segments:
-            for tick in simmod.parse_keys(keys):
+            for tick in parse_keys(keys):
                 sim.step(tick)
             want.append((label, sim.oled.pixels()))
     with vpfirmware.firmware_pico(BOARD, battery=3.8) as pico:
@@ -94,7 +95,7 @@ def test_at_the_cut_off_the_game_is_saved_and_the_screen_says_so_as_in_the_simul
             if volts:
                 pico.set_battery(volts)
             for label, keys in segments:
-                for tick, count in vpframes._runs(simmod.parse_keys(keys)):
+                for tick, count in vpframes._runs(parse_keys(keys)):
                     pico.set_buttons(tick)
                     pico.exec("steps(%d)" % count, emulated_ms=120000)
                 got.append((label, pico.frame_pixels()))

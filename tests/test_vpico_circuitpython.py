@@ -33,7 +33,8 @@ def test_the_launcher_presses_and_each_games_first_screen_are_the_simulators():
     the panel asleep, and A wakes it doing nothing else; then into each game and
     back out."""
     from host_tools.commands.vpico_cmd import VpicoSim
-    from host_tools.emulation.sim import Simulator, parse_keys
+    from host_tools.core.keyscript import parse_keys
+    from host_tools.emulation.sim import Simulator
 
     sim = Simulator(BOARD)
     sim.step()

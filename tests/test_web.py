@@ -16,7 +16,8 @@ import pytest
 from clirun import run_cli
 
 from host_tools.core.fwpath import ROOT
-from host_tools.emulation.sim import Simulator, parse_keys
+from host_tools.core.keyscript import parse_keys
+from host_tools.emulation.sim import Simulator
 from host_tools.web import web_cmd
 from host_tools.web.chromium import BrowserError, Chromium
 

@@ -8,6 +8,7 @@ import tempfile
 import time
 
 from host_tools.core import plugins
+from host_tools.games import catmouse_plugin, trapcat_plugin
 
 MOVES = 2000
 OVERHEAD_BUDGET_US = 1000          # a 2 s move limit is 2000x this
@@ -42,12 +43,12 @@ def collect(report):
             handle.write("def first(board, position, legal):\n    return legal[0]\n")
         spec = path + ":first"
         trap_payload = (bytes(81), 9, 40, (30, 31, 39, 41, 48, 49))
-        us, restart = _per_move_us(plugins.trapcat_view, trap_payload, spec)
+        us, restart = _per_move_us(trapcat_plugin.view, trap_payload, spec)
         report.add(sec, "Trap the Cat 9x9, overhead per move", round(us, 1), "us",
                    budget=OVERHEAD_BUDGET_US)
         game = CatMouseGame(open_map(64, 64))
-        cm_payload = plugins.catmouse_payload(game.board, game.cat, game.legal_moves("cat"))
-        us64, _ = _per_move_us(plugins.catmouse_view, cm_payload, spec)
+        cm_payload = catmouse_plugin.payload(game.board, game.cat, game.legal_moves("cat"))
+        us64, _ = _per_move_us(catmouse_plugin.view, cm_payload, spec)
         report.add(sec, "Cat & Mouse 64x64, overhead per move", round(us64, 1), "us",
                    budget=OVERHEAD_BUDGET_US)
         report.add(sec, "worker restart after a timeout (kill + fork + load)", round(restart, 1),

@@ -17,8 +17,8 @@ real Pico (no flash XIP cache misses, simplified bus timing).
 
 import host_tools.core.fwpath  # noqa: F401
 from host_tools.bench import bench_grid, bench_junqi, bench_klotski, bench_trapcat
+from host_tools.core.keyscript import parse_keys
 from host_tools.emulation import mpvm, runtime_vm
-from host_tools.emulation import sim as simmod
 from host_tools.emulation import vpfirmware, vpframes, vpresume, vpsleep
 
 SECTION = "virtual Pico: MicroPython v1.28.0 on rp2040js, 125 MHz (emulated ms; est. = VM fuel / 1.1e8)"
@@ -337,7 +337,7 @@ def vpico_figures():
         pico.exec(_HEAP_GAME)
         for title, keys, leave in GAME_SCRIPTS:
             pico.exec("PEAK[0] = 0")
-            for tick, count in vpframes._runs(simmod.parse_keys(keys + " " + leave)):
+            for tick, count in vpframes._runs(parse_keys(keys + " " + leave)):
                 pico.set_buttons(tick)
                 pico.exec("play(%d, PEAK)" % count, emulated_ms=600000, timeout=3600)
             out["peak " + title] = int(pico.exec("print(PEAK[0])").strip())
@@ -356,7 +356,7 @@ def vpico_figures():
         pico.exec(_WATCH_TICKS)
         for script, run in (("wait:2 a wait:2 left wait:2", "steps(%d)"),
                             (WATCH_SCRIPT, "watch(%d, WORST)")):
-            for tick, count in vpframes._runs(simmod.parse_keys(script)):
+            for tick, count in vpframes._runs(parse_keys(script)):
                 pico.set_buttons(tick)
                 pico.exec(run % count, emulated_ms=600000, timeout=3600)
         out.update(mpvm._parse_results(pico.exec(

@@ -659,7 +659,7 @@ TARGETS = {
     "map-size": (lambda: ["16x8", "4X4", "20x10"], _host_input,
                  _host_check("host_tools.levels.levels_catmouse", "parse_size", "%dx%d")),
     "key-script": (lambda: ["a wait:3 down*2", "hold:b:5, up"], _host_input,
-                   _host_check("host_tools.emulation.sim", "parse_keys")),
+                   _host_check("host_tools.core.keyscript", "parse_keys")),
 }
 
 

@@ -8,6 +8,7 @@ import json
 import host_tools.core.fwpath  # noqa: F401  (puts firmware/ on sys.path)
 from host_tools.core import plugins
 from host_tools.core import UserError, plural
+from host_tools.games import junqi_plugin
 
 import junqi_ai as ja
 import junqi_board as jb
@@ -63,12 +64,12 @@ class PluginPlayer:
     def __init__(self, spec, move_timeout):
         self.spec = spec
         self.seat = 0
-        self.runner = plugins.PluginStrategy(spec, plugins.junqi_view, move_timeout)
+        self.runner = plugins.PluginStrategy(spec, junqi_plugin.view, move_timeout)
 
     def choose(self, model):
         n = model.legal_moves()
         legal = list(model.moves[:n])
-        answer = self.runner.ask(plugins.junqi_payload(model, self.seat, legal))
+        answer = self.runner.ask(junqi_plugin.payload(model, self.seat, legal))
         plugins.check_cell(answer, legal, "move", "moves")
         return answer
 

@@ -12,6 +12,7 @@ from catmouse import CatMouseGame
 
 from host_tools.core import plugins
 from host_tools.core import UserError, plural
+from host_tools.games import catmouse_plugin
 from host_tools.games.catmouse_mapfile import read_map
 
 BUILTIN = ("bfs", "astar", "evasive", "random", "stay")
@@ -33,11 +34,11 @@ class PluginPiece:
     def __init__(self, spec, side, move_timeout):
         self.spec = spec
         self.side = side
-        self.runner = plugins.PluginStrategy(spec, plugins.catmouse_view, move_timeout)
+        self.runner = plugins.PluginStrategy(spec, catmouse_plugin.view, move_timeout)
 
     def __call__(self, board, position, legal):
         try:
-            answer = self.runner.ask(plugins.catmouse_payload(board, position, legal))
+            answer = self.runner.ask(catmouse_plugin.payload(board, position, legal))
             plugins.check_cell(answer, legal)
         except plugins.Foul as foul:
             foul.side, foul.spec = self.side, self.spec

@@ -18,6 +18,7 @@ import trapcat
 import trapcat_ai
 from host_tools.core import plugins
 from host_tools.core import UserError, plural
+from host_tools.games import trapcat_plugin
 
 MAX_TURNS = 400
 
@@ -30,7 +31,7 @@ class PluginSide:
         self.spec = spec
         self.is_cat = is_cat
         self.buf = bytearray(6)
-        self.runner = plugins.PluginStrategy(spec, plugins.trapcat_view, move_timeout)
+        self.runner = plugins.PluginStrategy(spec, trapcat_plugin.view, move_timeout)
 
     def choose(self, board):
         if self.is_cat:
@@ -40,7 +41,7 @@ class PluginSide:
             legal = tuple(x for x in range(board.n) if not board.cells[x] and x != board.cat)
             if not legal:
                 return trapcat.NONE
-        answer = self.runner.ask((bytes(board.cells), board.size, board.cat, legal))
+        answer = self.runner.ask(trapcat_plugin.payload(board, legal))
         plugins.check_cell(answer, legal, "cell" if self.is_cat else "block")
         return answer
 

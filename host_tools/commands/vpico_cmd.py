@@ -77,7 +77,7 @@ def provision(image, board, firmware=None, boards_dir=None, log=print):
 
 def _flash_onto(image, board, firmware, boards_dir):
     """Boot ``image`` with ``firmware`` and flash the game onto it over the pty."""
-    from host_tools.device import flash
+    from host_tools.device import usbserial, mpflash
 
     from host_tools.emulation import vpico
     pico = vpico.VirtualPico(image, board=board, firmware=firmware, boards_dir=boards_dir)
@@ -86,9 +86,9 @@ def _flash_onto(image, board, firmware, boards_dir):
         pico.wait_booted()
         pico.run_free()
         port = pico.open_pty()
-        dev = flash.connect(port)
+        dev = usbserial.connect(port)
         try:
-            flash.flash_micropython(dev, board, boards_dir=boards_dir, log=lambda line: None)
+            mpflash.flash_micropython(dev, board, boards_dir=boards_dir, log=lambda line: None)
         finally:
             dev.close()
         resets = pico.resets

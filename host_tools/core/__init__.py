@@ -10,7 +10,8 @@ The rest of core/: ``fwpath`` (repository paths, firmware/ on sys.path),
 ``boards`` (board files, BOARDS_DIR), ``registry`` (the games: firmware/games.py
 plus each game's laptop hooks), ``levelcheck`` (the device's own level checks),
 ``build`` (the firmware file set: mpy-cross, manifest), ``plugins`` (the one
-runner of user strategies, docs/plugins.md).
+runner of user strategies, docs/plugins.md), ``keyscript`` (the key scripts of
+``sim --keys``, ``vpico --keys`` and the tests).
 """
 
 import contextlib

@@ -14,6 +14,12 @@ workers ignore SIGINT, so the parent alone gets KeyboardInterrupt.
 What a plug-in prints goes to stderr, so ``--json`` output stays parseable.
 The board it gets is a fresh read-only copy each move (``bytes`` inside), so a
 strategy cannot change the game by writing into it.
+
+What a game's plug-ins receive is that game's, beside its laptop code:
+host_tools/games/<game>_plugin.py has ``payload(...)`` (the game as plain data,
+pickled to the worker) and ``view(*payload)`` (run in the worker: the
+strategy's arguments).  The command of the game passes its ``view`` to
+``PluginStrategy`` and asks with its ``payload``; this module knows no game.
 """
 
 import importlib
@@ -244,78 +250,3 @@ def add_move_timeout_argument(parser):
                         help="time a plug-in strategy gets per move; longer is a foul "
                              "(default %g)" % DEFAULT_MOVE_TIMEOUT)
 
-
-# -- what each game's plug-ins receive (built in the worker from plain data) ----------
-class TrapBoard(bytes):
-    """Trap the Cat board for a plug-in: the cells as ``bytes`` (row-major,
-    0 free, non-zero blocked; old strategies index it as before) plus the
-    geometry: ``size`` (side), ``cols`` and ``rows`` (both = size)."""
-
-    @property
-    def cols(self):
-        return self.size
-
-    @property
-    def rows(self):
-        return self.size
-
-
-def trapcat_view(cells, size, cat, legal):
-    board = TrapBoard(cells)
-    board.size = size
-    return board, cat, legal
-
-
-def catmouse_view(cols, rows, costs, flags, cat, mouse, terrain, round_, cat_rest, mouse_rest,
-                  position, legal):
-    import host_tools.core.fwpath  # noqa: F401
-    from catmouse import BoardView
-
-    board = BoardView.__new__(BoardView)    # fields set from the game's, no per-cell loop
-    board.cols, board.rows = cols, rows
-    board.costs, board.flags = costs, flags      # bytes: read-only
-    board.cat, board.mouse, board.terrain, board.round = cat, mouse, terrain, round_
-    board.cat_rest, board.mouse_rest = cat_rest, mouse_rest
-    return board, position, legal
-
-
-class JunqiBoard:
-    """Flip Junqi as a player sees it: ``occ[c]`` 0 empty, 1 / 2 a face-up piece
-    of colour 0 / 1, 3 face down; ``kind[c]`` and ``colour[c]`` of face-up
-    pieces (255 for empty and face-down cells: hidden stays hidden);
-    ``pool[colour * 12 + type]`` the face-down pieces left, ``alive`` the
-    pieces on the board; ``my_colour`` (None before your first flip), ``plies``,
-    ``quiet`` (plies without a flip or capture), ``cols`` 5, ``rows`` 12,
-    ``size`` 60 cells (c = row * 5 + col, row A = 0)."""
-
-    cols = 5
-    rows = 12
-    size = 60
-
-    def __len__(self):
-        return self.size
-
-
-def junqi_view(occ, kind, colour, pool, alive, my_colour, plies, quiet, me, legal):
-    board = JunqiBoard()
-    board.occ, board.kind, board.colour = occ, kind, colour
-    board.pool, board.alive = pool, alive
-    board.my_colour, board.plies, board.quiet = my_colour, plies, quiet
-    return board, me, legal
-
-
-def junqi_payload(game, me, legal):
-    """What player ``me`` may know of ``game`` (face-down pieces stay unknown)."""
-    occ = bytes(game.occ)
-    kind = bytes(k if o in (1, 2) else 255 for k, o in zip(game.kind, occ))
-    colour = bytes(c if o in (1, 2) else 255 for c, o in zip(game.colour, occ))
-    mine = game.player_colour[me]
-    return (occ, kind, colour, bytes(game.pool), bytes(game.alive),
-            None if mine == 255 else mine, game.plies, game.quiet, me, legal)
-
-
-def catmouse_payload(board, position, legal):
-    """The plain data a Cat & Mouse worker needs for catmouse_view."""
-    return (board.cols, board.rows, bytes(board.costs), bytes(board.flags), board.cat,
-            board.mouse, board.terrain, board.round, board.cat_rest, board.mouse_rest,
-            position, list(legal))

@@ -6,6 +6,8 @@ Copying a UF2 there flashes it; the board then reboots into MicroPython and a
 USB serial port (VID:PID 2E8A:0005) appears.  ``install`` does that with the
 MicroPython image that ships with the project (third_party/rp2040, its sha256
 checked first) or another official RP2040 UF2, and returns the new port.
+``update_micropython`` (``flash --update-micropython``) does the same for a board
+that runs MicroPython: it sends it into BOOTSEL mode first (machine.bootloader()).
 """
 
 import glob
@@ -18,6 +20,7 @@ from pathlib import Path
 
 from host_tools.core import UserError
 from host_tools.core import uf2
+from host_tools.device import usbserial
 
 SHIPPED_UF2 = uf2.RP2040_BUNDLE / "firmware.uf2"
 SHIPPED_RELEASE = "1.28.0"         # sys.implementation.version of the shipped image
@@ -189,3 +192,18 @@ def install(drive=None, uf2=None, log=print):
     port = wait_for_port(before, log=log)
     log("MicroPython is up on %s (%.1f s after the copy)" % (port, time.monotonic() - started))
     return port
+
+
+def update_micropython(port, drive=None, uf2=None, log=print):
+    """Reinstall MicroPython on a board that runs it: reboot it into BOOTSEL mode
+    (machine.bootloader()), copy the UF2 (the shipped one, or ``uf2``) to its
+    drive and return the serial port it comes back on.  The UF2 covers only the
+    firmware's part of the flash, so the filesystem, saves included, stays."""
+    check_uf2(Path(uf2) if uf2 else SHIPPED_UF2)   # refused before the board reboots
+    dev = usbserial.connect(port)
+    with usbserial.stops_answering(dev.port):
+        info = dev.info()
+    log("%s runs MicroPython %s: rebooting it into BOOTSEL mode to install %s (files and saves stay)"
+        % (dev.port, info["version"], uf2 or ("MicroPython " + SHIPPED_RELEASE)))
+    dev.reboot_to_bootsel()
+    return install(wait_for_drive(drive), uf2, log)

@@ -1,6 +1,6 @@
 """The one interface the flasher and doctor use to talk to a device.
 
-``DeviceTransport`` is what flash.py needs: device facts, a few filesystem
+``DeviceTransport`` is what flashing (mpflash.py, staging.py) and doctor.py need: device facts, a few filesystem
 operations (paths are absolute device paths), hashes computed *on the device*,
 and reset.  ``MpremoteTransport`` implements it over USB serial with mpremote's
 Python transport; tests use ``host_tools.emulation.fakedevice.FakeDevice``.  The method

@@ -29,7 +29,7 @@ from host_tools.core import UserError, write_atomic
 from host_tools.core.boards import BOARDS_DIR
 from host_tools.core.build import MANIFEST, build_files, parse_manifest
 from host_tools.core.fwpath import FIRMWARE_DIR, ROOT
-from host_tools.device import flash
+from host_tools.device import doctor, usbserial
 
 AGREE_WITHIN = 0.05          # a device time this close to the virtual Pico's "agrees"
 PART_SILENCE_S = 900         # the longest part (4 Trap the Cat games) prints only at its end
@@ -158,7 +158,7 @@ def print_table(rows, heap, log=print):
 def run_hwtest(dev, board, names=None, bench_path=DEFAULT_BENCH, log=print):
     """The whole check on an open transport; returns (report dict, problems)."""
     info = dev.info()
-    problems = list(flash.doctor(dev, log=log))
+    problems = list(doctor.doctor(dev, log=log))
     if problems:
         return {"problems": problems}, problems
     version = check_firmware(dev, info, board)
@@ -207,9 +207,9 @@ def cmd_hwtest(args):
                   % bench)
     elif not bench.is_file():
         raise UserError("--bench %s: no such file (a bench.json written by `make bench`)" % bench)
-    dev = flash.connect(args.port)
+    dev = usbserial.connect(args.port)
     try:
-        with flash.stops_answering(dev.port):
+        with usbserial.stops_answering(dev.port):
             report, problems = run_hwtest(dev, args.board, names, bench)
     finally:
         dev.restart()

@@ -12,10 +12,8 @@ the terminal has 128x33 cells, else quadrant blocks (2x2 pixels per cell) or
 Braille (2x4, fits 80x24); q or Esc quits and the terminal is restored,
 and a headless mode for scripts and golden images:
 ``--keys "down a right right" --ticks 200 --screenshot out.png --gif out.gif``.
-Key script tokens: a button name (up down left right a b) taps it (pressed 2
-ticks, released 2 ticks); ``NAME*N`` taps N times; ``wait`` idles 15 ticks,
-``wait:N`` N ticks; ``hold:NAME:N`` holds a button for N ticks; ``NAME+NAME``
-taps buttons together (``b+a``: the games' B+A undo).
+The key script's grammar (``down*3 a wait:30 hold:b:40 b+a``) is
+host_tools/core/keyscript.py.
 """
 
 import os
@@ -24,81 +22,8 @@ from pathlib import Path
 
 from host_tools.core.boards import BOARDS_DIR
 from host_tools.core.fwpath import ROOT
+from host_tools.core.keyscript import key_script
 from host_tools.emulation.pinsim import VSYS_ON_USB, PinSim, install_host_modules  # noqa: F401  (sim.install_host_modules)
-KEY_NAMES = ("up", "down", "left", "right", "a", "b")
-ALIASES = {"z": "a", "x": "b"}
-
-
-MAX_KEY_COUNT = 1000000  # ticks in one key token (a script is one list entry per tick)
-
-
-def parse_keys(text):
-    """Key script -> list of per-tick sets of pressed button names."""
-    from host_tools.core import UserError
-
-    if not text.isascii():          # before lower(): 'K' (Kelvin) lowers to 'k'
-        raise UserError("key script has a non-ASCII character")
-    ticks = []
-    for token in text.replace(",", " ").split():
-        tok = token.lower()
-        if tok == "wait" or tok.startswith("wait:"):
-            n = 15 if tok == "wait" else _count(tok[5:], token)
-            ticks.extend([frozenset()] * n)
-            continue
-        if tok.startswith("hold:"):
-            parts = tok.split(":")
-            if len(parts) != 3:
-                raise UserError("bad key token %r (use hold:NAME:TICKS)" % token)
-            name = _key(parts[1], token)
-            ticks.extend([frozenset([name])] * _count(parts[2], token))
-            ticks.extend([frozenset()] * 2)
-            continue
-        name, _, times = tok.partition("*")
-        names = frozenset(_key(part, token) for part in name.split("+"))
-        for _ in range(_count(times, token) if times else 1):
-            ticks.extend([names] * 2 + [frozenset()] * 2)
-    return ticks
-
-
-def key_script(keys=None, keys_file=None):
-    """The per-tick key list of ``--keys-file`` then ``--keys`` (shared by sim and vpico)."""
-    from host_tools.core import UserError
-
-    script = []
-    if keys_file:
-        try:
-            script += parse_keys(Path(keys_file).read_text(encoding="utf-8"))
-        except UnicodeDecodeError:
-            raise UserError("cannot read --keys-file %s: not a text file (not UTF-8)" % keys_file) from None
-        except OSError as exc:
-            raise UserError("cannot read --keys-file: %s" % exc) from None
-    if keys:
-        script += parse_keys(keys)
-    return script
-
-
-def _key(name, token):
-    from host_tools.core import UserError
-
-    name = ALIASES.get(name, name)
-    if name not in KEY_NAMES:
-        raise UserError("unknown key %r in %r (use %s, wait, wait:N, hold:NAME:N, NAME*N, NAME+NAME)"
-                        % (name, token, ", ".join(KEY_NAMES)))
-    return name
-
-
-def _count(text, token):
-    from host_tools.core import UserError
-
-    try:
-        n = int(text)
-    except ValueError:
-        raise UserError("bad count in key token %r" % token) from None
-    if n < 0:
-        raise UserError("bad count in key token %r" % token)
-    if n > MAX_KEY_COUNT:
-        raise UserError("count in key token %r is over %d" % (token, MAX_KEY_COUNT))
-    return n
 
 
 class Simulator(PinSim):

@@ -130,10 +130,10 @@ def _firmware_version(board):
 
 def _deploy(image, board, log):
     """``flash`` onto the CIRCUITPY of ``image``, as onto a mounted drive."""
-    from host_tools.device import flash
+    from host_tools.device import cpflash
 
     with drive_folder(image) as drive:
-        flash.flash_circuitpython(str(drive), board, log=log, install_libs=install_libs_from_packages)
+        cpflash.flash_circuitpython(str(drive), board, log=log, install_libs=install_libs_from_packages)
 
 
 def circuitpython_image(board="pico-cp-ssd1306", log=None):

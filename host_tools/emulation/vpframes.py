@@ -17,6 +17,7 @@ entry per tick, 1000/30 ms apart).  On the virtual Pico, two ways:
   transfers of the .mpy driver.  Every frame must then match the simulator's.
 """
 
+from host_tools.core.keyscript import parse_keys
 from host_tools.emulation import sim as simmod
 from host_tools.emulation import vpfirmware
 
@@ -29,7 +30,7 @@ def sim_frames(script, board="pico-ssd1306", battery=None):
     sim = simmod.Simulator(board, battery=battery)
     frames = []
     for label, keys in script:
-        for tick in simmod.parse_keys(keys):
+        for tick in parse_keys(keys):
             sim.step(tick)
         frames.append((label, sim.oled.pixels()))
     return frames
@@ -43,7 +44,7 @@ def realtime_frames(pico, script):
     start = pico.now_ns
     n = 0
     for label, keys in script:
-        for tick in simmod.parse_keys(keys):
+        for tick in parse_keys(keys):
             pico.set_buttons(tick)
             n += 1
             pico.run_until(start + int(n * TICK_MS * 1e6))
@@ -94,7 +95,7 @@ def stepped_frames(pico, script):
     pico.exec(_STEPPED_BOOT)
     frames = []
     for label, keys in script:
-        for tick, count in _runs(simmod.parse_keys(keys)):
+        for tick, count in _runs(parse_keys(keys)):
             pico.set_buttons(tick)
             pico.exec("steps(%d)" % count, emulated_ms=120000)
         frames.append((label, pico.frame_pixels()))

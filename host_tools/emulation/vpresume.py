@@ -18,8 +18,8 @@ import shutil
 from contextlib import contextmanager
 from pathlib import Path
 
+from host_tools.core.keyscript import parse_keys
 from host_tools.emulation import mpvm, vpfirmware, vpico
-from host_tools.emulation import sim as simmod
 from host_tools.emulation.vpico import MS
 
 TICK_MS = 1000.0 / 30
@@ -235,7 +235,7 @@ def prepared_image(folder):
 
 def play_ticks():
     """The per-tick key sets of PLAY."""
-    return simmod.parse_keys(PLAY)
+    return parse_keys(PLAY)
 
 
 def play_and_cut(image, cut_ns=None, cut_after_ops=None, arm_at_tick=None):

@@ -1,6 +1,6 @@
 """`python -m host_tools web --build DIR` / `--serve [--port N]` / `make web`.
 
-The site is static: ``index.html``, ``app.js`` and ``style.css`` from
+The site is static: ``index.html``, ``app.js``, ``keyscript.mjs`` and ``style.css`` from
 host_tools/web/site/, the official MicroPython WebAssembly port
 (``micropython.mjs`` + ``micropython.wasm`` from node_modules) and, in
 ``firmware/``, the firmware's flat ``.py`` modules as they are in firmware/
@@ -20,7 +20,7 @@ from host_tools.core.fwpath import FIRMWARE_DIR, ROOT
 SITE_DIR = Path(__file__).resolve().parent / "site"
 PORT_DIR = ROOT / "node_modules" / "@micropython" / "micropython-webassembly-pyscript"
 PORT_FILES = ("micropython.mjs", "micropython.wasm")
-SITE_FILES = ("index.html", "app.js", "style.css")
+SITE_FILES = ("index.html", "app.js", "keyscript.mjs", "style.css")
 DEFAULT_DIR = ROOT / "build" / "web"
 # served with these types (the wasm one lets the browser compile while it downloads)
 TYPES = {".mjs": "text/javascript", ".js": "text/javascript", ".wasm": "application/wasm",

@@ -4,6 +4,7 @@
 // Text from outside (a level pack, a URL parameter, an error) reaches the page
 // only through textContent, never as HTML.
 import { loadMicroPython } from "./micropython.mjs";
+import { parseKeys } from "./keyscript.mjs";   // the key script of `sim --keys` (host_tools/core/keyscript.py)
 
 const WIDTH = 128, HEIGHT = 64;
 const TICK_MS = 1000 / 30;
@@ -13,7 +14,6 @@ const SAVE_KEY = "pocket-puzzles/saves/"; // localStorage key prefix, one item p
 const KEY_BITS = { ArrowUp: 1, ArrowDown: 2, ArrowLeft: 4, ArrowRight: 8,
                    z: 16, Z: 16, a: 16, A: 16, Enter: 16, " ": 16,
                    x: 32, X: 32, b: 32, B: 32, Backspace: 32 };
-const KEY_NAMES = ["up", "down", "left", "right", "a", "b"];
 
 const params = new URLSearchParams(location.search);
 const statusLine = document.getElementById("status");
@@ -23,51 +23,13 @@ const image = paint.createImageData(WIDTH, HEIGHT);
 
 // What tests and the bench read (window.pocket): state, timings, last frame, the key parser.
 const pocket = window.pocket = { ready: false, done: false, error: "", frame: "", final: "", game: "",
-                                 ticks: 0, tickMs: [], loadMs: 0, pack: null, violations: [] };
+                                 ticks: 0, tickMs: [], loadMs: 0, pack: null, violations: [], parseKeys };
 document.addEventListener("securitypolicyviolation", (e) => pocket.violations.push(e.violatedDirective));
 
 function say(text, isError = false) {
   statusLine.textContent = text;
   statusLine.classList.toggle("error", isError);
 }
-
-// -- the key script of `sim --keys` (host_tools/emulation/sim.py parse_keys) --------------
-const MAX_KEY_COUNT = 1000000;            // ticks in one token, as sim's
-function parseKeys(text) {
-  const ticks = [];
-  if (!/^[\x00-\x7f]*$/.test(text)) throw new Error("key script has a non-ASCII character");
-  const count = (s, token) => {
-    if (!/^[0-9]+$/.test(s)) throw new Error(`bad count in key token '${token}'`);
-    if (Number(s) > MAX_KEY_COUNT) throw new Error(`count in key token '${token}' is over ${MAX_KEY_COUNT}`);
-    return Number(s);
-  };
-  const bit = (name, token) => {
-    const i = KEY_NAMES.indexOf({ z: "a", x: "b" }[name] || name);
-    if (i < 0) throw new Error(`unknown key '${name}' in '${token}'`);
-    return 1 << i;
-  };
-  for (const token of text.replace(/,/g, " ").split(/\s+/).filter(Boolean)) {
-    const tok = token.toLowerCase();
-    if (tok === "wait" || tok.startsWith("wait:")) {
-      const n = tok === "wait" ? 15 : count(tok.slice(5), token);
-      for (let i = 0; i < n; i++) ticks.push(0);
-    } else if (tok.startsWith("hold:")) {
-      const parts = tok.split(":");
-      if (parts.length !== 3) throw new Error(`bad key token '${token}' (use hold:NAME:TICKS)`);
-      const mask = bit(parts[1], token);
-      for (let i = count(parts[2], token); i > 0; i--) ticks.push(mask);
-      ticks.push(0, 0);
-    } else {
-      const [names, times] = tok.split("*");
-      let mask = 0;
-      for (const name of names.split("+")) mask |= bit(name, token);
-      for (let n = times === undefined ? 1 : count(times, token); n > 0; n--) ticks.push(mask, mask, 0, 0);
-    }
-  }
-  return ticks;
-}
-
-pocket.parseKeys = parseKeys;
 
 // -- screen ---------------------------------------------------------------------------------
 function draw(hex) {
