@@ -34,6 +34,8 @@ and ``Search`` (the search's state), driven by ``Solver``.
   empties) and re-rank only the 1-4 rows they touch.
 - a first resumable walk over the DAG gives every geometry's mirror rank and
   seeds the goal layouts.
+- modules: this one imports ``klotski_setup`` and ``klotski_loop``; neither
+  imports it back (what the three share is ``klotski_common``).
 - resumable: ``step(max_states)`` expands about that many layouts (a geometry
   visit is not split; decodes, marked layouts and the walk are charged too),
   so one call is bounded (step(40) stays under 50 ms on a Pico).  The setup
@@ -49,7 +51,7 @@ and ``Search`` (the search's state), driven by ``Solver``.
 
 from array import array
 from asciitext import first_bad
-from klotski_common import DIRS as _DIRS, POW5 as _POW5, clear as _clear, load_kernel, zeros as _zeros
+from klotski_common import _DIRS, _POW5, _clear, _zeros, load_kernel
 
 import sys
 
@@ -283,9 +285,11 @@ class Search:
     attribute stores from viper would add ~600 B of machine code, resident
     on the device)."""
 
-    def __init__(self, rk, tab, made):
-        """``rk``, ``tab``: the solver's ``Ranker`` and ``Table``; ``made``:
-        its ``klotski_setup.Setup`` at its end, with the search's own tables."""
+    def __init__(self, ranker, distances, setup):
+        """The solver's ``Ranker`` and ``Table``, and its ``klotski_setup.Setup``
+        at its end, with the search's own tables."""
+        rk = ranker
+        tab = distances
         # shared with the table: two planes of ``units`` words, 1 + distance
         # % 3 per pair bit (0 = not reached), ``words_per`` words of
         # ``word_bits`` bits per geometry
@@ -293,7 +297,7 @@ class Search:
         self.units = tab.units
         self.words_per = tab.words_per
         self.word_bits = tab.word_bits
-        self.full_words = made.full_words      # every pair's bit set, per word
+        self.full_words = setup.full_words      # every pair's bit set, per word
         self.pairs = rk.pairs                  # monomino pairs (empty cells) per geometry
         self.monos = rk.monos                  # monomino cells: soldiers + 2
         self.pair_low = rk.pair_low            # pair -> its lower monomino index
@@ -302,7 +306,7 @@ class Search:
         self.pair_word = tab.pair_word         # pair -> its word of the geometry
         self.pair_bit = tab.pair_bit           # pair -> its bit in that word
         self.popcount = rk.popcount            # bits set in 10 bits
-        self.low_bit = made.low_bit            # lowest bit set in a byte
+        self.low_bit = setup.low_bit            # lowest bit set in a byte
         self.mirror_below = rk.mirror_below    # cells counted before c in the mirror image's order
         # the row DAG (``klotski_setup``): ranks of geometries
         self.entries = rk.entries              # (offset << 10) | next node, per used slot
@@ -315,15 +319,15 @@ class Search:
         self.words = rk.words                  # the row words, grouped by mask
         self.mask_start = rk.mask_start        # a mask's first index in words
         self.word_mirror = rk.word_mirror      # a row word's mirror image
-        self.offset_slot = made.offset_slot    # rows 2-4: offset in a node -> slot
-        self.offset_base = made.offset_base    # a node's start in offset_slot (65535: none)
-        self.word_pieces = made.word_pieces    # per row word: monomino, V-top, H-left nibbles, block column + 1
-        self.cells_below = made.cells_below    # bits of the cells before c
-        self.neighbours = made.neighbours      # bits of c's neighbours
-        self.move_row = made.move_row          # the big-piece moves' row-word deltas
-        self.move_col = made.move_col          # (``klotski_setup.Setup._moves``)
-        self.move_rows = made.move_rows
-        self.move_delta = made.move_delta
+        self.offset_slot = setup.offset_slot    # rows 2-4: offset in a node -> slot
+        self.offset_base = setup.offset_base    # a node's start in offset_slot (65535: none)
+        self.word_pieces = setup.word_pieces    # per row word: monomino, V-top, H-left nibbles, block column + 1
+        self.cells_below = setup.cells_below    # bits of the cells before c
+        self.neighbours = setup.neighbours      # bits of c's neighbours
+        self.move_row = setup.move_row          # the big-piece moves' row-word deltas
+        self.move_col = setup.move_col          # (``klotski_setup._build_moves``)
+        self.move_rows = setup.move_rows
+        self.move_delta = setup.move_delta
         # the geometry decoded last
         self.rows = _zeros("H", 5)             # its row words
         self.path = _zeros("H", 6)             # DAG node entering row r
@@ -908,7 +912,7 @@ class Solver:
         if not done:
             self._setup = job
             return False
-        self._set_up(job)
+        self._init_search(job)
         if NATIVE_KERNEL:
             # on a device (firmware as .mpy) the setup's code need not stay
             # resident during the search; the WebAssembly VMs would compile
@@ -916,7 +920,7 @@ class Solver:
             sys.modules.pop("klotski_setup", None)
         return True
 
-    def _set_up(self, job):
+    def _init_search(self, job):
         """The setup ``job`` is done: the table's array, the search's code
         (for 30-bit words, what its last slices loaded) and its state."""
         self.size = self.ranker.geos * self.pairs

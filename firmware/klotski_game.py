@@ -1,11 +1,12 @@
 """Klotski (华容道) on the handheld: the scene around klotski.py.
 
-Screens, one object each with ``tick(ctx)`` / ``draw(fb)`` (``Scene.screen``
-is the one on show; the runtime sees ``Scene``): ``LevelList`` (name, best /
-optimal, a thumbnail of the layout), ``PlayScreen`` (the board and its
-panel), ``MenuScreen`` (the pause menu over the board), ``WinScreen`` and
-``PackError``.  ``Scene`` holds what they share: the levels, the board in
-play, its undo ring and its solver job.  The list and the pack's error are
+Screens (``screens.Screen``; ``Scene.screen`` is the one on show, the runtime
+sees ``Scene``): ``LevelList`` (name, best / optimal, a thumbnail of the
+layout), ``PlayScreen`` (the board and its panel), ``MenuScreen`` (the pause
+menu over the board), ``WinScreen`` and ``scenekit.PackErrorScreen``.
+``Scene`` holds what they share: the levels (``scenekit.Levels``), the board
+in play, its undo ring and its solver (a ``SolverTask`` run by a
+``work.Job``).  The list and the pack's error are
 kept on screen by the runtime's frame cache (``Scene.frame_key``).
 
 Board: 4 x 5 cells of 12 px on the left (a frame with the exit gap under the
@@ -21,15 +22,17 @@ moved any distance along any path); moving it back to where the step started
 cancels the step.  B (tap): drop the piece, or undo a step.  Hold B: menu
 (hint, auto solve, undo, restart, levels).  A hint plays the solver's best next
 move; auto solve plays them all.  A win with a hint or auto solve is not a
-record.
+record.  Every win ends the game in progress with ``ctx.finish``.
 
 Pieces: the board model is klotski.py's (``owners``, ``can_shift``,
-``shift``, ``is_goal_cells``); ``UndoRing`` keeps the layouts before the last
-UNDO steps; ``SolverJob`` runs the solver's phases and the table cache.
+``shift``, ``is_goal_cells``); ``LayoutUndo`` (an ``undoring.UndoRing``) keeps
+the layouts before the last UNDO steps; ``SolverTask`` is the solver's work
+and the table cache, in slices.
 
 Solver: one klotski.Solver per piece set, built in the background from the
-moment a level opens: each tick runs ``step(CHUNK)`` slices while the tick's
-deadline allows (one slice is <= ~45 ms on a Pico), with a progress bar.  A
+moment a level opens: each tick the job runs ``step(CHUNK)`` slices while the
+tick's deadline allows (one slice is <= ~45 ms on a Pico), with a progress
+bar; a MemoryError ends it (the job's "NOT ENOUGH MEMORY", then "NO SOLVER").  A
 finished table is written to flash (klotski_cache) and read back the next time
 (instant hints).  The solver's setup ("SOLVER: SETUP"), seeding the goal
 layouts and the search itself all come in bounded slices; the one slice that
@@ -171,7 +174,7 @@ class SolverTask(work.Task):
     the table's ~24 ms slice would otherwise leave the search's ~1 ms
     slices one a tick.  ``alone_next()`` is True before the table's slice
     and once a tick has run MAX_SLICES slices (the simulator's clock stands
-    still); the scene resets ``burst`` each tick."""
+    still); the scene resets ``slices`` each tick."""
 
     def __init__(self, ctx):
         self.cache = klotski_cache.dir_for(ctx)   # the table cache's directory (None: no cache)
@@ -180,7 +183,7 @@ class SolverTask(work.Task):
         self.phase = _S_NONE     # what the next slice does
         self.cache_status = ""   # what the cache said
         self.writer = None       # the cache write under way (S_SAVE)
-        self.burst = 0           # slices run in this tick
+        self.slices = 0           # slices run in this tick
         self.ctx = ctx           # for the cache's toasts
 
     def want(self, piece_set):
@@ -200,11 +203,11 @@ class SolverTask(work.Task):
 
     def alone_next(self):
         ph = self.phase
-        return self.burst >= MAX_SLICES or (ph == S_SETUP and self.solver.heavy_next)
+        return self.slices >= MAX_SLICES or (ph == S_SETUP and self.solver.heavy_next)
 
     def step(self):
         """One slice; True at the end of a stage (see the class notes)."""
-        self.burst += 1
+        self.slices += 1
         ph = self.phase
         s = self.solver
         if ph == S_SETUP:
@@ -399,7 +402,7 @@ class Scene(screens.Scene):
         job = self.job
         if job.running():
             task = self.task
-            task.burst = 0
+            task.slices = 0
             st = job.run(ctx)
             if st == work.DONE:
                 if task.phase != S_READY:

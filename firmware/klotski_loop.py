@@ -6,7 +6,7 @@ which runs ``klotski_viper`` instead, never loads its ~4 KB of bytecode:
 ``klotski.Solver`` imports it only for a search without a kernel, and the
 table build's heap peaks during the search."""
 
-from klotski_common import DIRS as _DIRS, POW5 as _POW5
+from klotski_common import _DIRS, _POW5
 
 try:
     from micropython import const

@@ -1,22 +1,24 @@
 """The Klotski solver's setup in bounded slices: the row DAG that ranks
 geometries, then the tables (``klotski.Solver``'s docstring and module notes).
 
-``Setup(solver)`` is explicit state: ``phase`` (which piece of work comes
-next), ``at`` (where that phase's loop resumes) and the temporaries that live
-from one slice to the next; ``step()`` runs one slice (~1 M fuel, ~10 ms on a
-Pico) and returns True once the solver is ready.  ``heavy_next`` is True
+``Setup(ranker, distances, nv, nh, load_kernel)`` is explicit state:
+``phase`` (which piece of work comes next), ``at`` (where that phase's loop
+resumes) and the temporaries that live from one slice to the next; ``step()``
+runs one slice (~1 M fuel, ~10 ms on a Pico) and returns True once it is
+done: the solver then takes what it made (``klotski.Solver._init_search``).  ``heavy_next`` is True
 before the one slice that makes the table (~2.4 M fuel for the classic set,
 ~4.1 M for 30-bit words) and before the one that loads search32's module
 (30-bit words).  The slices end where the setup's generator used to
 yield, so each costs what it did.
 
+It imports only ``klotski_common`` (never ``klotski``: no import circle).
 A module of its own so that its code is not resident while the search runs,
 where the table build's heap peaks: ``klotski`` imports it for a setup and
 drops it from ``sys.modules`` when the setup ends (another solver imports it
 again).
 """
 
-from klotski_common import POW5 as _POW5, clear as _clear, load_kernel, unzeroed as _unzeroed, zeros as _zeros
+from klotski_common import _POW5, _clear, _unzeroed, _zeros, load_kernel
 
 try:
     from micropython import const
@@ -440,9 +442,9 @@ class _RowDag:
         self.phase = _WRITE
         self._write(self.states - 1, False)
 
-    def _written(self, pos):
-        """Every entry is written (``pos`` of them)."""
-        self.ranker.node_base[self.live] = pos
+    def _written(self, at):
+        """Every entry is written (``at`` of them)."""
+        self.ranker.node_base[self.live] = at
         # offset in a node of rows 2-4 -> its slot (the decode's lookup instead
         # of a binary search); the key table is free now and usually large enough
         nid = self.key_node
@@ -730,11 +732,11 @@ class Setup(_RowDag):
             if c < 16:
                 v |= 1 << (c + 4)
             nbrs[c] = v
-        self.move_row, self.move_col, self.move_rows, self.move_delta = _moves()
+        self.move_row, self.move_col, self.move_rows, self.move_delta = _build_moves()
         self.phase = _DONE
 
 
-def _moves():
+def _build_moves():
     """Row-word deltas of the big-piece moves, per move type
     mt = ((t-2)*4 + k)*2 + dist-1 (kind t, direction k, distance): the rows
     touched start at anchor row + move_row[mt] - 2 (move_rows[mt] rows)

@@ -230,6 +230,7 @@ def test_auto_solve_reaches_the_goal_without_record(cache_dir):
     assert g.screen is g.win_screen and klotski.is_goal_cells(g.cells)
     assert g.steps == 70 and g.helped and not g.new_best
     assert "klotski" not in ctx.saved or not ctx.saved["klotski"]["best"]
+    assert ctx.finishes == 1 and g.snapshot() is None    # the ending, without a record
     fb = framebuf.FrameBuffer(bytearray(1024), 128, 64, framebuf.MONO_VLSB)
     g.draw(fb)
     tap(g, ctx, B)
@@ -262,6 +263,7 @@ def test_playing_the_solution_by_buttons_wins_and_saves_the_best(cache_dir, clas
     assert g.screen is g.win_screen
     assert g.steps == 81 and not g.helped and g.new_best
     assert ctx.saved["klotski"]["best"][CLASSIC] == 81
+    assert ctx.finishes == 1 and g.snapshot() is None
     fb = framebuf.FrameBuffer(bytearray(1024), 128, 64, framebuf.MONO_VLSB)
     g.draw(fb)
     # a worse win does not replace the record; the list shows it
@@ -272,7 +274,7 @@ def test_playing_the_solution_by_buttons_wins_and_saves_the_best(cache_dir, clas
     for frm, to in moves:
         play_move(g, ctx, frm, to)
     assert g.screen is g.win_screen and g.steps == len(moves) + 1 >= 81 and not g.new_best
-    assert ctx.saved["klotski"]["best"][CLASSIC] == 81
+    assert ctx.saved["klotski"]["best"][CLASSIC] == 81 and ctx.finishes == 2
     # a new Game reads the saved best
     g2 = kg.Scene(ctx)
     assert g2.best(0) == 81
@@ -320,6 +322,27 @@ def test_sliced_build_progress_pending_hint_and_cache_written(tmp_path):
     tap(g2, ctx2, A)
     set_up(g2, ctx2)
     assert g2.task.phase == kg.S_READY and g2.task.cache_status == "ok"
+
+
+def test_a_solver_out_of_memory_is_the_jobs_toast_and_no_solver(monkeypatch):
+    """A MemoryError in a slice of the solver's setup ends its job: the one
+    "NOT ENOUGH MEMORY" toast, the solver dropped, the panel says so and a
+    hint finds no solver; the board plays on."""
+    ctx = FakeCtx()
+    g = kg.Scene(ctx)
+    tap(g, ctx, A)
+    tick(g, ctx)                              # the constructor's tick
+    assert g.task.phase == kg.S_SETUP and g.job.running()
+
+    def no_memory():
+        raise MemoryError("memory allocation failed")
+    monkeypatch.setattr(g.task.solver, "setup", no_memory)
+    tick(g, ctx)
+    assert ctx.toasts == ["NOT ENOUGH MEMORY"]
+    assert g.task.phase == kg.S_FAIL and g.task.solver is None and not g.job.running()
+    assert g.play_screen.status() == "NO SOLVER"
+    menu(g, ctx, 0)
+    assert ctx.toasts[-1] == "NO SOLVER" and g.steps == 0 and g.screen is g.play_screen
 
 
 def test_same_piece_set_keeps_the_solver(cache_dir):
