@@ -172,7 +172,11 @@ class SolverTask(work.Task):
     write step have a tick of their own, and the job's estimate of a slice
     (the longest one since it started) is that of the stage's own slices:
     the table's ~24 ms slice would otherwise leave the search's ~1 ms
-    slices one a tick.  ``alone_next()`` is True before the table's slice
+    slices one a tick.  The search is a stage a tick: the slices that
+    allocate its arrays and walk the geometries take up to ~10 ms, the
+    kernel's ~1 ms, so each tick expects its own longest slice (the
+    estimate of the longest since the search began halved the search's
+    share of a tick on the virtual Pico: 98 ticks instead of 49).  ``alone_next()`` is True before the table's slice
     and once a tick has run MAX_SLICES slices (the simulator's clock stands
     still); the scene resets ``slices`` each tick."""
 
@@ -403,6 +407,8 @@ class Scene(screens.Scene):
         if job.running():
             task = self.task
             task.slices = 0
+            if task.phase == S_BUILD:
+                job.start(task)          # the search: a stage a tick (see SolverTask)
             st = job.run(ctx)
             if st == work.DONE:
                 if task.phase != S_READY:
