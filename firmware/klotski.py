@@ -34,6 +34,8 @@ and ``Search`` (the search's state), driven by ``Solver``.
   empties) and re-rank only the 1-4 rows they touch.
 - a first resumable walk over the DAG gives every geometry's mirror rank and
   seeds the goal layouts.
+- modules: this one imports ``klotski_setup`` and ``klotski_loop``; neither
+  imports it back (what the three share is ``klotski_common``).
 - resumable: ``step(max_states)`` expands about that many layouts (a geometry
   visit is not split; decodes, marked layouts and the walk are charged too),
   so one call is bounded (step(40) stays under 50 ms on a Pico).  The setup
@@ -49,8 +51,8 @@ and ``Search`` (the search's state), driven by ``Solver``.
 
 from array import array
 from asciitext import first_bad
+from klotski_common import _DIRS, _POW5, _clear, _zeros, load_kernel
 
-import gc
 import sys
 
 try:
@@ -58,20 +60,6 @@ try:
 except ImportError:
     def const(value):
         return value
-
-
-def load_kernel(name):
-    """The kernel module ``name``, or None when its machine code (search16
-    alone is ~9.4 KB in one piece) finds no free block in a fragmented heap:
-    what the failed load left is collected and the import tried once more;
-    without it the plain loop builds the same table, slower."""
-    for _ in range(2):
-        try:
-            return __import__(name)
-        except MemoryError:
-            sys.modules.pop(name, None)
-            gc.collect()
-    return None
 
 
 try:
@@ -260,9 +248,6 @@ def shift(cells, a, d):
 
 
 # ---------------------------------------------------------------- row patterns
-_POW5 = (1, 5, 25, 125)
-
-
 def _set_tok(nw, c, delta):
     """Row words ``nw``: the token of cell c changes by delta.  A function,
     not a method: a method call first misses in the ranker's instance map,
@@ -279,41 +264,6 @@ def _idx(pop, mm, c):
     return pop[mm & 1023] + pop[(mm >> 10) & ((1 << (c - 10)) - 1)]
 
 
-def _clear(a, i, n):
-    """a[i:n] = 0, eight items per loop turn (no slice objects: GC-off
-    allocation counts them)."""
-    while i + 8 <= n:
-        a[i] = 0
-        a[i + 1] = 0
-        a[i + 2] = 0
-        a[i + 3] = 0
-        a[i + 4] = 0
-        a[i + 5] = 0
-        a[i + 6] = 0
-        a[i + 7] = 0
-        i += 8
-    while i < n:
-        a[i] = 0
-        i += 1
-
-
-def _unzeroed(tc, n):
-    """array of n items, zero only after ``_clear`` (when it fits, it is made
-    from a range: no temporary as large as the array, which GC-off allocation
-    counts)."""
-    if n <= (32767 if tc in "hb" else 255 if tc == "B" else 65535 if tc == "H" else 1 << 30):
-        return array(tc, range(n))
-    return array(tc, bytes(n * (1 if tc in "bB" else 2 if tc in "hH" else 4)))
-
-
-def _zeros(tc, n):
-    a = _unzeroed(tc, n)
-    _clear(a, 0, n)
-    return a
-
-
-# the cell step of direction k (0 left, 1 right, 2 up, 3 down)
-_DIRS = (-1, 1, -4, 4)
 # Search.counters: what each item holds (klotski_viper uses the same numbers)
 _SCAN = const(0)
 _FOUND = const(1)
@@ -325,45 +275,88 @@ _WALK_ROW = const(5)
 
 class Search:
     """The layered search's state: the one object that the plain loop
-    (``klotski_loop.expand``, ``walk``) and the viper kernels (``klotski_viper.search16``,
-    ``walk``, ``klotski_viper32.search32``) read and write.  The setup makes
-    it last (``klotski_setup._init_search``) and ``Solver.finish`` drops it
-    when the table is complete.
+    (``klotski_loop.expand``, ``walk``) and the viper kernels
+    (``klotski_viper.search16``, ``walk``, ``klotski_viper32.search32``) read
+    and write.  ``Solver`` makes it when its setup is done and drops it in
+    ``finish`` when the table is complete.  Its fields, declared below: what
+    it shares with the table and the ranker (read only), the tables the
+    setup made for it alone, and its own arrays.  ``counters``: the scalars
+    the loop and the kernels resume from and leave, in place (an array:
+    attribute stores from viper would add ~600 B of machine code, resident
+    on the device)."""
 
-    Read only, shared with the table (``Table``): ``table`` (its
-    ``planes``: two planes of ``units`` words, 1 + distance % 3 per pair bit,
-    0 = not reached), ``words_per`` words of ``word_bits`` bits per
-    geometry, ``pair_word``/``pair_bit``; with the ranker (``Ranker``):
-    ``pairs``, ``monos`` (monomino cells: soldiers + 2), the pair tables
-    ``pair_low``/``pair_high`` (pair -> its two monomino indices),
-    ``pair_of[i * monos + j]`` (either order), ``popcount`` (of 10 bits),
-    ``mirror_below[c]`` (the cells counted before c in the mirror image's
-    order); the row DAG (see ``klotski_setup.Setup``): ``entries`` ((offset
-    << 10) | next node), ``node_base``, ``node_first``/``node_last`` (used
-    slot span), ``node_count``, ``node_mask``, ``slot`` (row word -> slot),
-    ``words``, ``mask_start``, ``word_mirror``.
-
-    Its own: ``full_words`` (every pair's bit set), ``low_bit`` (of a byte),
-    ``offset_slot``/``offset_base`` (rows 2-4: offset in a node -> slot),
-    ``word_pieces`` (per row word: monomino, V-top and H-left nibbles,
-    block column + 1), ``cells_below[c]`` (bits of the cells before c),
-    ``neighbours[c]`` (bits of c's neighbours), the move tables
-    ``move_row``, ``move_col``, ``move_rows``, ``move_delta`` (``klotski_setup._build_moves``),
-    the decoded geometry's ``rows``, ``path`` (DAG node entering row r),
-    ``path_rank`` (rank offset of rows < r), ``path_end`` (end of the rank
-    range entered at row r), ``mono_cell``; ``soldier_targets`` (one visit's
-    soldier moves, tables of several words); ``frontier`` (reached, not yet
-    expanded), ``active`` (1 bit per table word with a frontier),
-    ``summary`` (1 bit per non-zero ``active`` byte), ``mirror`` (geometry ->
-    its mirror image's rank), made by ``allocate`` (``cleared``: frontier
-    words cleared so far); the walk's stack ``walk_node``, ``walk_slot``,
-    ``walk_rank``, ``walk_mirror_node``, ``walk_mirror_rank`` (the mirror
-    image's node and rank).  ``counters``: the scalars the loop and the
-    kernels resume from and leave, in place (an array: attribute stores
-    from viper would add ~600 B of machine code, resident on the device):
-    ``counters[_SCAN]`` (next active byte), ``_FOUND`` (layouts marked in
-    this layer), ``_REACHED``, ``_EXPANDED``, ``_DEPTH`` (the layer),
-    ``_WALK_ROW`` (the walk's depth, -1 when it is over)."""
+    def __init__(self, ranker, distances, setup):
+        """The solver's ``Ranker`` and ``Table``, and its ``klotski_setup.Setup``
+        at its end, with the search's own tables."""
+        rk = ranker
+        tab = distances
+        # shared with the table: two planes of ``units`` words, 1 + distance
+        # % 3 per pair bit (0 = not reached), ``words_per`` words of
+        # ``word_bits`` bits per geometry
+        self.table = tab.planes
+        self.units = tab.units
+        self.words_per = tab.words_per
+        self.word_bits = tab.word_bits
+        self.full_words = setup.full_words      # every pair's bit set, per word
+        self.pairs = rk.pairs                  # monomino pairs (empty cells) per geometry
+        self.monos = rk.monos                  # monomino cells: soldiers + 2
+        self.pair_low = rk.pair_low            # pair -> its lower monomino index
+        self.pair_high = rk.pair_high          # pair -> its higher one
+        self.pair_of = rk.pair_of              # pair_of[i * monos + j]: the pair (either order)
+        self.pair_word = tab.pair_word         # pair -> its word of the geometry
+        self.pair_bit = tab.pair_bit           # pair -> its bit in that word
+        self.popcount = rk.popcount            # bits set in 10 bits
+        self.low_bit = setup.low_bit            # lowest bit set in a byte
+        self.mirror_below = rk.mirror_below    # cells counted before c in the mirror image's order
+        # the row DAG (``klotski_setup``): ranks of geometries
+        self.entries = rk.entries              # (offset << 10) | next node, per used slot
+        self.node_base = rk.node_base          # a node's entries start (less its first slot)
+        self.node_first = rk.node_first        # a node's first used slot
+        self.node_last = rk.node_last          # and its last
+        self.node_count = rk.node_count        # geometries below a node
+        self.node_mask = rk.node_mask          # a node's covered cells (its row words' mask)
+        self.slot = rk.slot                    # row word -> its slot among its mask's words
+        self.words = rk.words                  # the row words, grouped by mask
+        self.mask_start = rk.mask_start        # a mask's first index in words
+        self.word_mirror = rk.word_mirror      # a row word's mirror image
+        self.offset_slot = setup.offset_slot    # rows 2-4: offset in a node -> slot
+        self.offset_base = setup.offset_base    # a node's start in offset_slot (65535: none)
+        self.word_pieces = setup.word_pieces    # per row word: monomino, V-top, H-left nibbles, block column + 1
+        self.cells_below = setup.cells_below    # bits of the cells before c
+        self.neighbours = setup.neighbours      # bits of c's neighbours
+        self.move_row = setup.move_row          # the big-piece moves' row-word deltas
+        self.move_col = setup.move_col          # (``klotski_setup._build_moves``)
+        self.move_rows = setup.move_rows
+        self.move_delta = setup.move_delta
+        # the geometry decoded last
+        self.rows = _zeros("H", 5)             # its row words
+        self.path = _zeros("H", 6)             # DAG node entering row r
+        self.path[0] = rk.root
+        self.path_rank = _zeros("H", 6)        # rank offset of rows < r
+        self.path_end = _zeros("H", 6)         # end of the rank range entered at row r
+        self.mono_cell = bytearray(CELLS)      # cell of each monomino
+        self.soldier_targets = _zeros("H" if tab.word_bits == 16 else "I", tab.words_per)  # one visit's soldier moves
+        # made by ``allocate``
+        self.frontier = None                   # reached, not yet expanded (a table's words)
+        self.active = None                     # 1 bit per table word with a frontier
+        self.summary = None                    # 1 bit per non-zero active byte
+        self.mirror = None                     # geometry -> its mirror image's rank
+        self.cleared = 0                       # frontier words cleared so far
+        # the walk's stack (``klotski_loop.walk``): node, slot and rank per
+        # row, and the mirror image's node and rank
+        root = rk.root
+        self.walk_node = _zeros("H", 5)
+        self.walk_slot = _zeros("H", 5)
+        self.walk_rank = _zeros("H", 5)
+        self.walk_mirror_node = _zeros("H", 5)
+        self.walk_mirror_rank = _zeros("H", 5)
+        self.walk_node[0] = root
+        self.walk_mirror_node[0] = root
+        self.walk_slot[0] = rk.node_base[root] + rk.node_first[root]
+        # _SCAN (next active byte), _FOUND (layouts marked in this layer),
+        # _REACHED, _EXPANDED, _DEPTH (the layer), _WALK_ROW (the walk's
+        # depth, -1 when it is over)
+        self.counters = array("i", (0, 0, 0, 0, 0, 0 if rk.geos else -1))
 
     def allocate(self):
         """Allocate the search's arrays when it starts, in calls of ~2 M fuel
@@ -854,10 +847,50 @@ class Solver:
         for 30-bit words; None: where it is machine code, ``NATIVE_KERNEL``);
         tables of several words per geometry (8 soldiers or more) keep the
         loop of ``step``."""
+        if nv < 0 or nh < 0 or ns < 0 or 2 * (nv + nh) + ns != 14:
+            raise LayoutError("piece set must fill 18 cells: 2*(V+H)+S == 14")
+        self.nv = nv                      # the piece set
+        self.nh = nh
+        self.ns = ns
+        rk = self.ranker = Ranker(ns + 2)          # layout <-> rank
+        tab = self.distances = Table(rk)           # the table and what it answers
+        self.pairs = rk.pairs             # empty-cell pairs per geometry
+        # the layout calls callers make on a solver, bound to the part that
+        # answers them (a method of its own each would be ~70 B more of
+        # resident code on the device, where the table build's heap is tight)
+        self.rank_of = rk.rank_of
+        self.cells_of = rk.cells_of
+        self.is_goal = rk.is_goal
+        self.value = tab.value
+        self.best_move = tab.best_move
+        self.distance = tab.distance
+        self.solution = tab.solution
+        self.size = 0                     # layouts of the piece set (once set up)
+        self.table = None                 # the table's array once the setup made it
+        self.table_nbytes = 0             # its bytes (what klotski_cache saves)
+        self.done = False                 # the table is complete
+        self.expanded = 0                 # layouts expanded (mirror images are not)
+        self.reached = 0                  # layouts with a distance so far (progress: reached / size)
+        self.heavy_next = False           # the setup's next slice is a long one
+        if kernel is None:
+            kernel = NATIVE_KERNEL
+        if kernel and _kv is None:
+            raise RuntimeError("klotski_viper is not importable here")
+        # the search's code: a viper kernel, else the plain loop's module;
+        # neither yet for one 30-bit word per geometry (the setup loads
+        # search32's module in a slice of its own, or the loop)
+        self._kernel = None
+        self._loop = None
+        if kernel and self.pairs <= 16:   # one 16-bit table word per geometry
+            self._kernel = _kv.search16
+        elif not kernel or self.pairs > 30:
+            self._loop = __import__("klotski_loop")
+        self.search = None                # the search's state while it runs (``Search``)
+        self.depth = 0                    # the search's layer
         mod = sys.modules.get("klotski_setup")
         if mod is None:                   # dropped after an earlier setup
             mod = __import__("klotski_setup")
-        mod.init_solver(self, nv, nh, ns, kernel)   # (that code leaves with the setup)
+        self._setup = mod.Setup(rk, tab, nv, nh, self._kernel is None and self._loop is None)
         if not sliced:
             while not self.setup():
                 pass
@@ -879,13 +912,25 @@ class Solver:
         if not done:
             self._setup = job
             return False
-        self._setup = None
+        self._init_search(job)
         if NATIVE_KERNEL:
             # on a device (firmware as .mpy) the setup's code need not stay
             # resident during the search; the WebAssembly VMs would compile
             # its source again for the next solver, so it stays there
             sys.modules.pop("klotski_setup", None)
         return True
+
+    def _init_search(self, job):
+        """The setup ``job`` is done: the table's array, the search's code
+        (for 30-bit words, what its last slices loaded) and its state."""
+        self.size = self.ranker.geos * self.pairs
+        self.table = self.distances.planes
+        self.table_nbytes = job.table_nbytes
+        if job.load_kernel:
+            self._kernel = job.kernel
+            self._loop = job.loop
+        self.search = Search(self.ranker, self.distances, job)
+        self._setup = None
 
     def step(self, max_states=2000):
         """Expand up to about max_states layouts of the reverse BFS.  Returns
@@ -963,9 +1008,10 @@ def solve(text):
     return len(moves), moves
 
 
-# The setup's module and the plain loop's (both import names from this one,
-# so they come last); Solver.__init__ imports the setup again where a finished
-# setup dropped it, and the loop where a search needs it.
+# The setup's module and the plain loop's, loaded with this one (neither
+# imports it: what they share is klotski_common); Solver.__init__ imports the
+# setup again where a finished setup dropped it, and the loop where a search
+# needs it.
 __import__("klotski_setup")
 if not NATIVE_KERNEL:             # the search runs in the plain loop: loaded with this module
     __import__("klotski_loop")

@@ -1,11 +1,12 @@
 """Klotski (华容道) on the handheld: the scene around klotski.py.
 
-Screens, one object each with ``tick(ctx)`` / ``draw(fb)`` (``Scene.screen``
-is the one on show; the runtime sees ``Scene``): ``LevelList`` (name, best /
-optimal, a thumbnail of the layout), ``PlayScreen`` (the board and its
-panel), ``MenuScreen`` (the pause menu over the board), ``WinScreen`` and
-``PackError``.  ``Scene`` holds what they share: the levels, the board in
-play, its undo ring and its solver job.  The list and the pack's error are
+Screens (``screens.Screen``; ``Scene.screen`` is the one on show, the runtime
+sees ``Scene``): ``LevelList`` (name, best / optimal, a thumbnail of the
+layout), ``PlayScreen`` (the board and its panel), ``MenuScreen`` (the pause
+menu over the board), ``WinScreen`` and ``scenekit.PackErrorScreen``.
+``Scene`` holds what they share: the levels (``scenekit.Levels``), the board
+in play, its undo ring and its solver (a ``SolverTask`` run by a
+``work.Job``).  The list and the pack's error are
 kept on screen by the runtime's frame cache (``Scene.frame_key``).
 
 Board: 4 x 5 cells of 12 px on the left (a frame with the exit gap under the
@@ -21,15 +22,17 @@ moved any distance along any path); moving it back to where the step started
 cancels the step.  B (tap): drop the piece, or undo a step.  Hold B: menu
 (hint, auto solve, undo, restart, levels).  A hint plays the solver's best next
 move; auto solve plays them all.  A win with a hint or auto solve is not a
-record.
+record.  Every win ends the game in progress with ``ctx.finish``.
 
 Pieces: the board model is klotski.py's (``owners``, ``can_shift``,
-``shift``, ``is_goal_cells``); ``UndoRing`` keeps the layouts before the last
-UNDO steps; ``SolverJob`` runs the solver's phases and the table cache.
+``shift``, ``is_goal_cells``); ``LayoutUndo`` (an ``undoring.UndoRing``) keeps
+the layouts before the last UNDO steps; ``SolverTask`` is the solver's work
+and the table cache, in slices.
 
 Solver: one klotski.Solver per piece set, built in the background from the
-moment a level opens: each tick runs ``step(CHUNK)`` slices while the tick's
-deadline allows (one slice is <= ~45 ms on a Pico), with a progress bar.  A
+moment a level opens: each tick the job runs ``step(CHUNK)`` slices while the
+tick's deadline allows (one slice is <= ~45 ms on a Pico), with a progress
+bar; a MemoryError ends it (the job's "NOT ENOUGH MEMORY", then "NO SOLVER").  A
 finished table is written to flash (klotski_cache) and read back the next time
 (instant hints).  The solver's setup ("SOLVER: SETUP"), seeding the goal
 layouts and the search itself all come in bounded slices; the one slice that
@@ -48,13 +51,15 @@ import gc
 from binascii import hexlify, unhexlify   # resident already (savestore): no import cost in a save
 
 from buttons import A, B, DOWN, LEFT, RIGHT, UP
-from clock import ticks_diff
 import framebuf
 import gfx
 import klotski
 import klotski_cache
 import klotski_levels
+import scenekit
+import undoring
 import userlevels
+import work
 
 try:
     from micropython import const
@@ -150,79 +155,99 @@ def _layout_text(cells):
     return s[0:4] + "/" + s[4:8] + "/" + s[8:12] + "/" + s[12:16] + "/" + s[16:20]
 
 
-class SolverJob:
-    """The solver of the open level's piece set, built in the background:
-    ``phase`` (_S_NONE .. S_SAVE), the slices of its setup and search under
-    the tick's deadline, the table cache read and written in ticks of their
-    own; ``cache_status`` is what the cache said ("ok", "missing", "written",
-    "full", ...)."""
+class SolverTask(work.Task):
+    """The solver of the open level's piece set, built in the background as a
+    task for the scene's ``work.Job``: ``phase`` (_S_NONE .. S_SAVE) says
+    what the next slice does (``step()``: the constructor, one slice of the
+    setup, the cache read, a ``step(CHUNK)`` of the search or a step of the
+    cache write); ``cache_status`` is what the cache said ("ok", "missing",
+    "written", "full", ...); ``answer`` is the solver once its table is
+    complete.
+
+    The work comes in stages, each one run of the job (``step()`` returns
+    True at its end and the scene starts the job again for the next stage):
+    the constructor, the setup up to and with the table's long slice, the
+    rest of the setup, the cache read, the search, each step of the cache
+    write.  So the constructor, the table's slice, the cache read and each
+    write step have a tick of their own, and the job's estimate of a slice
+    (the longest one since it started) is that of the stage's own slices:
+    the table's ~24 ms slice would otherwise leave the search's ~1 ms
+    slices one a tick.  The search is a stage a tick: the slices that
+    allocate its arrays and walk the geometries take up to ~10 ms, the
+    kernel's ~1 ms, so each tick expects its own longest slice (the
+    estimate of the longest since the search began halved the search's
+    share of a tick on the virtual Pico: 98 ticks instead of 49).  ``alone_next()`` is True before the table's slice
+    and once a tick has run MAX_SLICES slices (the simulator's clock stands
+    still); the scene resets ``slices`` each tick."""
 
     def __init__(self, ctx):
-        self.cache = klotski_cache.dir_for(ctx)
-        self.solver = None
-        self.piece_set = None    # piece set of self.solver
-        self.phase = _S_NONE
-        self.slice_ms = 0        # the longest slice expected (ms)
-        self.cache_status = ""
+        self.cache = klotski_cache.dir_for(ctx)   # the table cache's directory (None: no cache)
+        self.solver = None       # klotski.Solver of piece_set, None before it is made or after a failure
+        self.piece_set = None    # (verticals, horizontals, soldiers) of the open level
+        self.phase = _S_NONE     # what the next slice does
+        self.cache_status = ""   # what the cache said
         self.writer = None       # the cache write under way (S_SAVE)
+        self.slices = 0           # slices run in this tick
+        self.ctx = ctx           # for the cache's toasts
 
     def want(self, piece_set):
-        """A level of ``piece_set`` is open: a new solver unless it has one."""
-        if piece_set != self.piece_set:
-            if self.writer is not None:
-                self.writer.abort()
-                self.writer = None
-            self.solver = None
-            gc.collect()
-            self.piece_set = piece_set
-            self.phase = S_NEW
+        """A level of ``piece_set`` is open: True when that needs a new solver
+        (the scene then starts its job on this task)."""
+        if piece_set == self.piece_set:
+            return False
+        if self.writer is not None:
+            self.writer.abort()
+            self.writer = None
+        self.solver = None
+        self.answer = work.NO_ANSWER
+        gc.collect()
+        self.piece_set = piece_set
+        self.phase = S_NEW
+        return True
 
-    def work(self, ctx):
-        """This tick's share of the solver's work (see the module notes)."""
+    def alone_next(self):
         ph = self.phase
+        return self.slices >= MAX_SLICES or (ph == S_SETUP and self.solver.heavy_next)
+
+    def step(self):
+        """One slice; True at the end of a stage (see the class notes)."""
+        self.slices += 1
+        ph = self.phase
+        s = self.solver
+        if ph == S_SETUP:
+            heavy = s.heavy_next
+            if s.setup():
+                self.phase = S_LOAD          # the cache read: a tick of its own
+                return True
+            return heavy
+        if ph == S_BUILD:
+            if s.step(CHUNK):
+                self.phase = S_SAVE          # the cache write: ticks of their own
+                return True
+            return False
         if ph == S_NEW:
             nv, nh, ns = self.piece_set
-            try:
-                self.solver = klotski.Solver(nv, nh, ns, sliced=True)
-            except MemoryError:
-                self._no_memory(ctx)
-                return
+            self.solver = klotski.Solver(nv, nh, ns, sliced=True)
             self.phase = S_SETUP
-            return
-        if ph == S_LOAD:
-            self._load(ctx)
-            return
-        if ph == S_SAVE:
-            self._save(ctx)
-            return
-        if ph != S_SETUP and ph != S_BUILD:
-            return
-        s = self.solver
-        dl = ctx.deadline(SLICE_MS)
-        for i in range(MAX_SLICES):
-            heavy = ph == S_SETUP and s.heavy_next
-            if i and heavy:
-                return                        # the table's slice gets a tick of its own
-            t0 = ctx.ticks_ms()
-            try:
-                done = s.setup() if ph == S_SETUP else s.step(CHUNK)
-            except MemoryError:
-                self._no_memory(ctx)
-                return
-            dt = ticks_diff(ctx.ticks_ms(), t0)
-            # setup slices vary: expect the longest one seen so far
-            if ph == S_BUILD or (dt > self.slice_ms and not heavy):
-                self.slice_ms = dt
-            if done:
-                if ph == S_BUILD:
-                    self.phase = S_SAVE      # the cache write gets ticks of its own
-                else:
-                    self.phase = S_LOAD      # next tick: a tick of its own
-                return
-            if dl.remaining() <= self.slice_ms:
-                return
+        elif ph == S_LOAD:
+            self._load()
+        elif ph == S_SAVE:
+            self._save()
+        if self.phase == S_READY:
+            self.answer = self.solver
+        return True
 
-    def _load(self, ctx):
+    def failed(self):
+        """A slice ran out of memory (the job showed its toast): drop the
+        solver and play on without hints."""
+        if self.writer is not None:
+            self.writer.abort()
+            self.writer = None
+        self.solver = None
+        self.phase = S_FAIL
+        gc.collect()
+
+    def _load(self):
         """The solver is set up: its finished table may be in the cache."""
         self.phase = S_BUILD
         if self.cache is not None:
@@ -231,18 +256,11 @@ class SolverJob:
             if st == "ok":
                 self.phase = S_READY
             elif st in ("corrupt", "stale"):
-                ctx.toast("CACHE " + st.upper() + " - REBUILD", 45)
+                self.ctx.toast("CACHE " + st.upper() + " - REBUILD", 45)
 
-    def _no_memory(self, ctx):
-        """The solver did not fit: drop it and play on without hints."""
-        self.solver = None
-        self.phase = S_FAIL
-        gc.collect()
-        ctx.toast("NO MEMORY FOR SOLVER", 60)
-
-    def _save(self, ctx):
-        """One step of the table's cache write a tick (the whole write in one
-        tick was the scene's longest tick); READY after the last one."""
+    def _save(self):
+        """One step of the table's cache write (the whole write in one tick
+        was the scene's longest tick); READY after the last one."""
         if self.cache is not None:
             w = self.writer
             if w is None:
@@ -254,7 +272,7 @@ class SolverJob:
             except OSError as exc:
                 full = getattr(exc, "errno", None) == klotski_cache.ENOSPC
                 self.cache_status = "full" if full else "failed"
-                ctx.toast("FLASH FULL: NO CACHE" if full else "CACHE WRITE FAILED", 60)
+                self.ctx.toast("FLASH FULL: NO CACHE" if full else "CACHE WRITE FAILED", 60)
             self.writer = None
         self.phase = S_READY
 
@@ -272,51 +290,52 @@ class SolverJob:
 
 
 # a cell's letter by its low 4 bits (ord & 15: "." 14, S 3, V 6, H 8, B 2), the
-# code UndoRing keeps it in
+# code LayoutUndo keeps it in
 _LETTERS = b"..BS..V.H......."
 
 
-class UndoRing:
-    """The layouts before the last UNDO steps, the oldest overwritten by a
-    new one; a layout takes 10 bytes (two cells a byte: the low 4 bits of a
-    letter tell the five apart), so the ring is half the size of the cells."""
+class LayoutUndo(undoring.UndoRing):
+    """The layouts before the last UNDO steps in an undo ring of 10-byte
+    records: a layout two cells a byte (the low 4 bits of a letter tell the
+    five apart), so the ring is half the size of the cells."""
 
     def __init__(self):
-        self.buf = bytearray(10 * UNDO)
-        self.n = 0               # steps that can be undone (<= UNDO)
-        self.top = 0             # ring index of the next free slot
+        undoring.UndoRing.__init__(self, 10, UNDO)
 
-    def clear(self):
-        self.n = 0
-
-    def push(self, cells):
-        base = self.top * 10
+    def push_layout(self, cells):
+        at = self.push()
         u = self.buf
         for i in range(10):
-            u[base + i] = (cells[2 * i] & 15) | (cells[2 * i + 1] & 15) << 4
-        self.top = (self.top + 1) % UNDO
-        if self.n < UNDO:
-            self.n += 1
+            u[at + i] = (cells[2 * i] & 15) | (cells[2 * i + 1] & 15) << 4
 
-    def top_is(self, cells):
-        """Is the newest layout ``cells``?"""
-        if not self.n:
+    def drop_if_top(self, cells):
+        """Drop the newest layout if it is ``cells``; True if it was."""
+        at = self.pop()
+        if at < 0:
             return False
-        base = ((self.top + UNDO - 1) % UNDO) * 10
         u = self.buf
         for i in range(10):
-            if u[base + i] != (cells[2 * i] & 15) | (cells[2 * i + 1] & 15) << 4:
+            if u[at + i] != (cells[2 * i] & 15) | (cells[2 * i + 1] & 15) << 4:
+                self.push()          # the same slot: the record is back as it was
                 return False
         return True
 
-    def drop(self):
-        self.top = (self.top + UNDO - 1) % UNDO
-        self.n -= 1
+    def pop_into(self, cells):
+        """The newest layout into ``cells`` and off the ring; False if empty."""
+        at = self.pop()
+        if at < 0:
+            return False
+        u = self.buf
+        for i in range(10):
+            b = u[at + i]
+            cells[2 * i] = _LETTERS[b & 15]
+            cells[2 * i + 1] = _LETTERS[b >> 4]
+        return True
 
-    def dump(self, count=UNDO):
+    def dump(self, count):
         """The newest ``count`` layouts, oldest first (10 bytes each): a saved
         game's undo.  At most two slices (the ring may wrap), no loop."""
-        n = min(self.n, count)
+        n = min(self.count, count)
         first = (self.top + UNDO - n) % UNDO
         if first + n <= UNDO:
             return self.buf[10 * first:10 * (first + n)]
@@ -329,21 +348,8 @@ class UndoRing:
         n = min(len(data) // 10, UNDO)
         skip = len(data) // 10 - n
         self.buf[0:10 * n] = data[10 * skip:10 * (skip + n)]
-        self.n = n
+        self.count = n
         self.top = n % UNDO
-
-    def pop_into(self, cells):
-        """The newest layout into ``cells`` and off the ring; False if empty."""
-        if not self.n:
-            return False
-        self.drop()
-        base = self.top * 10
-        u = self.buf
-        for i in range(10):
-            b = u[base + i]
-            cells[2 * i] = _LETTERS[b & 15]
-            cells[2 * i + 1] = _LETTERS[b >> 4]
-        return True
 
 
 class Scene(screens.Scene):
@@ -372,14 +378,14 @@ class Scene(screens.Scene):
         self._cached_text = None
         self._pack_opt = None            # solver distance of a pack level's start
         self.stores = 0                  # bests saved: the list shows them
-        self.pack_error = None
         # the board in play
-        self.job = SolverJob(ctx)
+        self.task = SolverTask(ctx)      # the solver of its piece set
+        self.job = work.Job(SLICE_MS)    # runs the task a slice at a time
         self.level = 0
         self.start = bytearray(20)
         self.cells = bytearray(20)
         self.own = bytearray(20)
-        self.undo = UndoRing()
+        self.undo = LayoutUndo()
         self.steps = 0
         self.last = NONE         # anchor of the piece moved in the current step
         self.helped = False
@@ -388,16 +394,27 @@ class Scene(screens.Scene):
         self.play_screen = PlayScreen(self)
         self.menu_screen = MenuScreen(self)
         self.win_screen = WinScreen(self)
-        self.error_screen = PackError(self)
         self.screen = self.list_screen
-        self.unsaved = False             # a step, an undo, a restart or a win since the last save
+        self.unsaved = False             # a step, an undo or a restart since the last save
         self.playing = False             # a board is in play (opened, not solved)
-        self.pack, err = userlevels.open_for(ctx, GAME_ID, check_level)
-        if err:
-            self.pack_bad(err)
+        self.levels = scenekit.Levels(ctx, GAME_ID, check_level, n)   # built-in, then the pack's
+        self.error_screen = scenekit.PackErrorScreen(self.levels, self.to_list)
+        if self.levels.error:
+            self.screen = self.error_screen
 
     def tick(self, ctx):
-        self.job.work(ctx)
+        job = self.job
+        if job.running():
+            task = self.task
+            task.slices = 0
+            if task.phase == S_BUILD:
+                job.start(task)          # the search: a stage a tick (see SolverTask)
+            st = job.run(ctx)
+            if st == work.DONE:
+                if task.phase != S_READY:
+                    job.start(task)      # its next stage, from the next tick
+            elif st == work.FAILED:
+                task.failed()
         play = self.play_screen
         if play.flash_ticks:             # a hint's flash fades whatever is on show
             play.flash_ticks -= 1
@@ -466,17 +483,16 @@ class Scene(screens.Scene):
     # ------------------------------------------------------------ the levels
     def pack_bad(self, reason):
         """Drop the pack, show why, then the built-in list."""
-        self.pack = None
+        self.levels.drop_pack(reason)
         self._cached = -2
         self._cached_text = None
-        self.pack_error = userlevels.wrap(reason)
         self.screen = self.error_screen
         if self.level >= self.nb:
             self.level = 0
             self.list_screen.top = 0
 
     def n_levels(self):
-        return self.nb + (self.pack.count if self.pack is not None else 0)
+        return self.levels.count()
 
     def layout(self, i):
         """Layout text of level ``i``; a pack level is read from the file (one
@@ -487,7 +503,7 @@ class Scene(screens.Scene):
             return self.shown
         if i != self._cached:
             self._cached_text = None
-            self._cached_text = self.pack.text(i - self.nb)
+            self._cached_text = self.levels.pack.text(i - self.nb)
             self._cached = i
         return self._cached_text
 
@@ -496,7 +512,7 @@ class Scene(screens.Scene):
             return self.names[i]
         if i == _SHOWN:
             return "LEVEL"
-        return "PACK %d/%d" % (i - self.nb + 1, self.pack.count)
+        return self.levels.pack_label(i)
 
     def optimal_of(self, i):
         """Optimal steps of level ``i``, None while unknown (a pack level before
@@ -505,8 +521,9 @@ class Scene(screens.Scene):
             return self.optimal[i]
         if i != self.level:
             return None
-        if self._pack_opt is None and self.job.phase == S_READY and self.job.solver is not None:
-            self._pack_opt = self.job.solver.distance(self.job.solver.rank_of(self.start))
+        s = self.task.solver
+        if self._pack_opt is None and self.task.phase == S_READY and s is not None:
+            self._pack_opt = s.distance(s.rank_of(self.start))
         return self._pack_opt
 
     def best(self, i):
@@ -547,7 +564,8 @@ class Scene(screens.Scene):
         self.restart()
         self.screen = self.play_screen
         self.list_screen.drop_thumb()
-        self.job.want(klotski.piece_set(self.start))
+        if self.task.want(klotski.piece_set(self.start)):
+            self.job.start(self.task)
 
     # ------------------------------------------------------------ the board
     def restart(self):
@@ -577,7 +595,7 @@ class Scene(screens.Scene):
         in a row are one step, and moving it back to where the step started
         cancels the step."""
         if frm != self.last:
-            self.undo.push(self.cells)
+            self.undo.push_layout(self.cells)
             self.steps += 1
         if nxt is None:
             klotski.shift(self.cells, frm, d)
@@ -585,8 +603,7 @@ class Scene(screens.Scene):
             self.cells[:] = nxt
         klotski.owners(self.cells, self.own)
         self.last = to
-        if self.undo.top_is(self.cells):  # back where the step started
-            self.undo.drop()
+        if self.undo.drop_if_top(self.cells):  # back where the step started
             self.steps -= 1
             self.last = NONE
         self.unsaved = True
@@ -601,7 +618,8 @@ class Scene(screens.Scene):
         return True
 
     def win(self, ctx):
-        """Solved: a record unless helped, then the win screen."""
+        """Solved: the game in progress ends with its records (a new best
+        unless helped), then the win screen."""
         self.new_best = False
         if not self.helped:
             key = self.layout(self.level)
@@ -609,15 +627,15 @@ class Scene(screens.Scene):
             if not old or self.steps < old:
                 self.saved["best"][key] = self.steps
                 self.new_best = True
-                ctx.store(GAME_ID, self.saved)   # the record (the game in progress ends)
                 self.stores += 1
+        self.playing = False
+        self.unsaved = False
+        ctx.finish(GAME_ID, self.saved)
         ctx.beep(_WIN_HZ, 150)
         self.screen = self.win_screen
-        self.unsaved = True
-        self.playing = False
 
 
-class LevelList:
+class LevelList(screens.Screen):
     """Name, best / optimal of each level and a thumbnail of the one under the
     cursor; A plays it, B leaves the game."""
 
@@ -667,7 +685,7 @@ class LevelList:
         while the selection, the scroll, the solver's phase (a pack level's
         optimum), the level count and the saved bests stay the same (>= 2**20)."""
         g = self.game
-        return (((g.level + 1) * 256 + self.top) * 16 + g.job.phase) * 256 + (g.n_levels() + g.stores) % 256
+        return (((g.level + 1) * 256 + self.top) * 16 + g.task.phase) * 256 + (g.n_levels() + g.stores) % 256
 
     def draw(self, fb):
         g = self.game
@@ -726,23 +744,7 @@ class LevelList:
         gfx.text(fb, "B:EXIT", 101, 47)
 
 
-class PackError:
-    """Why the level pack was dropped; A or B: the built-in list."""
-
-    def __init__(self, game):
-        self.game = game
-
-    def tick(self, ctx):
-        btn = ctx.buttons
-        if btn.just_pressed(A) or btn.just_released(B):
-            self.game.screen = self.game.list_screen
-        return None
-
-    def draw(self, fb):
-        userlevels.draw_error(fb, self.game.pack_error)
-
-
-class PlayScreen:
+class PlayScreen(screens.Screen):
     """The board in play and its panel: the cursor, a grabbed piece, the
     flash of the piece a hint moved, auto solve, and a hint or auto solve
     waiting for the solver's table (``pending``)."""
@@ -774,7 +776,7 @@ class PlayScreen:
     def tick(self, ctx):
         g = self.game
         btn = ctx.buttons
-        if self.pending and g.job.phase == S_READY:
+        if self.pending and g.task.phase == S_READY:
             self.request(ctx, self.pending)
         if self.auto:                    # a hint every AUTO_TICKS ticks; any key stops it
             if btn.just_pressed(A | B | UP | DOWN | LEFT | RIGHT):
@@ -866,8 +868,8 @@ class PlayScreen:
         """Play the solver's best next move and flash it; False if there is
         no table or no move."""
         g = self.game
-        s = g.job.solver
-        if g.job.phase != S_READY or s is None:
+        s = g.task.solver
+        if g.task.phase != S_READY or s is None:
             return False
         mv = s.best_move(s.rank_of(g.cells))
         if mv is None:
@@ -883,13 +885,13 @@ class PlayScreen:
 
     def request(self, ctx, what):
         """_WANT_HINT or _WANT_AUTO (solve): now if the table is ready, else when it is."""
-        job = self.game.job
-        if job.phase == S_FAIL:
+        task = self.game.task
+        if task.phase == S_FAIL:
             ctx.toast("NO SOLVER", 45)
             return
-        if job.phase != S_READY:
+        if task.phase != S_READY:
             self.pending = what
-            ctx.toast("SOLVING %d%%" % job.progress(), 30)
+            ctx.toast("SOLVING %d%%" % task.progress(), 30)
             return
         self.pending = _WANT_NOTHING
         if what == _WANT_AUTO:
@@ -902,14 +904,14 @@ class PlayScreen:
             self.after_move(ctx)
 
     def status(self):
-        ph = self.game.job.phase
+        ph = self.game.task.phase
         if ph == S_READY:
             return "HINTS READY"
         if ph == S_FAIL:
             return "NO SOLVER"
         if ph == S_NEW or ph == S_SETUP or ph == S_LOAD:
             return "SOLVER: SETUP"
-        return "SOLVING %d%%" % self.game.job.progress()
+        return "SOLVING %d%%" % self.game.task.progress()
 
     def draw(self, fb):
         self.draw_board(fb, self.game.own[self.cursor], True)
@@ -938,9 +940,9 @@ class PlayScreen:
         x = gfx.text(fb, "BEST ", PX, 23)
         gfx.text_codes(fb, _line, _number(_line, 12, g.best(i) or None, 45), 12, x, 23)   # '-'
         gfx.text(fb, self.status(), PX, 32)
-        if g.job.phase != S_READY:
+        if g.task.phase != S_READY:
             fb.rect(PX, 38, 72, 4, 1)
-            fb.fill_rect(PX + 1, 39, 70 * g.job.progress() // 100, 2, 1)
+            fb.fill_rect(PX + 1, 39, 70 * g.task.progress() // 100, 2, 1)
         if self.auto:
             gfx.text(fb, "AUTO SOLVING", PX, 46)
             gfx.text(fb, "ANY KEY: STOP", PX, 53)
@@ -952,7 +954,7 @@ class PlayScreen:
             gfx.text(fb, "HOLD B: MENU", PX, 53)
 
 
-class MenuScreen:
+class MenuScreen(screens.Screen):
     """The pause menu over the board (hold B): MENU_ITEMS, each line the
     action of the same index (_M_HINT .. _M_LEVELS)."""
 
@@ -1008,7 +1010,7 @@ class MenuScreen:
         gfx.text(fb, "A:OK B:BACK", PX + 2, 56)
 
 
-class WinScreen:
+class WinScreen(screens.Screen):
     """The solved board and the result; A: the next level, B: the list."""
 
     def __init__(self, game):

@@ -1,12 +1,12 @@
 """The Klotski search's plain-Python loop: ``walk`` and ``expand`` over a
-``klotski.Search`` (see its docstring for every field), for where there is no
+``klotski.Search`` (its constructor declares every field), for where there is no
 viper kernel (CPython, the WebAssembly VMs, CircuitPython, and piece sets of
 several table words per geometry).  A module of its own so that a Pico,
 which runs ``klotski_viper`` instead, never loads its ~4 KB of bytecode:
 ``klotski.Solver`` imports it only for a search without a kernel, and the
 table build's heap peaks during the search."""
 
-from klotski import _DIRS, _POW5
+from klotski_common import _DIRS, _POW5
 
 try:
     from micropython import const
@@ -42,10 +42,9 @@ _WALK_ROW = const(5)
 
 
 def walk(search, budget):
-    """Depth-first walk over every geometry in rank order (resumable):
-    the rank of its mirror image, and the search's seeds: every layout of
-    a goal geometry (the block on GOAL_CELL) whose copy is the stored one.
-    Returns the budget left; ``walk_row`` is -1 when it is finished."""
+    """Depth-first walk over the geometries in rank order (resumable): their
+    mirror images' ranks and the seeds, every stored layout of a goal geometry
+    (the block on GOAL_CELL).  The budget left; counters[_WALK_ROW] -1: done."""
     ent = search.entries
     base = search.node_base
     words = search.words
@@ -70,9 +69,7 @@ def walk(search, budget):
     P = search.pairs
     reached = search.counters[_REACHED]
     r = search.counters[_WALK_ROW]
-    while r >= 0:
-        if budget <= 0:
-            break
+    while r >= 0 and budget > 0:
         budget -= 2
         n = wn[r]
         s = ws[r]

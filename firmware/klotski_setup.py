@@ -1,31 +1,36 @@
 """The Klotski solver's setup in bounded slices: the row DAG that ranks
 geometries, then the tables (``klotski.Solver``'s docstring and module notes).
 
-``Setup(solver)`` is explicit state: ``phase`` (which piece of work comes
-next), ``at`` (where that phase's loop resumes) and the temporaries that live
-from one slice to the next; ``step()`` runs one slice (~1 M fuel, ~10 ms on a
-Pico) and returns True once the solver is ready.  ``heavy_next`` is True
+``Setup(ranker, distances, nv, nh, load_kernel)`` is explicit state:
+``phase`` (which piece of work comes next), ``at`` (where that phase's loop
+resumes) and the temporaries that live from one slice to the next; ``step()``
+runs one slice (~1 M fuel, ~10 ms on a Pico) and returns True once it is
+done: the solver then takes what it made (``klotski.Solver._init_search``).  ``heavy_next`` is True
 before the one slice that makes the table (~2.4 M fuel for the classic set,
 ~4.1 M for 30-bit words) and before the one that loads search32's module
 (30-bit words).  The slices end where the setup's generator used to
 yield, so each costs what it did.
 
+It imports only ``klotski_common`` (never ``klotski``: no import circle).
 A module of its own so that its code is not resident while the search runs,
 where the table build's heap peaks: ``klotski`` imports it for a setup and
 drops it from ``sys.modules`` when the setup ends (another solver imports it
 again).
 """
 
-from array import array
-
-import klotski
-from klotski import CELLS, K_B, K_H, K_V, Search, _POW5, _clear, _unzeroed, _zeros
+from klotski_common import _POW5, _clear, _unzeroed, _zeros, load_kernel
 
 try:
     from micropython import const
 except ImportError:
     def const(value):
         return value
+
+CELLS = const(20)
+# piece kinds (klotski's K_V, K_H, K_B: the geometry tokens of their anchors)
+K_V = const(2)
+K_H = const(3)
+K_B = const(4)
 
 # phases, in order
 _START = const(0)
@@ -90,101 +95,72 @@ def _word_info(w):
     return mask_in | (mask_out << 4) | (b << 8) | (v << 9) | (h << 12) | (m << 15)
 
 
-class Setup:
-    """The setup's state between slices (see the module notes).  The
-    geometry ranking is a DAG whose node is (cells of the row already covered
-    from above, pieces left); a row word leads to the next row's node.  States
-    are found top-down, then counted bottom-up (deepest first) while their
-    entries are written: (offset << 10) | next node (1022: the geometry ends
-    here, 1023: none through this slot).  A node keeps only its span of used
-    slots: entries[node_base[n] + slot[word]]."""
+class _RowDag:
+    """The first phases of ``Setup``: the row DAG.  The geometry ranking is a
+    DAG whose node is (cells of the row already covered from above, pieces
+    left); a row word leads to the next row's node.  States are found
+    top-down, then counted bottom-up (deepest first) while their entries are
+    written: (offset << 10) | next node (1022: the geometry ends here, 1023:
+    none through this slot).  A node keeps only its span of used slots:
+    entries[node_base[n] + slot[word]]."""
 
-    def __init__(self, solver):
-        """``solver``: the ``klotski.Solver`` whose ranker (``Ranker``) and
-        table (``Table``) the setup fills."""
-        self.solver = solver
-        self.ranker = solver.ranker
-        self.distances = solver.distances
-        self.phase = _START
-        self.at = 0
-        self.heavy_next = False
-
-    def step(self):
-        """One slice of the setup; True once the solver is ready."""
-        ph = self.phase
-        if ph <= _CLEAR_KEYS:
-            self._words(ph)
-        elif ph == _FIND:
-            self._find()
-        elif ph == _COUNT:
-            self._count(self.at, True)
-        elif ph <= _WRITE:
-            self._write(ph)
-        elif ph == _OFFSETS:
-            self._offsets()
-        elif ph <= _POPCOUNT:
-            self._tables(ph)
-        elif ph <= _PIECES:
-            self._pieces(ph)
-        elif ph <= _KERNEL:
-            self._decode()
-        else:
-            self._search()
-        self.heavy_next = self.phase == _TABLE or self.phase == _KERNEL
-        return self.phase == _DONE
-
-    # ------------------------------------------------------------ the row DAG
     def _words(self, ph):
-        """Word tables (per valid row word: its slot among the words of its
-        covered mask, its pieces, its change of state key); the key table."""
-        s = self.solver
+        """Word tables: per valid row word its slot among the words of its
+        covered mask (64 words a slice), then the words grouped by mask."""
         rk = self.ranker
         if ph == _START:
-            V1, H1, M1 = s.nv + 1, s.nh + 1, rk.monos + 1
+            V1, H1, M1 = self.nv + 1, self.nh + 1, rk.monos + 1
             self.radix = (V1, H1, M1)
             rk.slot = bytearray(b"\xff" * 625)
             rk.word_mask = bytearray(b"\xff" * 625)
             self.mask_words = bytearray(16)
             self.phase = _WORDS
             return
-        V1, H1, M1 = self.radix
         lpi = rk.slot
         pmask = rk.word_mask
         w = self.at
         end = w + 64 if w + 64 < 625 else 625
-        if ph == _WORDS:
-            kcount = self.mask_words
-            while w < end:
-                inf = _word_info(w)
-                w += 1
-                if inf < 0:
-                    continue
-                mi = inf & 15
-                pmask[w - 1] = mi
-                lpi[w - 1] = kcount[mi]
-                kcount[mi] += 1
-            self.at = w
-            if w < 625:
-                return
-            # valid words grouped per mask in slot order (global word index gi)
-            wstart = _zeros("H", 17)
-            acc = 0
-            for mi in range(16):
-                wstart[mi] = acc
-                acc += kcount[mi]
-            wstart[16] = acc
-            rk.mask_start = wstart
-            rk.words = _zeros("H", acc)
-            # per word: the pieces it places as 6-bit fields (block, V, H,
-            # monominoes: a fit test without borrows) and the change of state key
-            self.places = _zeros("i", acc)
-            self.change = _zeros("i", acc)
-            self.mask_words = None
-            self.phase = _PLACES
-            self.at = 0
+        kcount = self.mask_words
+        while w < end:
+            inf = _word_info(w)
+            w += 1
+            if inf < 0:
+                continue
+            mi = inf & 15
+            pmask[w - 1] = mi
+            lpi[w - 1] = kcount[mi]
+            kcount[mi] += 1
+        self.at = w
+        if w < 625:
             return
+        # valid words grouped per mask in slot order (global word index gi)
+        wstart = _zeros("H", 17)
+        acc = 0
+        for mi in range(16):
+            wstart[mi] = acc
+            acc += kcount[mi]
+        wstart[16] = acc
+        rk.mask_start = wstart
+        rk.words = _zeros("H", acc)
+        # per word: the pieces it places as 6-bit fields (block, V, H,
+        # monominoes: a fit test without borrows) and the change of state key
+        self.places = _zeros("i", acc)
+        self.change = _zeros("i", acc)
+        self.mask_words = None
+        self.phase = _PLACES
+        self.at = 0
+
+    def _places(self, ph):
+        """What each valid word places and its change of state key, 64
+        words a slice; the key table made and cleared (1024 keys a slice)."""
+        rk = self.ranker
+        V1, H1, M1 = self.radix
         R = 2 * V1 * H1 * M1
         if ph == _PLACES:
+            lpi = rk.slot
+            pmask = rk.word_mask
+            w = self.at
+            end = w + 64 if w + 64 < 625 else 625
             X2 = H1 * M1
             X1 = V1 * X2
             wstart = rk.mask_start
@@ -223,11 +199,10 @@ class Setup:
     def _start_find(self):
         """The search for states starts at the root (found row by row: the
         largest piece set finds 640)."""
-        s = self.solver
         rk = self.ranker
         V1, H1, M1 = self.radix
         order = self.order = _zeros("H", 656)   # discovery index -> key
-        order[0] = ((1 * V1 + s.nv) * H1 + s.nh) * M1 + rk.monos
+        order[0] = ((1 * V1 + self.nv) * H1 + self.nh) * M1 + rk.monos
         self.key_node[order[0]] = 1
         self.states = 1
         self.phase = _FIND
@@ -372,27 +347,10 @@ class Setup:
         rk.root = root if live else 0
         self.phase = _ENTRIES
 
-    def _write(self, ph):
+    def _write(self, at, resumed):
         """Each node's entries over its used slot span, written bottom-up
-        (16 states per slice)."""
+        from state ``at`` (16 states per slice)."""
         rk = self.ranker
-        if ph == _ENTRIES:
-            rk.entries = _zeros("i", self.size)
-            self.phase = _NODES
-            return
-        live = self.live
-        if ph == _NODES:
-            rk.node_base = _zeros("i", live + 1)
-            rk.node_mask = bytearray(live)
-            self.offset_base = _zeros("H", live)  # the node's start in offset_slot (rows 2-4), else 65535
-            self.offset_size = 0
-            self.written = 0
-            self.phase = _WRITE
-            at = self.states - 1
-            resumed = False
-        else:
-            at = self.at
-            resumed = True
         wstart = rk.mask_start
         ncnt = rk.node_count
         nlo = rk.node_first
@@ -464,12 +422,33 @@ class Setup:
         self.offset_size = osize
         self.written = pos
         self.at = qi
-        if qi >= 0:
+        if qi < 0:
+            self._written(pos)
+
+    def _nodes(self, ph):
+        """The entry array (a slice of its own), then the node arrays and the
+        first slice of entries."""
+        rk = self.ranker
+        if ph == _ENTRIES:
+            rk.entries = _zeros("i", self.size)
+            self.phase = _NODES
             return
-        base[live] = pos
+        live = self.live
+        rk.node_base = _zeros("i", live + 1)
+        rk.node_mask = bytearray(live)
+        self.offset_base = _zeros("H", live)  # the node's start in offset_slot (rows 2-4), else 65535
+        self.offset_size = 0
+        self.written = 0
+        self.phase = _WRITE
+        self._write(self.states - 1, False)
+
+    def _written(self, at):
+        """Every entry is written (``at`` of them)."""
+        self.ranker.node_base[self.live] = at
         # offset in a node of rows 2-4 -> its slot (the decode's lookup instead
         # of a binary search); the key table is free now and usually large enough
         nid = self.key_node
+        osize = self.offset_size
         self.offset_slot = nid if osize <= len(nid) else _zeros("H", osize)
         self.key_node = self.order = self.places = self.change = None
         self.phase = _OFFSETS
@@ -505,15 +484,69 @@ class Setup:
             return
         self._pairs()
 
+
+class Setup(_RowDag):
+    """The setup's state between slices (see the module notes): the row DAG
+    (``_RowDag``), then the tables."""
+
+    def __init__(self, ranker, distances, nv, nh, load_kernel):
+        """``ranker``, ``distances``: the ``klotski.Ranker`` and ``Table`` of
+        a solver of ``nv`` verticals and ``nh`` horizontals, whose tables the
+        setup fills; ``load_kernel``: 30-bit table words whose kernel module
+        the setup loads (``kernel``, else the plain loop's module ``loop``)."""
+        self.ranker = ranker
+        self.distances = distances
+        self.nv = nv
+        self.nh = nh
+        self.load_kernel = load_kernel
+        self.phase = _START
+        self.at = 0
+        self.heavy_next = False
+        # what the solver takes when the setup is done
+        self.table_nbytes = 0   # the table's bytes (both planes)
+        self.kernel = None      # search32 (load_kernel)
+        self.loop = None        # or the plain loop's module, when it did not fit
+        # the search's own tables (``klotski.Search``), made by the last phases
+        self.full_words = self.low_bit = self.word_pieces = None
+        self.offset_slot = self.offset_base = None
+        self.cells_below = self.neighbours = None
+        self.move_row = self.move_col = self.move_rows = self.move_delta = None
+
+    def step(self):
+        """One slice of the setup; True once the solver is ready."""
+        ph = self.phase
+        if ph <= _WORDS:
+            self._words(ph)
+        elif ph <= _CLEAR_KEYS:
+            self._places(ph)
+        elif ph == _FIND:
+            self._find()
+        elif ph == _COUNT:
+            self._count(self.at, True)
+        elif ph <= _NODES:
+            self._nodes(ph)
+        elif ph == _WRITE:
+            self._write(self.at, True)
+        elif ph == _OFFSETS:
+            self._offsets()
+        elif ph <= _POPCOUNT:
+            self._tables(ph)
+        elif ph <= _PIECES:
+            self._pieces(ph)
+        elif ph <= _KERNEL:
+            self._decode()
+        else:
+            self._search()
+        self.heavy_next = self.phase == _TABLE or self.phase == _KERNEL
+        return self.phase == _DONE
+
     # ------------------------------------------------------------ the tables
     def _pairs(self):
         """Pair rank: i < j -> j*(j-1)/2 + i; its unrank tables and
         pair_of[i*m+j] in either order."""
-        s = self.solver
         rk = self.ranker
         m = rk.monos
         P = rk.pairs
-        s.size = rk.geos * P
         rk.pair_low = bytearray(P)
         rk.pair_high = bytearray(P)
         rk.pair_of = bytearray(m * m)
@@ -550,9 +583,8 @@ class Setup:
             _clear(self.planes, i, i + 1024 if i + 1024 < 2 * U else 2 * U)
             self.at = i + 1024
             if self.at >= 2 * U:
-                s = self.solver
-                tab.planes = s.table = self.planes
-                s.table_nbytes = 2 * U * (2 if B == 16 else 4)
+                tab.planes = self.planes
+                self.table_nbytes = 2 * U * (2 if B == 16 else 4)
                 self.planes = None
                 self.phase = _BITS
         elif ph == _BITS:
@@ -602,12 +634,12 @@ class Setup:
                 for cc in range((c & 3) + 1, 4):
                     v |= 1 << (4 * r + cc)
                 rk.mirror_below[c] = v
-            self.pieces = _zeros("H", nwords)
+            self.word_pieces = _zeros("H", nwords)
             self.mirrors = _zeros("H", nwords)
             self.phase = _PIECES
             self.at = 0
             return
-        pk = self.pieces
+        pk = self.word_pieces
         mwg = self.mirrors
         gi = self.at
         stop = gi + 32 if gi + 32 < nwords else nwords
@@ -652,15 +684,14 @@ class Setup:
         those lines there made every slice 1-1.7 ms longer on the virtual
         Pico (a larger frame: MicroPython puts one of more than 11 words on
         the heap, at every call)."""
-        s = self.solver
         if self.phase == _KERNEL:
             # search32 is a module of its own (klotski_viper32: the classic
             # set's build never holds its ~9.4 KB of machine code)
-            kernel = klotski.load_kernel("klotski_viper32")
+            kernel = load_kernel("klotski_viper32")
             if kernel is None:
-                s._loop = __import__("klotski_loop")
+                self.loop = __import__("klotski_loop")
             else:
-                s._kernel = kernel.search32
+                self.kernel = kernel.search32
             self.phase = _SEARCH
             return
         rk = self.ranker
@@ -680,93 +711,32 @@ class Setup:
         rk.out_rank = rk.out_from = rk.out_to = None
         rk.step_cell = None
         rk.path[0] = rk.root
-        # no kernel and no loop yet: 30-bit words (see ``init_solver``)
-        self.phase = _KERNEL if s._kernel is None and s._loop is None else _SEARCH
+        self.phase = _KERNEL if self.load_kernel else _SEARCH
 
     def _search(self):
-        """The search's state object, with the tables only it reads."""
-        search = Search()
-        _init_search(search, self.ranker, self.distances, self.pieces, self.full_words,
-                     self.low_bit, self.offset_slot, self.offset_base)
-        self.solver.search = search
-        self.pieces = self.full_words = self.low_bit = self.offset_slot = self.offset_base = None
+        """The tables only the search reads (``klotski.Search``, which the
+        solver makes from them): cells below and neighbours of each cell as
+        bits, the big-piece moves' row-word deltas."""
+        below = self.cells_below = _zeros("i", CELLS)
+        nbrs = self.neighbours = _zeros("i", CELLS)
+        for c in range(CELLS):
+            col = c & 3
+            below[c] = (1 << c) - 1
+            v = 0
+            if col > 0:
+                v |= 1 << (c - 1)
+            if col < 3:
+                v |= 1 << (c + 1)
+            if c >= 4:
+                v |= 1 << (c - 4)
+            if c < 16:
+                v |= 1 << (c + 4)
+            nbrs[c] = v
+        self.move_row, self.move_col, self.move_rows, self.move_delta = _build_moves()
         self.phase = _DONE
 
 
-def _init_search(search, ranker, table, word_pieces, full_words, low_bit, offset_slot, offset_base):
-    """Fill a new ``klotski.Search`` (here, not in a constructor there, so that
-    this code is not resident while the search runs).  The ranker's and the
-    table's arrays are shared; the tables that only the search reads come
-    from the setup as arguments: neither the ranker nor the table keeps them
-    (an instance map that is nearly full makes every method lookup on it
-    probe the whole map)."""
-    rk = ranker
-    search.table = table.planes
-    search.units = table.units
-    search.words_per = table.words_per
-    search.word_bits = table.word_bits
-    search.full_words = full_words
-    search.pairs = rk.pairs
-    search.monos = rk.monos
-    search.pair_low = rk.pair_low
-    search.pair_high = rk.pair_high
-    search.pair_of = rk.pair_of
-    search.pair_word = table.pair_word
-    search.pair_bit = table.pair_bit
-    search.popcount = rk.popcount
-    search.low_bit = low_bit
-    search.mirror_below = rk.mirror_below
-    search.entries = rk.entries
-    search.node_base = rk.node_base
-    search.node_first = rk.node_first
-    search.node_last = rk.node_last
-    search.node_count = rk.node_count
-    search.node_mask = rk.node_mask
-    search.slot = rk.slot
-    search.words = rk.words
-    search.mask_start = rk.mask_start
-    search.word_mirror = rk.word_mirror
-    search.offset_slot = offset_slot
-    search.offset_base = offset_base
-    search.word_pieces = word_pieces
-    search.cells_below = _zeros("i", CELLS)
-    search.neighbours = _zeros("i", CELLS)
-    for c in range(CELLS):
-        col = c & 3
-        search.cells_below[c] = (1 << c) - 1
-        v = 0
-        if col > 0:
-            v |= 1 << (c - 1)
-        if col < 3:
-            v |= 1 << (c + 1)
-        if c >= 4:
-            v |= 1 << (c - 4)
-        if c < 16:
-            v |= 1 << (c + 4)
-        search.neighbours[c] = v
-    _build_moves(search)
-    root = rk.root
-    search.rows = _zeros("H", 5)
-    search.path = _zeros("H", 6)
-    search.path[0] = root
-    search.path_rank = _zeros("H", 6)
-    search.path_end = _zeros("H", 6)
-    search.mono_cell = bytearray(CELLS)
-    search.soldier_targets = _zeros("H" if search.word_bits == 16 else "I", table.words_per)
-    search.frontier = search.active = search.summary = search.mirror = None
-    search.cleared = 0
-    search.walk_node = _zeros("H", 5)
-    search.walk_slot = _zeros("H", 5)
-    search.walk_rank = _zeros("H", 5)
-    search.walk_mirror_node = _zeros("H", 5)
-    search.walk_mirror_rank = _zeros("H", 5)
-    search.walk_node[0] = root
-    search.walk_mirror_node[0] = root
-    search.walk_slot[0] = rk.node_base[root] + rk.node_first[root]
-    search.counters = array("i", (0, 0, 0, 0, 0, 0 if rk.geos else -1))
-
-
-def _build_moves(search):
+def _build_moves():
     """Row-word deltas of the big-piece moves, per move type
     mt = ((t-2)*4 + k)*2 + dist-1 (kind t, direction k, distance): the rows
     touched start at anchor row + move_row[mt] - 2 (move_rows[mt] rows)
@@ -812,53 +782,4 @@ def _build_moves(search):
                             new = 1
                         delta += (new - old) * _POW5[cc - c1]
                     move_delta[4 * mt + rr - r1] = delta
-    search.move_row = move_row
-    search.move_col = move_col
-    search.move_rows = move_rows
-    search.move_delta = move_delta
-
-
-def init_solver(solver, nv, nh, ns, kernel):
-    """``klotski.Solver.__init__`` (see it for ``kernel``): here, so that its
-    code is not resident while the search runs."""
-    if nv < 0 or nh < 0 or ns < 0 or 2 * (nv + nh) + ns != 14:
-        raise klotski.LayoutError("piece set must fill 18 cells: 2*(V+H)+S == 14")
-    solver.nv = nv
-    solver.nh = nh
-    solver.ns = ns
-    rk = solver.ranker = klotski.Ranker(ns + 2)
-    tab = solver.distances = klotski.Table(rk)
-    solver.pairs = rk.pairs
-    # the layout calls callers make on a solver, bound to the part that
-    # answers them (a method of its own each would be ~70 B more of
-    # resident code on the device, where the table build's heap is tight)
-    solver.rank_of = rk.rank_of
-    solver.cells_of = rk.cells_of
-    solver.is_goal = rk.is_goal
-    solver.value = tab.value
-    solver.best_move = tab.best_move
-    solver.distance = tab.distance
-    solver.solution = tab.solution
-    solver.size = 0
-    solver.table = None                 # the table's array once the setup made it
-    solver.table_nbytes = 0
-    solver.done = False
-    solver.expanded = 0                 # layouts expanded (mirror images are not)
-    solver.reached = 0                  # layouts with a distance so far (progress: reached / size)
-    solver.heavy_next = False
-    if kernel is None:
-        kernel = klotski.NATIVE_KERNEL
-    kv = klotski._kv
-    if kernel and kv is None:
-        raise RuntimeError("klotski_viper is not importable here")
-    solver._kernel = None
-    solver._loop = None
-    if kernel and solver.pairs <= 16:   # one 16-bit table word per geometry
-        solver._kernel = kv.search16
-    elif not kernel or solver.pairs > 30:
-        # the plain loop's module where the search runs in it (see klotski_loop)
-        solver._loop = __import__("klotski_loop")
-    # (one 30-bit word per geometry: the setup's _KERNEL slice loads search32)
-    solver.search = None                # the search's state while it runs (``Search``)
-    solver.depth = 0                    # the search's layer
-    solver._setup = Setup(solver)
+    return move_row, move_col, move_rows, move_delta

@@ -1,5 +1,5 @@
 """A preallocated ring of fixed-size undo records (Trap the Cat, Cat & Mouse,
-Flip Junqi; Klotski keeps its own).
+Flip Junqi, Klotski: its layouts in 10-byte records, klotski_game.LayoutUndo).
 
 ``UndoRing(size, depth)`` holds the newest ``depth`` records of ``size``
 bytes each in one bytearray, ``buf``.  ``push()`` returns the offset of the

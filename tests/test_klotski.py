@@ -303,7 +303,7 @@ def test_a_failed_setup_slice_is_not_taken_for_ready(monkeypatch):
         s.setup()
     fail = lambda tc, n: (_ for _ in ()).throw(MemoryError())  # noqa: E731
     monkeypatch.setattr(klotski, "_zeros", fail)
-    # the setup fills the Search with its own reference (klotski_setup._init_search)
+    # the setup makes the search's tables with its own reference (klotski_setup.Setup._search)
     monkeypatch.setattr(sys.modules["klotski_setup"], "_zeros", fail)
     with pytest.raises(MemoryError):
         while not s.setup():

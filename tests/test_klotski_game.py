@@ -17,6 +17,7 @@ import klotski  # noqa: E402
 import klotski_cache  # noqa: E402
 import klotski_game as kg  # noqa: E402
 import klotski_levels  # noqa: E402
+import undoring  # noqa: E402
 from buttons import A, B, DOWN, LEFT, RIGHT, UP  # noqa: E402
 from gamectx import FakeCtx, hold, tap, tick  # noqa: E402
 from host_tools.emulation.guestctx import GUEST_CTX  # noqa: E402
@@ -103,7 +104,7 @@ def cache_dir(tmp_path, classic_solver):
 def set_up(g, ctx):
     """Tick through the solver's sliced setup and cache load; the tick count."""
     n = 0
-    while g.job.phase in (kg.S_NEW, kg.S_SETUP, kg.S_LOAD):
+    while g.task.phase in (kg.S_NEW, kg.S_SETUP, kg.S_LOAD):
         tick(g, ctx)
         n += 1
         assert n < 100
@@ -117,7 +118,7 @@ def open_ready(ctx, level=0):
     tap(g, ctx, A)
     assert g.screen is g.play_screen
     assert set_up(g, ctx) > 3
-    assert g.job.phase == kg.S_READY and g.job.cache_status == "ok"
+    assert g.task.phase == kg.S_READY and g.task.cache_status == "ok"
     return g
 
 
@@ -197,7 +198,7 @@ def test_select_move_continue_undo_restart():
     tap(g, ctx, RIGHT)
     assert g.steps == 1
     menu(g, ctx, 3)                         # restart
-    assert g.steps == 0 and g.undo.n == 0 and bytes(g.cells) == bytes(g.start)
+    assert g.steps == 0 and g.undo.count == 0 and bytes(g.cells) == bytes(g.start)
     menu(g, ctx, 4)                         # levels
     assert g.screen is g.list_screen
 
@@ -229,6 +230,7 @@ def test_auto_solve_reaches_the_goal_without_record(cache_dir):
     assert g.screen is g.win_screen and klotski.is_goal_cells(g.cells)
     assert g.steps == 70 and g.helped and not g.new_best
     assert "klotski" not in ctx.saved or not ctx.saved["klotski"]["best"]
+    assert ctx.finishes == 1 and g.snapshot() is None    # the ending, without a record
     fb = framebuf.FrameBuffer(bytearray(1024), 128, 64, framebuf.MONO_VLSB)
     g.draw(fb)
     tap(g, ctx, B)
@@ -261,6 +263,7 @@ def test_playing_the_solution_by_buttons_wins_and_saves_the_best(cache_dir, clas
     assert g.screen is g.win_screen
     assert g.steps == 81 and not g.helped and g.new_best
     assert ctx.saved["klotski"]["best"][CLASSIC] == 81
+    assert ctx.finishes == 1 and g.snapshot() is None
     fb = framebuf.FrameBuffer(bytearray(1024), 128, 64, framebuf.MONO_VLSB)
     g.draw(fb)
     # a worse win does not replace the record; the list shows it
@@ -271,7 +274,7 @@ def test_playing_the_solution_by_buttons_wins_and_saves_the_best(cache_dir, clas
     for frm, to in moves:
         play_move(g, ctx, frm, to)
     assert g.screen is g.win_screen and g.steps == len(moves) + 1 >= 81 and not g.new_best
-    assert ctx.saved["klotski"]["best"][CLASSIC] == 81
+    assert ctx.saved["klotski"]["best"][CLASSIC] == 81 and ctx.finishes == 2
     # a new Game reads the saved best
     g2 = kg.Scene(ctx)
     assert g2.best(0) == 81
@@ -283,31 +286,31 @@ def test_sliced_build_progress_pending_hint_and_cache_written(tmp_path):
     level = next(i for i in range(len(g.layouts)) if g.layouts[i].startswith("SS.V/SBBV"))  # 2V2H6S
     g.level = level
     tap(g, ctx, A)
-    assert g.job.phase == kg.S_SETUP and g.job.solver.heavy_next is False
-    assert g.play_screen.status() == "SOLVER: SETUP" and g.job.progress() == 0
+    assert g.task.phase == kg.S_SETUP and g.task.solver.heavy_next is False
+    assert g.play_screen.status() == "SOLVER: SETUP" and g.task.progress() == 0
     set_up(g, ctx)
-    assert g.job.phase == kg.S_BUILD and g.job.cache_status == "missing"
+    assert g.task.phase == kg.S_BUILD and g.task.cache_status == "missing"
     menu(g, ctx, 0)                          # hint asked for before the table exists
     assert g.play_screen.pending == 1 and g.steps == 0 and any(t.startswith("SOLVING") for t in ctx.toasts)
     seen = []
     fb = framebuf.FrameBuffer(bytearray(1024), 128, 64, framebuf.MONO_VLSB)
     for n in range(5000):
-        before = g.job.solver.expanded if g.job.solver else 0
+        before = g.task.solver.expanded if g.task.solver else 0
         tick(g, ctx)
-        if g.job.solver:
+        if g.task.solver:
             # a step(CHUNK) call may finish the geometry it is in: up to a
             # geometry's pairs more than CHUNK layouts
-            assert g.job.solver.expanded - before <= (kg.CHUNK + g.job.solver.pairs) * kg.MAX_SLICES
-        seen.append(g.job.progress())
+            assert g.task.solver.expanded - before <= (kg.CHUNK + g.task.solver.pairs) * kg.MAX_SLICES
+        seen.append(g.task.progress())
         if n % 50 == 0:
             g.draw(fb)
-        if g.job.phase == kg.S_READY:
+        if g.task.phase == kg.S_READY:
             break
-    assert g.job.phase == kg.S_READY and g.job.cache_status == "written"
+    assert g.task.phase == kg.S_READY and g.task.cache_status == "written"
     assert seen == sorted(seen) and len(set(seen)) > 5
     tick(g, ctx)                             # the pending hint runs now
     assert g.steps == 1 and g.play_screen.pending == 0
-    s = g.job.solver
+    s = g.task.solver
     assert s.distance(s.rank_of(g.cells)) == g.optimal[level] - 1
     name = "klotski_%d%d%d.tbl" % (s.nv, s.nh, s.ns)
     assert (tmp_path / "saves" / name).is_file()
@@ -318,38 +321,68 @@ def test_sliced_build_progress_pending_hint_and_cache_written(tmp_path):
     g2.level = level
     tap(g2, ctx2, A)
     set_up(g2, ctx2)
-    assert g2.job.phase == kg.S_READY and g2.job.cache_status == "ok"
+    assert g2.task.phase == kg.S_READY and g2.task.cache_status == "ok"
+
+
+def test_a_solver_out_of_memory_is_the_jobs_toast_and_no_solver(monkeypatch):
+    """A MemoryError in a slice of the solver's setup ends its job: the one
+    "NOT ENOUGH MEMORY" toast, the solver dropped, the panel says so and a
+    hint finds no solver; the board plays on."""
+    ctx = FakeCtx()
+    g = kg.Scene(ctx)
+    tap(g, ctx, A)
+    tick(g, ctx)                              # the constructor's tick
+    assert g.task.phase == kg.S_SETUP and g.job.running()
+
+    def no_memory():
+        raise MemoryError("memory allocation failed")
+    monkeypatch.setattr(g.task.solver, "setup", no_memory)
+    tick(g, ctx)
+    assert ctx.toasts == ["NOT ENOUGH MEMORY"]
+    assert g.task.phase == kg.S_FAIL and g.task.solver is None and not g.job.running()
+    assert g.play_screen.status() == "NO SOLVER"
+    menu(g, ctx, 0)
+    assert ctx.toasts[-1] == "NO SOLVER" and g.steps == 0 and g.screen is g.play_screen
 
 
 def test_same_piece_set_keeps_the_solver(cache_dir):
     ctx = FakeCtx(cache_dir=cache_dir)
     g = open_ready(ctx, level=0)
-    s = g.job.solver
+    s = g.task.solver
     menu(g, ctx, 4)
     tap(g, ctx, DOWN)
     tap(g, ctx, A)                            # 指挥若定: 4V1H4S too
-    assert g.job.solver is s and g.job.phase == kg.S_READY
+    assert g.task.solver is s and g.task.phase == kg.S_READY
 
 
 
 def test_undo_ring_keeps_layouts_in_half_the_bytes():
     """Two cells a byte: every layout comes back letter for letter, the newest
     first; past UNDO steps the oldest are gone."""
-    ring = kg.UndoRing()
-    assert len(ring.buf) == 10 * kg.UNDO
+    ring = kg.LayoutUndo()
+    assert isinstance(ring, undoring.UndoRing) and ring.size == 10 and len(ring.buf) == 10 * kg.UNDO
     layouts = [bytearray(klotski.parse(t)) for t in
                (CLASSIC, "VBBV/VBBV/SHHS/VSSV/V..V", "SS.V/SBBV/VBBS/VSHH/HHS.")]
     for cells in layouts:
-        ring.push(cells)
-        assert ring.top_is(cells)
-    assert not ring.top_is(layouts[0])
+        ring.push_layout(cells)
+    # the newest is dropped only when it is the layout asked about
+    assert not ring.drop_if_top(layouts[0]) and ring.count == 3
+    assert ring.drop_if_top(layouts[2]) and ring.count == 2
+    ring.push_layout(layouts[2])
     out = bytearray(20)
     for cells in reversed(layouts):
         assert ring.pop_into(out) and out == cells
-    assert not ring.pop_into(out) and ring.n == 0
+    assert not ring.pop_into(out) and ring.count == 0
+    assert not ring.drop_if_top(layouts[0])
     for k in range(kg.UNDO + 5):
-        ring.push(layouts[k % 3])
-    assert ring.n == kg.UNDO
+        ring.push_layout(layouts[k % 3])
+    assert ring.count == kg.UNDO
+    # a saved game keeps the newest few, oldest first, and gets them back
+    kept = kg.LayoutUndo()
+    kept.load(ring.dump(12))
+    assert kept.count == 12
+    for k in reversed(range(kg.UNDO + 5 - 12, kg.UNDO + 5)):
+        assert kept.pop_into(out) and out == layouts[k % 3]
     for k in reversed(range(5, kg.UNDO + 5)):
         assert ring.pop_into(out) and out == layouts[k % 3]
     assert not ring.pop_into(out)
@@ -460,17 +493,18 @@ def test_cache_full_disk_is_reported_and_not_fatal(tmp_path, classic_solver):
     # in the game: a toast, the table is used anyway
     ctx = FakeCtx(cache_dir=str(tmp_path / "game"))
     g = kg.Scene(ctx)
-    g.job.cache = FullDir(str(tmp_path / "game"), 10)
-    g.job.piece_set = (4, 1, 4)
-    g.job.solver = klotski.Solver(4, 1, 4)
-    g.job.solver.table[:] = s.table
-    g.job.solver.done = True
+    g.task.cache = FullDir(str(tmp_path / "game"), 10)
+    g.task.piece_set = (4, 1, 4)
+    g.task.solver = klotski.Solver(4, 1, 4)
+    g.task.solver.table[:] = s.table
+    g.task.solver.done = True
     g.screen = g.play_screen
-    g.job.phase = kg.S_BUILD
+    g.task.phase = kg.S_BUILD
+    g.job.start(g.task)
     tick(g, ctx)
-    assert g.job.phase == kg.S_SAVE             # the write gets ticks of its own
+    assert g.task.phase == kg.S_SAVE             # the write gets ticks of its own
     tick(g, ctx)                                # the header: 10 bytes of room are too few
-    assert g.job.phase == kg.S_READY and g.job.cache_status == "full"
+    assert g.task.phase == kg.S_READY and g.task.cache_status == "full"
     assert "FLASH FULL: NO CACHE" in ctx.toasts
     # other write failures
     class Broken(klotski_cache.Dir):
@@ -478,11 +512,12 @@ def test_cache_full_disk_is_reported_and_not_fatal(tmp_path, classic_solver):
             if "w" in mode:
                 raise OSError(errno.EIO, "I/O error")
             return super().open(name, mode)
-    g.job.cache = Broken(str(tmp_path / "game"))
-    g.job.phase = kg.S_BUILD
+    g.task.cache = Broken(str(tmp_path / "game"))
+    g.task.phase = kg.S_BUILD
+    g.job.start(g.task)
     tick(g, ctx)
     tick(g, ctx)
-    assert g.job.cache_status == "failed" and "CACHE WRITE FAILED" in ctx.toasts
+    assert g.task.cache_status == "failed" and "CACHE WRITE FAILED" in ctx.toasts
 
 
 def test_corrupt_cache_in_the_game_is_rebuilt(cache_dir):
@@ -494,7 +529,7 @@ def test_corrupt_cache_in_the_game_is_rebuilt(cache_dir):
     g = kg.Scene(ctx)
     tap(g, ctx, A)
     set_up(g, ctx)
-    assert g.job.phase == kg.S_BUILD and g.job.cache_status == "corrupt"
+    assert g.task.phase == kg.S_BUILD and g.task.cache_status == "corrupt"
     assert "CACHE CORRUPT - REBUILD" in ctx.toasts
 
 
@@ -544,7 +579,7 @@ def test_in_the_simulator_launcher(tmp_path):
     assert g.screen is g.play_screen and g.steps == 1 and g.cells[17] == kg.CH_S
     for key in parse_keys("wait:40"):
         s.step(key)
-    assert g.job.solver.expanded > 0
+    assert g.task.solver.expanded > 0
 
 
 # ------------------------------------------------------------ MicroPython VM
@@ -586,11 +621,11 @@ g.tick(ctx)                              # opens the level
 ctx.buttons.down = 0
 open_ticks = []                          # Solver(), its sliced setup, the cache load
 alloc = 0
-while g.job.phase in (klotski_game.S_NEW, klotski_game.S_SETUP, klotski_game.S_LOAD) and len(open_ticks) < 200:
+while g.task.phase in (klotski_game.S_NEW, klotski_game.S_SETUP, klotski_game.S_LOAD) and len(open_ticks) < 200:
     r = measure(frame, g)
     open_ticks.append(r[1])
     alloc += r[2]
-emit('open', (max(open_ticks), alloc, g.job.phase, g.job.cache_status, len(open_ticks)))
+emit('open', (max(open_ticks), alloc, g.task.phase, g.task.cache_status, len(open_ticks)))
 emit('frame', [measure(frame, g)[1:] for _ in range(3)])
 tap(g, buttons.DOWN); tap(g, buttons.DOWN); tap(g, buttons.A)
 emit('move', measure(tap, g, buttons.DOWN)[1:] + (g.steps,))
@@ -615,16 +650,16 @@ g.tick(ctx)
 ctx.buttons.down = 0
 setup = []
 heavy = []
-while g.job.phase in (klotski_game.S_NEW, klotski_game.S_SETUP, klotski_game.S_LOAD) and len(setup) < 200:
-    h = g.job.solver is not None and g.job.solver.heavy_next
+while g.task.phase in (klotski_game.S_NEW, klotski_game.S_SETUP, klotski_game.S_LOAD) and len(setup) < 200:
+    h = g.task.solver is not None and g.task.solver.heavy_next
     f = measure(frame, g)[1]
     (heavy if h else setup).append(f)
-emit('setup', (g.job.phase, g.job.cache_status, setup, heavy))
+emit('setup', (g.task.phase, g.task.cache_status, setup, heavy))
 seed = measure(frame, g)[1]
 t = []
 for _ in range(30):
     t.append(measure(frame, g)[1])
-emit('ticks', (seed, t, g.job.solver.reached, g.job.progress()))
+emit('ticks', (seed, t, g.task.solver.reached, g.task.progress()))
 emit('heap', gc.mem_alloc() - a0)
 """
 

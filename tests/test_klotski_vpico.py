@@ -38,8 +38,8 @@ def _host_table(ps):
 def test_viper_kernel_builds_the_plain_loops_table_on_the_virtual_pico(tmp_path):
     code = "BOTH = %r\nKERNEL_ONLY = %r\n" % (BOTH, KERNEL_ONLY) + GUEST
     kernels = kernelgen.render_into(tmp_path)             # klotski_viper(32).py as the build renders them
-    files = ["firmware/klotski.py", "firmware/klotski_setup.py", "firmware/klotski_loop.py",
-             "firmware/asciitext.py"] + [str(p) for p in kernels]
+    files = ["firmware/klotski.py", "firmware/klotski_common.py", "firmware/klotski_setup.py",
+             "firmware/klotski_loop.py", "firmware/asciitext.py"] + [str(p) for p in kernels]
     out = vpico.run_snippet(code, files=files, mpy=True, emulated_ms=120000)
     lines = out.strip().splitlines()
     assert lines[0] == "native True", out

@@ -267,8 +267,9 @@ def test_klotski_lists_and_plays_pack_levels(tmp_path):
 def test_klotski_bad_pack_shows_the_error_then_builtins(tmp_path, kind, data, words):
     ctx = Ctx(write_pack(tmp_path, "klotski", data))
     g = klotski_game.Scene(ctx)
-    assert g.screen is g.error_screen and g.pack is None
-    assert words in reason(g), reason(g)
+    assert g.screen is g.error_screen and g.levels.pack is None
+    why = " ".join(g.levels.error)
+    assert words in why, why
     g.draw(ctx.fb)
     assert shown(ctx.fb) > 200
     tick(g, ctx, down=A)
@@ -281,7 +282,7 @@ def test_klotski_pack_with_a_piece_that_does_not_fit(tmp_path):
     bad = b"VBBV/VBBV/HVVH/SSSS/S..S\n"              # parse() passes, the tiling does not
     ctx = Ctx(write_pack(tmp_path, "klotski", levelpack.build_pack("klotski", [bad])))
     g = klotski_game.Scene(ctx)
-    assert g.screen is g.error_screen and "level 0" in reason(g)
+    assert g.screen is g.error_screen and "level 0" in " ".join(g.levels.error)
 
 
 # ------------------------------------------------------------------ in the MicroPython VM

@@ -380,7 +380,7 @@ def test_klotski_solver_is_sliced_over_many_ticks(site, browser):
 
     load(browser, site[1] + "index.html?game=klotski&level=1")
     browser.wait_for("pocket.tickMs.length >= 15")
-    assert browser.evaluate("pocket.app.runtime.game.job.phase") in (klotski_game.S_SETUP, klotski_game.S_BUILD)
+    assert browser.evaluate("pocket.app.runtime.game.task.phase") in (klotski_game.S_SETUP, klotski_game.S_BUILD)
 
 
 DARK = "00" * 1024                       # the glass with the panel off

@@ -45,6 +45,7 @@ del full
 import sys
 sys.modules.pop('klotski', None)
 sys.modules.pop('klotski_setup', None)
+sys.modules.pop('klotski_common', None)
 del klotski
 gc.collect()
 BASE = gc.mem_alloc()       # the measuring program alone: modules and runtime count from here

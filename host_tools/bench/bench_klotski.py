@@ -182,7 +182,7 @@ peak = gc.mem_alloc()
 worst = 0
 n = 0
 t_all = time.ticks_us()
-while g.job.phase != klotski_game.S_READY and g.job.phase != klotski_game.S_FAIL and n < 5000:
+while g.task.phase != klotski_game.S_READY and g.task.phase != klotski_game.S_FAIL and n < 5000:
     t0 = time.ticks_us()
     g.tick(ctx)
     g.draw(fb)
@@ -190,7 +190,7 @@ while g.job.phase != klotski_game.S_READY and g.job.phase != klotski_game.S_FAIL
     n += 1
     gc.collect()
     peak = max(peak, gc.mem_alloc())
-print('scene', (g.job.phase == klotski_game.S_READY, g.job.cache_status, n, worst, peak, base,
+print('scene', (g.task.phase == klotski_game.S_READY, g.task.cache_status, n, worst, peak, base,
                 time.ticks_diff(time.ticks_us(), t_all)))
 '''
 

@@ -56,7 +56,7 @@ def _solving_frames(browser, url):
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         got = browser.evaluate("window.pocket && pocket.ready ? [pocket.tickMs.length,"
-                               " pocket.app.runtime.game.job.phase] : null")
+                               " pocket.app.runtime.game.task.phase] : null")
         if got:
             if ready_at is None and got[1] == S_READY:
                 ready_at = got[0]
