@@ -56,14 +56,12 @@ class Job:
         self.state = IDLE
         self.budget_ms = budget_ms
         self.slice_ms = 0        # the longest slice seen since the task began
-        self.slices = 0          # slices run since the task began
 
     def start(self, task):
         """``task`` (already prepared) runs from the next ``run``."""
         self.task = task
         self.state = RUNNING
         self.slice_ms = 0
-        self.slices = 0
 
     def cancel(self):
         self.task = None
@@ -95,22 +93,8 @@ class Job:
             took = ticks_diff(clock(), t0)
             if took > self.slice_ms:
                 self.slice_ms = took
-            self.slices += 1
             if done:
                 self.state = DONE
                 return DONE
             if deadline.remaining() <= self.slice_ms:
                 return RUNNING
-
-    def finish(self, ctx):
-        """Run the task to its end now (tests, host tools, a forced move);
-        the state after it."""
-        while self.state == RUNNING:
-            try:
-                if self.task.step():
-                    self.state = DONE
-            except MemoryError:
-                self.task = None
-                self.state = FAILED
-                ctx.out_of_memory()
-        return self.state
