@@ -232,6 +232,42 @@ class ErrorScreen(screens.Screen):
         gfx.text(fb, "A/B: BACK", 1, 58)
 
 
+# an exception's traceback on the console (the serial port on a device)
+def report(exc):
+    pe = getattr(sys, "print_exception", None)
+    if pe:
+        pe(exc)
+    else:
+        import traceback
+
+        traceback.print_exception(type(exc), exc, exc.__traceback__)
+
+
+def draw_toast(fb, msg, width):
+    w = gfx.text_width(msg) + 6
+    x = (width - w) // 2
+    gfx.box(fb, x, 26, w, 11)
+    gfx.text(fb, msg, x + 3, 29)
+
+
+# the settings, each value checked (saveschema): one that does not fit goes back
+# to its default and the save is rewritten without it; then the games with a
+# saved game in progress (CONTINUE).  Runtime() calls it in a try: whatever
+# fails, the handheld starts on the defaults
+def read_boot_saves(rt):
+    import saveschema
+    got, dropped = saveschema.check(saveschema.settings(SLEEP_CHOICES),
+                                    rt._load_raw(SETTINGS_ID)[0])
+    rt.settings.update(got)
+    if dropped:
+        rt.toast("SETTINGS RESET", 60)
+        rt._write(SETTINGS_ID, got, False)
+    for entry in rt.registry:
+        if RESUME in rt._load_raw(play_id(entry[games.ID]))[0]:
+            rt.resumable.append(entry[games.ID])
+    rt.apply_settings()
+
+
 class Runtime:
     # hw: a hardware.Hardware, hw.display a hardware.Display (the contract, with
     # its defaults: a panel without power save still has poweroff/poweron, a
@@ -286,28 +322,15 @@ class Runtime:
         self.save_due = False       # a move asked for a save (done after the tick)
         self.save_ms = 0            # how long the last save_game took
         self._resumed_until = 0     # ticks: a game that fails before this loses its saved game
-        # the settings, each value checked (saveschema): one that does not fit goes
-        # back to its default and the save is rewritten without it; the games with
-        # a saved game in progress (CONTINUE); whatever fails, the handheld starts
         try:
-            import saveschema
-            got, dropped = saveschema.check(saveschema.settings(SLEEP_CHOICES),
-                                            self._load_raw(SETTINGS_ID)[0])
-            self.settings.update(got)
-            if dropped:
-                self.toast("SETTINGS RESET", 60)
-                self._write(SETTINGS_ID, got, False)
-            for entry in self.registry:
-                if RESUME in self._load_raw(play_id(entry[games.ID]))[0]:
-                    self.resumable.append(entry[games.ID])
-            self.apply_settings()
+            read_boot_saves(self)
         except Exception as exc:
             self.defaults(exc)
 
     # a step of the boot failed (``exc``): the default settings, no CONTINUE,
     # and the screen says so (main.boot calls it too when the launcher fails)
     def defaults(self, exc):
-        self._report(exc)
+        report(exc)
         self.settings.update(DEFAULT_SETTINGS)
         self.resumable = []
         self.toast("BOOT ERROR - USING DEFAULTS", 90)
@@ -435,13 +458,6 @@ class Runtime:
         self.collect()
         self.toast("NOT ENOUGH MEMORY", 60)
 
-    def _draw_toast(self, fb):
-        msg = self._toast
-        w = gfx.text_width(msg) + 6
-        x = (self.width - w) // 2
-        gfx.box(fb, x, 26, w, 11)
-        gfx.text(fb, msg, x + 3, 29)
-
     # -- game hand-over ------------------------------------------------------------
     def start_game(self, entry, module=None, resume=False):
         """Start the game of ``entry``; ``module`` another scene for it (the
@@ -493,7 +509,7 @@ class Runtime:
     # the game raised: an error screen instead; within _RESUME_TRIAL ticks of
     # CONTINUE its saved game goes too (the same save would fail again)
     def _game_error(self, exc):
-        self._report(exc)
+        report(exc)
         game_id = self.ctx.game_id
         if self.ticks < self._resumed_until and game_id in self.resumable:
             self._clear_play(game_id)
@@ -525,15 +541,6 @@ class Runtime:
         self.game_entry = None
         self.screen = self.launcher
         self.buttons.reset(self.buttons.stable, self.hw.ticks_ms())
-
-    def _report(self, exc):
-        pe = getattr(sys, "print_exception", None)
-        if pe:
-            pe(exc)
-        else:
-            import traceback
-
-            traceback.print_exception(type(exc), exc, exc.__traceback__)
 
     # -- the tick ------------------------------------------------------------------
     def _clean(self, screen):
@@ -613,7 +620,7 @@ class Runtime:
             toast = self._toast
         if drawn:
             if toast is not None:
-                self._draw_toast(fb)
+                draw_toast(fb, self._toast, self.width)
             self._drawn_toast = toast
         self.display.show()
         self.ticks += 1
