@@ -125,12 +125,13 @@ def test_the_look_sliced_equals_whole():
         b = _board(cells, cat)
         whole = trapcat_ai.StrongBlocker(b, look=True).choose(b)
         task = trapcat_ai.StrongBlocker(b, look=True)
-        task.start(b)
+        task.slice_units = 10
+        task.begin(b)
         steps = 1
-        while not task.step(None, 10):
+        while not task.step():
             steps += 1
             assert bytes(b.cells) == bytes(1 if ch == "#" else 0 for ch in cells)
-        assert task.result == whole and task.looked and steps > 5
+        assert task.answer == whole and task.looked and steps > 5
 
 
 def test_kernel_sweeps_equal_the_plain_ones(monkeypatch):
