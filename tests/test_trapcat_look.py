@@ -198,7 +198,7 @@ def test_kernel_as_machine_code_on_the_virtual_pico():
     CPython where the look matters."""
     probes = [(cells, cat, depth) for cells, cat in LOOK_MATTERS[:3] for depth in (5, 6)]
     files = ["firmware/trapcat.py", "firmware/trapcat_ai.py", "firmware/trapcat_viper.py",
-             "firmware/rng.py", "firmware/asciitext.py"]
+             "firmware/rng.py", "firmware/asciitext.py", "firmware/work.py", "firmware/clock.py"]
     out = vpico.run_snippet("P = %r\nH = %r\n" % (probes, LOOK_MATTERS) + GUEST, files=files,
                             mpy=True, emulated_ms=120000)
     lines = dict(line.split(" ", 1) for line in out.strip().splitlines())
