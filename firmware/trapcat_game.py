@@ -101,7 +101,7 @@ class Scene(screens.Scene):
         self.undo = undoring.UndoRing(UNDO_SIZE, UNDO_DEPTH)
         self.chord = False       # B+A or B+DOWN was used: B's release and hold do nothing else
         self.overlay = False     # B+DOWN: the distance map on the free cells
-        self.digits = tuple(gfx.glyph(ch) for ch in "0123456789+")
+        self.digits = None       # its glyphs, made the first time it shows
         self.play_screen = PlayScreen(self)
         self.end_screen = EndScreen(self)
         self.choice_screen = LevelChoice(self)
@@ -239,6 +239,8 @@ class Scene(screens.Scene):
         if btn.pressed(B) and btn.just_pressed(DOWN):
             self.chord = True
             self.overlay = not self.overlay
+            if self.digits is None:
+                self.digits = tuple(gfx.glyph(ch) for ch in "0123456789+")
             return True
         if scenekit.undo_chord(btn):
             self.chord = True
