@@ -199,7 +199,7 @@ class Board:
 # One line per row: "." free, "#" blocked, "C" the cat (on a free, non-border
 # cell with a free neighbour); spaces are ignored (so render()'s picture, with
 # odd rows indented, parses back), lines starting with ";" are comments.  The
-# board is square, 3..15 cells a side.  Stored as is in level packs
+# grid is square, 3..15 cells a side.  Stored as is in level packs
 # (levelpack.py) and read by parse_level.
 
 class LevelError(ValueError):
@@ -232,13 +232,13 @@ def parse_level(text):
         raise LevelError("the level is empty")
     size = len(rows)
     if size < 3:
-        raise LevelError("the board has %d rows; at least 3 are needed" % size)
+        raise LevelError("the grid has %d rows; at least 3 are needed" % size)
     cells = bytearray(size * size)
     cat = -1
     for r in range(size):
         number, row = rows[r]
         if len(row) != size:
-            raise LevelError("line %d: %d cells, expected %d (the board is square)"
+            raise LevelError("line %d: %d cells, expected %d (the grid is square)"
                              % (number, len(row), size))
         for c in range(size):
             ch = row[c]
@@ -249,7 +249,7 @@ def parse_level(text):
                     raise LevelError("line %d: a second cat" % number)
                 cat = r * size + c
     if cat < 0:
-        raise LevelError("no cat (C) on the board")
+        raise LevelError("no cat (C) on the grid")
     b = Board(size)
     b.load(cells, cat)
     if b.status == CAT_WON:

@@ -1,9 +1,12 @@
 """Cats and blockers for Trap the Cat (see trapcat.py), for the device.
 
-Every strategy object is built once per Board and answers ``choose(board)``
-with a cell (``NONE`` when it has no legal move).  All work buffers live in
-one ``Analyzer`` per board (with one ``Deep`` exact searcher) and are reused;
-a move allocates nothing.
+Every strategy object is built once per Board and is a task of the long-work
+protocol (firmware/work.py): ``begin(board)`` prepares a decision, each
+``step()`` runs one bounded slice of it (True when it is made), ``answer`` is
+the cell it chose (``NONE`` when it has no legal move, ``work.NO_ANSWER``
+before it has decided); ``choose(board)`` is the same work in one call.  All
+work buffers live in one ``Analyzer`` per board (with one ``Deep`` exact
+searcher) and are reused; a move allocates nothing.
 
 Cats
 - EasyCat: a random free neighbour (the seed's "欢乐模式").
@@ -33,6 +36,9 @@ Blockers
   best-scored block that leaves no forced escape within 7, within
   LOOK_NODES kernel expansions.  ``hint(board)``.
 
+The distance map the game shows (B+DOWN) is ``Analyzer.distances``: the
+same border search the cats use.
+
 Every ESCAPE search runs in the kernel where it exists (a Pico, CPython):
 the same expansions and answers as ``Deep.run``, ~24x faster on a Pico; so do
 the two-distance and BFS sweeps (``_sweep_td``, ``Analyzer.distances``: the
@@ -42,6 +48,7 @@ same values), which the hint runs for every candidate block it scores.
 from array import array
 
 from trapcat import NONE, Rng
+from work import NO_ANSWER, Task
 
 try:
     from micropython import const
@@ -79,9 +86,16 @@ class Analyzer:
 
     # Distances -------------------------------------------------------------
     def distances(self, stop=False):
-        """dist[x] = fewest steps from free cell x to a free border cell.
+        """dist[x] = fewest steps from free cell x to a free border cell
+        (INF on blocked cells and on free cells the border cannot reach).
         With ``stop`` the sweep ends at the first cell flagged in ``nbf`` (the
-        nearest of the cat's neighbours); cells not reached stay INF."""
+        nearest of the cat's neighbours); cells not reached stay INF.
+
+        Without ``stop`` this is also the seed article's distance map that the
+        game shows (B+DOWN): free border cells 0, every other free cell the
+        least of its neighbours + 1 (the article's walls, 100 there, are the
+        blocked cells); that fixed point is this BFS from the free border
+        cells, so one border search serves the cats and the map."""
         b = self.board
         cells = b.cells
         adj = b.adj
@@ -161,17 +175,18 @@ def _sweep_td(b, cells, td, cnt, q, nbf, stop):
 
 # Sliced thinking -------------------------------------------------------------
 # Every cat and blocker answers ``choose(board)`` in one call, and the same
-# work in slices: ``start(board)``, then ``step(deadline=None, units=...)``
-# until it returns True; the answer is then ``result``.  Work comes in units
-# whose cost is estimated in "work units" of about 1e5 VM fuel (~1 ms on a
-# Pico), measured per phase in the VM: a full sweep of the board costs n/7,
-# a hint candidate two sweeps, DEEP_CHUNK expansions of a deep search 10.
-# A step runs units while the spent
-# total plus the next unit's cost stays within ``units`` (at least one unit),
-# or until ``deadline.expired()``.  ``start``/``step`` allocate nothing; a
-# started task may be dropped at any time (start again before stepping).
+# work as a task of work.py: ``begin(board)``, then ``step()`` until it
+# returns True; the answer is then ``answer``.  Work comes in units whose cost
+# is estimated in "work units" of about 1e5 VM fuel (~1 ms on a Pico),
+# measured per phase in the VM: a full sweep of the board costs n/7, a hint
+# candidate two sweeps, DEEP_CHUNK expansions of a deep search 10.  A step is
+# one slice: it runs units while the spent total plus the next unit's cost
+# stays within ``slice_units`` (SLICE_UNITS; at least one unit), so a slice
+# is bounded by its work, not by a clock (the game's work.Job owns the
+# deadline).  ``begin``/``step`` allocate nothing; a begun task may be
+# dropped at any time (begin again before stepping).
 
-SLICE_UNITS = const(50)     # the game's budget per tick (bench: <= 5.5 M fuel)
+SLICE_UNITS = const(50)     # work units per step(): <= 5.5 M VM fuel, ~25 ms on a Pico (bench)
 _FOREVER = const(1 << 29)
 
 _DONE = const(0)
@@ -255,17 +270,16 @@ def _templates(board):
     return tpl
 
 
-class Deep:
-    """Exact escape/capture search for one Board: ``load(board)``, optional
-    extra root ``block(c)``, ``begin(mode, kind, cell, depth)`` then
-    ``run(limit)`` until it returns 0/1 (-1: not finished after ``limit``
-    expansions).  ``first`` is the root's move that decided a 1 (ESCAPE cat
-    root: the cat's step; CAPTURE root: the capturing block).  ``plies``
-    bounds the depth: an escape within k moves needs 2k - 4 plies from a
-    cat root, 2k - 3 from a player root (player nodes with 2 moves left
-    are decided in closed form), a capture within h blocks 2h - 2 (the
-    default 10: k <= 7 / 6, h <= 6).  ``run_kernel`` is ``run`` for ESCAPE
-    searches in trapcat_viper's machine code."""
+class _DeepTables:
+    """Deep's tables for one Board, allocated once: its own copy of the
+    cells with each cell's free (``fc``) and free border (``bc``)
+    neighbour counts and the two-distance ``td`` from the load, the axial
+    coordinates (hex distances), the breadth-first scratch and marks, and
+    the node stacks (ply-indexed: the children in ``cand``, the next one
+    ``idx``, their end ``hi``, the cat's cell ``at``, moves left ``dep``,
+    node ``kind``, the deciding value ``short``, a pass's replies).
+    ``load``/``block``/``unblock`` keep the copy and its counts; ``_near``
+    lists the free cells near a cell."""
 
     def __init__(self, board, plies=_PLIES):
         n = board.n
@@ -363,27 +377,6 @@ class Deep:
             for k in range(base, end):
                 bc[adj[k]] += 1
 
-    # Search ----------------------------------------------------------------
-    def begin(self, mode, kind, cell, depth):
-        """Start a search at the root node; 0/1 when decided at once, else -1."""
-        self.abort()
-        self.mode = mode
-        self.first = NONE
-        self.nodes = 0
-        self.leaf = NONE
-        self.collect[0] = 0
-        self.nreply[0] = 0
-        if mode == ESCAPE:
-            v = self._open_escape(0, kind, cell, depth, 0)
-        else:
-            v = self._open_capture(0, kind, cell, depth, 0)
-        if v >= 0:
-            self.first = self.leaf
-            self.sp = -1
-        else:
-            self.sp = 0
-        return v
-
     def _near(self, x, depth, lo, useful):
         """Free cells within ``depth`` steps of x (not x) into cand[lo:],
         breadth first; with ``useful`` only through cells with d + td <=
@@ -431,6 +424,12 @@ class Deep:
                     cand[out] = v
                     out += 1
         return out
+
+
+class _DeepCuts(_DeepTables):
+    """Which moves a node of Deep's search needs to try, and the closed
+    forms that decide a node without children (the cuts listed above, each
+    keeping the answer exact)."""
 
     def _witness_killers(self, x, lo, first=False):
         """Player to move, cat on x with no free border neighbour: a free
@@ -659,13 +658,111 @@ class Deep:
         cand[k] = NONE
         return out + 1
 
-    # Opening a node: one method per search mode, so the expansion loop's one
-    # call per node (run, begin) reaches the mode's code without a second
-    # call or a mode test; the viper kernel inlines _open_escape.
-    def _open_escape(self, p, kind, x, depth, lo):
-        """Set up node p (cat at x) of an ESCAPE search; its children go to
-        cand[lo:].  Returns the node's value when it is decided without
-        children, else -1."""
+    def _skip_far(self, sp):
+        """The pass at player node sp (depth h) did not decide it: the cat
+        node after it collected every cat step y that answers the pass.  A
+        search of depth h - 1 from y reads only cells within h - 1 steps of
+        y, so a block farther from any one such y is answered the same way;
+        drop those blocks."""
+        base = 6 * (sp + 1)
+        nr = self.nreply[sp + 1]
+        reply = self.reply
+        r2 = 2 * (self.dep[sp] - 1)
+        hq = self.hq
+        hr = self.hr
+        cand = self.cand
+        out = self.idx[sp]
+        for i in range(out, self.hi[sp]):
+            c = cand[i]
+            qc = hq[c]
+            rc = hr[c]
+            keep = True
+            for j in range(base, base + nr):
+                y = reply[j]
+                dq = qc - hq[y]
+                dr = rc - hr[y]
+                ds = dq + dr
+                if dq < 0:
+                    dq = -dq
+                if dr < 0:
+                    dr = -dr
+                if ds < 0:
+                    ds = -ds
+                if dq + dr + ds > r2:
+                    keep = False
+                    break
+            if keep:
+                cand[out] = c
+                out += 1
+        self.hi[sp] = out
+
+
+class Deep(_DeepCuts):
+    """Exact escape/capture search for one Board: ``load(board)``, optional
+    extra root ``block(c)``, ``begin(mode, kind, cell, depth)`` then
+    ``run(limit)`` until it returns 0/1 (-1: not finished after ``limit``
+    expansions).  ``first`` is the root's move that decided a 1 (ESCAPE cat
+    root: the cat's step; CAPTURE root: the capturing block).  ``plies``
+    bounds the depth: an escape within k moves needs 2k - 4 plies from a
+    cat root, 2k - 3 from a player root (player nodes with 2 moves left
+    are decided in closed form), a capture within h blocks 2h - 2 (the
+    default 10: k <= 7 / 6, h <= 6).  ``run_kernel`` is ``run`` for ESCAPE
+    searches in trapcat_viper's machine code.
+
+    Three classes, one concern each: ``_DeepTables`` (the buffers, the
+    position copy and its counts), ``_DeepCuts`` (which moves a node needs
+    to try) and this one (opening nodes, the expansion loop, slicing it).
+    """
+
+    # The methods the expansion loop and the node openers call per node, bound
+    # here too: MicroPython finds a method of the instance's own class with
+    # one map lookup, one of a class two levels up with three.  Measured on
+    # the virtual Pico (the hard cat over 3 games, its Python capture
+    # searches): 2,206 ms inherited, 2,172 ms bound here (2,186 ms as one class).
+    block = _DeepTables.block
+    unblock = _DeepTables.unblock
+    _near = _DeepTables._near
+    _witness_killers = _DeepCuts._witness_killers
+    _cap2 = _DeepCuts._cap2
+    _cap2_try = _DeepCuts._cap2_try
+    _roomy = _DeepCuts._roomy
+    _trap_blocks = _DeepCuts._trap_blocks
+    _skip_far = _DeepCuts._skip_far
+
+    # Search ----------------------------------------------------------------
+    def begin(self, mode, kind, cell, depth):
+        """Start a search at the root node; 0/1 when decided at once, else -1."""
+        self.abort()
+        self.mode = mode
+        self.first = NONE
+        self.nodes = 0
+        self.leaf = NONE
+        self.collect[0] = 0
+        self.nreply[0] = 0
+        if mode == ESCAPE:
+            if kind == _CATN:
+                v = self._open_escape_cat(0, cell, depth, 0)
+            else:
+                v = self._open_escape_blk(0, cell, depth, 0)
+        elif kind == _BLKN:
+            v = self._open_capture_blk(0, cell, depth, 0)
+        else:
+            v = self._open_capture_cat(0, cell, depth, 0)
+        if v >= 0:
+            self.first = self.leaf
+            self.sp = -1
+        else:
+            self.sp = 0
+        return v
+
+    # Opening a node: one method per search mode and node kind, so the
+    # expansion loop's one call per node (run, begin) reaches its code
+    # without a second call or a test; the viper kernel inlines the two
+    # ESCAPE ones.
+    def _open_escape_cat(self, p, x, depth, lo):
+        """Set up node p of an ESCAPE search, the cat to move from x: its
+        steps worth trying (lowest td first) go to cand[lo:].  Returns the
+        node's value when it is decided without children, else -1."""
         b = self.board
         cells = self.cells
         border = b.border
@@ -676,95 +773,114 @@ class Deep:
         base = 6 * x
         end = base + b.deg[x]
         hi = lo
-        if kind == _CATN:
-            free = False
-            two = NONE              # the first neighbour with 2 exits
-            for k in range(base, end):
-                y = adj[k]
-                if not cells[y]:
-                    if border[y]:
-                        self.leaf = y
-                        return 1
-                    free = True
-                    if two == NONE and bc[y] >= 2:
-                        two = y
-            if not free or depth < 2:
-                return 0
-            if two != NONE:
-                self.leaf = two
-                return 1
-            if depth == 2:
-                return 0
-            for k in range(base, end):
-                y = adj[k]
-                t = td[y]
-                if not cells[y] and t < depth:
-                    j = hi
-                    while j > lo and td[cand[j - 1]] > t:
-                        cand[j] = cand[j - 1]
-                        j -= 1
-                    cand[j] = y
-                    hi += 1
-            short = 1
-        else:
-            e = bc[x]
-            if e >= 2:
-                return 1
-            if depth < 2 or td[x] > depth:
-                return 0
-            if depth == 2 and e == 0 and p:
-                # out in 2 unless some block kills every witness
-                return 1 if self._witness_killers(x, lo, True) < 0 else 0
-            if e == 1:
-                for k in range(base, end):
-                    y = adj[k]
-                    if not cells[y] and border[y]:
-                        u = y
-                if depth == 2 and p:
-                    # the forced block on u, then the cat needs a
-                    # neighbour with two free border cells left
-                    hq = self.hq
-                    hr = self.hr
-                    for k in range(base, end):
-                        y = adj[k]
-                        if cells[y] or y == u:
-                            continue
-                        f = bc[y]
-                        if f == 2:
-                            dq = hq[y] - hq[u]
-                            dr = hr[y] - hr[u]
-                            ds = dq + dr
-                            if dq * dq + dr * dr + ds * ds == 2:
-                                f = 1       # u was one of them
-                        if f >= 2:
-                            return 1
-                    return 0
-                cand[lo] = u
-                hi = lo + 1
-            else:
-                hi = self._witness_killers(x, lo)
-                if hi < 0:
-                    return 1        # no block stops an escape in 2
-                if hi == lo:
-                    hi = self._near(x, depth, lo, True)
-                    if hi == lo:
-                        # no block can matter (td is from the load, so a
-                        # smaller bound): the node is worth a pass
-                        cand[lo] = NONE
-                        hi = lo + 1
-            short = 0
+        free = False
+        two = NONE              # the first neighbour with 2 exits
+        for k in range(base, end):
+            y = adj[k]
+            if not cells[y]:
+                if border[y]:
+                    self.leaf = y
+                    return 1
+                free = True
+                if two == NONE and bc[y] >= 2:
+                    two = y
+        if not free or depth < 2:
+            return 0
+        if two != NONE:
+            self.leaf = two
+            return 1
+        if depth == 2:
+            return 0
+        for k in range(base, end):
+            y = adj[k]
+            t = td[y]
+            if not cells[y] and t < depth:
+                j = hi
+                while j > lo and td[cand[j - 1]] > t:
+                    cand[j] = cand[j - 1]
+                    j -= 1
+                cand[j] = y
+                hi += 1
         if hi == lo:
-            return 1 - short
-        self.kind[p] = kind
+            return 0
+        self.kind[p] = _CATN
         self.at[p] = x
         self.dep[p] = depth
         self.idx[p] = lo
         self.hi[p] = hi
-        self.short[p] = short
+        self.short[p] = 1
         return -1
 
-    def _open_capture(self, p, kind, x, depth, lo):
-        """Set up node p (cat at x) of a CAPTURE search, as _open_escape."""
+    def _open_escape_blk(self, p, x, depth, lo):
+        """Set up node p of an ESCAPE search, the player to move with the cat
+        on x: the blocks worth trying go to cand[lo:] (a pass is NONE), as
+        _open_escape_cat."""
+        b = self.board
+        cells = self.cells
+        border = b.border
+        adj = b.adj
+        bc = self.bc
+        td = self.td
+        cand = self.cand
+        base = 6 * x
+        end = base + b.deg[x]
+        hi = lo
+        e = bc[x]
+        if e >= 2:
+            return 1
+        if depth < 2 or td[x] > depth:
+            return 0
+        if depth == 2 and e == 0 and p:
+            # out in 2 unless some block kills every witness
+            return 1 if self._witness_killers(x, lo, True) < 0 else 0
+        if e == 1:
+            for k in range(base, end):
+                y = adj[k]
+                if not cells[y] and border[y]:
+                    u = y
+            if depth == 2 and p:
+                # the forced block on u, then the cat needs a
+                # neighbour with two free border cells left
+                hq = self.hq
+                hr = self.hr
+                for k in range(base, end):
+                    y = adj[k]
+                    if cells[y] or y == u:
+                        continue
+                    f = bc[y]
+                    if f == 2:
+                        dq = hq[y] - hq[u]
+                        dr = hr[y] - hr[u]
+                        ds = dq + dr
+                        if dq * dq + dr * dr + ds * ds == 2:
+                            f = 1       # u was one of them
+                    if f >= 2:
+                        return 1
+                return 0
+            cand[lo] = u
+            hi = lo + 1
+        else:
+            hi = self._witness_killers(x, lo)
+            if hi < 0:
+                return 1        # no block stops an escape in 2
+            if hi == lo:
+                hi = self._near(x, depth, lo, True)
+                if hi == lo:
+                    # no block can matter (td is from the load, so a
+                    # smaller bound): the node is worth a pass
+                    cand[lo] = NONE
+                    hi = lo + 1
+        self.kind[p] = _BLKN
+        self.at[p] = x
+        self.dep[p] = depth
+        self.idx[p] = lo
+        self.hi[p] = hi
+        self.short[p] = 0
+        return -1
+
+    def _open_capture_blk(self, p, x, depth, lo):
+        """Set up node p of a CAPTURE search, the player to move with the cat
+        on x (the blocks worth trying to cand[lo:]), as _open_escape_cat."""
         b = self.board
         cells = self.cells
         border = b.border
@@ -775,56 +891,70 @@ class Deep:
         base = 6 * x
         end = base + b.deg[x]
         hi = lo
-        if kind == _BLKN:
-            if fc[x] <= 1:
-                for k in range(base, end):
-                    if not cells[adj[k]]:
-                        self.leaf = adj[k]
-                return 1
-            if depth < 2 or bc[x] >= 2:
-                return 0
-            if bc[x] == 1:
-                for k in range(base, end):
-                    y = adj[k]
-                    if not cells[y] and border[y]:
-                        cand[lo] = y
-                hi = lo + 1
-            elif depth == 2 and p:
-                return self._cap2(x)
-            else:
-                if depth <= 4 and self._roomy(x, depth):
-                    return 0
-                hi = self._trap_blocks(x, depth, lo)
-                if hi == lo:
-                    return 0
-            short = 1
-        else:
+        if fc[x] <= 1:
+            for k in range(base, end):
+                if not cells[adj[k]]:
+                    self.leaf = adj[k]
+            return 1
+        if depth < 2 or bc[x] >= 2:
+            return 0
+        if bc[x] == 1:
             for k in range(base, end):
                 y = adj[k]
-                if not cells[y]:
-                    if border[y]:
-                        return 0
-                    # most free neighbours first: the likeliest to escape
-                    f = fc[y]
-                    j = hi
-                    while j > lo and fc[cand[j - 1]] < f:
-                        cand[j] = cand[j - 1]
-                        j -= 1
-                    cand[j] = y
-                    hi += 1
-            if hi == lo:
-                return 1
-            if depth == 0:
+                if not cells[y] and border[y]:
+                    cand[lo] = y
+            hi = lo + 1
+        elif depth == 2 and p:
+            return self._cap2(x)
+        else:
+            if depth <= 4 and self._roomy(x, depth):
                 return 0
-            short = 0
-        if hi == lo:
-            return 1 - short
-        self.kind[p] = kind
+            hi = self._trap_blocks(x, depth, lo)
+            if hi == lo:
+                return 0
+        self.kind[p] = _BLKN
         self.at[p] = x
         self.dep[p] = depth
         self.idx[p] = lo
         self.hi[p] = hi
-        self.short[p] = short
+        self.short[p] = 1
+        return -1
+
+    def _open_capture_cat(self, p, x, depth, lo):
+        """Set up node p of a CAPTURE search, the cat to move from x (its
+        steps to cand[lo:], most free neighbours first), as _open_escape_cat."""
+        b = self.board
+        cells = self.cells
+        border = b.border
+        adj = b.adj
+        fc = self.fc
+        cand = self.cand
+        base = 6 * x
+        end = base + b.deg[x]
+        hi = lo
+        for k in range(base, end):
+            y = adj[k]
+            if not cells[y]:
+                if border[y]:
+                    return 0
+                # most free neighbours first: the likeliest to escape
+                f = fc[y]
+                j = hi
+                while j > lo and fc[cand[j - 1]] < f:
+                    cand[j] = cand[j - 1]
+                    j -= 1
+                cand[j] = y
+                hi += 1
+        if hi == lo:
+            return 1
+        if depth == 0:
+            return 0
+        self.kind[p] = _CATN
+        self.at[p] = x
+        self.dep[p] = depth
+        self.idx[p] = lo
+        self.hi[p] = hi
+        self.short[p] = 0
         return -1
 
     def run(self, limit=_FOREVER):
@@ -857,16 +987,16 @@ class Deep:
                     collect[sp + 1] = c == NONE
                     nreply[sp + 1] = 0
                     if esc:
-                        v = self._open_escape(sp + 1, _CATN, at[sp], d, hi[sp])
+                        v = self._open_escape_cat(sp + 1, at[sp], d, hi[sp])
                     else:
-                        v = self._open_capture(sp + 1, _CATN, at[sp], d - 1, hi[sp])
+                        v = self._open_capture_cat(sp + 1, at[sp], d - 1, hi[sp])
                 else:
                     collect[sp + 1] = 0         # (no stale count from a cat
                     nreply[sp + 1] = 0          # node once on this ply)
                     if esc:
-                        v = self._open_escape(sp + 1, _BLKN, c, d - 1, hi[sp])
+                        v = self._open_escape_blk(sp + 1, c, d - 1, hi[sp])
                     else:
-                        v = self._open_capture(sp + 1, _BLKN, c, d, hi[sp])
+                        v = self._open_capture_blk(sp + 1, c, d, hi[sp])
                 if v < 0:
                     sp += 1
                     continue
@@ -939,44 +1069,6 @@ class Deep:
             return self.run_kernel(limit)
         return self.run(limit)
 
-    def _skip_far(self, sp):
-        """The pass at player node sp (depth h) did not decide it: the cat
-        node after it collected every cat step y that answers the pass.  A
-        search of depth h - 1 from y reads only cells within h - 1 steps of
-        y, so a block farther from any one such y is answered the same way;
-        drop those blocks."""
-        base = 6 * (sp + 1)
-        nr = self.nreply[sp + 1]
-        reply = self.reply
-        r2 = 2 * (self.dep[sp] - 1)
-        hq = self.hq
-        hr = self.hr
-        cand = self.cand
-        out = self.idx[sp]
-        for i in range(out, self.hi[sp]):
-            c = cand[i]
-            qc = hq[c]
-            rc = hr[c]
-            keep = True
-            for j in range(base, base + nr):
-                y = reply[j]
-                dq = qc - hq[y]
-                dr = rc - hr[y]
-                ds = dq + dr
-                if dq < 0:
-                    dq = -dq
-                if dr < 0:
-                    dr = -dr
-                if ds < 0:
-                    ds = -ds
-                if dq + dr + ds > r2:
-                    keep = False
-                    break
-            if keep:
-                cand[out] = c
-                out += 1
-        self.hi[sp] = out
-
     def abort(self):
         """Drop a running search (undo its blocks on the copy)."""
         sp = self.sp
@@ -994,35 +1086,40 @@ class Deep:
         return v
 
 
-class _Task:
-    """The start/step/result protocol; subclasses define _unit() -> cost."""
+class _Task(Task):
+    """The protocol of work.py for a cat or a blocker; subclasses define
+    ``_unit()``, one unit of work of the phase ``phase`` (its cost estimate
+    in ``costs``)."""
 
-    result = NONE
+    answer = NO_ANSWER
     phase = _DONE
-    costs = b"\x01\x01\x01\x01\x01\x01\x01\x01"
+    costs = b"\x01\x01\x01\x01\x01\x01\x01\x01\x01"
+    slice_units = SLICE_UNITS   # the size of a step() (tests make it smaller)
 
     def choose(self, board):
-        self.start(board)
+        """The decision in one call: ``begin``, then every unit."""
+        self.begin(board)
         while self.phase != _DONE:
             self._unit()
-        return self.result
+        return self.answer
 
-    def start(self, board):
-        self.result = NONE
+    def begin(self, board):
+        self.answer = NO_ANSWER
         self.phase = _START
 
-    def step(self, deadline=None, units=_FOREVER):
+    def step(self):
+        """One slice: units while their estimated cost stays within
+        ``slice_units`` (at least one); True once the answer is ready."""
         costs = self.costs
+        units = self.slice_units
         spent = 0
         while self.phase != _DONE:
             c = costs[self.phase]
             if spent and spent + c > units:
-                break
+                return False
             self._unit()
             spent += c
-            if deadline is not None and deadline.expired():
-                break
-        return self.phase == _DONE
+        return True
 
     def _unit(self):
         self.phase = _DONE
@@ -1030,14 +1127,14 @@ class _Task:
 
 class EasyCat(_Task):
     def __init__(self, board, seed=1):
-        self.result = NONE       # attributes made here: start() allocates nothing
+        self.answer = NO_ANSWER  # attributes made here: begin() allocates nothing
         self.phase = _DONE
         self.rng = Rng(seed)
         self.buf = bytearray(6)
 
-    def start(self, board):
+    def begin(self, board):
         m = board.free_neighbours(board.cat, self.buf)
-        self.result = NONE if m == 0 else self.buf[self.rng.below(m)]
+        self.answer = NONE if m == 0 else self.buf[self.rng.below(m)]
         self.phase = _DONE
 
 
@@ -1063,16 +1160,16 @@ def _greedy_step(board, dist):
 
 
 class NormalCat(_Task):
-    """One BFS sweep (~1 M fuel): computed whole in start()."""
+    """One BFS sweep (~1 M fuel): computed whole in begin()."""
 
     def __init__(self, board, analyzer=None):
-        self.result = NONE       # attributes made here: start() allocates nothing
+        self.answer = NO_ANSWER  # attributes made here: begin() allocates nothing
         self.phase = _DONE
         self.an = analyzer or Analyzer(board)
 
-    def start(self, board):
+    def begin(self, board):
         self.an.distances()
-        self.result = _greedy_step(board, self.an.dist)
+        self.answer = _greedy_step(board, self.an.dist)
         self.phase = _DONE
 
 
@@ -1082,7 +1179,7 @@ class HardCat(_Task):
     a capture within CAPTURE_DEPTH blocks (see the module docstring)."""
 
     def __init__(self, board, analyzer=None):
-        self.result = NONE       # attributes made here: start() allocates nothing
+        self.answer = NO_ANSWER  # attributes made here: begin() allocates nothing
         self.phase = _DONE
         self.an = analyzer or Analyzer(board)
         self.deep = self.an.deep
@@ -1121,7 +1218,7 @@ class HardCat(_Task):
                 return
             if r == 1:
                 self.reason = self.k
-                self.result = deep.first
+                self.answer = deep.first
                 self.phase = _DONE
             elif self.k < ESCAPE_DEPTH:
                 self.k += 1
@@ -1145,7 +1242,7 @@ class HardCat(_Task):
         if r < 0:
             return
         if r == 0:
-            self.result = x
+            self.answer = x
             self.phase = _DONE
         elif self.i + 1 < self.m:
             self.i += 1
@@ -1153,7 +1250,7 @@ class HardCat(_Task):
             self.k -= 1
             self.i = 0
         else:
-            self.result = moves[self.order[0]]
+            self.answer = moves[self.order[0]]
             self.phase = _DONE
 
     def _take_sure_step(self):
@@ -1174,13 +1271,14 @@ class HardCat(_Task):
             if not cells[x]:
                 if border[x]:
                     self.reason = 1
-                    self.result = x
+                    self.answer = x
                     self.phase = _DONE
                     return
                 moves[m] = x
                 m += 1
         self.m = m
         if m == 0:
+            self.answer = NONE
             self.phase = _DONE
             return
         deep.load(board)
@@ -1188,7 +1286,7 @@ class HardCat(_Task):
         for i in range(m):
             if bc[moves[i]] >= 2:
                 self.reason = 2
-                self.result = moves[i]
+                self.answer = moves[i]
                 self.phase = _DONE
                 return
         self.k = 3
@@ -1226,13 +1324,13 @@ class HardCat(_Task):
 
 class RandomBlocker(_Task):
     def __init__(self, board, seed=1):
-        self.result = NONE       # attributes made here: start() allocates nothing
+        self.answer = NO_ANSWER  # attributes made here: begin() allocates nothing
         self.phase = _DONE
         self.rng = Rng(seed)
         self.buf = bytearray(board.n)
 
-    def start(self, board):
-        self.result = self._pick(board)
+    def begin(self, board):
+        self.answer = self._pick(board)
         self.phase = _DONE
 
     def _pick(self, board):
@@ -1272,57 +1370,43 @@ def _any_block(board):
 
 class GreedyBlocker(_Task):
     def __init__(self, board, analyzer=None):
-        self.result = NONE       # attributes made here: start() allocates nothing
+        self.answer = NO_ANSWER  # attributes made here: begin() allocates nothing
         self.phase = _DONE
         self.an = analyzer or Analyzer(board)
 
-    def start(self, board):
+    def begin(self, board):
         self.an.distances()
         x = _greedy_step(board, self.an.dist)
-        self.result = x if x != NONE else _any_block(board)
+        self.answer = x if x != NONE else _any_block(board)
         self.phase = _DONE
 
 
-class StrongBlocker(_Task):
-    """The player's HINT: closes a border cell next to the cat; else keeps a
-    forced capture within CAPTURE_DEPTH blocks when there is one; else, with
-    ``look`` (default: where the kernel runs), the best-scored block that
-    leaves the cat no forced escape within LOOK_DEPTH moves, found within
-    LOOK_NODES kernel expansions; else the best-scored of its first
-    HINT_TRIES blocks it verifies (within VERIFY_NODES expansions) to leave
-    none within ESCAPE_DEPTH moves, else the escape-free block its root
-    search found (the best-scored block when every block leaves one).
-    Without the look it plays 1 in 4 tournament games lost to the hard cat,
-    with it 1 in 8 (docs/trapcat.md)."""
+class _BlockScores(_Task):
+    """The hint's candidate blocks and their scores (StrongBlocker's
+    first half): which blocks to score (``_gather_candidates``: near the
+    cat, and those that can matter to an escape within the horizon), how
+    bad a block leaves the position for the cat (``_score``: two sweeps,
+    stopped early), the shortcut that skips the sweeps for a block that
+    leaves the unblocked score (``_keeps``), and the candidates kept in
+    order of score, best first (``_score_next``, a unit each)."""
 
-    def __init__(self, board, analyzer=None, look=None):
-        self.result = NONE       # attributes made here: start() allocates nothing
+    def __init__(self, board, analyzer):
+        self.answer = NO_ANSWER  # attributes made here: begin() allocates nothing
         self.phase = _DONE
         self.an = analyzer or Analyzer(board)
         self.deep = self.an.deep
         self.board = board
         self.costs = _costs(board)
-        # the kernel writes Deep's stacks unchecked: a cat-rooted search
-        # within k moves uses 2k - 4 plies (its player nodes with 2 moves
-        # left are decided in closed form)
-        self.look = LOOK_KERNEL if look is None else look
-        if self.look and len(self.deep.at) < 2 * LOOK_DEPTH - 4:
-            raise ValueError("Deep has too few plies for the look")
-        self.lleft = 0                     # kernel expansions left for _LOOK
-        self.looked = False                # the look chose the result
         self.i = 0
         self.nc = 0
         self.horizon = ESCAPE_DEPTH        # cat moves: escapes it avoids
         self.lost = False                  # every block leaves a forced escape
-        self.safe = NONE                   # a block found to leave none
-        self.inner = False                 # a deep search is running
         self.cl = bytearray(board.n)       # candidate blocks, best score first
         self.sc = array("i", bytes(4 * board.n))
         self.bad = bytearray(board.n)      # blocks proven to leave an escape
         self.base = 0                      # the score with no block
         self.best = 0                      # _score's best td and BFS distance
         self.bestd = 0
-        self.vleft = 0                     # expansions left for _VERIFY
         self.best0 = 0                     # the unblocked best td, BFS distance
         self.bestd0 = 0
 
@@ -1434,190 +1518,6 @@ class StrongBlocker(_Task):
                     return False
         return True
 
-    def _search(self, mode, kind, depth, cap=_FOREVER):
-        """One slice of a deep search rooted at the cat, at most ``cap``
-        expansions in all (-1: not finished).  ESCAPE searches run in the
-        kernel where it exists: the same expansions, in bigger slices."""
-        deep = self.deep
-        r = -1
-        if not self.inner:
-            r = deep.begin(mode, kind, self.board.cat, depth)
-        if r < 0:
-            fast = mode == ESCAPE and deep.kernel
-            chunk = KERNEL_CHUNK if fast else DEEP_CHUNK
-            left = cap - deep.nodes
-            if chunk > left:
-                chunk = left
-            r = deep.run_kernel(chunk) if fast else deep.run(chunk)
-        self.inner = r < 0
-        return r
-
-    def _unit(self):
-        # the once-a-hint phases are helpers; the search phases stay inline
-        # (a unit is DEEP_CHUNK expansions, a call would be ~1 % of it)
-        deep = self.deep
-        board = self.board
-        phase = self.phase
-        if phase == _START:
-            self._take_sure_block()
-            return
-        if phase == _CAPTURE:
-            r = self._search(CAPTURE, _BLKN, CAPTURE_DEPTH)
-            if r == 1 and deep.first != NONE:
-                self.result = deep.first
-                self.phase = _DONE
-            elif r >= 0:
-                self.phase = _ESCAPE
-            return
-        if phase == _ESCAPE:
-            # does every block leave a forced escape?  (one search)
-            r = self._search(ESCAPE, _BLKN, self.horizon)
-            if r >= 0:
-                self._note_escape_answer(r)
-            return
-        if phase == _CAND:
-            self._gather_candidates()
-            return
-        if phase == _SCORE:
-            # one candidate block, kept in order of score (best first)
-            i = self.i
-            cl = self.cl
-            sc = self.sc
-            c = cl[i]
-            if sc[i] or (not self.an.nbf[c] and self._keeps(c)):
-                v = self.base
-            else:
-                cells = board.cells
-                cells[c] = 1
-                v = self._score(board)
-                cells[c] = 0
-            j = i
-            while j > 0 and sc[j - 1] < v:
-                sc[j] = sc[j - 1]
-                cl[j] = cl[j - 1]
-                j -= 1
-            sc[j] = v
-            cl[j] = c
-            self.i = i + 1
-            if i + 1 >= self.nc:
-                self._all_scored()
-            return
-        if phase == _LOOK:
-            # the best-scored block after which the cat has no forced escape
-            # within LOOK_DEPTH moves (so none within ESCAPE_DEPTH either),
-            # within LOOK_NODES kernel expansions; else the verify below
-            i = self.i
-            cl = self.cl
-            if not self.inner:
-                # (blocks proven to leave an escape within ESCAPE_DEPTH)
-                while i < self.nc and self.bad[cl[i]]:
-                    i += 1
-                if i >= self.nc:
-                    self.i = 0
-                    self.phase = _VERIFY
-                    return
-                self.i = i
-                deep.block(cl[i])
-            c = cl[i]
-            r = self._search(ESCAPE, _CATN, LOOK_DEPTH, self.lleft)
-            if r < 0:
-                if deep.nodes < self.lleft:
-                    return
-                deep.abort()
-                self.inner = False
-            self.lleft -= deep.nodes
-            deep.unblock(c)
-            if r == 0:
-                self.result = c
-                self.looked = True
-                self.phase = _DONE
-            elif r < 0 or i + 1 >= self.nc:
-                self.i = 0
-                self.phase = _VERIFY
-            else:
-                self.i = i + 1
-            return
-        # _VERIFY: the best-scored of the first HINT_TRIES blocks after which
-        # the cat has no forced escape within the horizon; else the block
-        # the search above found (so the hint's time stays bounded)
-        c = self.cl[self.i]
-        if c == self.safe:
-            r = 0                       # the search above proved it
-        elif self.bad[c]:
-            r = 1
-        else:
-            if not self.inner:
-                deep.block(c)
-            r = self._search(ESCAPE, _CATN, self.horizon, self.vleft)
-            if r < 0:
-                if deep.nodes < self.vleft:
-                    return
-                # out of budget: take it as unverified
-                deep.abort()
-                self.inner = False
-                r = 1
-            self.vleft -= deep.nodes
-            deep.unblock(c)
-        if r == 0:
-            self.result = c
-            self.phase = _DONE
-        elif self.i + 1 < self.nc and (self.i + 1 < HINT_TRIES or self.safe == NONE):
-            self.i += 1
-        else:
-            if self.safe != NONE:
-                self.result = self.safe
-            self.phase = _DONE
-
-    def _take_sure_block(self):
-        """A free border cell next to the cat is blocked without a search (the
-        cat would step out there), and any cell when the cat has no free
-        neighbour; else the first free neighbour stands in while the copy is
-        loaded and the capture search starts."""
-        deep = self.deep
-        board = self.board
-        cells = board.cells
-        adj = board.adj
-        cat = board.cat
-        border = board.border
-        base = 6 * cat
-        first = NONE
-        for k in range(base, base + board.deg[cat]):
-            x = adj[k]
-            if not cells[x]:
-                if first == NONE:
-                    first = x
-                if border[x]:
-                    self.result = x
-                    self.phase = _DONE
-                    return
-        if first == NONE:
-            self.result = _any_block(board)
-            self.phase = _DONE
-            return
-        self.result = first
-        self.looked = False
-        deep.load(board)
-        bad = self.bad
-        for i in range(board.n):
-            bad[i] = 0
-        self.inner = False
-        self.phase = _CAPTURE
-
-    def _note_escape_answer(self, r):
-        """The root ESCAPE search (does every block leave a forced escape?)
-        answered r: keep that, and the blocks it proved to leave one; then
-        the candidates are gathered."""
-        deep = self.deep
-        self.lost = r == 1
-        self.safe = deep.first          # a block that leaves none
-        if r == 0 and deep.nodes:
-            # the root's blocks tried before that one each lose
-            bad = self.bad
-            dc = deep.cand
-            for i in range(deep.idx[0] - 1):
-                bad[dc[i]] = 1
-        self.phase = _CAND
-
     def _gather_candidates(self):
         """The blocks to score (into cl, nc of them) and the score with no
         block, with what _keeps needs to skip rescoring."""
@@ -1674,19 +1574,253 @@ class StrongBlocker(_Task):
         deep.dd[:] = dist
         self.best0 = best
         self.bestd0 = bestd
-        self.vleft = VERIFY_NODES
         self.nc = nc
         self.i = 0
         self.phase = _SCORE if nc > 0 else _DONE
+
+    def _score_next(self):
+        """The _SCORE phase's unit: one candidate block scored and kept in
+        order of score (best first); True when every candidate is scored."""
+        board = self.board
+        i = self.i
+        cl = self.cl
+        sc = self.sc
+        c = cl[i]
+        if sc[i] or (not self.an.nbf[c] and self._keeps(c)):
+            v = self.base
+        else:
+            cells = board.cells
+            cells[c] = 1
+            v = self._score(board)
+            cells[c] = 0
+        j = i
+        while j > 0 and sc[j - 1] < v:
+            sc[j] = sc[j - 1]
+            cl[j] = cl[j - 1]
+            j -= 1
+        sc[j] = v
+        cl[j] = c
+        self.i = i + 1
+        return i + 1 >= self.nc
+
+
+class StrongBlocker(_BlockScores):
+    """The player's HINT: closes a border cell next to the cat; else keeps a
+    forced capture within CAPTURE_DEPTH blocks when there is one; else, with
+    ``look`` (default: where the kernel runs), the best-scored block that
+    leaves the cat no forced escape within LOOK_DEPTH moves, found within
+    LOOK_NODES kernel expansions; else the best-scored of its first
+    HINT_TRIES blocks it verifies (within VERIFY_NODES expansions) to leave
+    none within ESCAPE_DEPTH moves, else the escape-free block its root
+    search found (the best-scored block when every block leaves one).
+    Without the look it plays 1 in 4 tournament games lost to the hard cat,
+    with it 1 in 8 (docs/trapcat.md).
+
+    Its phases: the sure block (_START), a capture kept (_CAPTURE), the
+    root search for escapes (_ESCAPE), then the candidates scored
+    (_BlockScores: _CAND, _SCORE), then the look (_LOOK) or the verify
+    (_VERIFY) of the best-scored ones.
+    """
+
+    # the scoring's per-candidate methods, bound here as Deep binds its
+    # per-node ones (one map lookup, not two)
+    _score = _BlockScores._score
+    _keeps = _BlockScores._keeps
+    _score_next = _BlockScores._score_next
+
+    def __init__(self, board, analyzer=None, look=None):
+        _BlockScores.__init__(self, board, analyzer)
+        # the kernel writes Deep's stacks unchecked: a cat-rooted search
+        # within k moves uses 2k - 4 plies (its player nodes with 2 moves
+        # left are decided in closed form)
+        self.look = LOOK_KERNEL if look is None else look
+        if self.look and len(self.deep.at) < 2 * LOOK_DEPTH - 4:
+            raise ValueError("Deep has too few plies for the look")
+        self.lleft = 0                     # kernel expansions left for _LOOK
+        self.looked = False                # the look chose the answer
+        self.safe = NONE                   # a block found to leave none
+        self.inner = False                 # a deep search is running
+        self.vleft = 0                     # expansions left for _VERIFY
+
+    def _search(self, mode, kind, depth, cap=_FOREVER):
+        """One slice of a deep search rooted at the cat, at most ``cap``
+        expansions in all (-1: not finished).  ESCAPE searches run in the
+        kernel where it exists: the same expansions, in bigger slices."""
+        deep = self.deep
+        r = -1
+        if not self.inner:
+            r = deep.begin(mode, kind, self.board.cat, depth)
+        if r < 0:
+            fast = mode == ESCAPE and deep.kernel
+            chunk = KERNEL_CHUNK if fast else DEEP_CHUNK
+            left = cap - deep.nodes
+            if chunk > left:
+                chunk = left
+            r = deep.run_kernel(chunk) if fast else deep.run(chunk)
+        self.inner = r < 0
+        return r
+
+    def _unit(self):
+        # the once-a-hint phases and the once-a-candidate ones (a unit of
+        # two sweeps or of KERNEL_CHUNK kernel expansions) are helpers; the
+        # search phases of DEEP_CHUNK expansions stay inline (a call would
+        # be ~1 % of such a unit)
+        deep = self.deep
+        phase = self.phase
+        if phase == _START:
+            self._take_sure_block()
+            return
+        if phase == _CAPTURE:
+            r = self._search(CAPTURE, _BLKN, CAPTURE_DEPTH)
+            if r == 1 and deep.first != NONE:
+                self.answer = deep.first
+                self.phase = _DONE
+            elif r >= 0:
+                self.phase = _ESCAPE
+            return
+        if phase == _ESCAPE:
+            # does every block leave a forced escape?  (one search)
+            r = self._search(ESCAPE, _BLKN, self.horizon)
+            if r >= 0:
+                self._note_escape_answer(r)
+            return
+        if phase == _CAND:
+            self._gather_candidates()
+            return
+        if phase == _SCORE:
+            if self._score_next():
+                self._all_scored()
+            return
+        if phase == _LOOK:
+            self._look_next()
+            return
+        # _VERIFY: the best-scored of the first HINT_TRIES blocks after which
+        # the cat has no forced escape within the horizon; else the block
+        # the search above found (so the hint's time stays bounded)
+        c = self.cl[self.i]
+        if c == self.safe:
+            r = 0                       # the search above proved it
+        elif self.bad[c]:
+            r = 1
+        else:
+            if not self.inner:
+                deep.block(c)
+            r = self._search(ESCAPE, _CATN, self.horizon, self.vleft)
+            if r < 0:
+                if deep.nodes < self.vleft:
+                    return
+                # out of budget: take it as unverified
+                deep.abort()
+                self.inner = False
+                r = 1
+            self.vleft -= deep.nodes
+            deep.unblock(c)
+        if r == 0:
+            self.answer = c
+            self.phase = _DONE
+        elif self.i + 1 < self.nc and (self.i + 1 < HINT_TRIES or self.safe == NONE):
+            self.i += 1
+        else:
+            if self.safe != NONE:
+                self.answer = self.safe
+            self.phase = _DONE
+
+    def _look_next(self):
+        """The _LOOK phase's unit (KERNEL_CHUNK kernel expansions): the
+        best-scored block after which the cat has no forced escape within
+        LOOK_DEPTH moves (so none within ESCAPE_DEPTH either), within
+        LOOK_NODES kernel expansions; else the verify."""
+        deep = self.deep
+        i = self.i
+        cl = self.cl
+        if not self.inner:
+            # (blocks proven to leave an escape within ESCAPE_DEPTH)
+            while i < self.nc and self.bad[cl[i]]:
+                i += 1
+            if i >= self.nc:
+                self.i = 0
+                self.phase = _VERIFY
+                return
+            self.i = i
+            deep.block(cl[i])
+        c = cl[i]
+        r = self._search(ESCAPE, _CATN, LOOK_DEPTH, self.lleft)
+        if r < 0:
+            if deep.nodes < self.lleft:
+                return
+            deep.abort()
+            self.inner = False
+        self.lleft -= deep.nodes
+        deep.unblock(c)
+        if r == 0:
+            self.answer = c
+            self.looked = True
+            self.phase = _DONE
+        elif r < 0 or i + 1 >= self.nc:
+            self.i = 0
+            self.phase = _VERIFY
+        else:
+            self.i = i + 1
+
+    def _take_sure_block(self):
+        """A free border cell next to the cat is blocked without a search (the
+        cat would step out there), and any cell when the cat has no free
+        neighbour; else the first free neighbour stands in while the copy is
+        loaded and the capture search starts."""
+        deep = self.deep
+        board = self.board
+        cells = board.cells
+        adj = board.adj
+        cat = board.cat
+        border = board.border
+        base = 6 * cat
+        first = NONE
+        for k in range(base, base + board.deg[cat]):
+            x = adj[k]
+            if not cells[x]:
+                if first == NONE:
+                    first = x
+                if border[x]:
+                    self.answer = x
+                    self.phase = _DONE
+                    return
+        if first == NONE:
+            self.answer = _any_block(board)
+            self.phase = _DONE
+            return
+        self.answer = first
+        self.looked = False
+        deep.load(board)
+        bad = self.bad
+        for i in range(board.n):
+            bad[i] = 0
+        self.inner = False
+        self.phase = _CAPTURE
+
+    def _note_escape_answer(self, r):
+        """The root ESCAPE search (does every block leave a forced escape?)
+        answered r: keep that, and the blocks it proved to leave one; then
+        the candidates are gathered."""
+        deep = self.deep
+        self.lost = r == 1
+        self.safe = deep.first          # a block that leaves none
+        if r == 0 and deep.nodes:
+            # the root's blocks tried before that one each lose
+            bad = self.bad
+            dc = deep.cand
+            for i in range(deep.idx[0] - 1):
+                bad[dc[i]] = 1
+        self.phase = _CAND
 
     def _all_scored(self):
         """Every candidate scored: the best-scored one stands in while the
         look or the verify checks the order (nothing to check when every
         block leaves an escape)."""
-        self.result = self.cl[0]
+        self.answer = self.cl[0]
         self.i = 0
         self.inner = False
         self.lleft = LOOK_NODES
+        self.vleft = VERIFY_NODES
         if self.lost:
             self.phase = _DONE
         else:

@@ -18,8 +18,9 @@ opened, on Deep's own buffers: the state it resumes from and leaves is
 ``deep.kst`` = [sp, expansions, mark generation, 1 when a child decided the
 root]; it returns 0/1 when the root is decided, -1 after ``limit``
 expansions.  Each child is opened as
-``Deep._open_escape`` opens it (closed forms, witnesses, useful
-cells), inlined: a call per node would cost more than the node.
+``Deep._open_escape_cat`` / ``Deep._open_escape_blk`` open it (closed
+forms, witnesses, useful cells), inlined: a call per node would cost more
+than the node.
 
 Viper dialect kept by the source: locals typed by their first assignment, no
 chained comparisons, no bool arithmetic, pointer reads unsigned (the axial
@@ -41,7 +42,16 @@ _BLKN = const(1)
 
 @micropython.viper
 def escape_run(d, limit: int) -> int:
-    """``Deep.run(limit)`` in ESCAPE mode (see the module notes)."""
+    """``Deep.run(limit)`` in ESCAPE mode (see the module notes).
+
+    One function of ~300 lines on purpose, exempt from the 80-line limit as
+    a machine-code kernel: a viper function's locals are machine registers
+    and typed pointers set up once per call (the 23 buffer pointers above),
+    and a call out of viper code goes through the runtime's generic call
+    with its arguments boxed, so a helper per node (opening a child, the
+    witness check, the useful-cell search) would cost more than the node's
+    own work; the expansion loop, both node openings and their cuts stay
+    inline here."""
     b = d.board
     adj = ptr8(b.adj)
     deg = ptr8(b.deg)

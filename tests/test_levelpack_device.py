@@ -180,37 +180,47 @@ def test_catmouse_map_too_big_for_the_screen(tmp_path):
 
 # ------------------------------------------------------------------ Trap the Cat
 
+def _tc_reason(g):
+    return " ".join(g.levels.error)
+
+
+def _tc_cat_turn(g):
+    return g.screen is g.play_screen and g.play_screen.cat_turn
+
+
 def test_trapcat_plays_pack_levels(tmp_path):
     ctx = Ctx(write_pack(tmp_path, "trapcat", levelpack.build_pack("trapcat", list(TC_LEVELS))))
     g = trapcat_game.Scene(ctx)
-    assert g.state == trapcat_game.LEVELS and g.pack.count == 2
+    assert g.screen is g.choice_screen and g.levels.pack.count == 2
     g.draw(ctx.fb)
     assert shown(ctx.fb) > 100
     tap(g, ctx, DOWN)
-    assert g.choice == 1 and "PACK 1/2" in g.choice_text
+    assert g.choice_screen.choice == 1 and "PACK 1/2" in g.choice_screen.text
     tick(g, ctx, down=A)
     size, cells, cat = trapcat.parse_level(TC_LEVELS[0].decode())
-    assert g.state == trapcat_game.PLAY and g.board.size == 9 and g.board.cat == cat
+    assert g.screen is g.play_screen and g.board.size == 9 and g.board.cat == cat
     assert bytes(g.board.cells) == bytes(cells)
     g.cursor = 0
     tick(g, ctx, down=A)                           # block a corner; the cat answers
-    assert g.state == trapcat_game.CAT_TURN
+    assert _tc_cat_turn(g)
     for _ in range(40):
-        if g.state != trapcat_game.CAT_TURN:
+        if not _tc_cat_turn(g):
             break
         tick(g, ctx)
-    assert g.state in (trapcat_game.PLAY, trapcat_game.OVER) and g.board.cat != cat
+    assert g.screen in (g.play_screen, g.end_screen) and g.board.cat != cat
+    assert not _tc_cat_turn(g)
     # back to the choice, then the 5x5 position
-    g.state = trapcat_game.OVER
+    g.screen = g.end_screen
     tick(g, ctx, up=B)
-    assert g.state == trapcat_game.LEVELS
+    assert g.screen is g.choice_screen
     tap(g, ctx, DOWN)
     tick(g, ctx, down=A)
-    assert g.state == trapcat_game.PLAY and g.board.size == 5
+    assert g.screen is g.play_screen and g.board.size == 5
     g.draw(ctx.fb)
-    # the random board is still there
-    g.state = trapcat_game.LEVELS
-    g.choice = 0
+    # the random grid is still there
+    g.screen = g.choice_screen
+    g.choice_screen.pick(0)
+    assert g.choice_screen.text == "< RANDOM GRID >"
     tick(g, ctx, down=A)
     assert g.board.size == 9 and g.fixed is None and g.board.moves == 0
 
@@ -219,21 +229,21 @@ def test_trapcat_plays_pack_levels(tmp_path):
 def test_trapcat_bad_pack_shows_the_error_then_the_random_game(tmp_path, kind, data, words):
     ctx = Ctx(write_pack(tmp_path, "trapcat", data))
     g = trapcat_game.Scene(ctx)
-    assert g.state == trapcat_game.PACK_BAD and g.pack is None
-    assert words in reason(g), reason(g)
+    assert g.screen is g.error_screen and g.levels.pack is None
+    assert words in _tc_reason(g), _tc_reason(g)
     g.draw(ctx.fb)
     assert shown(ctx.fb) > 200
     tick(g, ctx, down=A)
-    assert g.state == trapcat_game.PLAY and g.board.size == 9 and g.fixed is None
-    g.state = trapcat_game.OVER
+    assert g.screen is g.play_screen and g.board.size == 9 and g.fixed is None
+    g.screen = g.end_screen
     assert tick(g, ctx, up=B) == "exit"           # no pack: B leaves as before
 
 
-def test_trapcat_board_too_big(tmp_path):
+def test_trapcat_grid_too_big(tmp_path):
     big = (b"." * 11 + b"\n") * 5 + b".....C.....\n" + (b"." * 11 + b"\n") * 5
     ctx = Ctx(write_pack(tmp_path, "trapcat", levelpack.build_pack("trapcat", [big])))
     g = trapcat_game.Scene(ctx)
-    assert g.state == trapcat_game.PACK_BAD and "fits 9x9" in reason(g)
+    assert g.screen is g.error_screen and "fits 9x9" in _tc_reason(g)
 
 
 # ------------------------------------------------------------------ Klotski

@@ -182,7 +182,7 @@ TOO_BIG_FOR_THE_SCREEN = [
     ("catmouse", catmouse_map(4, 3), catmouse_map(17, 8), "the map is 17x8; the screen fits 16x8"),
     ("catmouse", catmouse_map(4, 3), catmouse_map(16, 9), "the map is 16x9; the screen fits 16x8"),
     ("trapcat", trapcat_board(5), trapcat_board(10),
-     "the board is 10x10; the screen fits 9x9 at most"),
+     "the grid is 10x10; the screen fits 9x9 at most"),
 ]
 
 

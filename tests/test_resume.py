@@ -126,7 +126,7 @@ def test_the_save_comes_after_the_tick_of_the_move():
     seq = rt.saves.seq["trapcat/play"]
     rt.game.cursor = 0
     _run(s, "right a")
-    while rt.game.state != 0:            # the cat's reply: the move is complete
+    while rt.game.play_screen.cat_turn:  # the cat's reply: the move is complete
         rt.step()
     assert rt.save_due and rt.saves.seq["trapcat/play"] == seq
     rt.save_pending()
@@ -137,13 +137,13 @@ def test_the_end_of_a_game_keeps_the_records_and_drops_the_saved_game():
     s = _playing("trapcat")
     rt = s.runtime
     g = rt.game
-    while g.state != 2:                  # block the cells next to the cat until it ends
+    while g.screen is not g.end_screen:  # block the cells next to the cat until it ends
         b = g.board
         cells = [c for c in range(b.n) if b.can_block(c)]
         near = [c for c in cells if b.is_adjacent(b.cat, c)] or cells
         g.cursor = near[0]
         _run(s, "a")
-        while g.state == 1:
+        while g.play_screen.cat_turn:
             s.step(())
     saved = rt.saves.load("trapcat")[0]
     assert saved.get("won", 0) + saved.get("lost", 0) == 1
@@ -168,10 +168,10 @@ def test_a_cut_at_a_games_end_never_offers_the_finished_game_with_its_new_record
         rec = RecordingFs(before)
         rt.saves.fs = rec
         _run(s, "a")
-        while g.state == 1:
+        while g.play_screen.cat_turn:
             s.step(())
         rt.save_pending()
-        if g.state == 2:
+        if g.screen is g.end_screen:
             break
         rt.saves.fs = saves.MemFs()
         rt.saves.fs.files = dict(rec.files)
@@ -326,7 +326,7 @@ def _lipo_trapcat(volts=3.8):
     b = g.board
     g.cursor = [c for c in range(b.n) if b.can_block(c)][0]
     _run(s, "a wait:20")
-    assert b.moves == 1 and g.state == 0
+    assert b.moves == 1 and g.screen is g.play_screen and not g.play_screen.cat_turn
     return s
 
 

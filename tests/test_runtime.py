@@ -576,7 +576,7 @@ def test_frame_cache_trapcat_end_screen():
 
     i = [g[0] for g in games.GAMES].index("trapcat")
     script = "down*%d a wait:10 wait:40 a wait:10 wait:5" % i
-    hooks = {4 * i + 12: lambda rt: rt.screen._finish()}   # end the game: the end screen
+    hooks = {4 * i + 12: lambda rt: rt.screen.end()}       # end the game: the end screen
     toasts = {4 * i + 20: "SAVED", 4 * i + 30: "AGAIN"}
     with_cache = _frames(script, toasts, True, hooks)
     assert with_cache == _frames(script, toasts, False, hooks)

@@ -98,7 +98,7 @@ def test_golden_trapcat_distance_map(golden):
     s = simmod.Simulator()
     _run(s, "wait:3 down a wait:3 b+down wait:3")
     g = s.runtime.screen
-    assert g.overlay and g.board.moves == 0 and g.thinking is None
+    assert g.overlay and g.board.moves == 0 and not g.job.running()
     golden("trapcat_distance_map", s.screen_text())
     _run(s, "b+down wait:3")
     golden("trapcat_start", s.screen_text())                # the same board, plain again
@@ -140,7 +140,7 @@ def test_golden_undo_screens(golden):
     g = rt.screen
     start = bytes(g.board.cells), g.board.cat
     _run(s, "left a wait:15")
-    assert g.board.moves == 1 and g.state == 0 and g.board.cat != start[1]
+    assert g.board.moves == 1 and not g.play_screen.cat_turn and g.board.cat != start[1]
     golden("trapcat_after_a_turn", s.screen_text())
     _run(s, "b+a wait:3")
     assert (bytes(g.board.cells), g.board.cat) == start and g.board.moves == 0

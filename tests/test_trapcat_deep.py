@@ -122,14 +122,14 @@ def test_sliced_hint_and_cat_match_whole_and_leave_the_board_alone():
         b.load(cells, c)
         task = hint if kind == "blocker" else cat
         whole = task.choose(b)
-        task.start(b)
+        task.begin(b)
         steps = 0
-        while not task.step(None, trapcat_ai.SLICE_UNITS):
+        while not task.step():
             steps += 1
             if steps == 2:
                 # a dropped search works on its own copy: the board is intact
                 assert bytes(b.cells) == cells
-        assert task.result == whole
+        assert task.answer == whole
         assert bytes(b.cells) == cells and b.cat == c
 
 
@@ -180,9 +180,9 @@ def test_a_dropped_hint_does_not_disturb_the_cat_sharing_its_search():
         if kind != "blocker":
             continue
         b.load(cells, c)
-        hint.start(b)
+        hint.begin(b)
         for _ in range(3):
-            if hint.step(None, trapcat_ai.SLICE_UNITS):
+            if hint.step():
                 break
         if hint.deep.sp < 0:
             continue                      # no search in flight to drop

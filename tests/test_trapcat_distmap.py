@@ -1,6 +1,7 @@
 """Trap the Cat's distance-map overlay (B+DOWN): the numbers are the article's
-(border 0, walls 100, the least neighbour + 1), they agree with the cat's own
-BFS, and the key toggles the map without a hint or a move."""
+(border 0, walls 100, the least neighbour + 1), computed by the cats' own
+border search (trapcat_ai.Analyzer.distances, the only one), and the key
+toggles the map without a hint or a move."""
 
 import random
 import sys
@@ -43,23 +44,22 @@ def _boards(seed, count):
         yield b
 
 
-def test_the_map_is_the_articles_relaxation_and_the_cats_bfs():
-    dmap = bytearray(81)
-    queue = bytearray(81)
+def test_the_map_is_the_articles_relaxation():
+    """The cats' BFS is the article's map: equal on every free cell the border
+    reaches, INF on the walls (the article's 100) and on the cells it cannot."""
     far = 0
     for b in _boards(5, 300):
-        trapcat_game.distance_map(b, dmap, queue)
         article = _article_map(b)
         an = trapcat_ai.Analyzer(b)
         an.distances()
         for x in range(b.n):
             if b.cells[x]:
-                assert dmap[x] == trapcat_game.WALL == article[x]
-            elif dmap[x] == trapcat_game.FAR:
+                assert article[x] == 100 and an.dist[x] == trapcat_ai.INF
+            elif an.dist[x] == trapcat_ai.INF:
                 far += 1
-                assert article[x] > 100 and an.dist[x] == trapcat_ai.INF
+                assert article[x] > 100
             else:
-                assert dmap[x] == article[x] == an.dist[x]
+                assert an.dist[x] == article[x]
     assert far > 0                      # boards with cells cut off were seen
 
 
@@ -88,7 +88,7 @@ def test_b_down_toggles_the_map_and_nothing_else():
     g.draw(fb)
     plain = bytes(ctx.frame)
     _chord(g, ctx)
-    assert g.overlay and g.thinking is None and g.cursor == cursor   # no hint, no move
+    assert g.overlay and not g.job.running() and g.cursor == cursor   # no hint, no move
     g.draw(fb)
     shown = bytes(ctx.frame)
     assert shown != plain
@@ -103,7 +103,7 @@ def test_b_down_toggles_the_map_and_nothing_else():
     gamectx.press(g, ctx, A)
     assert g.board.moves == 1
     g.draw(fb)
-    assert g.dmap[g.cursor] == trapcat_game.WALL or g.board.status != trapcat.PLAYING
+    assert g.an.dist[g.cursor] == trapcat_ai.INF or g.board.status != trapcat.PLAYING
     _chord(g, ctx)
     assert not g.overlay
 
@@ -135,7 +135,7 @@ for k in range(3):
         allocs.append(measure(rt.step)[2])
         CLOCK[0] += 33
     n = 0
-    while g.state == 1 and n < 200:
+    while g.play_screen.cat_turn and n < 200:
         press(0)
         allocs.append(measure(rt.step)[2])
         CLOCK[0] += 33

@@ -125,12 +125,13 @@ def test_the_look_sliced_equals_whole():
         b = _board(cells, cat)
         whole = trapcat_ai.StrongBlocker(b, look=True).choose(b)
         task = trapcat_ai.StrongBlocker(b, look=True)
-        task.start(b)
+        task.slice_units = 10
+        task.begin(b)
         steps = 1
-        while not task.step(None, 10):
+        while not task.step():
             steps += 1
             assert bytes(b.cells) == bytes(1 if ch == "#" else 0 for ch in cells)
-        assert task.result == whole and task.looked and steps > 5
+        assert task.answer == whole and task.looked and steps > 5
 
 
 def test_kernel_sweeps_equal_the_plain_ones(monkeypatch):
@@ -197,7 +198,7 @@ def test_kernel_as_machine_code_on_the_virtual_pico():
     CPython where the look matters."""
     probes = [(cells, cat, depth) for cells, cat in LOOK_MATTERS[:3] for depth in (5, 6)]
     files = ["firmware/trapcat.py", "firmware/trapcat_ai.py", "firmware/trapcat_viper.py",
-             "firmware/rng.py", "firmware/asciitext.py"]
+             "firmware/rng.py", "firmware/asciitext.py", "firmware/work.py", "firmware/clock.py"]
     out = vpico.run_snippet("P = %r\nH = %r\n" % (probes, LOOK_MATTERS) + GUEST, files=files,
                             mpy=True, emulated_ms=120000)
     lines = dict(line.split(" ", 1) for line in out.strip().splitlines())

@@ -59,14 +59,22 @@ def test_ring_keeps_the_newest_records_and_dumps_them_oldest_first():
 def _tc_state(g):
     b = g.board
     rng = g.cat.rng if g.diff == 0 else None
-    return (bytes(b.cells), b.cat, b.moves, b.status, g.state,
+    return (bytes(b.cells), b.cat, b.moves, b.status, _tc_phase(g),
             (rng.a, rng.b) if rng else None)
+
+
+def _tc_phase(g):
+    """"play", "cat" (the cat's turn) or "over" (the end screen)."""
+    if g.screen is g.end_screen:
+        return "over"
+    assert g.screen is g.play_screen
+    return "cat" if g.play_screen.cat_turn else "play"
 
 
 def _tc_settle(g, ctx):
     """Tick until the cat has answered (PLAY or OVER)."""
     for _ in range(400):
-        if g.state != trapcat_game.CAT_TURN:
+        if _tc_phase(g) != "cat":
             return
         g.tick(ctx)
     raise AssertionError("the cat never moved")
@@ -93,20 +101,20 @@ def test_trapcat_undo_restores_every_earlier_turn_and_the_cat_replays(diff):
         g = trapcat_game.Scene(ctx)
         states = [_tc_state(g)]
         blocks = []
-        while g.state == trapcat_game.PLAY:
+        while _tc_phase(g) == "play":
             # far from the cat first: longer games
             cells = _free_cells(g)
             cell = rnd.choice(cells)
             blocks.append(cell)
             _tc_turn(g, ctx, cell)
             states.append(_tc_state(g))
-            if g.state == trapcat_game.OVER:
+            if _tc_phase(g) == "over":
                 # undo is refused on the end screen: nothing changes
                 chord(g, ctx, B, A)
                 assert _tc_state(g) == states[-1]
                 break
         # undo from the last PLAY position down to the start
-        if g.state == trapcat_game.OVER:
+        if _tc_phase(g) == "over":
             continue
         for k in range(len(blocks) - 1, -1, -1):
             chord(g, ctx, B, A)
@@ -132,7 +140,7 @@ def test_trapcat_undo_after_many_turns_and_at_the_rings_limit(diff, monkeypatch)
         g.show_level(level)
         states = [_tc_state(g)]
         blocks = []
-        while g.state == trapcat_game.PLAY:
+        while _tc_phase(g) == "play":
             b = g.board
             far = [c for c in range(b.n) if b.can_block(c) and not b.is_adjacent(b.cat, c)]
             if not far:
@@ -141,7 +149,7 @@ def test_trapcat_undo_after_many_turns_and_at_the_rings_limit(diff, monkeypatch)
             blocks.append(cell)
             _tc_turn(g, ctx, cell)
             states.append(_tc_state(g))
-        assert g.state == trapcat_game.PLAY and len(blocks) >= 40
+        assert _tc_phase(g) == "play" and len(blocks) >= 40
         n = len(blocks)
         undone = 0
         while True:

@@ -33,10 +33,10 @@ for k in range(6):
     g.cursor = c
     tap(buttons.A)
     n = 0
-    while g.state == 1 and n < 200:
+    while g.play_screen.cat_turn and n < 200:
         step(0)
         n += 1
-    if g.state != 0:
+    if g.screen is not g.play_screen or g.play_screen.cat_turn:
         break
 allocs = []
 ok = []
@@ -45,7 +45,6 @@ while g.undo.count:
     allocs.append(measure(g.undo_turn)[2])
     b = g.board
     ok.append((bytes(b.cells), b.cat, b.moves) == want)
-    g.state = 0
 emit('r', (len(snaps), allocs, ok))
 """
 

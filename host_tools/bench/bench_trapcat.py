@@ -151,23 +151,22 @@ cat = trapcat_ai.HardCat(b)
 blockers = (trapcat_ai.StrongBlocker(b), trapcat_ai.GreedyBlocker(b),
             trapcat_ai.RandomBlocker(b, 5))
 hint = trapcat_ai.StrongBlocker(b)
-U = trapcat_ai.SLICE_UNITS
 fuels = []
 allocs = [0]
 hints = []
 slices = [0, 0]
 hslices = [0, 0]
 def sliced(task, out):
-    task.start(b)
+    task.begin(b)
     done = False
     while not done:
-        done, f, a = measure(task.step, None, U)
+        done, f, a = measure(task.step)
         if f > out[0]:
             out[0] = f
         out[1] += 1
         if a > allocs[0]:
             allocs[0] = a
-    return task.result
+    return task.answer
 for g in range(%(first)d, %(first)d + %(games)d):
     b.reset(trapcat.Rng(1000 + g), %(blocks)d)
     bl = blockers[g %% 3]
@@ -239,7 +238,7 @@ def collect(report):
                             "(the device's hint: virtual Pico section)" % len(hints))
             report.add(sec, "%dx%d hint (strong blocker) est. Pico, mean" % (size, size),
                        mpvm.pico_ms(sum(hints) / len(hints)), "ms")
-        # sliced as on the device: step(units=SLICE_UNITS) per tick
+        # sliced as on the device: step() slices of SLICE_UNITS work units
         report.add(sec, "%dx%d hard move fuel per slice, max" % (size, size), slices[0], "fuel",
                    budget=SLICE_FUEL_BUDGET, note="%d slices" % slices[1])
         report.add(sec, "%dx%d hint fuel per slice, max" % (size, size), hslices[0], "fuel",

@@ -125,13 +125,13 @@ for cells, cat in %(look)r:
     x, t = cost(blocker.choose, b)
     ms.append(t)
     picks.append(x)
-    blocker.start(b)            # sliced as the game runs it, one step per tick
+    blocker.begin(b)            # sliced as the game runs it, step() by step()
     done = False
     while not done:
-        done, t = cost(blocker.step, None, trapcat_ai.SLICE_UNITS)
+        done, t = cost(blocker.step)
         slices[0] = max(slices[0], t)
         slices[1] += 1
-    assert blocker.result == x
+    assert blocker.answer == x
 emit('trapcat_look', (max(ms), sum(ms) / len(ms), len(ms), trapcat_ai.LOOK_KERNEL))
 emit('trapcat_look_slice', tuple(slices))
 emit('check_trapcat_look', picks)
@@ -396,7 +396,7 @@ def _notes(got):
         "9x9 hint, the tournament's costliest (7-move look), max":
             "%d hints of 200 games, most search work; kernel %s" % got["trapcat_look"][2:4],
         "9x9 hint, the tournament's costliest, largest slice":
-            "%d slices of step(units=SLICE_UNITS)" % got["trapcat_look_slice"][1],
+            "%d slices of step() (SLICE_UNITS work units)" % got["trapcat_look_slice"][1],
     }
 
 

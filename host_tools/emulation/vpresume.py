@@ -74,7 +74,7 @@ g = rt.game
 WORST[0] = WORST[1] = 0
 MOVES = [0, 0]      # moves made, games played
 while len(SAVES) < %(moves)d and MOVES[1] < 20:
-    if g.state == 2:                 # over: the next game
+    if g.screen is g.end_screen:     # over: the next game
         tap(buttons.A)
         MOVES[1] += 1
         continue
@@ -90,7 +90,7 @@ while len(SAVES) < %(moves)d and MOVES[1] < 20:
     tap(buttons.A)
     MOVES[0] += 1
     n = 0
-    while g.state == 1 and n < 300:
+    while g.play_screen.cat_turn and n < 300:
         step(0)
         n += 1
 emit('trapcat_saves', SAVES)

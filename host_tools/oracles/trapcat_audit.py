@@ -132,11 +132,11 @@ class ExactBlocker:
 
     def choose(self, board):
         h = self.hint
-        h.start(board)
+        h.begin(board)
         while h.phase not in (0, 8):         # _DONE, or _VERIFY: scored candidates
             h._unit()
         if h.phase == 0:
-            return h.result
+            return h.answer
         d = self.deep
         d.load(board)
         for i in range(h.nc):
