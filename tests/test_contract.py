@@ -79,7 +79,7 @@ def test_the_firmware_uses_what_the_contract_lists():
             "beep", "buzzer", "supply"} <= set(USES["hw"])
     assert {"fb", "buffer", "width", "height", "controller", "show", "contrast", "poweroff",
             "poweron", "invalidate"} <= set(USES["display"])
-    assert {"buttons", "settings", "ticks_ms", "deadline", "load", "store", "beep",
+    assert {"buttons", "settings", "ticks_ms", "deadline", "load", "finish", "beep",
             "toast", "save_game", "out_of_memory", "cache_dir"} <= set(USES["ctx"])
     assert {"tick", "draw", "frame_key", "busy"} <= set(USES["screen"])
     assert {"snapshot", "restore", "n_levels", "open_level"} <= set(USES["scene"])

@@ -6,6 +6,15 @@ inside a function (a lazy import is still a dependency).
 - host_tools/core/ imports only core/ (and firmware modules, the standard
   library, third-party packages), never a higher layer;
 - nothing imports host_tools.cli but the entry point (__main__).
+
+And the shape of firmware/ (docs/conventions.md):
+
+- no import circle among firmware modules (an import inside a function counts);
+- no class over 400 lines and no function over 80, except machine-code kernels
+  (viper/native) and hot search loops whose docstring gives the measured fuel a
+  split would cost;
+- the runtime, the launcher and the web page never probe a backend or a screen
+  with hasattr/getattr: they call the contracts (screens.py, hardware.py).
 """
 
 import ast
@@ -120,3 +129,85 @@ def test_no_function_outside_the_kernels_is_over_120_lines():
                     if lines > MAX_FUNCTION_LINES and (rel, node.name) not in LONG_FUNCTIONS_ALLOWED:
                         too_long.append("%s:%d %s (%d lines)" % (rel, node.lineno, node.name, lines))
     assert not too_long, too_long
+
+
+# -- firmware/ ------------------------------------------------------------------------------
+FIRMWARE = ROOT / "firmware"
+MAX_CLASS = 400
+MAX_FUNCTION = 80
+NO_PROBES = ("runtime.py", "launcher.py", "hw_web.py")
+
+
+def _firmware_modules():
+    return {p.stem: p for p in FIRMWARE.glob("*.py")}
+
+
+def firmware_import_graph():
+    mods = _firmware_modules()
+    graph = {}
+    for name, path in mods.items():
+        found = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+            if isinstance(node, ast.Import):
+                found.update(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                found.add(node.module)
+            elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                  and node.func.id == "__import__" and node.args
+                  and isinstance(node.args[0], ast.Constant)):
+                found.add(node.args[0].value)
+        graph[name] = {m for m in found if m in mods and m != name}
+    return graph
+
+
+def test_firmware_has_no_import_circle():
+    assert find_cycle(firmware_import_graph()) is None
+
+
+def test_the_circle_finder_sees_a_firmware_circle():
+    graph = firmware_import_graph()
+    graph["games"] = graph["games"] | {"runtime"}      # runtime imports games
+    assert find_cycle(graph) is not None
+
+
+def _exempt(node):
+    """A kernel (a viper/native decorator) or a hot loop that says what a split costs."""
+    for dec in node.decorator_list:
+        if "micropython" in ast.unparse(dec):
+            return True
+    doc = ast.get_docstring(node) or ""
+    return "fuel" in doc.lower()
+
+
+def oversized():
+    found = []
+    for name, path in sorted(_firmware_modules().items()):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+            if isinstance(node, ast.ClassDef):
+                limit = MAX_CLASS
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                limit = MAX_FUNCTION
+            else:
+                continue
+            lines = node.end_lineno - node.lineno + 1
+            if lines > limit and not _exempt(node):
+                found.append("%s.%s: %d lines" % (name, node.name, lines))
+    return found
+
+
+def test_no_class_or_function_is_oversized():
+    assert oversized() == []
+
+
+def test_no_probes_in_the_runtime_launcher_and_web_page():
+    probes = []
+    for fname in NO_PROBES:
+        path = FIRMWARE / fname
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                    and node.func.id in ("hasattr", "getattr")):
+                target = ast.unparse(node.args[0]) if node.args else ""
+                if target in ("sys", "gc", "time", "machine"):     # the port, not a backend
+                    continue
+                probes.append("%s:%d %s" % (fname, node.lineno, ast.unparse(node)))
+    assert probes == []
