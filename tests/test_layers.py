@@ -37,19 +37,31 @@ def _modules():
     return mods
 
 
+def imported_names(path, submodules=False):
+    """Every module name ``path`` imports, at the top or inside a function
+    (``from a import b`` also names a.b when ``submodules``; a literal
+    ``__import__("x")`` names x)."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module)
+            if submodules:
+                found.update(node.module + "." + alias.name for alias in node.names)
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+              and node.func.id == "__import__" and node.args and isinstance(node.args[0], ast.Constant)):
+            found.add(node.args[0].value)
+    return found
+
+
 def import_graph():
     """{module: set of host_tools modules it imports}.  A module also depends on
     its parent packages (importing a.b.c runs a/__init__ and a/b/__init__)."""
     mods = _modules()
     graph = {}
     for name, path in mods.items():
-        found = set()
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
-            if isinstance(node, ast.Import):
-                found.update(alias.name for alias in node.names)
-            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-                found.add(node.module)
-                found.update(node.module + "." + alias.name for alias in node.names)
+        found = imported_names(path, submodules=True)
         deps = set()
         for dep in found:
             while dep.startswith("host_tools"):
@@ -144,20 +156,8 @@ def _firmware_modules():
 
 def firmware_import_graph():
     mods = _firmware_modules()
-    graph = {}
-    for name, path in mods.items():
-        found = set()
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
-            if isinstance(node, ast.Import):
-                found.update(alias.name for alias in node.names)
-            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-                found.add(node.module)
-            elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-                  and node.func.id == "__import__" and node.args
-                  and isinstance(node.args[0], ast.Constant)):
-                found.add(node.args[0].value)
-        graph[name] = {m for m in found if m in mods and m != name}
-    return graph
+    return {name: {m for m in imported_names(path) if m in mods and m != name}
+            for name, path in mods.items()}
 
 
 def test_firmware_has_no_import_circle():
