@@ -75,7 +75,7 @@ class Scene(screens.Scene):
     def __init__(self, ctx):
         self.ctx = ctx
         self.view = catmouse_view.MapView(ctx)
-        self.saved = ctx.load(GAME_ID) or {}
+        self.saved = scenekit.read_records(ctx, GAME_ID, catmouse_match.records_schema)
         self.side = "mouse"         # the title's choices: mouse, cat or watch
         self.level = 0
         self.map_text = None        # the chosen pack level's (or shown) map; None: built-in
@@ -197,7 +197,15 @@ class Scene(screens.Scene):
         return self.match.snapshot()
 
     def restore(self, snap):
-        """Play on from ``snapshot()``'s dict; False if it does not fit."""
+        """Play on from ``snapshot()``'s dict; False if it does not fit
+        (catmouse_match.snapshot_schema, a level this scene offers, a pack's
+        map that ``check_level`` passes, the records inside: Match.restore)."""
+        if not scenekit.fits(catmouse_match.snapshot_schema, snap):
+            return False
+        if snap["level"] >= self.levels.count():
+            return False
+        if snap["map"] is not None:
+            check_level(snap["map"])        # MapError, ValueError: refused
         m = self.match
         if not m.restore(snap, self.ctx.ticks_ms()):
             return False

@@ -191,6 +191,107 @@ def _pop_ply(ring, model, ai):
     return True
 
 
+def records_schema(ss):
+    # The records' schema (``ss``: the saveschema module, passed in): results
+    # vs the AI and the easy AI, two-player games.
+    c = ss.COUNT
+    return ss.fields(("won", c), ("lost", c), ("drawn", c), ("easy_won", c), ("easy_lost", c),
+                     ("easy_drawn", c), ("pvp", c))
+
+
+def snapshot_schema(ss):
+    # What ``Scene.snapshot()``'s dict may hold (the field: occ, kind and
+    # colour per cell, pool and alive per colour and type, the players' colours).
+    n = 3 * jb.CELLS + 4 * jf.TYPES + 2
+    byte = ss.integer(0, 255)
+    return ss.fields(
+        ("mode", ss.integer(0, 1)), ("easy", ss.boolean()), ("seed", ss.integer(0, 65536)),
+        ("board", ss.hexbytes(1, n, n)),
+        ("counts", ss.row(ss.integer(0, 1), byte, ss.COUNT, ss.integer(0, jb.CELLS), byte, byte)),
+        ("rng", ss.integer(0, 1073741788)), ("cursor", ss.integer(0, jb.CELLS - 1)),
+        ("undo", ss.hexbytes(UNDO_SIZE, 0, UNDO_PLIES)))
+
+
+def _put_field(m, field, counts):
+    # The saved field and counters into model ``m`` (lengths checked by the schema).
+    n = jb.CELLS
+    t = 2 * jf.TYPES
+    m.occ[:] = field[0:n]
+    m.kind[:] = field[n:2 * n]
+    m.colour[:] = field[2 * n:3 * n]
+    m.pool[:] = field[3 * n:3 * n + t]
+    m.alive[:] = field[3 * n + t:3 * n + 2 * t]
+    m.player_colour[:] = field[3 * n + 2 * t:]
+    m.to_move, m.quiet, m.plies, m.hidden, m.last_src, m.last_dst = counts
+    m.winner = jf.NOBODY
+
+
+def _cell_fits(occ, colour, kind):
+    # A cell as the rules leave it: empty and nobody's, face-up of the colour
+    # its occupant says, or face-down of a colour; a piece type that exists.
+    if kind >= jf.TYPES or occ > jf.HIDDEN:
+        return False
+    if occ == 0:
+        return colour == jf.NOBODY
+    return colour == occ - 1 if occ < jf.HIDDEN else colour < 2
+
+
+def _field_fits(m, tally):
+    # True when model ``m``'s field is one the rules can reach: every cell fits,
+    # ``pool`` counts the face-down pieces and ``alive`` the pieces on the field
+    # (at most COUNTS of each), ``hidden`` the face-down cells, the players'
+    # colours are both unknown or 0 and 1, the last move's cells on the field.
+    # ``tally``: scratch, 6 * TYPES bytes.
+    t = 2 * jf.TYPES
+    for i in range(t):
+        tally[i] = 0
+        tally[t + i] = 0
+    hidden = 0
+    occ = m.occ
+    colour = m.colour
+    kind = m.kind
+    for c in range(jb.CELLS):
+        o = occ[c]
+        if not _cell_fits(o, colour[c], kind[c]):
+            return False
+        if o:
+            i = colour[c] * jf.TYPES + kind[c]
+            tally[t + i] += 1
+            if o == jf.HIDDEN:
+                tally[i] += 1
+                hidden += 1
+    for i in range(t):
+        if m.pool[i] != tally[i] or m.alive[i] != tally[t + i] or tally[t + i] > jf.COUNTS[i % jf.TYPES]:
+            return False
+    a = m.player_colour[0]
+    b = m.player_colour[1]
+    if not ((a == jf.NOBODY and b == jf.NOBODY) or (a < 2 and b == 1 - a)):
+        return False
+    return (m.hidden == hidden and (m.last_src < jb.CELLS or m.last_src == jf.NOBODY)
+            and (m.last_dst < jb.CELLS or m.last_dst == jf.NOBODY))
+
+
+def _ply_fits(rec, at):
+    # True when the undo ply at ``rec[at:]`` can be taken back (_pop_ply):
+    # cells on the field, both cells' codes fit (colour code 3: nobody), a
+    # flip of a face-down piece or a move of a face-up one.
+    src = rec[at]
+    dst = rec[at + 1]
+    if src >= jb.CELLS or dst >= jb.CELLS:
+        return False
+    for k in range(2):
+        v = rec[at + 2 + k]
+        c = (v >> 2) & 3
+        if not _cell_fits(v & 3, jf.NOBODY if c == 3 else c, v >> 4):
+            return False
+    s = rec[at + 2] & 3
+    if (src == dst) != (s == jf.HIDDEN) or (src != dst and (s == 0 or rec[at + 3] & 3 == jf.HIDDEN)):
+        return False
+    v = rec[at + 4]
+    return (v & 3) != 2 and (v >> 2) != 2 and v < 16 and (rec[at + 6] < jb.CELLS or rec[at + 6] == jf.NOBODY) \
+        and (rec[at + 7] < jb.CELLS or rec[at + 7] == jf.NOBODY)
+
+
 class FieldView:
     # The field's look, made once: the piece sprites ([colour * 12 + type]
     # and the face-down tile), the empty field (``bg``: roads, railways, camps,
@@ -383,7 +484,7 @@ class Scene(screens.Scene):
 
     def __init__(self, ctx):
         self.ctx = ctx
-        self.saved = ctx.load(GAME_ID) or {}
+        self.saved = scenekit.read_records(ctx, GAME_ID, records_schema)
         self.view = FieldView()
         self.model = jf.FlipGame(seed=1)
         self.ai = None
@@ -586,14 +687,18 @@ class Scene(screens.Scene):
         }
 
     def restore(self, snap):
-        # Play on from ``snapshot()``'s dict; False if it does not fit.
+        # Play on from ``snapshot()``'s dict; False if it does not fit: its
+        # keys and ranges (snapshot_schema), a field whose pieces, counts and
+        # colours agree (_field_fits), undo plies that each fit (_ply_fits)
+        # and, taken back one by one, leave such a field every time (so no
+        # later undo can index past the counts or overflow them).
+        if not scenekit.fits(snapshot_schema, snap):
+            return False
         field = undosave.from_text(snap["board"])
         undo = undosave.from_text(snap["undo"])
-        counts = snap["counts"]
-        n = jb.CELLS
-        t = 2 * jf.TYPES
-        if len(field) != 3 * n + 2 * t + 2 or len(counts) != 6 or snap["mode"] not in (0, 1):
-            return False
+        for at in range(0, len(undo), UNDO_SIZE):
+            if not _ply_fits(undo, at):
+                return False
         self.mode = snap["mode"]
         self.new_game()
         self.seed = snap["seed"]
@@ -601,18 +706,19 @@ class Scene(screens.Scene):
             self.ai_easy = snap["easy"]
             self.ai = junqi_ai.AI(seed=self.seed + 1, easy=self.ai_easy)
         m = self.model
-        m.occ[:] = field[0:n]
-        m.kind[:] = field[n:2 * n]
-        m.colour[:] = field[2 * n:3 * n]
-        m.pool[:] = field[3 * n:3 * n + t]
-        m.alive[:] = field[3 * n + t:3 * n + 2 * t]
-        m.player_colour[:] = field[3 * n + 2 * t:]
-        m.to_move, m.quiet, m.plies, m.hidden, m.last_src, m.last_dst = counts
-        m.winner = jf.NOBODY
+        tally = bytearray(3 * 2 * jf.TYPES)
+        _put_field(m, field, snap["counts"])
+        if not _field_fits(m, tally):
+            return False
+        undosave.load(self.undo, undo)
+        while _pop_ply(self.undo, m, None):
+            if not _field_fits(m, tally):
+                return False
+        _put_field(m, field, snap["counts"])
         if self.ai is not None:
             self.ai.rng.s = snap["rng"]
         undosave.load(self.undo, undo)
-        self.cursor = snap["cursor"] % n
+        self.cursor = snap["cursor"]
         if self.mode == 0 and m.to_move == 1:
             self.think_screen.open()
         return True
