@@ -240,7 +240,7 @@ def _field_fits(m, tally):
     # True when model ``m``'s field is one the rules can reach: every cell fits,
     # ``pool`` counts the face-down pieces and ``alive`` the pieces on the field
     # (at most COUNTS of each), ``hidden`` the face-down cells, the players'
-    # colours are both unknown or 0 and 1, the last move's cells on the field.
+    # colours are both unknown or 0 and 1, the last move's cells (_last_fits).
     # ``tally``: scratch, 6 * TYPES bytes.
     t = 2 * jf.TYPES
     for i in range(t):
@@ -267,8 +267,12 @@ def _field_fits(m, tally):
     b = m.player_colour[1]
     if not ((a == jf.NOBODY and b == jf.NOBODY) or (a < 2 and b == 1 - a)):
         return False
-    return (m.hidden == hidden and (m.last_src < jb.CELLS or m.last_src == jf.NOBODY)
-            and (m.last_dst < jb.CELLS or m.last_dst == jf.NOBODY))
+    return m.hidden == hidden and _last_fits(m.last_src, m.last_dst)
+
+
+def _last_fits(src, dst):
+    # The last move's cells: both on the field, or both NOBODY (no move yet).
+    return (src < jb.CELLS and dst < jb.CELLS) or (src == jf.NOBODY and dst == jf.NOBODY)
 
 
 def _ply_fits(rec, at):
@@ -288,8 +292,7 @@ def _ply_fits(rec, at):
     if (src == dst) != (s == jf.HIDDEN) or (src != dst and (s == 0 or rec[at + 3] & 3 == jf.HIDDEN)):
         return False
     v = rec[at + 4]
-    return (v & 3) != 2 and (v >> 2) != 2 and v < 16 and (rec[at + 6] < jb.CELLS or rec[at + 6] == jf.NOBODY) \
-        and (rec[at + 7] < jb.CELLS or rec[at + 7] == jf.NOBODY)
+    return (v & 3) != 2 and (v >> 2) != 2 and v < 16 and _last_fits(rec[at + 6], rec[at + 7])
 
 
 class FieldView:
