@@ -75,7 +75,8 @@ class Scene(screens.Scene):
     def __init__(self, ctx):
         self.ctx = ctx
         self.view = catmouse_view.MapView(ctx)
-        self.saved = scenekit.read_records(ctx, GAME_ID, catmouse_match.records_schema)
+        import gamesaves                # dropped again once read
+        self.saved = gamesaves.records(ctx, GAME_ID)
         self.side = "mouse"         # the title's choices: mouse, cat or watch
         self.level = 0
         self.map_text = None        # the chosen pack level's (or shown) map; None: built-in
@@ -198,16 +199,15 @@ class Scene(screens.Scene):
 
     def restore(self, snap):
         """Play on from ``snapshot()``'s dict; False if it does not fit
-        (catmouse_match.snapshot_schema, a level this scene offers, a pack's
-        map that ``check_level`` passes, the records inside: Match.restore)."""
-        if not scenekit.fits(catmouse_match.snapshot_schema, snap):
-            return False
-        if snap["level"] >= self.levels.count():
+        (gamesaves: its keys and ranges, a level this scene offers; a pack's
+        map that ``check_level`` passes; the records inside: Match.restore)."""
+        import gamesaves                # dropped again once read
+        if not gamesaves.catmouse_snapshot(snap, self.levels.count()):
             return False
         if snap["map"] is not None:
             check_level(snap["map"])        # MapError, ValueError: refused
         m = self.match
-        if not m.restore(snap, self.ctx.ticks_ms()):
+        if not m.restore(snap, self.ctx.ticks_ms(), gamesaves.catmouse_places):
             return False
         self.side = m.side
         self.level = m.level

@@ -16,11 +16,11 @@ rounds), cat and mouse stamina (16 bits each), both rests and "round
 started" in one byte, the AI's RNG state (30 bits), so the same moves replay
 the same AI.  Nothing is allocated by a move or an undo.
 
-The game in progress (``snapshot``/``restore``): ``snapshot_schema`` is what
-its dict may hold (saveschema; the scene checks it first), ``restore`` then
-checks every record inside its hex strings (the state and each undo round:
-both pieces on free cells of the map, apart), so no later undo can put a
-piece off the map.
+The game in progress (``snapshot``/``restore``): the scene checks the dict
+first (gamesaves.catmouse_snapshot), ``restore`` then every record inside its
+hex strings (the state and each undo round: both pieces on free cells of the
+map, apart: gamesaves.catmouse_places), so no later undo can put a piece off
+the map.
 """
 
 import catmouse
@@ -38,38 +38,6 @@ except ImportError:
 
 UNDO_DEPTH = const(64)
 UNDO_SIZE = const(12)
-# levelpack.MAX_LEVELS and MAX_LEVEL_BYTES, not imported for two numbers (the
-# pack reader is ~7 KB of heap on a Pico; a test keeps them equal)
-PACK_LEVELS = const(4096)
-LEVEL_BYTES = const(4160)
-
-
-def records_schema(ss):
-    """The records' schema (``ss``: the saveschema module, passed in)."""
-    c = ss.COUNT
-    return ss.fields(("wins_mouse", c), ("wins_cat", c), ("lost_mouse", c), ("lost_cat", c),
-                     ("best_catch", c))
-
-
-def snapshot_schema(ss):
-    """What ``Match.snapshot()``'s dict may hold: the state one undo record,
-    the undo rounds at most UNDO_DEPTH of them."""
-    return ss.fields(
-        ("side", ss.one_of(("mouse", "cat"))),
-        ("level", ss.integer(0, len(catmouse_maps.LEVELS) + PACK_LEVELS - 1)),
-        ("map", ss.maybe(ss.text(LEVEL_BYTES))), ("diff", ss.integer(0, 2)),
-        ("seed", ss.integer(0, 0xFFFF)), ("state", ss.hexbytes(UNDO_SIZE, 1, 1)),
-        ("undo", ss.hexbytes(UNDO_SIZE, 0, UNDO_DEPTH)))
-
-
-def places_fit(rec, at, costs):
-    """True when the undo record at ``rec[at:]`` has the cat and the mouse on
-    free cells of the map whose ``costs`` are given, not on the same one."""
-    cat = rec[at]
-    mouse = rec[at + 1]
-    n = len(costs)
-    return cat < n and mouse < n and cat != mouse and costs[cat] and costs[mouse]
-
 
 class Match:
     """The game in play: ``game`` (catmouse.CatMouseGame), ``side`` ("mouse"
@@ -251,9 +219,10 @@ class Match:
             "undo": undosave.to_text(undosave.dump(self.undo)),
         }
 
-    def restore(self, snap, now):
-        """Play on from ``snapshot()``'s dict, which fits ``snapshot_schema``;
-        False if a record in it does not fit the map (``places_fit``)."""
+    def restore(self, snap, now, fits):
+        """Play on from ``snapshot()``'s dict (its keys and ranges checked);
+        False if a record in it does not fit the map: ``fits(rec, at, costs)``
+        (gamesaves.catmouse_places, passed in: that module is not kept)."""
         state = undosave.from_text(snap["state"])
         undo = undosave.from_text(snap["undo"])
         level = snap["level"]
@@ -262,10 +231,10 @@ class Match:
             return False
         self.start(level, text, snap["side"], snap["diff"], now)
         costs = self.game.costs
-        if not places_fit(state, 0, costs):
+        if not fits(state, 0, costs):
             return False
         for at in range(0, len(undo), UNDO_SIZE):
-            if not places_fit(undo, at, costs):
+            if not fits(undo, at, costs):
                 return False
         self.seed = snap["seed"]
         u = self.undo

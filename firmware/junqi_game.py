@@ -191,27 +191,6 @@ def _pop_ply(ring, model, ai):
     return True
 
 
-def records_schema(ss):
-    # The records' schema (``ss``: the saveschema module, passed in): results
-    # vs the AI and the easy AI, two-player games.
-    c = ss.COUNT
-    return ss.fields(("won", c), ("lost", c), ("drawn", c), ("easy_won", c), ("easy_lost", c),
-                     ("easy_drawn", c), ("pvp", c))
-
-
-def snapshot_schema(ss):
-    # What ``Scene.snapshot()``'s dict may hold (the field: occ, kind and
-    # colour per cell, pool and alive per colour and type, the players' colours).
-    n = 3 * jb.CELLS + 4 * jf.TYPES + 2
-    byte = ss.integer(0, 255)
-    return ss.fields(
-        ("mode", ss.integer(0, 1)), ("easy", ss.boolean()), ("seed", ss.integer(0, 65536)),
-        ("board", ss.hexbytes(1, n, n)),
-        ("counts", ss.row(ss.integer(0, 1), byte, ss.COUNT, ss.integer(0, jb.CELLS), byte, byte)),
-        ("rng", ss.integer(0, 1073741788)), ("cursor", ss.integer(0, jb.CELLS - 1)),
-        ("undo", ss.hexbytes(UNDO_SIZE, 0, UNDO_PLIES)))
-
-
 def _put_field(m, field, counts):
     # The saved field and counters into model ``m`` (lengths checked by the schema).
     n = jb.CELLS
@@ -224,75 +203,6 @@ def _put_field(m, field, counts):
     m.player_colour[:] = field[3 * n + 2 * t:]
     m.to_move, m.quiet, m.plies, m.hidden, m.last_src, m.last_dst = counts
     m.winner = jf.NOBODY
-
-
-def _cell_fits(occ, colour, kind):
-    # A cell as the rules leave it: empty and nobody's, face-up of the colour
-    # its occupant says, or face-down of a colour; a piece type that exists.
-    if kind >= jf.TYPES or occ > jf.HIDDEN:
-        return False
-    if occ == 0:
-        return colour == jf.NOBODY
-    return colour == occ - 1 if occ < jf.HIDDEN else colour < 2
-
-
-def _field_fits(m, tally):
-    # True when model ``m``'s field is one the rules can reach: every cell fits,
-    # ``pool`` counts the face-down pieces and ``alive`` the pieces on the field
-    # (at most COUNTS of each), ``hidden`` the face-down cells, the players'
-    # colours are both unknown or 0 and 1, the last move's cells (_last_fits).
-    # ``tally``: scratch, 6 * TYPES bytes.
-    t = 2 * jf.TYPES
-    for i in range(t):
-        tally[i] = 0
-        tally[t + i] = 0
-    hidden = 0
-    occ = m.occ
-    colour = m.colour
-    kind = m.kind
-    for c in range(jb.CELLS):
-        o = occ[c]
-        if not _cell_fits(o, colour[c], kind[c]):
-            return False
-        if o:
-            i = colour[c] * jf.TYPES + kind[c]
-            tally[t + i] += 1
-            if o == jf.HIDDEN:
-                tally[i] += 1
-                hidden += 1
-    for i in range(t):
-        if m.pool[i] != tally[i] or m.alive[i] != tally[t + i] or tally[t + i] > jf.COUNTS[i % jf.TYPES]:
-            return False
-    a = m.player_colour[0]
-    b = m.player_colour[1]
-    if not ((a == jf.NOBODY and b == jf.NOBODY) or (a < 2 and b == 1 - a)):
-        return False
-    return m.hidden == hidden and _last_fits(m.last_src, m.last_dst)
-
-
-def _last_fits(src, dst):
-    # The last move's cells: both on the field, or both NOBODY (no move yet).
-    return (src < jb.CELLS and dst < jb.CELLS) or (src == jf.NOBODY and dst == jf.NOBODY)
-
-
-def _ply_fits(rec, at):
-    # True when the undo ply at ``rec[at:]`` can be taken back (_pop_ply):
-    # cells on the field, both cells' codes fit (colour code 3: nobody), a
-    # flip of a face-down piece or a move of a face-up one.
-    src = rec[at]
-    dst = rec[at + 1]
-    if src >= jb.CELLS or dst >= jb.CELLS:
-        return False
-    for k in range(2):
-        v = rec[at + 2 + k]
-        c = (v >> 2) & 3
-        if not _cell_fits(v & 3, jf.NOBODY if c == 3 else c, v >> 4):
-            return False
-    s = rec[at + 2] & 3
-    if (src == dst) != (s == jf.HIDDEN) or (src != dst and (s == 0 or rec[at + 3] & 3 == jf.HIDDEN)):
-        return False
-    v = rec[at + 4]
-    return (v & 3) != 2 and (v >> 2) != 2 and v < 16 and _last_fits(rec[at + 6], rec[at + 7])
 
 
 class FieldView:
@@ -487,7 +397,8 @@ class Scene(screens.Scene):
 
     def __init__(self, ctx):
         self.ctx = ctx
-        self.saved = scenekit.read_records(ctx, GAME_ID, records_schema)
+        import gamesaves                    # dropped again once read
+        self.saved = gamesaves.records(ctx, GAME_ID)
         self.view = FieldView()
         self.model = jf.FlipGame(seed=1)
         self.ai = None
@@ -690,18 +601,16 @@ class Scene(screens.Scene):
         }
 
     def restore(self, snap):
-        # Play on from ``snapshot()``'s dict; False if it does not fit: its
-        # keys and ranges (snapshot_schema), a field whose pieces, counts and
-        # colours agree (_field_fits), undo plies that each fit (_ply_fits)
-        # and, taken back one by one, leave such a field every time (so no
-        # later undo can index past the counts or overflow them).
-        if not scenekit.fits(snapshot_schema, snap):
+        # Play on from ``snapshot()``'s dict; False if it does not fit
+        # (gamesaves): its keys and ranges and each undo ply, a field whose
+        # pieces, counts and colours agree, and which stays so as the plies
+        # are taken back one by one (so no later undo can index past the
+        # counts or overflow them).
+        import gamesaves                    # dropped again once read
+        if not gamesaves.junqi_snapshot(snap):
             return False
         field = undosave.from_text(snap["board"])
         undo = undosave.from_text(snap["undo"])
-        for at in range(0, len(undo), UNDO_SIZE):
-            if not _ply_fits(undo, at):
-                return False
         self.mode = snap["mode"]
         self.new_game()
         self.seed = snap["seed"]
@@ -709,13 +618,13 @@ class Scene(screens.Scene):
             self.ai_easy = snap["easy"]
             self.ai = junqi_ai.AI(seed=self.seed + 1, easy=self.ai_easy)
         m = self.model
-        tally = bytearray(3 * 2 * jf.TYPES)
+        tally = bytearray(4 * jf.TYPES)
         _put_field(m, field, snap["counts"])
-        if not _field_fits(m, tally):
+        if not gamesaves.junqi_field(m, tally):
             return False
         undosave.load(self.undo, undo)
         while _pop_ply(self.undo, m, None):
-            if not _field_fits(m, tally):
+            if not gamesaves.junqi_field(m, tally):
                 return False
         _put_field(m, field, snap["counts"])
         if self.ai is not None:

@@ -1,6 +1,5 @@
 """What every game's scene shares, written once: the undo chord, the list of
-levels (built-in, then a level pack's), the "LEVEL PACK BAD" screen, and the
-checks of what a game reads from its saves (``read_records``, ``fits``).
+levels (built-in, then a level pack's) and the "LEVEL PACK BAD" screen.
 
 Imported by the games' scene modules only (it leaves with the game).  The
 level-pack reader (userlevels, levelpack: ~11 KB of heap on a Pico) is
@@ -8,53 +7,13 @@ imported where a pack is opened or its error shown, so a game without level
 packs (Flip Junqi) that only needs the undo chord does not carry it.
 """
 
-import sys
-
 import screens
 from buttons import A, B
-
-# the MicroPython ports drop the save checker (saveschema) once a save is
-# checked: it is used at a game's start and at CONTINUE, never in play
-_DROP_CHECKER = sys.implementation.name != "cpython"
 
 
 def undo_chord(btn):
     """B+A (hold B, press A): undo, in every game."""
     return btn.pressed(B) and btn.just_pressed(A)
-
-
-def _checker():
-    import saveschema
-    return saveschema
-
-
-def _drop_checker():
-    if _DROP_CHECKER:
-        sys.modules.pop("saveschema", None)
-
-
-def read_records(ctx, game_id, schema):
-    """The records of ``game_id`` (``ctx.load``), each value checked against
-    ``schema(saveschema)`` (a function, so the game's module does not import
-    the checker): what does not fit is dropped and the toast "RECORDS RESET"
-    says so (the reader's defaults apply), the rest is kept."""
-    ss = _checker()
-    got, dropped = ss.check(schema(ss), ctx.load(game_id))
-    _drop_checker()
-    if dropped:
-        ctx.toast("RECORDS RESET", 60)
-    return got
-
-
-def fits(schema, snap):
-    """True when the game in progress ``snap`` fits ``schema(saveschema)``
-    whole (every key there, every value in range): ``restore()`` begins with
-    it.  What the schema cannot say (the records inside hex strings, checks
-    across keys) is the game's to check after it."""
-    ss = _checker()
-    ok = ss.whole(schema(ss), snap)
-    _drop_checker()
-    return ok
 
 
 class Levels:

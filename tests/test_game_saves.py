@@ -166,9 +166,18 @@ def test_catmouse_refuses_a_pack_level_when_there_is_no_pack():
     assert rt._toast == "SAVED GAME LOST"
 
 
-def test_the_pack_limits_catmouse_copies_are_the_readers():
-    assert catmouse_match.PACK_LEVELS == levelpack.MAX_LEVELS
-    assert catmouse_match.LEVEL_BYTES == levelpack.MAX_LEVEL_BYTES
+def test_the_numbers_gamesaves_copies_are_the_modules_own():
+    import gamesaves
+    import junqi_board
+    import junqi_flip
+    assert (gamesaves.PACK_LEVELS, gamesaves.LEVEL_BYTES) == (levelpack.MAX_LEVELS,
+                                                              levelpack.MAX_LEVEL_BYTES)
+    assert (gamesaves.CM_UNDO_SIZE, gamesaves.CM_UNDO_DEPTH) == (catmouse_match.UNDO_SIZE,
+                                                                 catmouse_match.UNDO_DEPTH)
+    assert (gamesaves.JQ_UNDO_SIZE, gamesaves.JQ_UNDO_PLIES) == (junqi_game.UNDO_SIZE,
+                                                                 junqi_game.UNDO_PLIES)
+    assert (gamesaves._CELLS, gamesaves._TYPES, gamesaves._HIDDEN, gamesaves._NOBODY) == (
+        junqi_board.CELLS, junqi_flip.TYPES, junqi_flip.HIDDEN, junqi_flip.NOBODY)
 
 
 def test_the_watch_mode_draws_the_title_when_a_toast_redraws_it_while_it_loads():
@@ -178,4 +187,3 @@ def test_the_watch_mode_draws_the_title_when_a_toast_redraws_it_while_it_loads()
     for _ in range(8):
         s.step()
         assert not isinstance(rt.screen, runtime.ErrorScreen)
-    assert junqi_game.UNDO_SIZE == 12
