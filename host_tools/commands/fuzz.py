@@ -11,8 +11,14 @@ truncation, duplication, deep JSON nesting, Unicode look-alikes such as 'ß',
   the same way) and survives a round trip: parse -> format -> parse is equal
   (a save: formatted a second time, it is the first writing byte for byte).
 
+The games' saves (``saves-<game>``) are checked through the firmware itself:
+the simulator booted on mutated saves, CONTINUE and random keys; no exception
+may pass the runtime, no GAME ERROR may show (a failure gives the game's
+traceback).
+
 The same seed gives the same inputs.  `make test` runs a few thousand cases per
-target (tests/test_fuzz.py); `fuzz --cases 100000` is the long run.
+target (tests/test_fuzz.py; the games' saves: a few dozen, shorter); `fuzz
+--cases 100000` is the long run.
 """
 
 import io
@@ -834,7 +840,7 @@ def run(name, cases, seed=1, keep=5, progress=None):
             if len(res.failures) < keep:
                 where = traceback.extract_tb(exc.__traceback__)[-1]
                 res.failures.append((data, "%s: %s (%s:%d)" % (
-                    type(exc).__name__, str(exc)[:200], Path(where.filename).name, where.lineno)))
+                    type(exc).__name__, str(exc)[:800], Path(where.filename).name, where.lineno)))
             else:
                 res.failures.append(None)
         if progress:
