@@ -180,10 +180,17 @@ def test_the_numbers_gamesaves_copies_are_the_modules_own():
         junqi_board.CELLS, junqi_flip.TYPES, junqi_flip.HIDDEN, junqi_flip.NOBODY)
 
 
-def test_the_watch_mode_draws_the_title_when_a_toast_redraws_it_while_it_loads():
-    s = _boot({"catmouse": {"wins_cat": "x"}})          # "RECORDS RESET" stays a while
-    rt = _enter(s, "catmouse")
-    _run(s, "up wait:2 up wait:2 a")                  # PLAY AS: WATCH, A
-    for _ in range(8):
-        s.step()
-        assert not isinstance(rt.screen, runtime.ErrorScreen)
+def test_the_watch_mode_draws_the_title_when_redrawn_before_its_first_map_loads():
+    """Found by fuzzing: a redraw (a toast that ends, the panel waking) while
+    the watch mode loads its first map found no terrain to draw."""
+    import catmouse_game
+    import framebuf
+    import gamectx
+    ctx = gamectx.FakeCtx()
+    g = catmouse_game.Scene(ctx)
+    title, shown = bytearray(1024), bytearray(1024)
+    g.title.draw(framebuf.FrameBuffer(title, 128, 64, framebuf.MONO_VLSB))
+    g.side = "watch"
+    g.start_watch()
+    g.draw(framebuf.FrameBuffer(shown, 128, 64, framebuf.MONO_VLSB))
+    assert shown == title
