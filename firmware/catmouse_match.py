@@ -15,6 +15,12 @@ mouse and round (a byte each: maps here are at most 16 x 8 cells, 96
 rounds), cat and mouse stamina (16 bits each), both rests and "round
 started" in one byte, the AI's RNG state (30 bits), so the same moves replay
 the same AI.  Nothing is allocated by a move or an undo.
+
+The game in progress (``snapshot``/``restore``): the scene checks the dict
+first (gamesaves.catmouse_snapshot), ``restore`` then every record inside its
+hex strings (the state and each undo round: both pieces on free cells of the
+map, apart: gamesaves.catmouse_places), so no later undo can put a piece off
+the map.
 """
 
 import catmouse
@@ -32,7 +38,6 @@ except ImportError:
 
 UNDO_DEPTH = const(64)
 UNDO_SIZE = const(12)
-
 
 class Match:
     """The game in play: ``game`` (catmouse.CatMouseGame), ``side`` ("mouse"
@@ -214,21 +219,23 @@ class Match:
             "undo": undosave.to_text(undosave.dump(self.undo)),
         }
 
-    def restore(self, snap, now):
-        """Play on from ``snapshot()``'s dict; False if it does not fit."""
+    def restore(self, snap, now, fits):
+        """Play on from ``snapshot()``'s dict (its keys and ranges checked);
+        False if a record in it does not fit the map: ``fits(rec, at, costs)``
+        (gamesaves.catmouse_places, passed in: that module is not kept)."""
         state = undosave.from_text(snap["state"])
         undo = undosave.from_text(snap["undo"])
-        side = snap["side"]
         level = snap["level"]
         text = snap["map"]
-        if side not in ("mouse", "cat") or snap["diff"] not in (0, 1, 2) or len(state) != UNDO_SIZE:
+        if text is None and level >= len(catmouse_maps.LEVELS):
             return False
-        if text is None and not 0 <= level < len(catmouse_maps.LEVELS):
+        self.start(level, text, snap["side"], snap["diff"], now)
+        costs = self.game.costs
+        if not fits(state, 0, costs):
             return False
-        self.start(level, text, side, snap["diff"], now)
-        cells = len(self.game.costs)
-        if state[0] >= cells or state[1] >= cells:
-            return False
+        for at in range(0, len(undo), UNDO_SIZE):
+            if not fits(undo, at, costs):
+                return False
         self.seed = snap["seed"]
         u = self.undo
         at = u.push()

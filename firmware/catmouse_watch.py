@@ -343,5 +343,8 @@ class WatchScreen(screens.Screen):
         view.status = line.text()
 
     def draw(self, fb):
+        if self.view.bg is None:        # a toast redraws the title while the first map loads
+            self.scene.title.draw(fb)
+            return
         g = self.match.game
         self.view.draw(fb, g, g.cat)

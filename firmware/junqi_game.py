@@ -191,6 +191,20 @@ def _pop_ply(ring, model, ai):
     return True
 
 
+def _put_field(m, field, counts):
+    # The saved field and counters into model ``m`` (lengths checked by the schema).
+    n = jb.CELLS
+    t = 2 * jf.TYPES
+    m.occ[:] = field[0:n]
+    m.kind[:] = field[n:2 * n]
+    m.colour[:] = field[2 * n:3 * n]
+    m.pool[:] = field[3 * n:3 * n + t]
+    m.alive[:] = field[3 * n + t:3 * n + 2 * t]
+    m.player_colour[:] = field[3 * n + 2 * t:]
+    m.to_move, m.quiet, m.plies, m.hidden, m.last_src, m.last_dst = counts
+    m.winner = jf.NOBODY
+
+
 class FieldView:
     # The field's look, made once: the piece sprites ([colour * 12 + type]
     # and the face-down tile), the empty field (``bg``: roads, railways, camps,
@@ -383,7 +397,8 @@ class Scene(screens.Scene):
 
     def __init__(self, ctx):
         self.ctx = ctx
-        self.saved = ctx.load(GAME_ID) or {}
+        import gamesaves                    # dropped again once read
+        self.saved = gamesaves.records(ctx, GAME_ID)
         self.view = FieldView()
         self.model = jf.FlipGame(seed=1)
         self.ai = None
@@ -586,14 +601,16 @@ class Scene(screens.Scene):
         }
 
     def restore(self, snap):
-        # Play on from ``snapshot()``'s dict; False if it does not fit.
+        # Play on from ``snapshot()``'s dict; False if it does not fit
+        # (gamesaves): its keys and ranges and each undo ply, a field whose
+        # pieces, counts and colours agree, and which stays so as the plies
+        # are taken back one by one (so no later undo can index past the
+        # counts or overflow them).
+        import gamesaves                    # dropped again once read
+        if not gamesaves.junqi_snapshot(snap):
+            return False
         field = undosave.from_text(snap["board"])
         undo = undosave.from_text(snap["undo"])
-        counts = snap["counts"]
-        n = jb.CELLS
-        t = 2 * jf.TYPES
-        if len(field) != 3 * n + 2 * t + 2 or len(counts) != 6 or snap["mode"] not in (0, 1):
-            return False
         self.mode = snap["mode"]
         self.new_game()
         self.seed = snap["seed"]
@@ -601,18 +618,19 @@ class Scene(screens.Scene):
             self.ai_easy = snap["easy"]
             self.ai = junqi_ai.AI(seed=self.seed + 1, easy=self.ai_easy)
         m = self.model
-        m.occ[:] = field[0:n]
-        m.kind[:] = field[n:2 * n]
-        m.colour[:] = field[2 * n:3 * n]
-        m.pool[:] = field[3 * n:3 * n + t]
-        m.alive[:] = field[3 * n + t:3 * n + 2 * t]
-        m.player_colour[:] = field[3 * n + 2 * t:]
-        m.to_move, m.quiet, m.plies, m.hidden, m.last_src, m.last_dst = counts
-        m.winner = jf.NOBODY
+        tally = bytearray(4 * jf.TYPES)
+        _put_field(m, field, snap["counts"])
+        if not gamesaves.junqi_field(m, tally):
+            return False
+        undosave.load(self.undo, undo)
+        while _pop_ply(self.undo, m, None):
+            if not gamesaves.junqi_field(m, tally):
+                return False
+        _put_field(m, field, snap["counts"])
         if self.ai is not None:
             self.ai.rng.s = snap["rng"]
         undosave.load(self.undo, undo)
-        self.cursor = snap["cursor"] % n
+        self.cursor = snap["cursor"]
         if self.mode == 0 and m.to_move == 1:
             self.think_screen.open()
         return True

@@ -11,8 +11,14 @@ truncation, duplication, deep JSON nesting, Unicode look-alikes such as 'ß',
   the same way) and survives a round trip: parse -> format -> parse is equal
   (a save: formatted a second time, it is the first writing byte for byte).
 
+The games' saves (``saves-<game>``) are checked through the firmware itself:
+the simulator booted on mutated saves, CONTINUE and random keys; no exception
+may pass the runtime, no GAME ERROR may show (a failure gives the game's
+traceback).
+
 The same seed gives the same inputs.  `make test` runs a few thousand cases per
-target (tests/test_fuzz.py); `fuzz --cases 100000` is the long run.
+target (tests/test_fuzz.py; the games' saves: a few dozen, shorter); `fuzz
+--cases 100000` is the long run.
 """
 
 import io
@@ -620,6 +626,143 @@ def _schema_check(text):
     return fits
 
 
+# -- the games' saves, read by the firmware itself -------------------------------------
+# Real saves (the settings, a game's records, its game in progress left by
+# scripted play in the simulator), a decoded value mutated (type, range,
+# length, nesting, a hex string's digits), written back by savestore's writer
+# (valid checksum); then the simulator boots on them, CONTINUEs the game and
+# plays RUNTIME_TICKS ticks of seeded random keys (undo, B+A, included).  It
+# passes when nothing raises past the runtime, no GAME ERROR screen shows and
+# the boot does not fall back to the defaults.
+
+RUNTIME_TICKS = 300     # per case; tests/test_fuzz.py plays fewer (TEST_TICKS)
+TEST_TICKS = 60
+TEST_CASES = 24         # a case boots the simulator (~0.15 s at TEST_TICKS): make test runs these
+
+# per game: its launcher line, keys that make a few moves, keys that leave it
+_GAME_PLAY = {
+    "catmouse": (0, "a wait:2 a wait:8 left wait:10 left wait:10 up wait:10", "b wait:2 b wait:2"),
+    "trapcat": (1, "a wait:3 left a wait:20 up a wait:20", "hold:b:30 wait:2"),
+    "junqi": (2, "a wait:2 a wait:2 a wait:40 right a wait:40", "hold:b:30 wait:2"),
+    "klotski": (3, "a wait:2 a wait:3 down down a down wait:2 a up right a down wait:2 a",
+                "hold:b:20 up a wait:2 b wait:2"),
+}
+# records as each game writes them (its keys; the values a few games would give)
+_GAME_RECORDS = {
+    "catmouse": {"wins_mouse": 3, "wins_cat": 1, "lost_mouse": 2, "lost_cat": 0, "best_catch": 12},
+    "trapcat": {"won": 4, "lost": 2, "best0": 9, "best1": 14},
+    "junqi": {"won": 2, "lost": 1, "drawn": 0, "easy_won": 5, "easy_lost": 0, "easy_drawn": 1,
+              "pvp": 3},
+    "klotski": {"best": {"0": 81, "3": 40}},
+}
+_RANDOM_KEYS = ((), (), ("a",), ("b",), ("up",), ("down",), ("left",), ("right",), ("b", "a"))
+_game_saves = {}
+
+
+def _sim_module():
+    from host_tools.emulation import sim as simmod
+    simmod.install_host_modules()           # framebuf, machine: the firmware importable
+    return simmod
+
+
+def _sim(fs=None):
+    return _sim_module().Simulator(fs=fs)
+
+
+def _keys(s, script):
+    from host_tools.core.keyscript import parse_keys
+    for k in parse_keys(script):
+        s.step(k)
+
+
+def _game_seeds(game_id):
+    """[{save id: data}]: the saves after scripted play (made once)."""
+    if game_id not in _game_saves:
+        s = _sim()
+        import runtime
+        line, moves, leave = _GAME_PLAY[game_id]
+        _keys(s, "wait:2" + " down" * line + " wait:2 " + moves + " " + leave)
+        rt = s.runtime
+        saves = {runtime.SETTINGS_ID: dict(rt.settings), game_id: _GAME_RECORDS[game_id],
+                 runtime.play_id(game_id): rt.saves.load(runtime.play_id(game_id))[0]}
+        _expect(runtime.RESUME in saves[runtime.play_id(game_id)], "no game in progress to fuzz")
+        _game_saves[game_id] = [saves]
+    return _game_saves[game_id]
+
+
+def _mutate_hex(rng, text):
+    """A hex string's contents: digits changed, records' bytes set to edge values."""
+    digits = list(text)
+    for _ in range(rng.randint(1, 6)):
+        if not digits:
+            break
+        at = rng.randrange(len(digits)) & ~1
+        byte = rng.choice((0, 1, 3, 7, 0x3F, 0x40, 0x7F, 0x80, 0xFE, 0xFF, rng.randrange(256)))
+        digits[at:at + 2] = "%02x" % byte
+    return "".join(digits)
+
+
+def _save_input(rng, seeds):
+    saves = json.loads(json.dumps(rng.choice(seeds)))
+    for _ in range(rng.randint(1, 3)):
+        node = saves[rng.choice(sorted(saves))]
+        while True:                                 # down to a random container
+            inner = [k for k in (node if isinstance(node, dict) else range(len(node)))
+                     if isinstance(node[k], (dict, list))]
+            if not inner or rng.random() < 0.3:
+                break
+            node = node[rng.choice(inner)]
+        keys = sorted(node) if isinstance(node, dict) else list(range(len(node)))
+        if not keys:
+            continue
+        key = rng.choice(keys)
+        value = node[key]
+        op = rng.random()
+        if isinstance(value, str) and len(value) >= 2 and op < 0.6:
+            value = _mutate_hex(rng, value)         # mostly hex: the records inside
+        elif isinstance(value, int) and not isinstance(value, bool) and op < 0.6:
+            value = rng.choice((value + 1, value - 1, -value, value * 2 + 1, 0, 255, 256,
+                                2 ** 30, rng.randrange(-5, 300)))
+        elif op < 0.7 and isinstance(node, dict):
+            del node[key]
+            continue
+        else:
+            value = json.loads(json.dumps(rng.choice(_SCHEMA_VALUES)))
+        node[key] = value
+    return json.dumps(saves, sort_keys=True)
+
+
+def _game_check(game_id):
+    def check(text):
+        _sim_module()
+        import runtime
+        import savestore
+        saves = json.loads(text)
+        fs = savestore.MemFs()
+        store = savestore.Saves(fs)
+        for save_id in sorted(saves):
+            store.store(save_id, saves[save_id])
+        s = _sim(fs)
+        rt = s.runtime
+        caught = []
+        rt._report = caught.append          # what the runtime caught: its traceback
+        _expect(rt._toast != "BOOT ERROR - USING DEFAULTS", "the boot fell back to the defaults")
+        rng = random.Random(text)
+        line = _GAME_PLAY[game_id][0]
+        script = "wait:2" + " down" * line + " a wait:2"
+        _keys(s, script)
+        resumed = rt.ctx.game_id == game_id and rt._toast != "SAVED GAME LOST"
+        for _ in range(RUNTIME_TICKS):
+            s.step(rng.choice(_RANDOM_KEYS))
+            if isinstance(rt.screen, runtime.ErrorScreen):
+                where = "".join(traceback.format_exception(type(caught[-1]), caught[-1],
+                                                           caught[-1].__traceback__)[-4:])
+                raise FuzzFailure("%s: %s\n%s" % (rt.screen.title, " ".join(rt.screen.lines),
+                                                    where))
+        return resumed
+    return check
+
+
 def _host_input(rng, seeds):
     return mutate_text(rng, rng.choice(seeds), "0123456789VHSx,*: ")
 
@@ -649,6 +792,10 @@ TARGETS = {
     "junqi-cell": (lambda: [], _junqi_input, _junqi_check),
     "save": (_saves_seeds, _saves_input, _saves_check),
     "save-schema": (_schema_seeds, _schema_input, _schema_check),
+    "saves-catmouse": (lambda: _game_seeds("catmouse"), _save_input, _game_check("catmouse")),
+    "saves-junqi": (lambda: _game_seeds("junqi"), _save_input, _game_check("junqi")),
+    "saves-trapcat": (lambda: _game_seeds("trapcat"), _save_input, _game_check("trapcat")),
+    "saves-klotski": (lambda: _game_seeds("klotski"), _save_input, _game_check("klotski")),
     "board": (_board_seeds, _board_input, _board_check),
     "level-pack": (_pack_seeds, _pack_input, _pack_check),
     "klotski-cache": (_cache_seeds, _cache_input, _cache_check),
@@ -693,7 +840,7 @@ def run(name, cases, seed=1, keep=5, progress=None):
             if len(res.failures) < keep:
                 where = traceback.extract_tb(exc.__traceback__)[-1]
                 res.failures.append((data, "%s: %s (%s:%d)" % (
-                    type(exc).__name__, str(exc)[:200], Path(where.filename).name, where.lineno)))
+                    type(exc).__name__, str(exc)[:800], Path(where.filename).name, where.lineno)))
             else:
                 res.failures.append(None)
         if progress:

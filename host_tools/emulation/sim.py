@@ -29,7 +29,9 @@ from host_tools.emulation.pinsim import VSYS_ON_USB, PinSim, install_host_module
 class Simulator(PinSim):
     """One simulated handheld: ``step(keys)`` runs one tick with those keys down."""
 
-    def __init__(self, board="pico-ssd1306", saves_dir=None, hold_at_boot=(), battery=None):
+    def __init__(self, board="pico-ssd1306", saves_dir=None, hold_at_boot=(), battery=None, fs=None):
+        """``saves_dir``: the saves in that folder; else in ``fs`` (a
+        savestore.MemFs) or a new empty one."""
         from host_tools.core import UserError
 
         fake = install_host_modules()
@@ -56,7 +58,7 @@ class Simulator(PinSim):
         import savestore as saves
 
         self._boot(hw_machine.Hardware(self.cfg),
-                   saves.OsFs(str(saves_dir)) if saves_dir else saves.MemFs())
+                   saves.OsFs(str(saves_dir)) if saves_dir else fs if fs is not None else saves.MemFs())
 
     def set_supply(self, volts=None):
         """The supply the board's ADC pin reads (through its divider): ``volts``,

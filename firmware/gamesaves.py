@@ -1,0 +1,189 @@
+"""What Cat & Mouse and Flip Junqi may read from their saves, and the checks
+of what they read: each game's records schema and its game in progress's
+(saveschema), and the records inside a snapshot's hex strings (the state and
+the undo ring's records hold any bytes under a valid checksum: a cell past
+the map, a piece type that does not exist), each decoded and checked before
+use, so that no later undo can index past an array.
+
+Imported where a save is read (a game's start, CONTINUE) and dropped with
+the checker right after (``_done``: MicroPython ports only), so a game in
+play carries neither (the pair is ~6 KB of heap on a Pico).
+
+  records(ctx, game_id)      the records, a value that does not fit dropped
+                             (the toast "RECORDS RESET"), the rest kept
+  catmouse_snapshot(snap, n_levels)  True when Cat & Mouse's snapshot fits
+  catmouse_places(rec, at, costs)    an undo record's pieces fit the map
+  junqi_snapshot(snap)       True when Junqi's snapshot dict fits
+  junqi_plies(undo)          every undo ply of Junqi's fits
+  junqi_field(m, tally)      Junqi's field in model ``m`` is one the rules reach
+"""
+
+import sys
+
+import saveschema as ss
+
+try:
+    from micropython import const
+except ImportError:
+    def const(value):
+        return value
+
+# levelpack.MAX_LEVELS and MAX_LEVEL_BYTES, not imported for two numbers (the
+# pack reader is ~7 KB of heap on a Pico; a test keeps them equal)
+PACK_LEVELS = const(4096)
+LEVEL_BYTES = const(4160)
+_CELLS = const(60)             # junqi_board.CELLS, junqi_flip.TYPES, HIDDEN, NOBODY
+_TYPES = const(12)             # (a test keeps them equal)
+_HIDDEN = const(3)
+_NOBODY = const(255)
+CM_UNDO_SIZE = const(12)       # catmouse_match.UNDO_SIZE, UNDO_DEPTH
+CM_UNDO_DEPTH = const(64)
+JQ_UNDO_SIZE = const(12)       # junqi_game.UNDO_SIZE, UNDO_PLIES
+JQ_UNDO_PLIES = const(100)
+
+
+def _done():
+    if sys.implementation.name != "cpython":
+        sys.modules.pop("saveschema", None)
+        sys.modules.pop("gamesaves", None)
+
+
+def _records_schema(game_id):
+    if game_id == "catmouse":
+        keys = ("wins_mouse", "wins_cat", "lost_mouse", "lost_cat", "best_catch")
+    else:
+        keys = ("won", "lost", "drawn", "easy_won", "easy_lost", "easy_drawn", "pvp")
+    return ss.fields(*[(key, ss.COUNT) for key in keys])
+
+
+def records(ctx, game_id):
+    """The records of ``game_id`` (``ctx.load``), each value checked: what
+    does not fit is dropped and "RECORDS RESET" says so (the reader's
+    defaults apply), the rest is kept."""
+    got, dropped = ss.check(_records_schema(game_id), ctx.load(game_id))
+    _done()
+    if dropped:
+        ctx.toast("RECORDS RESET", 60)
+    return got
+
+
+# -- Cat & Mouse -----------------------------------------------------------------------
+def catmouse_snapshot(snap, n_levels):
+    """catmouse_match.Match.snapshot()'s dict: the state one undo record, at
+    most CM_UNDO_DEPTH undo rounds, a level the scene offers (``n_levels``)."""
+    import catmouse_maps
+    schema = ss.fields(
+        ("side", ss.one_of(("mouse", "cat"))),
+        ("level", ss.integer(0, len(catmouse_maps.LEVELS) + PACK_LEVELS - 1)),
+        ("map", ss.maybe(ss.text(LEVEL_BYTES))), ("diff", ss.integer(0, 2)),
+        ("seed", ss.integer(0, 0xFFFF)), ("state", ss.hexbytes(CM_UNDO_SIZE, 1, 1)),
+        ("undo", ss.hexbytes(CM_UNDO_SIZE, 0, CM_UNDO_DEPTH)))
+    ok = ss.whole(schema, snap) and snap["level"] < n_levels
+    _done()
+    return ok
+
+
+def catmouse_places(rec, at, costs):
+    """True when the undo record at ``rec[at:]`` has the cat and the mouse on
+    free cells of the map whose ``costs`` are given, not on the same one."""
+    cat = rec[at]
+    mouse = rec[at + 1]
+    n = len(costs)
+    return cat < n and mouse < n and cat != mouse and costs[cat] and costs[mouse]
+
+
+# -- Flip Junqi ------------------------------------------------------------------------
+def junqi_snapshot(snap):
+    """junqi_game.Scene.snapshot()'s dict (the field: occ, kind and colour per
+    cell, pool and alive per colour and type, the players' colours), and
+    every undo ply in it (``junqi_plies``)."""
+    import junqi_board as jb
+    import junqi_flip as jf
+    n = 3 * jb.CELLS + 4 * jf.TYPES + 2
+    byte = ss.integer(0, 255)
+    schema = ss.fields(
+        ("mode", ss.integer(0, 1)), ("easy", ss.boolean()), ("seed", ss.integer(0, 65536)),
+        ("board", ss.hexbytes(1, n, n)),
+        ("counts", ss.row(ss.integer(0, 1), byte, ss.COUNT, ss.integer(0, jb.CELLS), byte, byte)),
+        ("rng", ss.integer(0, 1073741788)), ("cursor", ss.integer(0, jb.CELLS - 1)),
+        ("undo", ss.hexbytes(JQ_UNDO_SIZE, 0, JQ_UNDO_PLIES)))
+    ok = ss.whole(schema, snap)
+    if ok:
+        from binascii import unhexlify
+        ok = junqi_plies(unhexlify(snap["undo"]))
+    _done()
+    return ok
+
+
+def _cell_fits(occ, colour, kind):
+    # A cell as the rules leave it: empty and nobody's, face-up of the colour
+    # its occupant says, or face-down of a colour; a piece type that exists.
+    if kind >= _TYPES or occ > _HIDDEN:
+        return False
+    if occ == 0:
+        return colour == _NOBODY
+    return colour == occ - 1 if occ < _HIDDEN else colour < 2
+
+
+def _last_fits(src, dst):
+    # The last move's cells: both on the field, or both none.
+    return (src < _CELLS and dst < _CELLS) or (src == _NOBODY and dst == _NOBODY)
+
+
+def junqi_plies(undo):
+    """True when every ply of the undo bytes can be taken back
+    (junqi_game._pop_ply): cells on the field, both cells' codes fit (colour
+    code 3: nobody), a flip of a face-down piece or a move of a face-up one
+    (not onto a face-down one), players' colour codes 0, 1 or 3."""
+    for at in range(0, len(undo), JQ_UNDO_SIZE):
+        src = undo[at]
+        dst = undo[at + 1]
+        if src >= _CELLS or dst >= _CELLS:
+            return False
+        for k in range(2):
+            v = undo[at + 2 + k]
+            c = (v >> 2) & 3
+            if not _cell_fits(v & 3, _NOBODY if c == 3 else c, v >> 4):
+                return False
+        s = undo[at + 2] & 3
+        if (src == dst) != (s == _HIDDEN) or (src != dst and (s == 0 or undo[at + 3] & 3 == _HIDDEN)):
+            return False
+        v = undo[at + 4]
+        if (v & 3) == 2 or (v >> 2) == 2 or v >= 16 or not _last_fits(undo[at + 6], undo[at + 7]):
+            return False
+    return True
+
+
+def junqi_field(m, tally):
+    """True when model ``m``'s field is one the rules can reach: every cell
+    fits, ``pool`` counts the face-down pieces and ``alive`` the pieces on the
+    field (at most COUNTS of each), ``hidden`` the face-down cells, the
+    players' colours are both unknown or 0 and 1, the last move's cells fit.
+    ``tally``: scratch, 4 * TYPES bytes.  (Called once per undo ply at
+    CONTINUE: the caller drops this module after.)"""
+    import junqi_flip as jf
+    t = 2 * _TYPES
+    for i in range(2 * t):
+        tally[i] = 0
+    hidden = 0
+    occ = m.occ
+    colour = m.colour
+    kind = m.kind
+    for c in range(_CELLS):
+        o = occ[c]
+        if not _cell_fits(o, colour[c], kind[c]):
+            return False
+        if o:
+            i = colour[c] * _TYPES + kind[c]
+            tally[t + i] += 1
+            if o == _HIDDEN:
+                tally[i] += 1
+                hidden += 1
+    for i in range(t):
+        if m.pool[i] != tally[i] or m.alive[i] != tally[t + i] or tally[t + i] > jf.COUNTS[i % _TYPES]:
+            return False
+    a = m.player_colour[0]
+    b = m.player_colour[1]
+    if not ((a == _NOBODY and b == _NOBODY) or (a < 2 and b == 1 - a)):
+        return False
+    return m.hidden == hidden and _last_fits(m.last_src, m.last_dst)
