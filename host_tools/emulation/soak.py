@@ -429,11 +429,11 @@ class Player:
                 self.hold(0, n, "wait%d" % n)
 
     def leave(self):
-        """B held (leaves Trap the Cat, Junqi, Cat & Mouse; opens Klotski's
-        menu, whose last line, UP from the first, is LEVELS: A there, then B
-        leaves the level list), B taps (lists, rules pages, end screens), A now
-        and then (an end or error screen's A/B: BACK).  False when still not at
-        the launcher."""
+        """B held (leaves Trap the Cat and Junqi; Cat & Mouse's play goes to
+        its title, which B leaves; opens Klotski's menu, whose last line, UP
+        from the first, is LEVELS: A there, then B leaves the level list), B
+        taps (lists, rules pages, end screens), A now and then (an end or error
+        screen's A/B: BACK).  False when still not at the launcher."""
         t = self.t
         for round_no in range(16):
             if t.at_launcher:
