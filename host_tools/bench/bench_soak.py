@@ -45,5 +45,7 @@ def collect(report):
     pico = soak.run("vpico", VPICO_MINUTES, SEED)
     _rows(report, pico, "virtual Pico")
     s = pico.totals()
-    report.add(SECTION, "virtual Pico: worst tick of play", s["worst_tick"], "ms", 33,
+    # the runtime's limit for a tick of play: input polled at least every 50 ms
+    # (docs/conventions.md, "Long work"); the ticks over the 33 ms period are counted
+    report.add(SECTION, "virtual Pico: worst tick of play", s["worst_tick"], "ms", 50,
                note="%d ticks over 33 ms; a game's start or leaving: %d ms" % (s["over_33"], s["switch_tick"]))

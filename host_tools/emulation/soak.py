@@ -95,6 +95,8 @@ def _soak_step():
             SOAK[0] += 1
         if t > SOAK[1]:
             SOAK[1] = t
+            if t > 33:
+                print('@@slow\t%d' % t)
     if s is rt.launcher and rt.launcher.sel != SOAK[4]:
         SOAK[4] = rt.launcher.sel
         print('@@sel\t%d' % SOAK[4])
@@ -122,6 +124,7 @@ class Visit:
         self.over_33 = 0
         self.worst_tick = 0       # ms, the ticks of play (not the start's nor the leaving's)
         self.switch_tick = 0      # ms, the longest tick that changed the screen (start, leave)
+        self.slow = []            # (ms, the keys before it) each time the worst tick of play grew
         self.oom = 0
         self.ticks = 0
 
@@ -196,6 +199,9 @@ class Target:
                 visit.largest_free, visit.heap_total = self._home[2], self._home[3]
                 visit.qstr = self._qstr
                 self.visit = None
+        elif line.startswith("@@slow\t"):
+            if visit is not None:
+                visit.slow.append((int(line.split("\t")[1]), " ".join(visit.keys[-8:])))
         elif line.startswith("@@sel\t"):
             self.sel = int(line.split("\t")[1])
         elif line.startswith("@@fail "):
@@ -618,6 +624,9 @@ class Result:
                            % (v.game, v.module, v.errors, v.oom, " ".join(v.keys[-60:])))
                 out.extend(v.tracebacks)
         out.extend(self.console_tracebacks)
+        worst = sorted(((ms, v.game, keys) for v in self.visits for ms, keys in v.slow), reverse=True)
+        for ms, game, keys in worst[:5]:
+            out.append("slow tick: %d ms in %s after the keys %s" % (ms, game, keys))
         for game, keys in self.stuck:
             out.append("stuck in %s; keys: %s" % (game, " ".join(keys)))
         return out
