@@ -377,12 +377,23 @@ class Player:
         self.t.press(0, 3)
 
     # -- the launcher ---------------------------------------------------------------------
+    def settle(self, ticks=12):
+        """No keys until the probe's line about the last key has come (the
+        virtual Pico's USB console sends it a few ms later); at most ``ticks``."""
+        t = self.t
+        seen = (len(t.visits), t.at_launcher, t.sel)
+        for _ in range(ticks):
+            if (len(t.visits), t.at_launcher, t.sel) != seen:
+                return
+            t.press(0, 1)
+
     def goto(self, row):
         """DOWN until the launcher's selection (the probe reports it) is ``row``."""
         for _ in range(3 * MENU_ROWS):
             if self.t.sel == row or not self.t.at_launcher:
                 return
             self.tap(DOWN)
+            self.settle()
 
     def settings(self):
         self.goto(SETTINGS_ROW)
@@ -407,7 +418,8 @@ class Player:
             self.tap(RIGHT, "new")            # a new game instead of CONTINUE
         else:
             self.tap(A, "CONTINUE" if game in self.t.resumable else "A")
-        self.t.press(0, 4)
+        self.t.press(0, 2)
+        self.settle()
         if len(self.t.visits) == before:
             return None
         visit = self.t.visits[-1]
@@ -442,18 +454,22 @@ class Player:
         screen's A/B: BACK).  False when still not at the launcher."""
         t = self.t
         for round_no in range(16):
+            self.settle(3)
             if t.at_launcher:
                 return True
             self.hold_b()
+            self.settle(6)
             if t.at_launcher:
                 return True
             if round_no % 2:
                 self.tap(UP)
+                self.settle(3)
                 if not t.at_launcher:
                     self.tap(A)
+                    self.settle(6)
             if not t.at_launcher:
                 self.tap(B)
-                t.press(0, 3)
+                self.settle(6)
             if round_no % 4 == 3 and not t.at_launcher:
                 self.tap(A)
         return t.at_launcher
