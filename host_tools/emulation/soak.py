@@ -419,7 +419,7 @@ class Player:
         else:
             self.tap(A, "CONTINUE" if game in self.t.resumable else "A")
         self.t.press(0, 2)
-        self.settle()
+        self.settle(60)                       # a start takes up to ~1.1 s on a Pico
         if len(self.t.visits) == before:
             return None
         visit = self.t.visits[-1]
