@@ -9,7 +9,7 @@ PORT   ?=
 LEVELS ?=
 FLASH_ARGS ?=
 
-.PHONY: setup lint test test-fast bench sim web flash doctor hwtest clean
+.PHONY: setup lint test test-fast bench soak sim web flash doctor hwtest clean
 
 # the web page's tests and bench drive Debian's chromium (.ci/run installs it on CI)
 setup: $(STAMP)
@@ -37,6 +37,15 @@ test-fast: setup
 
 bench: setup
 	$(PY) -m host_tools bench
+
+# every game in turn for SOAK_MINUTES emulated minutes on one boot, the heap
+# checked back at the launcher after each (SOAK_TARGET vm: minutes of wall time;
+# vpico: the flashed firmware on the virtual Pico, several times real time)
+SOAK_MINUTES ?= 60
+SOAK_TARGET  ?= vm
+SOAK_SEED    ?= 1
+soak: setup
+	$(PY) -m host_tools soak --minutes $(SOAK_MINUTES) --target $(SOAK_TARGET) --seed $(SOAK_SEED)
 
 sim: setup
 	$(PY) -m host_tools sim

@@ -33,6 +33,8 @@ COMMANDS = (
                                          "packs, saves, board files, journals, host options)"),
     ("vpico", "host_tools.commands.vpico_cmd", "run the handheld on a virtual Pico (MicroPython in the "
                                                "rp2040js emulator)"),
+    ("soak", "host_tools.commands.soak_cmd", "play every game in turn for N emulated minutes and check "
+                                             "the heap comes back (make soak)"),
     ("wiring", "host_tools.commands.wiring_cmd", "draw a board file's wiring: the Pico's pins, the OLED, "
                                                  "the buttons"),
 )

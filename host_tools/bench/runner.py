@@ -31,6 +31,7 @@ PLATFORM_BENCHES = (
     "host_tools.bench.bench_plugins",
     "host_tools.bench.bench_vpico",
     "host_tools.bench.bench_cpvpico",
+    "host_tools.bench.bench_soak",
     "host_tools.bench.bench_web",
 )
 

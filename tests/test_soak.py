@@ -1,0 +1,100 @@
+"""The soak (host_tools/emulation/soak.py, `python -m host_tools soak`): games in
+a row on one boot, the heap read back at the launcher after each.  A short VM
+soak here; a minute on the virtual Pico (slow)."""
+
+import pytest
+
+from clirun import run_cli
+from host_tools.emulation import soak
+
+
+def _checked(result):
+    s = result.totals()
+    assert s["tracebacks"] == 0, result.findings()
+    assert s["memory_errors"] == 0, result.findings()
+    assert s["errors"] == 0, result.findings()
+    # the objects a game leaves behind: the heap at the launcher less what the
+    # qstr pool grew by (each game's first import interns its names for good)
+    assert abs(s["objects_dev_max"]) <= soak.HEAP_SLACK, result.table()
+    assert s["largest_free_min"] > 0
+    return s
+
+
+def test_vm_soak_plays_every_game_and_the_heap_comes_back():
+    result = soak.run("vm", minutes=0.5, seed=1, play_s=(2, 6))
+    s = _checked(result)
+    assert {name for name, _ in result.rows()} >= set(soak.GAME_IDS), result.table()
+    assert s["games"] >= 4
+    assert result.baseline == result.visits[0].heap
+    # the heap read at the launcher is the resident one (the launcher alone is ~35 KB on
+    # a Pico; the VM compiles the source, so its code objects are on the heap too)
+    assert 30_000 < result.baseline < soak.PICO_HEAP
+    assert "soak vm" in result.summary()
+
+
+def test_the_same_seed_plays_the_same_keys():
+    a = soak.run("vm", minutes=0.1, seed=7, play_s=(1, 3))
+    b = soak.run("vm", minutes=0.1, seed=7, play_s=(1, 3))
+    assert [(v.game, v.keys, v.heap) for v in a.visits] == [(v.game, v.keys, v.heap) for v in b.visits]
+
+
+class _Lines(soak.Target):
+    name = "lines"
+
+
+def test_tracebacks_error_screens_and_a_heap_off_baseline_fail():
+    t = _Lines()
+    t.feed("@@launcher\n@@game\ttrapcat\ttrapcat_game\n@@launcher\n"
+           "@@home\t50000\t190000\t0\t5\t0\t1\ttrapcat\t90\n"
+           "qstr pool: n_pool=1, n_qstr=2, n_str_data_bytes=3, n_total_bytes=9000\n"
+           "GC: total: 245888, used: 50000, free: 190000\n"
+           " No. of 1-blocks: 1, 2-blocks: 2, max blk sz: 3, max free sz: 5000\n")
+    t.feed("@@game\tklotski\tklotski_game\nTraceback (most recent call last):\n"
+           "  File \"klotski_game.py\", line 1, in tick\nMemoryError: memory allocation failed\n"
+           "@@error\tGAME ERROR\n@@launcher\n@@home\t52000\t188000\t2\t40\t1\t3\t\t120\n"
+           "qstr pool: n_pool=1, n_qstr=2, n_str_data_bytes=3, n_total_bytes=9000\n"
+           "GC: total: 245888, used: 52000, free: 188000\n"
+           " No. of 1-blocks: 1, 2-blocks: 2, max blk sz: 3, max free sz: 4000\n")
+    result = soak.Result(t, 1, 1, [])
+    s = result.totals()
+    assert s["games"] == 2 and result.baseline == 50000
+    assert s["heap_dev_max"] == 2000 and s["objects_dev_max"] == 2000
+    assert s["largest_free_min"] == 4000 * soak.BLOCK
+    assert s["tracebacks"] == 1
+    assert s["memory_errors"] == 2      # the MemoryError traceback and the toast (GAME ERROR is not one)
+    assert s["errors"] == 1
+    assert (s["worst_tick"], s["over_33"], s["switch_tick"]) == (40, 2, 120)
+    assert not result.ok()
+    assert result.summary().endswith("FAIL")
+    assert any("MemoryError" in line for line in result.findings())
+    assert t.sel == 3 and t.resumable == ()
+
+
+def test_soak_command_help_and_one_line_errors(capsys):
+    with pytest.raises(SystemExit) as exc:
+        run_cli(["soak", "--help"], capsys)
+    assert exc.value.code == 0
+    assert "--minutes" in capsys.readouterr().out
+    with pytest.raises(SystemExit) as exc:
+        run_cli(["soak", "--minutes", "0"], capsys)
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "minutes" in err
+
+
+def test_soak_command_prints_the_table_and_the_summary(capsys):
+    code, out, err = run_cli(["soak", "--minutes", "0.1", "--target", "vm", "--no-progress"], capsys)
+    lines = out.splitlines()
+    assert lines[0].split()[:3] == ["game", "visits", "ticks"]
+    assert lines[-1].startswith("soak vm: ")
+    # the raw heap includes the qstr pool's growth: the first games' new names
+    assert code == (0 if lines[-1].endswith("; OK") else 1)
+
+
+@pytest.mark.slow
+def test_vpico_soak_one_minute():
+    result = soak.run("vpico", minutes=1.0, seed=1)
+    s = _checked(result)
+    assert s["games"] >= 3, result.table()
+    print(result.table())
+    print(result.summary())
