@@ -1,6 +1,6 @@
 """The soak (host_tools/emulation/soak.py, `python -m host_tools soak`): games in
 a row on one boot, the heap read back at the launcher after each.  A short VM
-soak here; a minute on the virtual Pico (slow)."""
+soak here; a few games on the virtual Pico (slow)."""
 
 import pytest
 
@@ -92,9 +92,11 @@ def test_soak_command_prints_the_table_and_the_summary(capsys):
 
 
 @pytest.mark.slow
-def test_vpico_soak_one_minute():
-    result = soak.run("vpico", minutes=1.0, seed=1)
+def test_vpico_soak_a_few_games():
+    # 24 emulated seconds: two games and back (a minute took ~13 min of wall time
+    # on a loaded 2-core machine; `make soak SOAK_TARGET=vpico` is the long run)
+    result = soak.run("vpico", minutes=0.4, seed=1)
     s = _checked(result)
-    assert s["games"] >= 3, result.table()
+    assert s["games"] >= 2, result.table()
     print(result.table())
     print(result.summary())
