@@ -66,13 +66,20 @@ def boot(cfg=None, hw=None, saves=None):
         # start) and leave with the game (MicroPython and CircuitPython alike)
         sys.modules.pop("strictjson", None)
         sys.modules.pop("saveschema", None)
-    try:
-        rt.launcher = launcher.Launcher(rt)
-    except Exception as exc:        # it cannot show these settings: the defaults
-        rt.defaults(exc)
-        rt.launcher = launcher.Launcher(rt)
+    rt.launcher = make_launcher(rt, launcher)
     rt.screen = rt.launcher
     return rt
+
+
+# The launcher; if it cannot show these settings, the defaults.  A function of
+# its own: the same try inside boot() left the launcher's idle loop busy 13.3 %
+# of the time instead of 8.8 % on the virtual Pico (cause not found).
+def make_launcher(rt, launcher):
+    try:
+        return launcher.Launcher(rt)
+    except Exception as exc:
+        rt.defaults(exc)
+        return launcher.Launcher(rt)
 
 
 def report_display_fault(fault):
