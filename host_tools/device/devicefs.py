@@ -43,6 +43,8 @@ KNOWN_VIDS = {
     0x1A86: "WCH CH340",
 }
 
+SWITCH_SILENCE_S = 60     # the on-board switch's longest silence (a real Pico: ~1 s)
+
 
 class DeviceError(Exception):
     """The device could not be reached or did something unexpected (one line)."""
@@ -370,8 +372,11 @@ class MpremoteTransport(DeviceTransport):
     def switch_on_board(self):
         """One exchange instead of ~3 per file (54 files: 13 s on the virtual Pico).
         The new boot_switch.py runs: the staged one if it was sent, else the live one
-        (then it is unchanged)."""
-        return self._eval(_SWITCH_CODE)
+        (then it is unchanged).  It may stay silent for SWITCH_SILENCE_S: the
+        virtual Pico, a few times slower than real time on a busy machine, took
+        longer than mpremote's 10 s to rename ~60 files."""
+        import ast
+        return ast.literal_eval(self.run(_SWITCH_CODE, SWITCH_SILENCE_S).strip())
 
     def read(self, path):
         return self._t.fs_readfile(path)
