@@ -9,25 +9,14 @@
 // figure therefore has to be read in a part after the one that called
 // gc.collect(): within one part, garbage is never freed.
 import { loadMicroPython } from "@micropython/micropython-webassembly-pyscript";
+import { copyTree } from "./mpfs.mjs";
 import fs from "node:fs";
-import path from "node:path";
 
 const fwDir = process.argv[2];
 const code = fs.readFileSync(0, "utf8");
 const mp = await loadMicroPython({ stdout: (s) => process.stdout.write(s + "\n"), stderr: (s) => process.stderr.write(s + "\n") });
 
-function copyTree(src, dst) {
-  mp.FS.mkdir(dst);
-  for (const entry of fs.readdirSync(src, { withFileTypes: true })) {
-    const from = path.join(src, entry.name);
-    if (entry.isDirectory()) {
-      if (entry.name !== "__pycache__") copyTree(from, dst + "/" + entry.name);
-    } else if (entry.name.endsWith(".py")) {
-      mp.FS.writeFile(dst + "/" + entry.name, fs.readFileSync(from));
-    }
-  }
-}
-copyTree(fwDir, "/fw");
+copyTree(mp, fwDir, "/fw");
 try {
   mp.runPython("import sys\nsys.path.insert(0, '/fw')\n");
   for (const part of code.split(/^#@@toplevel[ \t]*$/m)) mp.runPython(part);

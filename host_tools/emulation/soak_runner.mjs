@@ -14,8 +14,7 @@
 // Each command's output ends with the line "@@done"; a Python error prints
 // "@@error <message>" before it.
 import { loadMicroPython } from "@micropython/micropython-webassembly-pyscript";
-import fs from "node:fs";
-import path from "node:path";
+import { copyTree } from "./mpfs.mjs";
 import readline from "node:readline";
 
 const fwDir = process.argv[2];
@@ -23,18 +22,7 @@ const heapsize = parseInt(process.argv[3] || "1048576", 10);
 const out = [];
 const mp = await loadMicroPython({ heapsize, stdout: (s) => out.push(s), stderr: (s) => out.push(s) });
 
-function copyTree(src, dst) {
-  mp.FS.mkdir(dst);
-  for (const entry of fs.readdirSync(src, { withFileTypes: true })) {
-    const from = path.join(src, entry.name);
-    if (entry.isDirectory()) {
-      if (entry.name !== "__pycache__") copyTree(from, dst + "/" + entry.name);
-    } else if (entry.name.endsWith(".py")) {
-      mp.FS.writeFile(dst + "/" + entry.name, fs.readFileSync(from));
-    }
-  }
-}
-copyTree(fwDir, "/fw");
+copyTree(mp, fwDir, "/fw");
 mp.runPython("import sys\nsys.path.insert(0, '/fw')\n");
 
 function flush() {
