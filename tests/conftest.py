@@ -2,6 +2,8 @@
 sys.path); ``vm`` runs code in the MicroPython WASI VM (GC off, fuel counted) and
 ``node_vm`` in the official WebAssembly port under Node (GC on)."""
 
+import json
+import os
 import sys
 from pathlib import Path
 
@@ -15,9 +17,19 @@ sys.path.insert(0, str(ROOT / "firmware" / "circuitpython"))  # CPython has no f
 from host_tools.emulation import mpnode, mpvm  # noqa: E402
 
 
+# A test measured at SLOW_S or more on an idle 2-core machine is slow (left out of
+# make test-fast): the figures live in DURATIONS, written by `make durations`, so a
+# test that grows slow is found by measuring, not by remembering to mark it.
+DURATIONS = ROOT / "tests" / "durations.json"
+SLOW_S = 0.5
+
+
 def pytest_addoption(parser):
     parser.addoption("--update-goldens", action="store_true",
                      help="rewrite tests/golden/*.txt from the current screens (review the diff)")
+    parser.addoption("--record-durations", metavar="PATH",
+                     help="write each test's seconds (setup + call + teardown) to PATH as JSON "
+                          "(make durations; run it on an idle machine)")
 
 
 @pytest.fixture
@@ -77,7 +89,42 @@ def node_vm():
     return mpnode.run
 
 
+def _measured():
+    try:
+        return json.loads(DURATIONS.read_text())
+    except (OSError, ValueError):
+        return {}
+
+
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items):
-    """The slow tests first (a stable sort: file order otherwise), so that on two
-    xdist workers the last minutes hold many short tests, not one long one."""
+    """Marks before ``-m`` selects: a ``device`` test (it boots the virtual Pico,
+    minutes) is slow too, and so is one measured at SLOW_S or more.  Then the slow
+    tests first (a stable sort: file order otherwise), so that on two xdist workers
+    the last minutes hold many short tests, not one long one."""
+    measured = _measured()
+    for item in items:
+        if item.get_closest_marker("slow") is not None:
+            continue
+        if item.get_closest_marker("device") is not None or measured.get(item.nodeid, 0) >= SLOW_S:
+            item.add_marker(pytest.mark.slow)
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
+_seconds = {}
+
+
+def pytest_runtest_logreport(report):
+    _seconds[report.nodeid] = _seconds.get(report.nodeid, 0.0) + report.duration
+
+
+def pytest_sessionfinish(session):
+    path = session.config.getoption("--record-durations")
+    if not path or os.environ.get("PYTEST_XDIST_WORKER"):
+        return                              # the controller writes, from every worker's reports
+    kept = _measured() if Path(path).resolve() == DURATIONS else {}
+    kept.update({nodeid: round(s, 2) for nodeid, s in _seconds.items()})
+    text = json.dumps(dict(sorted(kept.items())), indent=0, ensure_ascii=False) + "\n"
+    tmp = Path(path).with_suffix(".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    tmp.replace(path)

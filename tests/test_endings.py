@@ -598,7 +598,7 @@ def on_the_pico():
     return out
 
 
-@pytest.mark.slow
+@pytest.mark.device
 @pytest.mark.parametrize("e", _params(_endings(VPICO)))
 def test_on_the_virtual_pico_an_ending_offers_nothing_and_has_the_result(on_the_pico, e):
     got = on_the_pico

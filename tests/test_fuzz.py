@@ -285,7 +285,7 @@ emit("deep", out)
 '''
 
 
-@pytest.mark.slow
+@pytest.mark.device
 def test_deep_and_lenient_json_on_the_virtual_pico():
     import ast
 

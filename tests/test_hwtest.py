@@ -53,7 +53,7 @@ def test_every_row_comes_from_a_part():
     assert {tag for _, tag, _, _ in bench_vpico.ROWS} <= tags
 
 
-@pytest.mark.slow
+@pytest.mark.device
 def test_hwtest_on_the_virtual_picos_port(device, tmp_path):  # noqa: F811  (the fixture)
     pico, port = serve(device)
     out = tmp_path / "hw.json"

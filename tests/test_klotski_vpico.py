@@ -11,7 +11,7 @@ import klotski
 from host_tools.core import kernelgen
 from host_tools.emulation import vpico
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.device
 
 GUEST = r"""
 import hashlib, binascii, klotski

@@ -91,7 +91,7 @@ def test_soak_command_prints_the_table_and_the_summary(capsys):
     assert code == (0 if lines[-1].endswith("; OK") else 1)
 
 
-@pytest.mark.slow
+@pytest.mark.device
 def test_vpico_soak_a_few_games():
     # 24 emulated seconds: two games and back (a minute took ~13 min of wall time
     # on a loaded 2-core machine; `make soak SOAK_TARGET=vpico` is the long run)

@@ -190,7 +190,7 @@ print('hint', picks)
 """
 
 
-@pytest.mark.slow
+@pytest.mark.device
 def test_kernel_as_machine_code_on_the_virtual_pico():
     """The .mpy ``flash`` makes (mpy-cross -march=armv6m) runs the kernel on
     the official RPI_PICO firmware: same values and expansions as Deep.run

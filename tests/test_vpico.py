@@ -31,7 +31,7 @@ from host_tools.emulation import vpico
 ROOT = Path(__file__).resolve().parent.parent
 BOARD = "pico-ssd1306"
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.device
 
 
 def cli(*argv, timeout=600):

@@ -5,7 +5,7 @@ low warning) is pixel for pixel the simulator's at the same supply."""
 
 import pytest
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.device
 
 BOARD = "pico-ssd1306-lipo"
 SCRIPT = [("launcher", "wait:10")]

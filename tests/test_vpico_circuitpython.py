@@ -8,7 +8,7 @@ import pytest
 
 from host_tools.emulation import vpcircuitpy
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.device
 
 BOARD = "pico-cp-ssd1306"
 

@@ -7,7 +7,7 @@ line.  One boot per case."""
 import pytest
 
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.device
 
 BUS = "0x3C on I2C0 (SDA GP4, SCL GP5)"
 PROMPT = b">>> "

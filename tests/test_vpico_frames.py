@@ -8,7 +8,7 @@ firmware stepped on the simulator's clock (host_tools/emulation/vpframes.py says
 import pytest
 
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.device
 
 REALTIME = [
     ("launcher", "wait:10"),

@@ -9,7 +9,7 @@ from host_tools.core.fwpath import FIRMWARE_DIR
 from host_tools.emulation import vpico
 from host_tools.emulation.vplink import LinkCable
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.device
 
 FILES = [FIRMWARE_DIR / "link.py", FIRMWARE_DIR / "clock.py"]
 

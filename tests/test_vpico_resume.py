@@ -10,7 +10,7 @@ import shutil
 
 import pytest
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.device
 
 TICK_NS = 1e9 / 30
 

@@ -8,7 +8,7 @@ ticks and does nothing else."""
 
 import pytest
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.device
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,7 @@ import pytest
 
 from host_tools.emulation import vpico
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.device
 
 # IO_BANK0 (IRQ 13) is enabled by MicroPython and its handler takes a spurious call
 WFI_WITH_PENDING = r"""
