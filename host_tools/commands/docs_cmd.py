@@ -1,0 +1,120 @@
+"""`python -m host_tools docs` (`make docs`): the docs' measured figures, regenerated.
+
+After a bench run, `docs` merges build/bench.json into the committed snapshot
+docs/figures/bench.json (a `bench --only TOPIC` run replaces that topic's rows and
+keeps the others) and rewrites every cog block of README.md and docs/*.md from it
+(the functions are in host_tools/commands/docfigs.py). `docs --check` changes
+nothing: it lists the docs whose generated text differs from what the snapshot
+gives (tests/test_docs.py runs the same check). Only the text between a block's
+``]]] -->`` and ``<!-- [[[end]]]`` belongs to the generator.
+"""
+
+import difflib
+import json
+
+from host_tools.core import UserError, write_atomic
+from host_tools.core.fwpath import ROOT
+
+BENCH_JSON = ROOT / "build" / "bench.json"
+PROLOGUE = "from host_tools.commands.docfigs import *"
+
+
+def doc_files():
+    """README.md and docs/*.md, the files whose figures are generated."""
+    return [ROOT / "README.md"] + sorted((ROOT / "docs").glob("*.md"))
+
+
+def generate(text, fname="<doc>"):
+    """``text`` with every cog block's output written anew from the snapshot."""
+    import cogapp
+
+    cog = cogapp.Cog()
+    cog.options.prologue = PROLOGUE
+    cog.options.print_output = True
+    try:
+        return cog.process_string(text, fname=str(fname))
+    except cogapp.CogError as exc:
+        raise UserError("%s: %s" % (fname, exc)) from None
+
+
+def stale():
+    """(path, unified diff) for each doc whose generated text is not what the snapshot gives."""
+    out = []
+    for path in doc_files():
+        old = path.read_text(encoding="utf-8")
+        new = generate(old, path.relative_to(ROOT))
+        if new != old:
+            rel = str(path.relative_to(ROOT))
+            out.append((rel, "".join(difflib.unified_diff(
+                old.splitlines(True), new.splitlines(True), rel, rel + " (generated)"))))
+    return out
+
+
+def merge_snapshot(src, snapshot):
+    """The snapshot's rows with ``src``'s in their place: a section ``src`` has is
+    taken whole from it (a figure gone from it goes) where the old one stood, a new
+    section goes last, the others are kept."""
+    new = json.loads(src.read_text(encoding="utf-8"))
+    try:
+        old = json.loads(snapshot.read_text(encoding="utf-8"))["rows"]
+    except FileNotFoundError:
+        old = []
+    by_section = {}
+    for r in new["rows"]:
+        by_section.setdefault(r["section"], []).append(r)
+    merged, done = [], set()
+    for r in old:
+        s = r["section"]
+        if s not in by_section:
+            merged.append(r)
+        elif s not in done:
+            merged += by_section[s]
+            done.add(s)
+    merged += [r for r in new["rows"] if r["section"] not in done]
+    return {"generated": new.get("generated"), "rows": merged}
+
+
+def main(args):
+    from host_tools.commands import docfigs
+
+    if args.check:
+        found = stale()
+        for _, diff in found:
+            print(diff)
+        bad = [rel for rel, _ in found]
+        if bad:
+            raise UserError("generated figures out of date in %s: run `make docs`" % ", ".join(bad))
+        print("docs: every generated figure matches %s" % docfigs.SNAPSHOT.relative_to(ROOT))
+        return 0
+    src = args.bench
+    if src.exists():
+        merged = merge_snapshot(src, docfigs.SNAPSHOT)
+        docfigs.SNAPSHOT.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(docfigs.SNAPSHOT, (json.dumps(merged, indent=1, ensure_ascii=False) + "\n").encode("utf-8"))
+        print("docs: %s merged into %s" % (src, docfigs.SNAPSHOT.relative_to(ROOT)))
+    else:
+        print("docs: no %s (run `make bench` first); generating from %s" % (
+            src, docfigs.SNAPSHOT.relative_to(ROOT)))
+    changed = []
+    for path in doc_files():
+        old = path.read_text(encoding="utf-8")
+        new = generate(old, path.relative_to(ROOT))
+        if new != old:
+            write_atomic(path, new.encode("utf-8"))
+            changed.append(str(path.relative_to(ROOT)))
+    print("docs: %s" % ("rewrote " + ", ".join(changed) if changed else "every doc already current"))
+    return 0
+
+
+def register(sub):
+    from pathlib import Path
+
+    p = sub.add_parser("docs", help=HELP, description=__doc__.split("\n\n")[1])
+    p.add_argument("--check", action="store_true",
+                   help="change nothing; fail when a doc's generated figures differ from the snapshot's")
+    p.add_argument("--bench", type=Path, default=BENCH_JSON,
+                   help="the bench run to merge into docs/figures/bench.json (default build/bench.json)")
+    p.set_defaults(func=main)
+
+
+HELP = "regenerate the docs' measured figures from the bench (make docs)"
