@@ -274,6 +274,24 @@ def sleep_figures():
                 pct(VPICO, "idle launcher, screen on: CPU busy"), num(val(VPICO, wake), 2), note(VPICO, wake)))
 
 
+def junqi_turn():
+    """docs/junqi.md: the AI's turn, sliced (VM)."""
+    name = "AI turn, largest slice"
+    return "Largest slice %s M fuel at the bench position (budget 5.5 M; %s), %s bytes allocated." % (
+        mfuel(JUNQI, name), note(JUNQI, name), nbytes(JUNQI, "AI turn, allocated"))
+
+
+def save_figures():
+    """docs/runtime.md: the per-move saves on the virtual Pico."""
+    rows_ = ("per-move save of the game in progress (Trap the Cat), max",
+             "per-move save (Klotski, undo ring full), max",
+             "worst tick + the save after it (Trap the Cat)",
+             "per-move save with the flash chip's own time, est. (Trap the Cat), mean",
+             "per-move save with the flash chip's own time, est. (Klotski, undo ring full), mean")
+    body = [(n, ms(VPICO, n) + " ms", "%s ms" % num(row(VPICO, n)["budget"]), note(VPICO, n)) for n in rows_]
+    return table(("virtual Pico", "measured", "budget", "how"), body)
+
+
 def trapcat_strength():
     """docs/trapcat.md: the cat's escape rate per cat and blocker."""
     cats = ("easy", "normal", "hard")
