@@ -13,6 +13,8 @@
    NAME in that folder first (for a later command of the same page);
    ``python runnable`` is executed. ``slow`` in the info string marks an example
    that takes more than about a second (part of `make test`, not `make test-fast`).
+   ``python imports-checked``: an example too long for the suite (it boots the
+   virtual Pico, whose own tests run the same calls) is compiled and its imports run.
 3. Names: a path in backticks (``firmware/x.py``, ``host_tools/...``, ``tests/...``)
    must exist, ``path.py: NAME`` must be defined in that file, and ``module.NAME``
    of a firmware module (``gridpath.GridSearch``) must be defined in it.
@@ -77,6 +79,11 @@ def runnable_blocks():
     return out
 
 
+def imports_checked_blocks():
+    return [pytest.param(path, lineno, id="%s:%d" % (path.relative_to(ROOT), lineno))
+            for path in DOCS for lineno, info, _ in fenced_blocks(path) if "imports-checked" in info.split()]
+
+
 def example_counts():
     """(examples run by the tests, examples that are prose only) over README.md and docs/*.md:
     a shell command is one example (a ``$ `` line of a runnable block; a command line of another
@@ -87,6 +94,8 @@ def example_counts():
             words = info.split()
             if "runnable" in words:
                 checked += 1 if words[0] == "python" else sum(1 for line in body if line.startswith("$ "))
+            elif "imports-checked" in words:
+                continue
             elif words[:1] == ["python"]:
                 prose += 1
             elif is_example(info, body):
@@ -234,10 +243,22 @@ def test_runnable_example(path, lineno, tmp_path):
                                                                         "\n".join(expected)))
 
 
+@pytest.mark.parametrize("path, lineno", imports_checked_blocks())
+def test_example_compiles_and_imports(path, lineno):
+    import ast
+
+    body = next(b for n, _, b in fenced_blocks(path) if n == lineno)
+    tree = ast.parse("\n".join(body), "%s:%d" % (path.name, lineno))
+    imports = [node for node in tree.body if isinstance(node, (ast.Import, ast.ImportFrom))]
+    assert imports, "an imports-checked example imports what it uses"
+    exec(compile(ast.Module(body=imports, type_ignores=[]), path.name, "exec"), {})
+
+
 def test_examples_are_counted():
     checked, prose = example_counts()
     assert checked >= 20
-    print("doc examples: %d run by the tests, %d prose only" % (checked, prose))
+    print("doc examples: %d run by the tests, %d compiled with their imports run, %d prose only" % (
+        checked, len(imports_checked_blocks()), prose))
 
 
 # ---------- 3. names that point at code
