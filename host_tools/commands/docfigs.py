@@ -164,8 +164,10 @@ def budget(section, name, unit="ms"):
 
 
 def budgets(unit, *pairs):
-    """Several budgets of one unit: "≤ 5 / 8 / 50 / 20 ms"."""
+    """Several budgets of one unit: "≤ 5 / 8 / 50 / 20 ms" (one when they are equal)."""
     parts = [budget(s, n, unit) for s, n in pairs]
+    if len(set(parts)) == 1:
+        return parts[0]
     sign = parts[0][:2]
     return sign + " / ".join(p[2:].rsplit(" ", 1)[0] for p in parts) + " " + unit
 
@@ -371,7 +373,11 @@ def trapcat_cost():
         )
     labels = ("hard cat, worst", "hard cat, mean", "hard cat, bytes per move", "hint without the look, worst (whole)",
               "hint without the look, mean", "hard cat, largest slice", "hint, largest slice")
-    budgets = ("250 ms", "", "16 KB", "1,000 ms", "", "5.5 M", "5.5 M")
+    budgets = (budget(TC_VM, "9x9 hard move est. Pico, max"), "",
+               budget(TC_VM, "9x9 hard move allocation, max", "B"),
+               budget(TC_VM, "9x9 hint (strong blocker) est. Pico, max"), "",
+               "≤ %s M" % num(row(TC_VM, "9x9 hard move fuel per slice, max")["budget"] / 1e6, 1),
+               "≤ %s M" % num(row(TC_VM, "9x9 hint fuel per slice, max")["budget"] / 1e6, 1))
     nine, eleven = size("9x9"), size("11x11")
     body = [(labels[i], nine[i], budgets[i], eleven[i]) for i in range(len(labels))]
     return table(("VM (est. Pico)", "9×9 (%s)" % note(TC_VM, "9x9 hard move fuel, max"), "budget",
@@ -423,13 +429,17 @@ def klotski_vm():
     body = [
         ("VM fuel, constructor + full table (the plain loop)",
          "%se9 (≈ %s s on a Pico)" % (num(fuel_total / 1e9, 2), ms(KLOTSKI, "est. Pico time, full table")), "—"),
-        ("allocation, constructor + table", nbytes(KLOTSKI, "total allocation, constructor + table") + " B", "96 KB"),
-        ("worst hint along the solution", ms(KLOTSKI, "worst hint along the solution (est. Pico)") + " ms", "50 ms"),
+        ("allocation, constructor + table", nbytes(KLOTSKI, "total allocation, constructor + table") + " B",
+         budget(KLOTSKI, "total allocation, constructor + table", "B")),
+        ("worst hint along the solution", ms(KLOTSKI, "worst hint along the solution (est. Pico)") + " ms",
+         budget(KLOTSKI, "worst hint along the solution (est. Pico)")),
         ("worst `step(40)` slice over the full table",
-         ms(KLOTSKI, "worst step(40) slice, full table (est. Pico)") + " ms", "50 ms"),
+         ms(KLOTSKI, "worst step(40) slice, full table (est. Pico)") + " ms",
+         budget(KLOTSKI, "worst step(40) slice, full table (est. Pico)")),
         ("worst `setup()` slice (sliced solver)",
          "%s ms (%s)" % (ms(KLOTSKI, "solver setup, worst slice (est. Pico)"),
-                         note(KLOTSKI, "solver setup, worst slice (est. Pico)")), "50 ms"),
+                         note(KLOTSKI, "solver setup, worst slice (est. Pico)")),
+         budget(KLOTSKI, "solver setup, worst slice (est. Pico)")),
     ]
     return table(("MicroPython VM (est. Pico)", "measured", "budget"), body)
 
@@ -484,16 +494,19 @@ def cp_draw():
     allocs = [re.match(r"([0-9]+) B", note(CP_BACKEND, g)).group(1) for g in glue]
     body = [
         ("draw the launcher, pure-Python framebuf",
-         "%s ms (built-in framebuf: %s ms)" % (ms(CP_BACKEND, launcher), _builtin(launcher)), "33.3 ms"),
+         "%s ms (built-in framebuf: %s ms)" % (ms(CP_BACKEND, launcher), _builtin(launcher)),
+         budget(CP_BACKEND, launcher)),
         ("draw Cat & Mouse / Trap the Cat / Flip Junqi / Klotski first screen",
          "%s ms (built-in: %s ms)" % (" / ".join(ms(CP_BACKEND, d) for d in draw),
-                                      " / ".join(_builtin(d) for d in draw)), "33.3 ms"),
+                                      " / ".join(_builtin(d) for d in draw)),
+         budgets("ms", *((CP_BACKEND, d) for d in draw))),
         ("idle launcher tick through `Runtime.step` (frame cache: `draw()` skipped)",
-         "%s ms (%s)" % (ms(CP_BACKEND, idle, 2), note(CP_BACKEND, idle)), "33.3 ms"),
+         "%s ms (%s)" % (ms(CP_BACKEND, idle, 2), note(CP_BACKEND, idle)), budget(CP_BACKEND, idle)),
         ("`show()` Python glue: no change / one page / all 8 pages",
          "%s ms, %s B allocated" % (" / ".join(ms(CP_BACKEND, g, 2) for g in glue), " / ".join(allocs)), ""),
         ("resident heap at the launcher, CircuitPython backend",
-         nbytes(CP_BACKEND, "resident heap at the launcher, CircuitPython backend") + " B", "179,328 B"),
+         nbytes(CP_BACKEND, "resident heap at the launcher, CircuitPython backend") + " B",
+         budget(CP_BACKEND, "resident heap at the launcher, CircuitPython backend", "B")),
     ]
     return table(("VM (est. Pico)", "measured", "budget"), body)
 
