@@ -151,6 +151,30 @@ def test_make_docs_merges_a_partial_bench_run(tmp_path):
         ("a", "x", 1), ("b", "y", 20), ("c", "z", 4), ("d", "w", 5)]
 
 
+def test_make_docs_writes_nothing_when_the_run_lacks_a_figure(tmp_path, monkeypatch, capsys):
+    import json
+    import shutil
+
+    from clirun import run_cli
+
+    readme = tmp_path / "README.md"
+    shutil.copy(ROOT / "README.md", readme)
+    snapshot = tmp_path / "bench.json"
+    shutil.copy(docfigs.SNAPSHOT, snapshot)
+    rows = json.loads(snapshot.read_text(encoding="utf-8"))["rows"]
+    run = tmp_path / "run.json"
+    run.write_text(json.dumps({"rows": [r for r in rows if r["section"].startswith(docfigs.VPICO)
+                                        and r["name"] != "Klotski peak live heap"]}))
+    monkeypatch.setattr(docs_cmd, "doc_files", lambda: [readme])
+    monkeypatch.setattr(docfigs, "SNAPSHOT", snapshot)
+    monkeypatch.setattr(docfigs, "_rows", None)
+    before = (readme.read_bytes(), snapshot.read_bytes())
+    code, out, err = run_cli(["docs", "--bench", str(run)], capsys)
+    assert code == 2 and len(err.strip().splitlines()) == 1
+    assert "no figure 'Klotski peak live heap'" in err
+    assert (readme.read_bytes(), snapshot.read_bytes()) == before
+
+
 # ---------- 2. examples
 
 

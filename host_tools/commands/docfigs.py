@@ -65,8 +65,13 @@ def load(path):
 
 def use(path):
     """Generate from the rows of ``path`` instead of the committed snapshot."""
+    use_rows(load(path))
+
+
+def use_rows(new_rows):
+    """Generate from ``new_rows`` (a bench run merged into the snapshot, before it is written)."""
     global _rows
-    _rows = load(path)
+    _rows = new_rows
 
 
 def row(section, name):
@@ -75,8 +80,9 @@ def row(section, name):
     found = [r for r in rows() if r["name"] == name and (r["section"] == section or (
         r["section"].startswith(section) and section not in (JUNQI, KLOTSKI, RUNTIME)))]
     if len(found) != 1:
-        raise UserError("bench snapshot: %s figure %r in section %r (run `make bench`, "
-                        "or `bench --only TOPIC` for that section, then `make docs`)" % (
+        raise UserError("bench snapshot: %s figure %r in section %r (run `make bench`, or `bench --only "
+                        "TOPIC` for that section, then `make docs`; a figure renamed in the bench is renamed "
+                        "in host_tools/commands/docfigs.py)" % (
                             "no" if not found else "more than one", name, section))
     return found[0]
 

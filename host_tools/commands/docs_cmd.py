@@ -19,22 +19,34 @@ BENCH_JSON = ROOT / "build" / "bench.json"
 PROLOGUE = "from host_tools.commands.docfigs import *"
 
 
+def _rel(path):
+    """``path`` as the checkout names it (README.md, docs/x.md), else as given."""
+    try:
+        return path.relative_to(ROOT)
+    except ValueError:
+        return path
+
+
 def doc_files():
     """README.md and docs/*.md, the files whose figures are generated."""
     return [ROOT / "README.md"] + sorted((ROOT / "docs").glob("*.md"))
 
 
 def generate(text, fname="<doc>"):
-    """``text`` with every cog block's output written anew from the snapshot."""
+    """``text`` with every cog block's output written anew from the snapshot; a figure the
+    snapshot lacks is the generator's one-line UserError."""
     import cogapp
+    from cogapp.cogapp import CogError
 
     cog = cogapp.Cog()
     cog.options.prologue = PROLOGUE
     cog.options.print_output = True
     try:
         return cog.process_string(text, fname=str(fname))
-    except cogapp.CogError as exc:
-        raise UserError("%s: %s" % (fname, exc)) from None
+    except CogError as exc:
+        lines = [line.strip() for line in str(exc).splitlines() if line.strip()]
+        last = lines[-1] if lines else exc.__class__.__name__
+        raise UserError("%s: %s" % (fname, last.replace("UserError: ", "", 1))) from None
 
 
 def stale():
@@ -42,9 +54,9 @@ def stale():
     out = []
     for path in doc_files():
         old = path.read_text(encoding="utf-8")
-        new = generate(old, path.relative_to(ROOT))
+        new = generate(old, _rel(path))
         if new != old:
-            rel = str(path.relative_to(ROOT))
+            rel = str(_rel(path))
             out.append((rel, "".join(difflib.unified_diff(
                 old.splitlines(True), new.splitlines(True), rel, rel + " (generated)"))))
     return out
@@ -84,25 +96,32 @@ def main(args):
         bad = [rel for rel, _ in found]
         if bad:
             raise UserError("generated figures out of date in %s: run `make docs`" % ", ".join(bad))
-        print("docs: every generated figure matches %s" % docfigs.SNAPSHOT.relative_to(ROOT))
+        print("docs: every generated figure matches %s" % _rel(docfigs.SNAPSHOT))
         return 0
     src = args.bench
     if src.exists():
         merged = merge_snapshot(src, docfigs.SNAPSHOT)
-        docfigs.SNAPSHOT.parent.mkdir(parents=True, exist_ok=True)
-        write_atomic(docfigs.SNAPSHOT, (json.dumps(merged, indent=1, ensure_ascii=False) + "\n").encode("utf-8"))
-        print("docs: %s merged into %s" % (src, docfigs.SNAPSHOT.relative_to(ROOT)))
+        docfigs.use_rows(merged["rows"])
+        note = "docs: %s merged into %s" % (src, _rel(docfigs.SNAPSHOT))
     else:
-        print("docs: no %s (run `make bench` first); generating from %s" % (
-            src, docfigs.SNAPSHOT.relative_to(ROOT)))
+        merged = None
+        note = "docs: no %s (run `make bench` first); generating from %s" % (
+            src, _rel(docfigs.SNAPSHOT))
+    # every doc generated before anything is written: a figure the run lacks changes nothing
     changed = []
     for path in doc_files():
         old = path.read_text(encoding="utf-8")
-        new = generate(old, path.relative_to(ROOT))
+        new = generate(old, _rel(path))
         if new != old:
-            write_atomic(path, new.encode("utf-8"))
-            changed.append(str(path.relative_to(ROOT)))
-    print("docs: %s" % ("rewrote " + ", ".join(changed) if changed else "every doc already current"))
+            changed.append((path, new))
+    if merged is not None:
+        docfigs.SNAPSHOT.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(docfigs.SNAPSHOT, (json.dumps(merged, indent=1, ensure_ascii=False) + "\n").encode("utf-8"))
+    for path, new in changed:
+        write_atomic(path, new.encode("utf-8"))
+    print(note)
+    print("docs: %s" % ("rewrote " + ", ".join(str(_rel(p)) for p, _ in changed)
+                        if changed else "every doc already current"))
     return 0
 
 
