@@ -175,6 +175,13 @@ def test_make_docs_writes_nothing_when_the_run_lacks_a_figure(tmp_path, monkeypa
     assert (readme.read_bytes(), snapshot.read_bytes()) == before
 
 
+def test_a_missing_bench_file_is_an_error(tmp_path, capsys):
+    from clirun import run_cli
+
+    code, out, err = run_cli(["docs", "--bench", str(tmp_path / "none.json")], capsys)
+    assert code == 2 and "none.json: no such file" in err and len(err.strip().splitlines()) == 1
+
+
 # ---------- 2. examples
 
 

@@ -98,7 +98,9 @@ def main(args):
             raise UserError("generated figures out of date in %s: run `make docs`" % ", ".join(bad))
         print("docs: every generated figure matches %s" % _rel(docfigs.SNAPSHOT))
         return 0
-    src = args.bench
+    src = args.bench or BENCH_JSON
+    if args.bench is not None and not src.is_file():
+        raise UserError("--bench %s: no such file (a bench.json written by `make bench`)" % src)
     if src.exists():
         merged = merge_snapshot(src, docfigs.SNAPSHOT)
         docfigs.use_rows(merged["rows"])
@@ -131,7 +133,7 @@ def register(sub):
     p = sub.add_parser("docs", help=HELP, description=__doc__.split("\n\n")[1])
     p.add_argument("--check", action="store_true",
                    help="change nothing; fail when a doc's generated figures differ from the snapshot's")
-    p.add_argument("--bench", type=Path, default=BENCH_JSON,
+    p.add_argument("--bench", type=Path,
                    help="the bench run to merge into docs/figures/bench.json (default build/bench.json)")
     p.set_defaults(func=main)
 
