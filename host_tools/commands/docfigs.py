@@ -12,8 +12,10 @@ move with the machine's load: no function here prints one; `make bench` checks t
 against their budgets. Fuel, bytes, seeded-game rates and the virtual Pico's emulated
 times are what the docs quote.
 
-Inside a cog block ``cog`` is the cog module; a function here returns text and
-``out(text)`` writes it (the prologue that `docs` passes imports this module's names).
+A block is one line, ``<!-- [[[cog print(readme_figures()) ]]] -->``: the prologue
+that `docs` gives cog imports this module's names, a function returns the text and
+``print`` writes it. Budgets come from the rows too; the board table is written from
+boards/*.json.
 """
 
 import json
