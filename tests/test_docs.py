@@ -12,7 +12,7 @@
    print (``...`` stands for any lines). ``python runnable file=NAME`` is written to
    NAME in that folder first (for a later command of the same page);
    ``python runnable`` is executed. ``slow`` in the info string marks an example
-   that takes more than about a second (part of `make test`, not `make test-fast`).
+   that takes 0.5 s or more (part of `make test`, not `make test-fast`).
    ``python imports-checked``: an example too long for the suite (it boots the
    virtual Pico, whose own tests run the same calls) is compiled and its imports run.
 3. Names: a path in backticks (``firmware/x.py``, ``host_tools/...``, ``tests/...``)
