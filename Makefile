@@ -9,7 +9,7 @@ PORT   ?=
 LEVELS ?=
 FLASH_ARGS ?=
 
-.PHONY: setup lint test test-fast test-device durations bench soak sim web flash doctor hwtest clean
+.PHONY: setup lint test test-fast test-device durations bench docs soak sim web flash doctor hwtest clean
 
 # the web page's tests and bench drive Debian's chromium (.ci/run installs it on CI)
 setup: $(STAMP)
@@ -51,6 +51,12 @@ durations: setup
 
 bench: setup
 	$(PY) -m host_tools bench
+
+# after a bench run: build/bench.json merged into the committed snapshot
+# docs/figures/bench.json, and every generated figure of README.md and docs/*.md
+# rewritten from it (tests/test_docs.py fails when a doc differs from the snapshot)
+docs: setup
+	$(PY) -m host_tools docs
 
 # every game in turn for SOAK_MINUTES emulated minutes on one boot, the heap
 # checked back at the launcher after each (SOAK_TARGET vm: minutes of wall time;

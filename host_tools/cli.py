@@ -35,6 +35,7 @@ COMMANDS = (
                                                "rp2040js emulator)"),
     ("soak", "host_tools.commands.soak_cmd", "play every game in turn for N emulated minutes and check "
                                              "the heap comes back (make soak)"),
+    ("docs", "host_tools.commands.docs_cmd", "regenerate the docs' measured figures from the bench (make docs)"),
     ("wiring", "host_tools.commands.wiring_cmd", "draw a board file's wiring: the Pico's pins, the OLED, "
                                                  "the buttons"),
 )

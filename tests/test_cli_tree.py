@@ -14,7 +14,7 @@ from host_tools import cli
 
 ROOT = Path(__file__).resolve().parent.parent
 NAMES = ("sim", "run", "solve", "play", "levels", "trapcat", "junqi", "flash", "doctor", "hwtest", "bench",
-         "vpico", "fuzz", "wiring", "web", "soak")
+         "vpico", "fuzz", "wiring", "web", "soak", "docs")
 GAME_MODULES = ("catmouse", "catmouse_ai", "catmouse_game", "trapcat", "trapcat_ai", "trapcat_viper",
                 "junqi_board", "junqi_ai", "klotski", "klotski_viper", "klotski_cache", "gridpath")
 

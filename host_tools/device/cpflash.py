@@ -1,5 +1,6 @@
 """``flash`` onto a CircuitPython board (board files with "runtime": "circuitpython"):
-a mounted CIRCUITPY drive gets the same tree as source (main.py as code.py),
+a mounted CIRCUITPY drive gets the same tree compiled with CircuitPython's own mpy-cross
+(main.py as code.py and boot.py stay source; no viper kernels),
 through the same staged switch as a MicroPython board (host_tools/device/staging.py),
 and circup installs the board's displayio driver.  The board file's runtime picks
 the path: a MicroPython board file is refused on a drive (here) and a
