@@ -589,9 +589,12 @@ class Result:
         }
 
     def ok(self):
+        """The heap judged less the qstr pool's growth (the names each module brings
+        at its first import stay for the boot: a one-time cost, shown apart, not a
+        leak), as the bench and the tests judge it."""
         s = self.totals()
         return (s["games"] > 0 and not self.interrupted and s["tracebacks"] == 0 and s["memory_errors"] == 0
-                and abs(s["heap_dev_max"]) <= HEAP_SLACK)
+                and abs(s["objects_dev_max"]) <= HEAP_SLACK)
 
     def table(self):
         timed = self.target != "vm"
@@ -613,13 +616,13 @@ class Result:
     def summary(self):
         s = self.totals()
         line = ("soak %s: %.1f emulated min, seed %d, %d games; heap at the launcher %s B, "
-                "max deviation %+d B (budget +-%d B); largest free block min %s B (first %s B); "
+                "max deviation %+d B; largest free block min %s B (first %s B); "
                 "memory errors %d, tracebacks %d, error screens %d"
                 % (self.target, self.emulated_ms / 60000, self.seed, s["games"], s["baseline"],
-                   s["heap_dev_max"], HEAP_SLACK, s["largest_free_min"], s["largest_free_first"],
+                   s["heap_dev_max"], s["largest_free_min"], s["largest_free_first"],
                    s["memory_errors"], s["tracebacks"], s["errors"]))
-        line += ("; qstr pool %s -> %s B (the heap less its growth: max deviation %+d B)"
-                 % (s["qstr_first"], s["qstr_last"], s["objects_dev_max"]))
+        line += ("; qstr pool %s -> %s B (the heap less its growth: max deviation %+d B, budget +-%d B)"
+                 % (s["qstr_first"], s["qstr_last"], s["objects_dev_max"], HEAP_SLACK))
         if self.target != "vm":
             line += ("; ticks of play over 33 ms %d, worst %d ms (a start or a leaving: %d ms)"
                      % (s["over_33"], s["worst_tick"], s["switch_tick"]))
