@@ -640,7 +640,7 @@ def _schema_check(text):
 
 RUNTIME_TICKS = 300     # per case; the tests play fewer (TEST_TICKS)
 TEST_TICKS = 30
-TEST_CASES = 40         # per game in make test-fast (~10-80 ms a case at TEST_TICKS); the
+TEST_CASES = 30         # per game in make test-fast (~10-80 ms a case at TEST_TICKS); the
 #                         tests marked slow run CASES_SLOW of each
 CASES_SLOW = 2000
 GAME_TARGETS = ("saves-catmouse", "saves-junqi", "saves-trapcat", "saves-klotski")
