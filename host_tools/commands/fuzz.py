@@ -802,24 +802,28 @@ def _game_check(game_id):
         store = savestore.Saves(fs)
         for save_id in sorted(saves):
             store.store(save_id, saves[save_id])
-        s = _Handheld(fs)
+        from host_tools.core.fwpath import use_pure_framebuf
+        use_pure_framebuf()                 # runtime imports gfx, gfx framebuf
         import runtime
-        rt = s.runtime
         caught = []
-        rt._report = caught.append          # what the runtime caught: its traceback
-        _expect(rt._toast != "BOOT ERROR - USING DEFAULTS", "the boot fell back to the defaults")
-        rng = random.Random(text)
-        line = _GAME_PLAY[game_id][0]
-        script = "wait:2" + " down" * line + " a wait:2"
-        _keys(s, script)
-        resumed = rt.ctx.game_id == game_id and rt._toast != "SAVED GAME LOST"
-        for _ in range(RUNTIME_TICKS):
-            s.step(rng.choice(_RANDOM_KEYS))
-            if isinstance(rt.screen, runtime.ErrorScreen):
-                where = "".join(traceback.format_exception(type(caught[-1]), caught[-1],
-                                                           caught[-1].__traceback__)[-4:])
-                raise FuzzFailure("%s: %s\n%s" % (rt.screen.title, " ".join(rt.screen.lines),
-                                                    where))
+        report = runtime.report
+        runtime.report = caught.append      # what the runtime caught: its traceback
+        try:
+            s = _Handheld(fs)
+            rt = s.runtime
+            _expect(rt._toast != "BOOT ERROR - USING DEFAULTS", "the boot fell back to the defaults")
+            rng = random.Random(text)
+            line = _GAME_PLAY[game_id][0]
+            _keys(s, "wait:2" + " down" * line + " a wait:2")
+            resumed = rt.ctx.game_id == game_id and rt._toast != "SAVED GAME LOST"
+            for _ in range(RUNTIME_TICKS):
+                s.step(rng.choice(_RANDOM_KEYS))
+                if isinstance(rt.screen, runtime.ErrorScreen):
+                    exc = caught[-1]
+                    where = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__)[-4:])
+                    raise FuzzFailure("%s: %s\n%s" % (rt.screen.title, " ".join(rt.screen.lines), where))
+        finally:
+            runtime.report = report
         return resumed
     return check
 
