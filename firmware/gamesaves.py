@@ -1,9 +1,10 @@
-"""What Cat & Mouse and Flip Junqi may read from their saves, and the checks
-of what they read: each game's records schema and its game in progress's
-(saveschema), and the records inside a snapshot's hex strings (the state and
-the undo ring's records hold any bytes under a valid checksum: a cell past
-the map, a piece type that does not exist), each decoded and checked before
-use, so that no later undo can index past an array.
+"""What the games may read from their saves, and the checks of what they
+read: each game's records schema and its game in progress's (saveschema),
+and the records inside a snapshot's hex strings (the state and the undo
+ring's records hold any bytes under a valid checksum: a cell past the map or
+the grid, a piece type that does not exist, a layout that is no tiling),
+each decoded and checked before use, so that no later undo can index past an
+array.
 
 Imported where a save is read (a game's start, CONTINUE) and dropped with
 the checker right after (``_done``: MicroPython ports only), so a game in
@@ -11,6 +12,10 @@ play carries neither (the pair is ~6 KB of heap on a Pico).
 
   records(ctx, game_id)      the records, a value that does not fit dropped
                              (the toast "RECORDS RESET"), the rest kept
+  trapcat_snapshot(snap)     True when Trap the Cat's snapshot dict fits
+  trapcat_turns(undo, b, easy)  every undo turn of Trap the Cat's fits grid ``b``
+  klotski_snapshot(snap, n_levels)  True when Klotski's snapshot dict fits
+  klotski_layouts(undo, letters, pieces)  every undo layout of Klotski's is one
   catmouse_snapshot(snap, n_levels)  True when Cat & Mouse's snapshot fits
   catmouse_places(rec, at, costs)    an undo record's pieces fit the map
   junqi_snapshot(snap)       True when Junqi's snapshot dict fits
@@ -40,6 +45,13 @@ CM_UNDO_SIZE = const(12)       # catmouse_match.UNDO_SIZE, UNDO_DEPTH
 CM_UNDO_DEPTH = const(64)
 JQ_UNDO_SIZE = const(12)       # junqi_game.UNDO_SIZE, UNDO_PLIES
 JQ_UNDO_PLIES = const(100)
+TC_SIDE = const(9)             # trapcat_game.MAX_SIDE, UNDO_SIZE, UNDO_DEPTH
+TC_UNDO_SIZE = const(6)
+TC_UNDO_DEPTH = const(64)
+KL_UNDO_SIZE = const(10)       # klotski_game.LayoutUndo's record, the saved game's undo
+KL_SAVED_UNDO = const(12)      # layouts (_SAVED_UNDO), its built-in levels (klotski_levels)
+KL_LEVELS = const(23)
+KL_BESTS = const(8192)         # Klotski's bests kept: one per layout ever solved
 
 
 def _done():
@@ -48,9 +60,18 @@ def _done():
         sys.modules.pop("gamesaves", None)
 
 
+def _trapcat_records():
+    # Trap the Cat's counters: wins, losses, the fewest blocks for a win per difficulty
+    return ("won", "lost", "best0", "best1", "best2")
+
+
 def _records_schema(game_id):
+    if game_id == "klotski":     # the fewest steps per layout solved (its text)
+        return ss.fields(("best", ss.dict_of(ss.COUNT, KL_BESTS, LEVEL_BYTES)))
     if game_id == "catmouse":
         keys = ("wins_mouse", "wins_cat", "lost_mouse", "lost_cat", "best_catch")
+    elif game_id == "trapcat":
+        keys = _trapcat_records()
     else:
         keys = ("won", "lost", "drawn", "easy_won", "easy_lost", "easy_drawn", "pvp")
     return ss.fields(*[(key, ss.COUNT) for key in keys])
@@ -187,3 +208,122 @@ def junqi_field(m, tally):
     if not ((a == _NOBODY and b == _NOBODY) or (a < 2 and b == 1 - a)):
         return False
     return m.hidden == hidden and _last_fits(m.last_src, m.last_dst)
+
+
+# -- Trap the Cat ------------------------------------------------------------------------
+def _rng_fits(ab):
+    # trapcat.Rng's state (a | b << 15) as its generators leave it: a in
+    # 1..32362, b in 1..31726 (a zero would stick)
+    a = ab & 0x7FFF
+    b = ab >> 15
+    return 0 < a <= 32362 and 0 < b <= 31726
+
+
+def _grid_fits(size, cells, cat):
+    # size * size cells, the cat on one of them that is free
+    return len(cells) == size * size and cat < len(cells) and not cells[cat]
+
+
+def trapcat_snapshot(snap):
+    """trapcat_game.Scene.snapshot()'s dict: a grid of 3..TC_SIDE cells a side
+    with the cat on a free cell and the cursor on the grid, the pack level's
+    start (if any) of the same size, the easy cat's RNG state, no more undo
+    turns than moves.  The turns themselves: ``trapcat_turns``, on the grid."""
+    from binascii import unhexlify
+    cell = ss.integer(0, TC_SIDE * TC_SIDE - 1)
+    side = ss.integer(3, TC_SIDE)
+    grid = ss.hexbytes(1, 9, TC_SIDE * TC_SIDE)
+    schema = ss.fields(
+        ("size", side), ("cells", grid), ("cat", cell), ("moves", ss.COUNT),
+        ("diff", ss.integer(0, 2)), ("seed", ss.integer(0, 65536)), ("rng", ss.COUNT),
+        ("fixed", ss.maybe(ss.row(side, grid, cell))), ("cursor", cell),
+        ("cat_turn", ss.boolean()), ("undo", ss.hexbytes(TC_UNDO_SIZE, 0, TC_UNDO_DEPTH)))
+    ok = ss.whole(schema, snap)
+    if ok:
+        size = snap["size"]
+        fixed = snap["fixed"]
+        ok = (_grid_fits(size, unhexlify(snap["cells"]), snap["cat"])
+              and snap["cursor"] < size * size
+              and len(snap["undo"]) // (2 * TC_UNDO_SIZE) <= snap["moves"]
+              and (snap["diff"] != 0 or _rng_fits(snap["rng"]))
+              and (fixed is None or (fixed[0] == size
+                                     and _grid_fits(size, unhexlify(fixed[1]), fixed[2]))))
+    _done()
+    return ok
+
+
+def trapcat_turns(undo, b, easy):
+    """True when every turn of the undo bytes can be taken back
+    (trapcat_game.Scene.undo_turn), newest first, from grid ``b``'s position:
+    its block a blocked cell of the grid, the cat before it on another cell
+    of the grid, free, in a game still on there; with the easy cat
+    (``easy``), its RNG state one the generators leave.  Takes the turns
+    back on ``b`` (the caller loads its position again)."""
+    import trapcat
+    n = b.n
+    cells = b.cells
+    at = len(undo)
+    while at:
+        at -= TC_UNDO_SIZE
+        block = undo[at]
+        cat = undo[at + 1]
+        if block >= n or cat >= n or not cells[block] or cat == block:
+            return False
+        cells[block] = trapcat.FREE
+        if cells[cat]:
+            return False
+        b.cat = cat
+        if b.update_status() != trapcat.PLAYING:
+            return False
+        if easy and not _rng_fits(undo[at + 2] | undo[at + 3] << 8 | undo[at + 4] << 16
+                                  | (undo[at + 5] & 0x3F) << 24):
+            return False
+    return True
+
+
+# -- Klotski ---------------------------------------------------------------------------
+def klotski_snapshot(snap, n_levels):
+    """klotski_game.Scene.snapshot()'s dict: a level the scene offers
+    (``n_levels``) or the shown one (-1, its layout text then given), the
+    start and the layout as text of their length, no more undo layouts than
+    steps, the last step's piece an anchor cell or none (255).  The layouts
+    themselves are the scene's to check (``check_level``, the piece set:
+    ``klotski_layouts``)."""
+    schema = ss.fields(
+        ("level", ss.integer(-1, KL_LEVELS + PACK_LEVELS - 1)),
+        ("shown", ss.maybe(ss.text(LEVEL_BYTES))), ("start", ss.text(20)),
+        ("cells", ss.text(24)), ("steps", ss.COUNT), ("last", ss.integer(0, 255)),
+        ("helped", ss.boolean()), ("cursor", ss.integer(0, 19)),
+        ("undo", ss.hexbytes(KL_UNDO_SIZE, 0, KL_SAVED_UNDO)))
+    ok = ss.whole(schema, snap)
+    if ok:
+        level = snap["level"]
+        last = snap["last"]
+        ok = ((level < n_levels if level >= 0 else snap["shown"] is not None)
+              and len(snap["undo"]) // (2 * KL_UNDO_SIZE) <= snap["steps"]
+              and (last < 20 or last == 255))
+    _done()
+    return ok
+
+
+def klotski_layouts(undo, letters, pieces):
+    """True when every 10-byte layout of the undo bytes (two cells a byte,
+    a cell's letter ``letters[code]`` by its 4-bit code:
+    klotski_game._LETTERS, where only "."'s own code gives ".") is a tiling
+    of the piece set ``pieces`` (klotski.piece_set), so that an undo puts
+    back a layout the board and the solver can take."""
+    import klotski
+    cells = bytearray(20)
+    for at in range(0, len(undo), KL_UNDO_SIZE):
+        for i in range(2 * KL_UNDO_SIZE):
+            code = (undo[at + (i >> 1)] >> (4 * (i & 1))) & 15
+            ch = letters[code]
+            if ch == 46 and code != 14:      # no letter has this code ('.' & 15 is 14)
+                return False
+            cells[i] = ch
+        try:
+            if klotski.piece_set(cells) != pieces:
+                return False
+        except ValueError:                   # klotski.LayoutError: no tiling
+            return False
+    return True

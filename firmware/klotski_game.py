@@ -359,8 +359,9 @@ class Scene(screens.Scene):
     which ticks and draws."""
 
     def __init__(self, ctx):
-        self.saved = ctx.load(GAME_ID) or {}
-        if not isinstance(self.saved.get("best"), dict):
+        import gamesaves                 # dropped again once read
+        self.saved = gamesaves.records(ctx, GAME_ID)
+        if "best" not in self.saved:
             self.saved["best"] = {}
         lines = klotski_levels.LEVELS.split("\n")
         n = len(lines)
@@ -441,26 +442,32 @@ class Scene(screens.Scene):
         }
 
     def restore(self, data):
-        """Play on from ``snapshot()``'s dict; False if it does not fit (the
-        level is not the one saved, or the layout is not a layout)."""
-        level = data["level"]
-        try:
-            undo = unhexlify(data["undo"])
-        except (TypeError, ValueError):
+        """Play on from ``snapshot()``'s dict; False if it does not fit
+        (gamesaves: its keys and ranges; the level is not the one saved, the
+        layout is not a layout of its pieces, an undo layout is not one, the
+        last step's piece is not on its anchor)."""
+        import gamesaves                 # dropped again once read
+        if not gamesaves.klotski_snapshot(data, self.n_levels()):
             return False
-        cells = check_level(data["cells"])
+        level = data["level"]
+        undo = unhexlify(data["undo"])
+        cells = check_level(data["cells"])           # LayoutError: refused
         if level == _SHOWN:
             check_level(data["shown"])
             self.shown = data["shown"]
-        elif not 0 <= level < self.n_levels():
-            return False
         self.open_level(level)
         if self.screen is not self.play_screen or bytes(self.start).decode() != data["start"]:
             return False
+        pieces = klotski.piece_set(self.start)
+        if klotski.piece_set(cells) != pieces or not gamesaves.klotski_layouts(undo, _LETTERS, pieces):
+            return False
         self.cells[:] = cells
         klotski.owners(self.cells, self.own)
+        last = data["last"]
+        if last != NONE and self.own[last] != last:
+            return False
         self.steps = data["steps"]
-        self.last = data["last"]
+        self.last = last
         self.helped = data["helped"]
         self.undo.load(undo)
         self.play_screen.reset()

@@ -91,7 +91,8 @@ class Scene(screens.Scene):
         self.board = None
         self._set_size(9)
         self.fixed = None        # (size, cells, cat) of the pack level in play, None: random
-        self.records = ctx.load(GAME_ID) or {}
+        import gamesaves                 # dropped again once read
+        self.records = gamesaves.records(ctx, GAME_ID)
         self.seed = (ctx.ticks_ms() * 31 + 7) & 0xFFFF
         self.diff = 1
         self.cursor = 0
@@ -312,19 +313,27 @@ class Scene(screens.Scene):
         }
 
     def restore(self, snap):
-        """Play on from ``snapshot()``'s dict; False if it does not fit."""
+        """Play on from ``snapshot()``'s dict; False if it does not fit
+        (gamesaves: its keys and ranges, the cells against the size; a game
+        still on, and every undo turn in it taken back one by one on the
+        grid, so no later undo can index past it)."""
+        import gamesaves                 # dropped again once read
+        if not gamesaves.trapcat_snapshot(snap):
+            return False
         size = snap["size"]
         diff = snap["diff"]
         cells = undosave.from_text(snap["cells"])
         undo = undosave.from_text(snap["undo"])
-        if diff not in (0, 1, 2) or not 3 <= size <= MAX_SIDE or len(cells) != size * size:
-            return False
         fixed = snap["fixed"]
         if fixed is not None:
             fixed = (fixed[0], undosave.from_text(fixed[1]), fixed[2])
         self._set_size(size)
-        self.board.load(cells, snap["cat"])
-        self.board.moves = snap["moves"]
+        b = self.board
+        b.load(cells, snap["cat"])
+        if b.status != trapcat.PLAYING or not gamesaves.trapcat_turns(undo, b, diff == 0):
+            return False
+        b.load(cells, snap["cat"])
+        b.moves = snap["moves"]
         self.fixed = fixed
         self.diff = diff
         self.seed = snap["seed"]

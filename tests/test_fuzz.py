@@ -17,15 +17,12 @@ from host_tools.emulation import mpvm
 CASES = 2000        # per target in make test (~0.1-1 s each); `fuzz --cases 100000` is the long run
 
 
-# the games' saves through the runtime (a simulator booted per case): fewer
-# cases, fewer ticks.  Trap the Cat's and Klotski's games do not check their
-# saves yet (fuzzing them finds an undo record's cell past the grid, a null
-# step count): their targets stay out until they do (`fuzz --only saves-trapcat`)
-_RUNTIME = ("saves-catmouse", "saves-junqi")
-_NOT_YET = ("saves-trapcat", "saves-klotski")
+# the games' saves through the runtime (the firmware booted per case): a few
+# dozen cases of fewer ticks here, CASES_SLOW of each in tests/test_fuzz_saves.py
+RUNTIME = fuzz.GAME_TARGETS
 
 
-@pytest.mark.parametrize("target", sorted(set(fuzz.TARGETS) - set(_RUNTIME) - set(_NOT_YET)))
+@pytest.mark.parametrize("target", sorted(set(fuzz.TARGETS) - set(RUNTIME)))
 def test_fuzz_target(target):
     res = fuzz.run(target, CASES, seed=1)
     assert not res.failures, "%s: %s" % (target, [f for f in res.failures if f][:3])
@@ -33,7 +30,7 @@ def test_fuzz_target(target):
     assert res.accepted >= 10 and res.rejected >= CASES // 4, (res.accepted, res.rejected)
 
 
-@pytest.mark.parametrize("target", _RUNTIME)
+@pytest.mark.parametrize("target", RUNTIME)
 def test_fuzz_a_games_saves_through_the_runtime(target, monkeypatch):
     monkeypatch.setattr(fuzz, "RUNTIME_TICKS", fuzz.TEST_TICKS)
     res = fuzz.run(target, fuzz.TEST_CASES, seed=1)

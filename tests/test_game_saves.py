@@ -1,8 +1,8 @@
-"""What Cat & Mouse and Flip Junqi read from their saves is checked where it is
-read: a record that does not fit is dropped with a toast, a game in progress
-whose values or whose records inside its hex strings do not fit is refused
-(the runtime starts a fresh game, "SAVED GAME LOST"), never a GAME ERROR.  On
-the simulator (the firmware on CPython), booted on hand-made saves."""
+"""What the games read from their saves is checked where it is read: a record
+that does not fit is dropped with a toast, a game in progress whose values or
+whose records inside its hex strings do not fit is refused (the runtime
+starts a fresh game, "SAVED GAME LOST"), never a GAME ERROR.  On the
+simulator (the firmware on CPython), booted on hand-made saves."""
 
 import pytest
 
@@ -19,9 +19,11 @@ import runtime  # noqa: E402
 import savestore  # noqa: E402
 import undosave  # noqa: E402
 
-LINES = {"catmouse": 0, "junqi": 2}
+LINES = {"catmouse": 0, "trapcat": 1, "junqi": 2, "klotski": 3}
 PLAY = {"catmouse": "a wait:2 a wait:8 left wait:10 left wait:10 up wait:10",
-        "junqi": "a wait:2 a wait:2 a wait:40 right a wait:40"}
+        "trapcat": "a wait:3 left a wait:20 up a wait:20 down down left a wait:20 right right a wait:30",
+        "junqi": "a wait:2 a wait:2 a wait:40 right a wait:40",
+        "klotski": "a wait:2 a wait:3 down down a down wait:2 a up right a down wait:2 a"}
 
 
 def _run(s, keys):
@@ -178,6 +180,14 @@ def test_the_numbers_gamesaves_copies_are_the_modules_own():
                                                                  junqi_game.UNDO_PLIES)
     assert (gamesaves._CELLS, gamesaves._TYPES, gamesaves._HIDDEN, gamesaves._NOBODY) == (
         junqi_board.CELLS, junqi_flip.TYPES, junqi_flip.HIDDEN, junqi_flip.NOBODY)
+    import klotski_game
+    import klotski_levels
+    import trapcat_game
+    assert (gamesaves.TC_SIDE, gamesaves.TC_UNDO_SIZE, gamesaves.TC_UNDO_DEPTH) == (
+        trapcat_game.MAX_SIDE, trapcat_game.UNDO_SIZE, trapcat_game.UNDO_DEPTH)
+    assert (gamesaves.KL_UNDO_SIZE, gamesaves.KL_SAVED_UNDO, gamesaves.KL_LEVELS) == (
+        klotski_game.LayoutUndo().size, klotski_game._SAVED_UNDO,
+        len(klotski_levels.LEVELS.split("\n")))
 
 
 def test_the_watch_mode_draws_the_title_when_redrawn_before_its_first_map_loads():
@@ -194,3 +204,176 @@ def test_the_watch_mode_draws_the_title_when_redrawn_before_its_first_map_loads(
     g.start_watch()
     g.draw(framebuf.FrameBuffer(shown, 128, 64, framebuf.MONO_VLSB))
     assert shown == title
+
+
+# -- Trap the Cat and Klotski ------------------------------------------------------------
+def _trapcat_undo(snap, offset, value, record=-1):
+    undo = bytearray(undosave.from_text(snap["undo"]))
+    undo[record * 6 % len(undo) + offset] = value
+    return dict(snap, undo=undosave.to_text(undo))
+
+
+def _refused_and_played_on(game_id, snap):
+    """CONTINUE on ``snap``: refused ("SAVED GAME LOST", the play save gone),
+    then a fresh game that plays, undoes and leaves to the launcher."""
+    s, rt = _continue(game_id, snap)
+    assert rt._toast == "SAVED GAME LOST" and rt.resumable == []
+    assert rt.saves.load(runtime.play_id(game_id))[0] == {}
+    _run(s, "wait:3 a wait:3 hold:b:2 b+a wait:3 b wait:3 hold:b:40 wait:3 b wait:3 b wait:3")
+    assert not isinstance(rt.screen, runtime.ErrorScreen)
+    _to_launcher(s, rt)
+    return s, rt
+
+
+def _to_launcher(s, rt):
+    """Leave the game as a player does (Klotski: its menu's LEVELS, then B)."""
+    for _ in range(6):
+        if rt.screen is rt.launcher:
+            return
+        g = rt.game
+        if rt.ctx.game_id == "klotski" and g.screen is g.play_screen:
+            _run(s, "hold:b:20 up a wait:2")
+        elif rt.ctx.game_id == "klotski" and g.screen is g.menu_screen:
+            _run(s, "b wait:2")
+        else:
+            _run(s, "hold:b:40 wait:3")
+    assert rt.screen is rt.launcher
+
+
+def test_trapcat_drops_records_that_are_not_counts():
+    """The issue's case: {"won": "x", "lost": [1]} showed GAME ERROR ('%d format')."""
+    s = _boot({"trapcat": {"won": "x", "lost": [1], "best1": 7}})
+    rt = _enter(s, "trapcat")
+    assert rt._toast == "RECORDS RESET" and rt.game.records == {"best1": 7}
+    assert rt.game.lines[2] == "WON 0 LOST 0" and rt.game.lines[3] == "BEST 7"
+    _run(s, "a wait:30 hold:b:40 wait:5")
+    assert rt.screen is rt.launcher
+
+
+def test_trapcat_undo_of_ff_bytes_is_refused_not_a_game_error():
+    """The issue's case: an undo field of valid hex, wrong content (a cell past
+    the grid): CONTINUE took it and the first B+A raised IndexError."""
+    snap = dict(_snapshot("trapcat"), undo="ff" * 12, moves=5)
+    _refused_and_played_on("trapcat", snap)
+
+
+@pytest.mark.parametrize("offset, value, record", [
+    (0, 81, -1),     # the block past the grid
+    (1, 200, -1),    # the cat before it past the grid
+    (0, 0, -1),      # the block on a free cell
+    (1, None, -1),   # the cat before it on its own block
+    (1, None, 0),    # the same in the oldest turn
+])
+def test_trapcat_refuses_an_undo_turn_that_does_not_fit(offset, value, record):
+    snap = _snapshot("trapcat")
+    undo = undosave.from_text(snap["undo"])
+    assert len(undo) >= 12
+    if value is None:
+        value = undo[record * 6 % len(undo)]
+    if value == 0:
+        cells = undosave.from_text(snap["cells"])
+        value = next(c for c in range(81) if not cells[c] and c != snap["cat"])
+    _refused_and_played_on("trapcat", _trapcat_undo(snap, offset, value, record))
+
+
+@pytest.mark.parametrize("key, value", [
+    ("size", 10), ("cells", "00" * 80), ("cat", 81), ("cursor", "1"), ("moves", 1),
+    ("diff", 3), ("fixed", [9, "00" * 81, 90]), ("fixed", [5, "00" * 25, 0]),
+    ("cat_turn", 1), ("undo", "00" * 5), ("rng", None), ("seed", -1)])
+def test_trapcat_refuses_a_value_out_of_its_range(key, value):
+    s, rt = _continue("trapcat", dict(_snapshot("trapcat"), **{key: value}))
+    assert rt._toast == "SAVED GAME LOST"
+
+
+def test_trapcat_refuses_a_cat_on_a_block_or_a_finished_game():
+    snap = _snapshot("trapcat")
+    cells = bytearray(undosave.from_text(snap["cells"]))
+    on_block = dict(snap, cat=cells.index(1))
+    s, rt = _continue("trapcat", on_block)
+    assert rt._toast == "SAVED GAME LOST"
+    s, rt = _continue("trapcat", dict(snap, cat=0))          # on the border: the cat is out
+    assert rt._toast == "SAVED GAME LOST"
+
+
+def test_trapcat_easy_cat_keeps_its_rng_in_a_saved_game():
+    snap = dict(_snapshot("trapcat"), diff=0, rng=5 | 7 << 15, undo="")
+    s, rt = _continue("trapcat", snap)
+    assert rt._toast != "SAVED GAME LOST" and rt.game.snapshot()["rng"] == 5 | 7 << 15
+    s, rt = _continue("trapcat", dict(snap, rng=0))            # a generator stuck at zero
+    assert rt._toast == "SAVED GAME LOST"
+
+
+def test_klotski_null_steps_is_refused_not_a_game_error():
+    """Found by fuzzing: "steps": null was taken, and the first undo raised TypeError."""
+    snap = _snapshot("klotski")
+    assert snap["steps"] >= 1
+    _refused_and_played_on("klotski", dict(snap, steps=None))
+
+
+@pytest.mark.parametrize("key, value", [
+    ("level", 999), ("level", -1), ("level", 1.0), ("steps", 0), ("last", 20), ("last", 5),
+    ("cursor", 20), ("helped", 0), ("start", "VBBV" * 5 + "x"), ("cells", "VBBV/VBBV/VHHV/VSSV/S...S"),
+    ("cells", "VBBV/VBBV/VHHV/VSSV/SSSS"), ("undo", "zz"), ("undo", "00" * 130)])
+def test_klotski_refuses_a_value_out_of_its_range(key, value):
+    snap = _snapshot("klotski")
+    s, rt = _continue("klotski", dict(snap, **{key: value}))
+    assert rt._toast == "SAVED GAME LOST"
+    _run(s, "b wait:3 a wait:3 b+a wait:3")
+    assert not isinstance(rt.screen, runtime.ErrorScreen)
+    _to_launcher(s, rt)
+
+
+@pytest.mark.parametrize("byte", [0x00, 0x11, 0xEE, 0x33])
+def test_klotski_refuses_an_undo_layout_that_is_no_tiling_of_its_pieces(byte):
+    """0x00 and 0x11: codes of no letter; 0xEE: four empty cells; 0x33: a
+    soldier where the block was (another piece set)."""
+    snap = _snapshot("klotski")
+    undo = bytearray(undosave.from_text(snap["undo"]))
+    assert len(undo) >= 10
+    undo[0] = byte
+    _refused_and_played_on("klotski", dict(snap, undo=undosave.to_text(undo)))
+
+
+def test_klotski_drops_bests_that_are_not_counts_and_keeps_the_rest():
+    s = _boot({"klotski": {"best": {"VBBV/VBBV/VHHV/VSSV/S..S": 90, "x": "y", "z": -1}}})
+    rt = _enter(s, "klotski")
+    assert rt._toast == "RECORDS RESET"
+    assert rt.game.saved == {"best": {"VBBV/VBBV/VHHV/VSSV/S..S": 90}}
+    s = _boot({"klotski": {"best": None}})
+    rt = _enter(s, "klotski")
+    assert rt._toast == "RECORDS RESET" and rt.game.saved == {"best": {}}
+    _run(s, "a wait:5 down a down wait:3 hold:b:40 wait:3")
+    assert not isinstance(rt.screen, runtime.ErrorScreen)
+
+
+def _sealed(save_id, body):
+    return "%s.sav" % save_id, ("PPS1 7 %d %s\n" % (len(body), savestore.checksum(body))).encode() + body
+
+
+def test_the_issues_four_cases_end_in_a_default_with_a_toast_and_the_launcher():
+    """Bad settings, bad records, a game in progress of the wrong content and a
+    number the writer cannot write back, all under a valid checksum, in one
+    boot: each is dropped with its toast, and the handheld reaches its
+    launcher and plays on."""
+    fs = savestore.MemFs()
+    for name, raw in (_sealed(runtime.SETTINGS_ID, b'{"contrast": "x"}'),
+                      _sealed("trapcat", b'{"won": "x", "lost": [1]}'),
+                      _sealed("junqi", b'{"won": 1, "lost": 1e999}')):
+        fs.files[name] = raw
+    store = savestore.Saves(fs)
+    store.store(runtime.play_id("trapcat"), {runtime.RESUME: dict(_snapshot("trapcat"),
+                                                                  undo="ff" * 12, moves=9)})
+    s = simmod.Simulator(fs=fs)
+    rt = s.runtime
+    assert rt._toast == "SETTINGS RESET" and rt.screen is rt.launcher
+    assert rt.settings["contrast"] == runtime.DEFAULT_SETTINGS["contrast"]
+    rt = _enter(s, "trapcat")       # refused (its toast, then the fresh game's RECORDS RESET)
+    assert rt.resumable == [] and rt._toast == "RECORDS RESET" and rt.game.records == {}
+    _run(s, "wait:60 hold:b:2 b+a wait:3")
+    _to_launcher(s, rt)
+    _run(s, "up")                   # the launcher's cursor back on the first game
+    rt = _enter(s, "junqi")
+    assert rt._toast == "SAVE CORRUPT - RESET" and rt.game.saved == {}
+    _run(s, "a wait:5")
+    assert not isinstance(rt.screen, runtime.ErrorScreen)
+    _to_launcher(s, rt)

@@ -12,15 +12,17 @@ truncation, duplication, deep JSON nesting, Unicode look-alikes such as 'ß',
   (a save: formatted a second time, it is the first writing byte for byte).
 
 The games' saves (``saves-<game>``) are checked through the firmware itself:
-the simulator booted on mutated saves, CONTINUE and random keys; no exception
-may pass the runtime, no GAME ERROR may show (a failure gives the game's
-traceback).
+its boot and runtime booted on mutated saves, CONTINUE and random keys; no
+exception may pass the runtime, no GAME ERROR may show (a failure gives the
+game's traceback).
 
 The same seed gives the same inputs.  `make test` runs a few thousand cases per
-target (tests/test_fuzz.py; the games' saves: a few dozen, shorter); `fuzz
+target (tests/test_fuzz.py; the games' saves: 2,000 of 30 ticks each in the
+tests marked slow, tests/test_fuzz_saves.py, a few dozen in the others); `fuzz
 --cases 100000` is the long run.
 """
 
+import importlib.machinery
 import io
 import json
 import random
@@ -628,16 +630,20 @@ def _schema_check(text):
 
 # -- the games' saves, read by the firmware itself -------------------------------------
 # Real saves (the settings, a game's records, its game in progress left by
-# scripted play in the simulator), a decoded value mutated (type, range,
-# length, nesting, a hex string's digits), written back by savestore's writer
-# (valid checksum); then the simulator boots on them, CONTINUEs the game and
+# scripted play), a decoded value mutated (type, range, length, nesting, a hex
+# string's digits), written back by savestore's writer (valid checksum); then
+# the firmware boots on them (main.boot and the runtime on hw_web's backend:
+# a plain frame buffer, the simulator's virtual clock), CONTINUEs the game and
 # plays RUNTIME_TICKS ticks of seeded random keys (undo, B+A, included).  It
 # passes when nothing raises past the runtime, no GAME ERROR screen shows and
 # the boot does not fall back to the defaults.
 
-RUNTIME_TICKS = 300     # per case; tests/test_fuzz.py plays fewer (TEST_TICKS)
-TEST_TICKS = 60
-TEST_CASES = 24         # a case boots the simulator (~0.15 s at TEST_TICKS): make test runs these
+RUNTIME_TICKS = 300     # per case; the tests play fewer (TEST_TICKS)
+TEST_TICKS = 30
+TEST_CASES = 30         # per game in make test-fast (~10-80 ms a case at TEST_TICKS); the
+#                         tests marked slow run CASES_SLOW of each
+CASES_SLOW = 2000
+GAME_TARGETS = ("saves-catmouse", "saves-junqi", "saves-trapcat", "saves-klotski")
 
 # per game: its launcher line, keys that make a few moves, keys that leave it
 _GAME_PLAY = {
@@ -659,14 +665,69 @@ _RANDOM_KEYS = ((), (), ("a",), ("b",), ("up",), ("down",), ("left",), ("right",
 _game_saves = {}
 
 
-def _sim_module():
-    from host_tools.emulation import sim as simmod
-    simmod.install_host_modules()           # framebuf, machine: the firmware importable
-    return simmod
+class _Handheld:
+    """The firmware's boot and runtime on hw_web's backend (a plain frame
+    buffer, no I2C or panel model: the fuzz judges what the runtime does, not
+    the pixels on the glass), on the simulator's virtual clock: ``step(keys)``
+    is one tick with those buttons down, as ``sim.Simulator.step``."""
+
+    def __init__(self, fs):
+        from host_tools.core.fwpath import use_pure_framebuf
+        use_pure_framebuf()
+        _cache_firmware_code()
+        import hw_web
+        import main
+        import savestore
+        self.hw = hw_web.Hardware(virtual_clock=True)
+        self.masks = dict(zip(("up", "down", "left", "right", "a", "b"), hw_web.KEY_ORDER))
+        self.runtime = main.boot(hw_web.BOARD, self.hw, savestore.Saves(fs))
+        self.runtime.collect = _no_collect     # CPython's GC: nothing the firmware sees
+        self.tick_index = 0
+
+    def step(self, keys=()):
+        hw = self.hw
+        mask = 0
+        for name in keys:
+            mask |= self.masks[name]
+        hw.keys = mask
+        self.runtime.step()
+        self.runtime.save_pending()
+        self.tick_index += 1
+        hw.now = self.tick_index * 1000 // 30
 
 
-def _sim(fs=None):
-    return _sim_module().Simulator(fs=fs)
+def _no_collect():
+    """The runtime's gc.collect() at each game's start and end: a full
+    collection of the fuzzing process (most of a case's time), nothing the
+    firmware's behaviour depends on."""
+
+
+_code_cache = {}
+
+
+def _cache_firmware_code():
+    """The runtime drops a game's scene module at every end and imports it
+    again at the next start; with no bytecode cache (PYTHONDONTWRITEBYTECODE)
+    CPython compiles it each time.  The firmware's code objects are compiled
+    once per process instead (the modules still run afresh at each import)."""
+    import sys
+    from host_tools.core.fwpath import FIRMWARE_DIR
+    root = str(FIRMWARE_DIR)
+    if not isinstance(sys.path_importer_cache.get(root), _CachingFinder):
+        sys.path_importer_cache[root] = _CachingFinder(
+            root, (_CachingLoader, importlib.machinery.SOURCE_SUFFIXES))
+
+
+class _CachingFinder(importlib.machinery.FileFinder):
+    """A FileFinder for firmware/ whose loader keeps compiled code."""
+
+
+class _CachingLoader(importlib.machinery.SourceFileLoader):
+    def source_to_code(self, data, path, **kw):
+        key = (path, hash(data))
+        if key not in _code_cache:
+            _code_cache[key] = super().source_to_code(data, path, **kw)
+        return _code_cache[key]
 
 
 def _keys(s, script):
@@ -678,7 +739,8 @@ def _keys(s, script):
 def _game_seeds(game_id):
     """[{save id: data}]: the saves after scripted play (made once)."""
     if game_id not in _game_saves:
-        s = _sim()
+        import savestore
+        s = _Handheld(savestore.MemFs())
         import runtime
         line, moves, leave = _GAME_PLAY[game_id]
         _keys(s, "wait:2" + " down" * line + " wait:2 " + moves + " " + leave)
@@ -734,31 +796,34 @@ def _save_input(rng, seeds):
 
 def _game_check(game_id):
     def check(text):
-        _sim_module()
-        import runtime
         import savestore
         saves = json.loads(text)
         fs = savestore.MemFs()
         store = savestore.Saves(fs)
         for save_id in sorted(saves):
             store.store(save_id, saves[save_id])
-        s = _sim(fs)
-        rt = s.runtime
+        from host_tools.core.fwpath import use_pure_framebuf
+        use_pure_framebuf()                 # runtime imports gfx, gfx framebuf
+        import runtime
         caught = []
-        rt._report = caught.append          # what the runtime caught: its traceback
-        _expect(rt._toast != "BOOT ERROR - USING DEFAULTS", "the boot fell back to the defaults")
-        rng = random.Random(text)
-        line = _GAME_PLAY[game_id][0]
-        script = "wait:2" + " down" * line + " a wait:2"
-        _keys(s, script)
-        resumed = rt.ctx.game_id == game_id and rt._toast != "SAVED GAME LOST"
-        for _ in range(RUNTIME_TICKS):
-            s.step(rng.choice(_RANDOM_KEYS))
-            if isinstance(rt.screen, runtime.ErrorScreen):
-                where = "".join(traceback.format_exception(type(caught[-1]), caught[-1],
-                                                           caught[-1].__traceback__)[-4:])
-                raise FuzzFailure("%s: %s\n%s" % (rt.screen.title, " ".join(rt.screen.lines),
-                                                    where))
+        report = runtime.report
+        runtime.report = caught.append      # what the runtime caught: its traceback
+        try:
+            s = _Handheld(fs)
+            rt = s.runtime
+            _expect(rt._toast != "BOOT ERROR - USING DEFAULTS", "the boot fell back to the defaults")
+            rng = random.Random(text)
+            line = _GAME_PLAY[game_id][0]
+            _keys(s, "wait:2" + " down" * line + " a wait:2")
+            resumed = rt.ctx.game_id == game_id and rt._toast != "SAVED GAME LOST"
+            for _ in range(RUNTIME_TICKS):
+                s.step(rng.choice(_RANDOM_KEYS))
+                if isinstance(rt.screen, runtime.ErrorScreen):
+                    exc = caught[-1]
+                    where = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__)[-4:])
+                    raise FuzzFailure("%s: %s\n%s" % (rt.screen.title, " ".join(rt.screen.lines), where))
+        finally:
+            runtime.report = report
         return resumed
     return check
 
