@@ -9,7 +9,7 @@ PORT   ?=
 LEVELS ?=
 FLASH_ARGS ?=
 
-.PHONY: setup lint test test-fast test-device durations bench docs soak sim web flash doctor hwtest clean
+.PHONY: setup lint test test-fast test-long durations bench docs soak sim web flash doctor hwtest clean
 
 # the web page's tests and bench drive Debian's chromium (.ci/run installs it on CI)
 setup: $(STAMP)
@@ -28,21 +28,22 @@ lint: setup
 
 # Tests may cache their bytecode (pytest's rewritten asserts, the host tools that
 # tests start as subprocesses): a second run skips compiling ~700 modules again.
-test test-fast test-device durations: export PYTHONDONTWRITEBYTECODE :=
+test test-fast test-long durations: export PYTHONDONTWRITEBYTECODE :=
 
 # everything but the virtual Pico's tests, on 2 workers (4-minute budget); the
 # 15 slowest are printed to keep it in sight
 test: lint
-	$(PY) -m pytest -n 2 --dist loadscope -q --durations=15 -m "not device" tests
+	$(PY) -m pytest -n 2 --dist loadscope -q --durations=15 -m "not device and not long" tests
 
 # the edit loop (1-minute budget): no test measured at 0.5 s or more (tests/durations.json)
 test-fast: setup
 	$(PY) -m pytest -n 2 --dist loadscope -q -m "not slow" tests
 
-# the firmware on the virtual Pico (rp2040js): boots, flashing, power cuts, sleep,
-# the link; minutes each. CI runs it after make test (.ci/run)
-test-device: setup
-	$(PY) -m pytest -n 2 --dist loadscope -q --durations=15 -m device tests
+# the long tier: the firmware on the virtual Pico (rp2040js: boots, flashing, power
+# cuts, sleep, the link; minutes each) and the 2,000-case fuzz runs of the games'
+# saves. CI runs it after make test (.ci/run)
+test-long: setup
+	$(PY) -m pytest -n 2 --dist loadscope -q --durations=15 -m "device or long" tests
 
 # re-measure every test (on an idle machine) into tests/durations.json, which
 # decides what make test-fast leaves out

@@ -99,14 +99,15 @@ def _measured():
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items):
     """Marks before ``-m`` selects: a ``device`` test (it boots the virtual Pico,
-    minutes) is slow too, and so is one measured at SLOW_S or more.  Then the slow
+    minutes) or a ``long`` one is slow too, and so is one measured at SLOW_S or more.  Then the slow
     tests first (a stable sort: file order otherwise), so that on two xdist workers
     the last minutes hold many short tests, not one long one."""
     measured = _measured()
     for item in items:
         if item.get_closest_marker("slow") is not None:
             continue
-        if item.get_closest_marker("device") is not None or measured.get(item.nodeid, 0) >= SLOW_S:
+        long_tier = item.get_closest_marker("device") or item.get_closest_marker("long")
+        if long_tier is not None or measured.get(item.nodeid, 0) >= SLOW_S:
             item.add_marker(pytest.mark.slow)
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
