@@ -11,8 +11,9 @@ allocated per frame (tests/test_catmouse_watch.py).
 
 Keys: A pause / run, RIGHT one cell (pauses), UP speed (five steps, round),
 LEFT BFS / A* (the search on screen runs again), DOWN next map, B the title.
-The mouse is the difficulty setting's (easy: random, else evasive), a task
-run by the match's job as in play.
+The mouse is the difficulty setting's (catmouse_ai.mouse_for: random,
+evasive with a random move in four, in ten), a task run by the match's job
+as in play.
 
 The watch drives the scene's match (catmouse_match.Match: the model play
 uses too) through its methods and draws with the scene's map view
@@ -150,12 +151,16 @@ class WatchScreen(screens.Screen):
         for cat in self.cats:
             cat.search = owner.search
             cat.loaded = owner.loaded
+            cat.prepare(g.board)        # the BFS cat's route buffer: not in a tick of watching
         m.reseed(ctx.ticks_ms())
-        if ctx.settings.get("difficulty", 1):
-            m.use_ai(owner, None)
-        else:
+        slip = catmouse_ai.MOUSE_SLIPS[ctx.settings.get("difficulty", 1)]
+        if slip == 1:
             mouse = catmouse_ai.RandomMover(m.seed)
             m.use_ai(catmouse_ai.StrategyTask(mouse), mouse.rng)
+        else:                           # catmouse_ai.mouse_for's mouse, on the shared grid
+            owner.slip = slip
+            owner.rng.seed(m.seed)
+            m.use_ai(owner, owner.rng if slip else None)
         self.astar = 1 if g.terrain else 0
         self.order = None
         self.shown = 0

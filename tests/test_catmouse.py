@@ -173,3 +173,59 @@ def test_evasive_mouse_thinks_in_slices_with_the_same_answers():
         sliced.move("mouse", stepped.answer)
         assert (sliced.cat, sliced.mouse) == (whole.cat, whole.mouse)
     assert multi_step_moves > 0
+
+
+def test_mouse_difficulties_are_the_handhelds():
+    """make("easy"/"normal"/"hard") are mouse_for's mice: random, then the
+    evasive mouse slipping one move in MOUSE_SLIPS[diff]."""
+    assert isinstance(catmouse_ai.make("easy", 3), catmouse_ai.RandomMover)
+    for diff, name in ((1, "normal"), (2, "hard")):
+        mouse = catmouse_ai.make(name, 3)
+        task, state = catmouse_ai.mouse_for(diff, 3)
+        assert mouse.slip == task.slip == catmouse_ai.MOUSE_SLIPS[diff] > 1
+        assert state is task.rng
+    game = CatMouseGame(parse_map(LEVELS[0][1]))
+    legal = game.legal_moves("mouse")
+    slips = 0
+    mouse = catmouse_ai.make("normal", 5)
+    for _ in range(200):
+        mouse.begin(game.board, game.mouse, legal)
+        slips += mouse.answer != work.NO_ANSWER           # drawn before any flood
+        while not mouse.step():
+            pass
+        assert mouse.answer in legal
+    assert 30 <= slips <= 70                               # one in four
+
+
+def test_a_shortest_path_chaser_catches_the_easy_and_normal_mice():
+    """The plug-in chaser (host_tools/games/catmouse_chaser.py, called here
+    in-process) against each difficulty's mouse on every built-in map: most
+    EASY and NORMAL games caught, fewer HARD ones (`make bench` prints the
+    rates over more games, through the plug-in runner)."""
+    from host_tools.games import catmouse_chaser
+
+    caught = {}
+    for level in range(len(LEVELS)):
+        cmap = parse_map(LEVELS[level][1])
+        for diff, name in enumerate(catmouse_ai.MOUSE_NAMES):
+            won = 0
+            for seed in range(1, 9):
+                game = CatMouseGame(cmap)
+                game.play(catmouse_chaser.chase, catmouse_ai.make(name, seed))
+                won += game.winner == "cat"
+            caught[level, diff] = won
+    assert all(caught[level, diff] >= 5 for level in range(len(LEVELS)) for diff in (0, 1)), caught
+    assert sum(caught[level, 2] for level in range(len(LEVELS))) < sum(
+        caught[level, 1] for level in range(len(LEVELS))), caught
+
+
+def test_the_chaser_runs_as_a_plug_in():
+    from host_tools.commands.play_cmd import PluginPiece, play_game
+
+    chaser = PluginPiece("host_tools.games.catmouse_chaser:chase", "cat", 10.0)
+    try:
+        game = CatMouseGame(parse_map(LEVELS[0][1]))
+        assert play_game(game, chaser, catmouse_ai.make("easy", 1)) is None
+        assert game.winner == "cat"
+    finally:
+        chaser.close()

@@ -11,7 +11,9 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "firmware" / "circuitpython"))
 
+import catmouse  # noqa: E402
 import catmouse_ai  # noqa: E402
+import catmouse_maps  # noqa: E402
 import catmouse_game  # noqa: E402
 import catmouse_match  # noqa: E402
 import gamectx  # noqa: E402
@@ -194,3 +196,70 @@ def test_a_lost_game_offers_no_continue_in_the_simulator(keys):
     for k in parse_keys("a wait:3"):
         s.step(k)
     assert rt.game.screen is rt.game.title                            # a fresh start
+
+
+# the launcher, the title (DOWN picks the map), then play as the mouse, which
+# steps up and down: the NORMAL cat used to turn back and forth on ties
+UPDOWN = " ".join(["up wait:6 down wait:6"] * 48)
+
+
+@pytest.mark.parametrize("level", range(len(catmouse_maps.LEVELS)))
+def test_the_normal_cat_catches_the_up_down_mouse(level):
+    """It keeps its route and reaches the mouse on every built-in map.  A
+    mouse that moves every round keeps the parity of its distance to the cat
+    unless a rest on grass or a stream changes it: on Garden and Seed A* the
+    cat then catches it within the script; elsewhere it corners it (up and
+    down both refused: into the cat, a wall or off the map), and the one
+    move left to the script's player, staying (A), is caught."""
+    s = simmod.Simulator()
+    rt = s.runtime
+    for k in parse_keys("wait:10 a wait:20 " + "down wait:2 " * level + "a wait:10 " + UPDOWN):
+        s.step(k)
+    g = rt.game
+    c = g.match.game
+    assert g.level == level and c.winner != "mouse"
+    if catmouse_maps.LEVELS[level][0] in ("Garden", "Seed A*"):
+        assert g.screen is g.end and g.end.banner == b"CAUGHT!"
+    if g.screen is g.play:                          # cornered
+        legal = c.legal_moves("mouse")
+        assert c.mouse - c.cols not in legal and c.mouse + c.cols not in legal
+        assert abs(c.cat - c.mouse) in (1, c.cols) and c.round < c.round_limit // 2
+        for k in parse_keys("a wait:10"):
+            s.step(k)
+    assert g.screen is g.end and c.winner == "cat" and g.end.banner == b"CAUGHT!"
+    assert rt.saves.load("catmouse")[0].get("lost_mouse") == 1
+
+
+def test_the_bfs_cat_keeps_its_route_through_undo_and_a_saved_game():
+    """What undo and the play save keep of the BFS cat (its route's end) puts
+    the same route back: the same moves replay the same cat."""
+    cmap = catmouse.parse_map(catmouse_maps.LEVELS[3][1])
+    m = catmouse_match.Match(3)
+    ctx = Ctx()
+    m.start(3, None, "mouse", 1, 0)
+    cat = m.ai.strategy
+    assert m.ai_state is cat
+    g = m.game
+    seen = []
+    for r in range(12):
+        m.begin_round()
+        assert m.ai_move(ctx, "cat")
+        seen.append(g.cat)
+        m.push_round()
+        m.move("mouse", g.mouse - g.cols if r % 2 == 0 else g.mouse + g.cols)
+        m.end_round()
+    assert cat.state and len(set(seen)) == len(seen)     # never back to a cell it left
+    for _ in range(6):
+        assert m.undo_round()
+    again = catmouse_match.Match(3)
+    again.start(3, None, "mouse", 1, 0)
+    again.ai_state.state = cat.state                # a fresh cat, as after CONTINUE
+    again.game.cat, again.game.mouse = g.cat, g.mouse
+    again.game.board._place(g.cat, g.mouse)
+    for mm in (m, again):                           # the rounds after the 7th again
+        for r in range(6, 11):
+            mm.move("mouse", mm.game.mouse - cmap.cols if r % 2 == 0 else mm.game.mouse + cmap.cols)
+            mm.end_round()
+            mm.begin_round()
+            assert mm.ai_move(ctx, "cat")
+            assert mm.game.cat == seen[r + 1]

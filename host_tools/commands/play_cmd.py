@@ -15,7 +15,7 @@ from host_tools.core import UserError, plural
 from host_tools.games import catmouse_plugin
 from host_tools.games.catmouse_mapfile import read_map
 
-BUILTIN = ("bfs", "astar", "evasive", "random", "stay")
+BUILTIN = ("bfs", "astar", "evasive", "random", "stay", "easy", "normal", "hard")
 
 
 class StayPut:
@@ -132,7 +132,8 @@ def register(subparsers):
     cm.add_argument("map", help="map text file")
     cm.add_argument("--cat", help="bfs, astar, random, stay (never moves) or module:function "
                     "(default: bfs, astar on terrain maps)")
-    cm.add_argument("--mouse", default="evasive", help="evasive, random, stay (never moves, as the article's demo) or "
+    cm.add_argument("--mouse", default="evasive", help="evasive, random, stay (never moves, as the article's demo), "
+                    "easy / normal / hard (the handheld's mouse of that difficulty) or "
                     "module:function (default evasive)")
     cm.add_argument("--rounds", type=int, help="round limit (default 4 x (cols + rows))")
     cm.add_argument("--seed", type=int, default=1, help="seed for the random strategies")
