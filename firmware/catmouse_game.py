@@ -23,7 +23,8 @@ AI's RNG state (catmouse_match.UNDO_DEPTH rounds in a preallocated undo
 ring), so the same moves replay the same AI; a B tap leaves for the title.
 Every ending (caught or escaped, won or lost) goes through ``ctx.finish``:
 the game in progress is cleared, then the records stored (wins and losses
-per side, the fastest catch).  Nothing is allocated in a tick of play, moves
+per side and the fastest catch over all maps; per map and difficulty, wins,
+losses and bests: ``map_record``, shown on the title).  Nothing is allocated in a tick of play, moves
 and undo included: the status text is composed in a preallocated buffer when
 it changes, and the AI is a task run by a ``work.Job``
 (tests/test_catmouse_alloc.py).
@@ -47,9 +48,19 @@ except ImportError:
 GAME_ID = "catmouse"
 AI_DELAY = const(4)   # ticks between the player's move and the AI's answer
 _MOVES = const(31)    # UP | DOWN | LEFT | RIGHT | A
-SCREEN_COLS = const(16)  # 8-px cells on the 128x64 screen
+SCREEN_COLS = const(16)  # 8 x 7 px cells above the status bar (catmouse_view)
 SCREEN_ROWS = const(8)
 _SIDES = ("mouse", "cat", "watch")
+_DIFFS = ("EASY", "NORMAL", "HARD")
+# The records per map (``saved["maps"]``, keyed by map_key): MAP_RECORD counts,
+# MAP_DIFF for each difficulty in turn: as the mouse won, lost, best (most
+# rounds lasted), as the cat won, lost, best (fewest rounds to a catch; 0:
+# none yet).  At most MAX_MAPS maps are kept (the built-in ones and the
+# first pack maps played); a game on another still counts in the totals.
+MAP_DIFF = const(6)
+MAP_RECORD = const(18)
+MAX_MAPS = const(24)
+MAP_KEY_LEN = const(16)
 
 
 def check_level(text):
@@ -81,6 +92,7 @@ class Scene(screens.Scene):
         self.level = 0
         self.map_text = None        # the chosen pack level's (or shown) map; None: built-in
         self.match = catmouse_match.Match(ctx.ticks_ms() & 0xFFFF)
+        self.played = (-1, None)    # (level, map_key) of the last map started
         self.undo = self.match.undo  # the match's undo ring (the same object)
         self.title = TitleScreen(self)
         self.play = PlayScreen(self)
@@ -153,6 +165,7 @@ class Scene(screens.Scene):
         if diff is None:
             diff = ctx.settings.get("difficulty", 1)
         self.match.start(self.level, self.map_text, self.side, diff, ctx.ticks_ms())
+        self.played = (self.level, map_key(self.level, self.map_text))
         self.view.render(self.match.game)
         self.play.reset()
         self.screen = self.play
@@ -168,7 +181,8 @@ class Scene(screens.Scene):
 
     def end_game(self, ctx):
         """The game ended: the records (a win or a loss for the player's
-        side, the fastest catch) through ctx.finish, then the end screen."""
+        side, the fastest catch; the map's record at the game's difficulty)
+        through ctx.finish, then the end screen."""
         m = self.match
         g = m.game
         won = g.winner == m.side
@@ -179,6 +193,15 @@ class Scene(screens.Scene):
             best = saved.get("best_catch", 0)
             if not best or g.round < best:
                 saved["best_catch"] = g.round
+        rec = self.map_record(map_key(m.level, m.map_text), True)
+        if rec is not None:
+            at = MAP_DIFF * m.diff + (0 if m.side == "mouse" else 3)
+            rec[at + (0 if won else 1)] += 1
+            best = rec[at + 2]
+            if m.side == "mouse" and g.round > best:
+                rec[at + 2] = g.round              # rounds lasted (the limit: escaped)
+            elif m.side == "cat" and won and (not best or g.round < best):
+                rec[at + 2] = g.round
         ctx.finish(GAME_ID, saved)
         if g.winner == "cat":
             banner = b"YOU CAUGHT IT!" if won else b"CAUGHT!"
@@ -187,6 +210,20 @@ class Scene(screens.Scene):
         ctx.beep(1500 if won else 200, 120)
         self.end.show(banner)
         self.screen = self.end
+
+    def map_record(self, key, make=False):
+        """The records of map ``key`` (a list of MAP_RECORD counts, in
+        ``saved``), or None: none yet (``make``: a new one, unless MAX_MAPS
+        maps have one)."""
+        maps = self.saved.get("maps")
+        if maps is None:
+            if not make:
+                return None
+            maps = self.saved["maps"] = {}
+        rec = maps.get(key)
+        if rec is None and make and len(maps) < MAX_MAPS:
+            rec = maps[key] = [0] * MAP_RECORD
+        return rec
 
     # -- the game in progress (runtime.save_game, CONTINUE) ---------------------------
     def snapshot(self):
@@ -222,8 +259,18 @@ class Scene(screens.Scene):
         return self.play.undo()
 
 
+def map_key(level, text):
+    """The records' key of a map: a built-in map's name (``text`` None), else
+    "P" and the CRC-32 of its text (a pack's map, wherever it is in the pack)."""
+    if text is None:
+        return catmouse_maps.LEVELS[level][0]
+    import savestore
+    return "P" + savestore.crc(text.encode())
+
+
 class TitleScreen(screens.Screen):
-    """PLAY AS (mouse, cat, watch), the map, the wins; A starts, B leaves."""
+    """PLAY AS (mouse, cat, watch), the map, its record at the difficulty
+    setting for that side, the wins over all maps; A starts, B leaves."""
 
     def __init__(self, scene):
         self.scene = scene
@@ -237,8 +284,32 @@ class TitleScreen(screens.Screen):
         self.lines = (
             "PLAY AS: < %s >" % scene.side.upper(),
             "MAP:     %s" % scene.level_name(scene.level).upper(),
-            "WINS  MOUSE %d  CAT %d" % (saved.get("wins_mouse", 0), saved.get("wins_cat", 0)),
+            self._map_line(scene),
+            "ALL MAPS: WINS MOUSE %d  CAT %d" % (saved.get("wins_mouse", 0),
+                                                 saved.get("wins_cat", 0)),
         )
+
+    def _map_line(self, scene):
+        """The chosen map's record at the difficulty setting, for the chosen
+        side: "NORMAL: WON 3 LOST 1 BEST 14" (BEST: the fewest rounds to a
+        catch as the cat, the most rounds lasted as the mouse)."""
+        diff = scene.ctx.settings.get("difficulty", 1)
+        name = _DIFFS[diff]
+        if scene.side == "watch":
+            return "%s: AI AGAINST AI, NO RECORD" % name
+        level = scene.level
+        if not scene.levels.in_pack(level):
+            key = map_key(level, None)
+        elif scene.played[0] == level:
+            key = scene.played[1]
+        else:
+            return "%s: NO RECORD YET" % name
+        rec = scene.map_record(key)
+        at = MAP_DIFF * diff + (0 if scene.side == "mouse" else 3)
+        if rec is None or not (rec[at] or rec[at + 1]):
+            return "%s: NO RECORD YET" % name
+        line = "%s: WON %d LOST %d" % (name, rec[at], rec[at + 1])
+        return line + " BEST %d" % rec[at + 2] if rec[at + 2] else line
 
     def frame_key(self):
         return 1 | (self.gen & 0xFFFFF) << 2
@@ -287,7 +358,8 @@ class TitleScreen(screens.Screen):
         view.mouse_sprite.draw(fb, 116, 14)
         gfx.text(fb, self.lines[0], 18, 16)
         gfx.text(fb, self.lines[1], 18, 26)
-        gfx.text(fb, self.lines[2], 18, 36)
+        gfx.text(fb, self.lines[2], 4, 36)
+        gfx.text(fb, self.lines[3], 4, 46)
         gfx.text(fb, "A:START  B:BACK  UP/DOWN:MAP", 4, 57)
 
 
@@ -469,8 +541,7 @@ class PlayScreen(screens.Screen):
         view.status = line.text()
 
     def draw(self, fb):
-        g = self.match.game
-        self.view.draw(fb, g, g.mouse if self.match.side == "mouse" else g.cat)
+        self.view.draw(fb, self.match.game)
 
 
 class EndScreen(screens.Screen):
@@ -499,6 +570,4 @@ class EndScreen(screens.Screen):
         return None
 
     def draw(self, fb):
-        m = self.scene.match
-        g = m.game
-        self.scene.view.draw(fb, g, g.mouse if m.side == "mouse" else g.cat)
+        self.scene.view.draw(fb, self.scene.match.game)

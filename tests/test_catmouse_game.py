@@ -78,14 +78,18 @@ def test_a_caught_mouse_leaves_no_game_in_progress():
     _play_until_the_end(g, ctx, (A,))                   # the mouse stays put: caught
     assert g.match.game.winner == "cat" and g.end.banner == b"CAUGHT!"
     assert ctx.saved["catmouse/play"] == {} and ctx.finishes == 1
+    lasted = g.match.game.round
+    garden = [0] * catmouse_game.MAP_RECORD             # NORMAL, as the mouse: lost, lasted
+    garden[catmouse_game.MAP_DIFF + 1:catmouse_game.MAP_DIFF + 3] = [1, lasted]
     assert ctx.saved["catmouse"] == {"wins_mouse": 2, "wins_cat": 1, "best_catch": 9,
-                                     "lost_mouse": 1}
+                                     "lost_mouse": 1, "maps": {"Garden": garden}}
     assert g.snapshot() is None
     ctx.save_game()                                     # nothing comes back
     assert ctx.saved["catmouse/play"] == {}
     gamectx.tap(g, ctx, B)                              # the title: still nothing
     assert g.screen is g.title and g.snapshot() is None
-    assert g.title.lines[2] == "WINS  MOUSE 2  CAT 1"
+    assert g.title.lines[2:] == ("NORMAL: WON 0 LOST 1 BEST %d" % lasted,
+                                 "ALL MAPS: WINS MOUSE 2  CAT 1")
 
 
 def test_a_won_game_as_the_cat_keeps_the_fastest_catch():
@@ -104,8 +108,13 @@ def test_a_won_game_as_the_cat_keeps_the_fastest_catch():
         k += 1
         assert k < 3000
     assert c.winner == "cat" and g.end.banner == b"YOU CAUGHT IT!"
-    assert ctx.saved["catmouse"] == {"wins_cat": 1, "best_catch": c.round, "lost_cat": 3}
+    garden = [0] * catmouse_game.MAP_RECORD             # EASY, as the cat: won, fastest
+    garden[3:6] = [1, 0, c.round]
+    assert ctx.saved["catmouse"] == {"wins_cat": 1, "best_catch": c.round, "lost_cat": 3,
+                                     "maps": {"Garden": garden}}
     assert c.round < 99
+    gamectx.tap(g, ctx, B)
+    assert g.title.lines[2] == "EASY: WON 1 LOST 0 BEST %d" % c.round
     assert ctx.saved["catmouse/play"] == {} and ctx.finishes == 1 and g.snapshot() is None
 
 
@@ -188,7 +197,7 @@ def test_a_lost_game_offers_no_continue_in_the_simulator(keys):
     g = rt.game
     assert g.screen is g.end and g.end.banner == b"CAUGHT!"
     assert rt.resumable == [] and "resume" not in rt.saves.load("catmouse/play")[0]
-    assert rt.saves.load("catmouse")[0] == {"lost_mouse": 1}          # the records show it
+    assert rt.saves.load("catmouse")[0]["lost_mouse"] == 1            # the records show it
     for k in parse_keys("b wait:2 b wait:2"):
         s.step(k)
     assert rt.screen is rt.launcher and rt.resumable == []
@@ -263,3 +272,57 @@ def test_the_bfs_cat_keeps_its_route_through_undo_and_a_saved_game():
             mm.begin_round()
             assert mm.ai_move(ctx, "cat")
             assert mm.game.cat == seen[r + 1]
+
+
+def test_records_per_map_and_difficulty_and_an_old_save_read_into_them():
+    """A save from before the records per map (the totals only) is read as
+    it was: nothing lost, its totals still counted.  Each game adds to its
+    map's record at its difficulty and side; the best catch is the fewest
+    rounds; a pack map is keyed by its text; a bad entry is dropped alone."""
+    ctx = Ctx(difficulty=2)
+    old = {"wins_mouse": 4, "wins_cat": 2, "lost_mouse": 1, "lost_cat": 5, "best_catch": 20}
+    ctx.saved["catmouse"] = dict(old)
+    g = catmouse_game.Scene(ctx)
+    assert g.saved == old and ctx.toasts == []
+    assert g.title.lines[2:] == ("HARD: NO RECORD YET", "ALL MAPS: WINS MOUSE 4  CAT 2")
+    m = g.match
+    for side, level, winner, rounds in (("cat", 3, "cat", 30), ("cat", 3, "cat", 25),
+                                        ("cat", 3, "cat", 40), ("cat", 3, "mouse", 96),
+                                        ("mouse", 3, "mouse", 96), ("cat", 0, "cat", 18)):
+        g.side, g.level = side, level
+        g.start_play()
+        m.game.winner, m.game.round = winner, rounds
+        g.end_game(ctx)
+    saved = ctx.saved["catmouse"]
+    assert {k: saved[k] for k in old} == {"wins_mouse": 5, "wins_cat": 6, "lost_mouse": 1,
+                                          "lost_cat": 6, "best_catch": 18}
+    hard = 2 * catmouse_game.MAP_DIFF
+    assert saved["maps"]["Courtyard"][hard:hard + 6] == [1, 0, 96, 3, 1, 25]
+    assert saved["maps"]["Garden"][hard + 3:hard + 6] == [1, 0, 18]
+    assert sum(saved["maps"]["Courtyard"]) == sum([1, 96, 3, 1, 25])   # other difficulties: 0
+    g.side, g.level = "cat", 3
+    g.title.refresh()
+    assert g.title.lines[2] == "HARD: WON 3 LOST 1 BEST 25"
+    g.show_level("C..\n.#.\n..M\n")                  # a map from a pack
+    m.game.winner, m.game.round = "cat", 3
+    g.end_game(ctx)
+    key = catmouse_game.map_key(0, "C..\n.#.\n..M\n")
+    saved = ctx.saved["catmouse"]
+    assert key.startswith("P") and len(key) == 9 and saved["maps"][key][hard + 3:hard + 6] == [1, 0, 3]
+    # read back through the schema, one entry damaged: only it goes
+    ctx2 = Ctx(difficulty=2)
+    ctx2.saved["catmouse"] = dict(saved, maps=dict(saved["maps"], Streams=[1, 2]))
+    again = catmouse_game.Scene(ctx2)
+    assert again.saved == saved and ctx2.toasts == ["RECORDS RESET"]
+
+
+def test_records_keep_at_most_max_maps():
+    ctx = Ctx()
+    ctx.saved["catmouse"] = {"maps": {"P%08d" % i: [0] * catmouse_game.MAP_RECORD
+                                      for i in range(catmouse_game.MAX_MAPS)}}
+    g = catmouse_game.Scene(ctx)
+    g.start_play()
+    g.match.game.winner = "cat"
+    g.end_game(ctx)
+    assert "Garden" not in ctx.saved["catmouse"]["maps"]
+    assert ctx.saved["catmouse"]["lost_mouse"] == 1
