@@ -199,7 +199,7 @@ def collect(report):
         label = catmouse_ai.MOUSE_NAMES[diff].upper()
         report.add(section, "%s: %s mouse" % (LEVELS[level][0], label), rate, "%",
                    budget=CHASE_BUDGET if diff < 2 else None, higher_is_better=True,
-                   note="" if diff < 2 else "hard: few")
+                   note="" if diff < 2 else "no budget: hard")
     cases = boards()
     vm = vm_figures(cases)
     for name, cols, rows, costs, src, dst in cases:
