@@ -59,60 +59,49 @@ class BfsCat(_Searcher):
     cell is on a shortest path to the mouse now (``GridSearch.path_through``),
     else the first step of the new path, whose end becomes the target.  A
     path to a fixed cell is the same from every cell along it (the search
-    links each cell the same way whatever its start), so ``target`` alone
+    links each cell the same way whatever its start), so the target alone
     fixes the route: ``state`` (target + 1, 0: none) is what undo and the
     saved game keep, and the route itself is a cache, rebuilt with one more
-    search when the cat is not on it (after an undo).  ``keep_route=False``:
-    the plain seed cat, the first step of each new path (the EASY cat's)."""
+    search when the cat is not on it (after an undo)."""
 
-    def __init__(self, keep_route=True):
+    def __init__(self):
         _Searcher.__init__(self)
-        self.keep_route = keep_route
-        self.target = -1        # the route's end (a cell), -1: no route
-        self.route = None       # the route's cells (a cache of target's path)
+        self.state = 0          # the route's end (a cell) + 1, 0: no route
+        self.route = None       # the route's cells (a cache of the target's path)
         self.route_len = 0
         self.at = 0             # the cat's index on the route
         self.route_end = -1     # the target the cached route leads to
 
     def prepare(self, board):
-        """Load the board and make the route's buffer before play."""
+        """Load the board and size the route's buffer (before play, so no
+        move allocates); the search."""
         search = self._grid(board)
-        if self.keep_route:
-            self._route_buffer(len(search.path))
-
-    def _route_buffer(self, size):
+        size = len(search.path)
         if self.route is None or len(self.route) < size:
-            from array import array
-            self.route = array("H", bytes(2 * size))
+            if size <= 256:             # the handheld's maps: a byte a cell
+                self.route = bytearray(size)
+            else:
+                from array import array
+                self.route = array("H", bytes(2 * size))
             self.route_end = -1
-
-    @property
-    def state(self):
-        return self.target + 1
-
-    @state.setter
-    def state(self, value):
-        self.target = value - 1 if 0 < value <= 0xFFFF else -1
+        return search
 
     def __call__(self, board, position, legal):
-        search = self._grid(board)
-        if not self.keep_route:
-            search.bfs(position, board.mouse)
-            return self._first_step(search, position, legal)
+        search = self.prepare(board)
         step = self._route_step(search, board, position)
         mouse = board.mouse
         search.bfs(position, mouse)
         if step >= 0 and step in legal and search.path_through(step):
             return step
-        self.target = mouse
+        self.state = mouse + 1
         self._keep_path(search, mouse)
         return self._first_step(search, position, legal)
 
     def _route_step(self, search, board, position):
         """The route's next cell from ``position``, -1 when there is none."""
-        target = self.target
+        target = self.state - 1         # a saved game's is checked here
         if target < 0 or target >= len(board.costs) or not board.costs[target]:
-            self.target = -1
+            self.state = 0
             return -1
         route = self.route
         at = self.at
@@ -121,7 +110,7 @@ class BfsCat(_Searcher):
             at += 1                         # the cat took the route's step
         if self.route_end != target or at >= n or route[at] != position:
             if search.bfs(position, target) is None:
-                self.target = -1
+                self.state = 0
                 return -1
             self._keep_path(search, target)
             route = self.route
@@ -130,8 +119,7 @@ class BfsCat(_Searcher):
         return route[at + 1] if at + 1 < self.route_len else -1
 
     def _keep_path(self, search, target):
-        """The search's path as the route (copied: no allocation once sized)."""
-        self._route_buffer(len(search.path))
+        """The search's path as the route (copied: no allocation)."""
         route = self.route
         n = search.path_len
         path = search.path
@@ -161,22 +149,21 @@ class RandomMover:
         return legal[self.rng.below(len(legal))]
 
 
-class EasyCat:
-    """The handheld's EASY cat: the plain BFS cat (no route kept: undo keeps
-    only its Rng), but one move in three is a random legal cell."""
+class EasyCat(_Searcher):
+    """The handheld's EASY cat: the first step of each new shortest path (the
+    seed's cat: no route kept, undo keeps only its Rng), but one move in
+    three is a random legal cell."""
 
     def __init__(self, seed):
-        self.smart = BfsCat(keep_route=False)
+        _Searcher.__init__(self)
         self.rng = Rng(seed)
-
-    def prepare(self, board):
-        """Load the board before play, as the other AIs do: not in the first move."""
-        self.smart.prepare(board)
 
     def __call__(self, board, position, legal):
         if self.rng.below(3) == 0:
             return legal[self.rng.below(len(legal))]
-        return self.smart(board, position, legal)
+        search = self._grid(board)
+        search.bfs(position, board.mouse)
+        return self._first_step(search, position, legal)
 
 
 class StrategyTask:
@@ -352,43 +339,16 @@ class EvasiveMouse(_Searcher):
 
 
 # The mice of the difficulties EASY, NORMAL, HARD (``ctx.settings["difficulty"]``
-# 0/1/2): one move in MOUSE_SLIPS[diff] is a random legal cell (1: every one,
-# the random mouse; 0: none), the others the evasive mouse's.  A shortest-path
+# 0/1/2, catmouse_match.Match.start): one move in MOUSE_SLIPS[diff] is a random
+# legal cell (1: every one, the random mouse; 0: none), the others the evasive
+# mouse's.  A shortest-path
 # chaser catches them in most games at EASY and NORMAL, in few at HARD
 # (`make bench`, "Cat & Mouse: a shortest-path chaser against the mice").
 MOUSE_SLIPS = (1, 4, 10)
 
 
-def cat_for(diff, seed):
-    """The handheld's AI cat of difficulty ``diff`` (0 wanders one move in
-    three, 1 BFS, 2 A*) as ``(task, state)``: ``state`` is what undo keeps of
-    the AI (an object with a 30-bit ``state``: the easy cat's Rng, the BFS
-    cat's route) or None."""
-    if diff == 0:
-        cat = EasyCat(seed)
-        state = cat.rng
-    elif diff == 1:
-        cat = state = BfsCat()
-    else:
-        cat = AstarCat()
-        state = None
-    return StrategyTask(cat, cat.prepare), state
-
-
-def mouse_for(diff, seed):
-    """The handheld's AI mouse of difficulty ``diff`` as ``(task, state)``
-    (as cat_for; MOUSE_SLIPS)."""
-    slip = MOUSE_SLIPS[diff]
-    if slip == 1:
-        mouse = RandomMover(seed)
-        return StrategyTask(mouse), mouse.rng
-    mouse = EvasiveMouse(slip, seed)
-    return mouse, mouse.rng if slip else None
-
-
 def make(kind, seed=1):
-    """A built-in strategy by name: bfs, astar, evasive, random, or the
-    handheld's mice by difficulty: easy (random), normal, hard."""
+    """A built-in strategy by name: bfs, astar, evasive, random."""
     if kind == "bfs":
         return BfsCat()
     if kind == "astar":
@@ -397,11 +357,4 @@ def make(kind, seed=1):
         return EvasiveMouse()
     if kind == "random":
         return RandomMover(seed)
-    if kind in MOUSE_NAMES:
-        slip = MOUSE_SLIPS[MOUSE_NAMES.index(kind)]
-        return RandomMover(seed) if slip == 1 else EvasiveMouse(slip, seed)
-    raise ValueError("unknown strategy %r (bfs, astar, evasive, random, easy, normal, hard)"
-                     % kind)
-
-
-MOUSE_NAMES = ("easy", "normal", "hard")
+    raise ValueError("unknown strategy %r (bfs, astar, evasive, random)" % kind)

@@ -24,7 +24,7 @@ ring), so the same moves replay the same AI; a B tap leaves for the title.
 Every ending (caught or escaped, won or lost) goes through ``ctx.finish``:
 the game in progress is cleared, then the records stored (wins and losses
 per side and the fastest catch over all maps; per map and difficulty, wins,
-losses and bests: ``map_record``, shown on the title).  Nothing is allocated in a tick of play, moves
+losses and bests: catmouse_records, shown on the title).  Nothing is allocated in a tick of play, moves
 and undo included: the status text is composed in a preallocated buffer when
 it changes, and the AI is a task run by a ``work.Job``
 (tests/test_catmouse_alloc.py).
@@ -51,16 +51,6 @@ _MOVES = const(31)    # UP | DOWN | LEFT | RIGHT | A
 SCREEN_COLS = const(16)  # 8 x 7 px cells above the status bar (catmouse_view)
 SCREEN_ROWS = const(8)
 _SIDES = ("mouse", "cat", "watch")
-_DIFFS = ("EASY", "NORMAL", "HARD")
-# The records per map (``saved["maps"]``, keyed by map_key): MAP_RECORD counts,
-# MAP_DIFF for each difficulty in turn: as the mouse won, lost, best (most
-# rounds lasted), as the cat won, lost, best (fewest rounds to a catch; 0:
-# none yet).  At most MAX_MAPS maps are kept (the built-in ones and the
-# first pack maps played); a game on another still counts in the totals.
-MAP_DIFF = const(6)
-MAP_RECORD = const(18)
-MAX_MAPS = const(24)
-MAP_KEY_LEN = const(16)
 
 
 def check_level(text):
@@ -92,7 +82,6 @@ class Scene(screens.Scene):
         self.level = 0
         self.map_text = None        # the chosen pack level's (or shown) map; None: built-in
         self.match = catmouse_match.Match(ctx.ticks_ms() & 0xFFFF)
-        self.played = (-1, None)    # (level, map_key) of the last map started
         self.undo = self.match.undo  # the match's undo ring (the same object)
         self.title = TitleScreen(self)
         self.play = PlayScreen(self)
@@ -165,7 +154,6 @@ class Scene(screens.Scene):
         if diff is None:
             diff = ctx.settings.get("difficulty", 1)
         self.match.start(self.level, self.map_text, self.side, diff, ctx.ticks_ms())
-        self.played = (self.level, map_key(self.level, self.map_text))
         self.view.render(self.match.game)
         self.play.reset()
         self.screen = self.play
@@ -193,15 +181,9 @@ class Scene(screens.Scene):
             best = saved.get("best_catch", 0)
             if not best or g.round < best:
                 saved["best_catch"] = g.round
-        rec = self.map_record(map_key(m.level, m.map_text), True)
-        if rec is not None:
-            at = MAP_DIFF * m.diff + (0 if m.side == "mouse" else 3)
-            rec[at + (0 if won else 1)] += 1
-            best = rec[at + 2]
-            if m.side == "mouse" and g.round > best:
-                rec[at + 2] = g.round              # rounds lasted (the limit: escaped)
-            elif m.side == "cat" and won and (not best or g.round < best):
-                rec[at + 2] = g.round
+        import catmouse_records as cr   # dropped again once used
+        cr.add(saved, cr.map_key(m.level, m.map_text), m.diff, m.side, won, g.round)
+        cr.done()
         ctx.finish(GAME_ID, saved)
         if g.winner == "cat":
             banner = b"YOU CAUGHT IT!" if won else b"CAUGHT!"
@@ -210,20 +192,6 @@ class Scene(screens.Scene):
         ctx.beep(1500 if won else 200, 120)
         self.end.show(banner)
         self.screen = self.end
-
-    def map_record(self, key, make=False):
-        """The records of map ``key`` (a list of MAP_RECORD counts, in
-        ``saved``), or None: none yet (``make``: a new one, unless MAX_MAPS
-        maps have one)."""
-        maps = self.saved.get("maps")
-        if maps is None:
-            if not make:
-                return None
-            maps = self.saved["maps"] = {}
-        rec = maps.get(key)
-        if rec is None and make and len(maps) < MAX_MAPS:
-            rec = maps[key] = [0] * MAP_RECORD
-        return rec
 
     # -- the game in progress (runtime.save_game, CONTINUE) ---------------------------
     def snapshot(self):
@@ -259,15 +227,6 @@ class Scene(screens.Scene):
         return self.play.undo()
 
 
-def map_key(level, text):
-    """The records' key of a map: a built-in map's name (``text`` None), else
-    "P" and the CRC-32 of its text (a pack's map, wherever it is in the pack)."""
-    if text is None:
-        return catmouse_maps.LEVELS[level][0]
-    import savestore
-    return "P" + savestore.crc(text.encode())
-
-
 class TitleScreen(screens.Screen):
     """PLAY AS (mouse, cat, watch), the map, its record at the difficulty
     setting for that side, the wins over all maps; A starts, B leaves."""
@@ -281,35 +240,15 @@ class TitleScreen(screens.Screen):
         scene = self.scene
         self.gen += 1
         saved = scene.saved
+        import catmouse_records as cr   # the map's record line; dropped again once used
         self.lines = (
             "PLAY AS: < %s >" % scene.side.upper(),
             "MAP:     %s" % scene.level_name(scene.level).upper(),
-            self._map_line(scene),
+            cr.title_line(scene),
             "ALL MAPS: WINS MOUSE %d  CAT %d" % (saved.get("wins_mouse", 0),
                                                  saved.get("wins_cat", 0)),
         )
-
-    def _map_line(self, scene):
-        """The chosen map's record at the difficulty setting, for the chosen
-        side: "NORMAL: WON 3 LOST 1 BEST 14" (BEST: the fewest rounds to a
-        catch as the cat, the most rounds lasted as the mouse)."""
-        diff = scene.ctx.settings.get("difficulty", 1)
-        name = _DIFFS[diff]
-        if scene.side == "watch":
-            return "%s: AI AGAINST AI, NO RECORD" % name
-        level = scene.level
-        if not scene.levels.in_pack(level):
-            key = map_key(level, None)
-        elif scene.played[0] == level:
-            key = scene.played[1]
-        else:
-            return "%s: NO RECORD YET" % name
-        rec = scene.map_record(key)
-        at = MAP_DIFF * diff + (0 if scene.side == "mouse" else 3)
-        if rec is None or not (rec[at] or rec[at + 1]):
-            return "%s: NO RECORD YET" % name
-        line = "%s: WON %d LOST %d" % (name, rec[at], rec[at + 1])
-        return line + " BEST %d" % rec[at + 2] if rec[at + 2] else line
+        cr.done()
 
     def frame_key(self):
         return 1 | (self.gen & 0xFFFFF) << 2

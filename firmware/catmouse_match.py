@@ -14,7 +14,7 @@ Undo: one record per move the player chose (forced rests are replayed): cat,
 mouse and round (a byte each: maps here are at most 16 x 8 cells, 96
 rounds), cat and mouse stamina (16 bits each), both rests and "round
 started" in one byte, the AI's state (30 bits: its RNG's, or the BFS cat's
-route, catmouse_ai.cat_for), so the same moves replay the same AI.  Nothing is allocated by a move or an undo.
+route, Match.start), so the same moves replay the same AI.  Nothing is allocated by a move or an undo.
 
 The game in progress (``snapshot``/``restore``): the scene checks the dict
 first (gamesaves.catmouse_snapshot), ``restore`` then every record inside its
@@ -76,7 +76,7 @@ class Match:
 
     def use_ai(self, task, state):
         """``task`` plays the AI's piece (``state``: an object whose 30-bit
-        ``state`` undo keeps, catmouse_ai.cat_for; or None)."""
+        ``state`` undo keeps: an Rng, the BFS cat; or None)."""
         self.ai = task
         self.ai_state = state
         self.job.cancel()
@@ -86,10 +86,27 @@ class Match:
         self.new_game(level, text, side)
         self.diff = diff
         self.reseed(now)
-        if side == "mouse":
-            task, state = catmouse_ai.cat_for(diff, self.seed)
-        else:
-            task, state = catmouse_ai.mouse_for(diff, self.seed)
+        seed = self.seed
+        state = None                    # what undo keeps of the AI (use_ai)
+        if side == "mouse":             # the cat: wanders one move in three, BFS, A*
+            if diff == 0:
+                cat = catmouse_ai.EasyCat(seed)
+                state = cat.rng
+            elif diff == 1:
+                cat = state = catmouse_ai.BfsCat()      # its route
+            else:
+                cat = catmouse_ai.AstarCat()
+            task = catmouse_ai.StrategyTask(cat, cat.prepare)
+        else:                           # the mouse: catmouse_ai.MOUSE_SLIPS
+            slip = catmouse_ai.MOUSE_SLIPS[diff]
+            if slip == 1:
+                mouse = catmouse_ai.RandomMover(seed)
+                state = mouse.rng
+                task = catmouse_ai.StrategyTask(mouse)
+            else:
+                task = catmouse_ai.EvasiveMouse(slip, seed)
+                if slip:
+                    state = task.rng
         self.use_ai(task, state)
         task.prepare(self.game.board)
         self.undo.clear()

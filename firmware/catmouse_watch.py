@@ -11,7 +11,7 @@ allocated per frame (tests/test_catmouse_watch.py).
 
 Keys: A pause / run, RIGHT one cell (pauses), UP speed (five steps, round),
 LEFT BFS / A* (the search on screen runs again), DOWN next map, B the title.
-The mouse is the difficulty setting's (catmouse_ai.mouse_for: random,
+The mouse is the difficulty setting's (catmouse_ai.MOUSE_SLIPS: random,
 evasive with a random move in four, in ten), a task run by the match's job
 as in play.
 
@@ -158,7 +158,7 @@ class WatchScreen(screens.Screen):
         if slip == 1:
             mouse = catmouse_ai.RandomMover(m.seed)
             m.use_ai(catmouse_ai.StrategyTask(mouse), mouse.rng)
-        else:                           # catmouse_ai.mouse_for's mouse, on the shared grid
+        else:                           # Match.start's mouse, on the shared grid
             owner.slip = slip
             owner.rng.seed(m.seed)
             m.use_ai(owner, owner.rng if slip else None)

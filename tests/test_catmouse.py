@@ -6,6 +6,7 @@ import catmouse_ai
 import work
 from catmouse import CAT, MOUSE, OBSTACLE, CatMouseGame, MapError, parse_map
 from catmouse_maps import LEVELS
+from host_tools.commands.play_cmd import MOUSE_NAMES, difficulty_mouse
 
 SEED = LEVELS[1][1]
 SEED_TERRAIN = LEVELS[2][1]
@@ -176,18 +177,23 @@ def test_evasive_mouse_thinks_in_slices_with_the_same_answers():
 
 
 def test_mouse_difficulties_are_the_handhelds():
-    """make("easy"/"normal"/"hard") are mouse_for's mice: random, then the
-    evasive mouse slipping one move in MOUSE_SLIPS[diff]."""
-    assert isinstance(catmouse_ai.make("easy", 3), catmouse_ai.RandomMover)
+    """`play catmouse --mouse easy|normal|hard` plays the handheld's mice
+    (Match.start's): random, then the evasive mouse slipping one move in
+    MOUSE_SLIPS[diff], whose Rng undo keeps."""
+    import catmouse_match
+    m = catmouse_match.Match(3)
+    assert isinstance(difficulty_mouse("easy", 3), catmouse_ai.RandomMover)
+    m.start(0, None, "cat", 0, 0)
+    assert isinstance(m.ai.strategy, catmouse_ai.RandomMover) and m.ai_state is m.ai.strategy.rng
     for diff, name in ((1, "normal"), (2, "hard")):
-        mouse = catmouse_ai.make(name, 3)
-        task, state = catmouse_ai.mouse_for(diff, 3)
-        assert mouse.slip == task.slip == catmouse_ai.MOUSE_SLIPS[diff] > 1
-        assert state is task.rng
+        mouse = difficulty_mouse(name, 3)
+        m.start(0, None, "cat", diff, 0)
+        assert mouse.slip == m.ai.slip == catmouse_ai.MOUSE_SLIPS[diff] > 1
+        assert m.ai_state is m.ai.rng
     game = CatMouseGame(parse_map(LEVELS[0][1]))
     legal = game.legal_moves("mouse")
     slips = 0
-    mouse = catmouse_ai.make("normal", 5)
+    mouse = difficulty_mouse("normal", 5)
     for _ in range(200):
         mouse.begin(game.board, game.mouse, legal)
         slips += mouse.answer != work.NO_ANSWER           # drawn before any flood
@@ -207,11 +213,11 @@ def test_a_shortest_path_chaser_catches_the_easy_and_normal_mice():
     caught = {}
     for level in range(len(LEVELS)):
         cmap = parse_map(LEVELS[level][1])
-        for diff, name in enumerate(catmouse_ai.MOUSE_NAMES):
+        for diff, name in enumerate(MOUSE_NAMES):
             won = 0
             for seed in range(1, 9):
                 game = CatMouseGame(cmap)
-                game.play(catmouse_chaser.chase, catmouse_ai.make(name, seed))
+                game.play(catmouse_chaser.chase, difficulty_mouse(name, seed))
                 won += game.winner == "cat"
             caught[level, diff] = won
     assert all(caught[level, diff] >= 5 for level in range(len(LEVELS)) for diff in (0, 1)), caught
@@ -225,7 +231,7 @@ def test_the_chaser_runs_as_a_plug_in():
     chaser = PluginPiece("host_tools.games.catmouse_chaser:chase", "cat", 10.0)
     try:
         game = CatMouseGame(parse_map(LEVELS[0][1]))
-        assert play_game(game, chaser, catmouse_ai.make("easy", 1)) is None
+        assert play_game(game, chaser, difficulty_mouse("easy", 1)) is None
         assert game.winner == "cat"
     finally:
         chaser.close()

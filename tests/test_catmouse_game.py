@@ -14,6 +14,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "firmware" / "ci
 import catmouse  # noqa: E402
 import catmouse_ai  # noqa: E402
 import catmouse_maps  # noqa: E402
+import catmouse_records  # noqa: E402
 import catmouse_game  # noqa: E402
 import catmouse_match  # noqa: E402
 import gamectx  # noqa: E402
@@ -79,8 +80,8 @@ def test_a_caught_mouse_leaves_no_game_in_progress():
     assert g.match.game.winner == "cat" and g.end.banner == b"CAUGHT!"
     assert ctx.saved["catmouse/play"] == {} and ctx.finishes == 1
     lasted = g.match.game.round
-    garden = [0] * catmouse_game.MAP_RECORD             # NORMAL, as the mouse: lost, lasted
-    garden[catmouse_game.MAP_DIFF + 1:catmouse_game.MAP_DIFF + 3] = [1, lasted]
+    garden = [0] * catmouse_records.MAP_RECORD             # NORMAL, as the mouse: lost, lasted
+    garden[catmouse_records.MAP_DIFF + 1:catmouse_records.MAP_DIFF + 3] = [1, lasted]
     assert ctx.saved["catmouse"] == {"wins_mouse": 2, "wins_cat": 1, "best_catch": 9,
                                      "lost_mouse": 1, "maps": {"Garden": garden}}
     assert g.snapshot() is None
@@ -108,7 +109,7 @@ def test_a_won_game_as_the_cat_keeps_the_fastest_catch():
         k += 1
         assert k < 3000
     assert c.winner == "cat" and g.end.banner == b"YOU CAUGHT IT!"
-    garden = [0] * catmouse_game.MAP_RECORD             # EASY, as the cat: won, fastest
+    garden = [0] * catmouse_records.MAP_RECORD             # EASY, as the cat: won, fastest
     garden[3:6] = [1, 0, c.round]
     assert ctx.saved["catmouse"] == {"wins_cat": 1, "best_catch": c.round, "lost_cat": 3,
                                      "maps": {"Garden": garden}}
@@ -296,7 +297,7 @@ def test_records_per_map_and_difficulty_and_an_old_save_read_into_them():
     saved = ctx.saved["catmouse"]
     assert {k: saved[k] for k in old} == {"wins_mouse": 5, "wins_cat": 6, "lost_mouse": 1,
                                           "lost_cat": 6, "best_catch": 18}
-    hard = 2 * catmouse_game.MAP_DIFF
+    hard = 2 * catmouse_records.MAP_DIFF
     assert saved["maps"]["Courtyard"][hard:hard + 6] == [1, 0, 96, 3, 1, 25]
     assert saved["maps"]["Garden"][hard + 3:hard + 6] == [1, 0, 18]
     assert sum(saved["maps"]["Courtyard"]) == sum([1, 96, 3, 1, 25])   # other difficulties: 0
@@ -306,7 +307,7 @@ def test_records_per_map_and_difficulty_and_an_old_save_read_into_them():
     g.show_level("C..\n.#.\n..M\n")                  # a map from a pack
     m.game.winner, m.game.round = "cat", 3
     g.end_game(ctx)
-    key = catmouse_game.map_key(0, "C..\n.#.\n..M\n")
+    key = catmouse_records.map_key(0, "C..\n.#.\n..M\n")
     saved = ctx.saved["catmouse"]
     assert key.startswith("P") and len(key) == 9 and saved["maps"][key][hard + 3:hard + 6] == [1, 0, 3]
     # read back through the schema, one entry damaged: only it goes
@@ -318,8 +319,8 @@ def test_records_per_map_and_difficulty_and_an_old_save_read_into_them():
 
 def test_records_keep_at_most_max_maps():
     ctx = Ctx()
-    ctx.saved["catmouse"] = {"maps": {"P%08d" % i: [0] * catmouse_game.MAP_RECORD
-                                      for i in range(catmouse_game.MAX_MAPS)}}
+    ctx.saved["catmouse"] = {"maps": {"P%08d" % i: [0] * catmouse_records.MAP_RECORD
+                                      for i in range(catmouse_records.MAX_MAPS)}}
     g = catmouse_game.Scene(ctx)
     g.start_play()
     g.match.game.winner = "cat"

@@ -12,6 +12,7 @@ from host_tools.emulation import sim as simmod
 simmod.install_host_modules()
 
 import catmouse_maps  # noqa: E402
+import catmouse_records  # noqa: E402
 import catmouse_match  # noqa: E402
 import gfx  # noqa: E402
 import junqi_game  # noqa: E402
@@ -185,11 +186,10 @@ def test_the_numbers_gamesaves_copies_are_the_modules_own():
                                                               levelpack.MAX_LEVEL_BYTES)
     assert (gamesaves.CM_UNDO_SIZE, gamesaves.CM_UNDO_DEPTH) == (catmouse_match.UNDO_SIZE,
                                                                  catmouse_match.UNDO_DEPTH)
-    import catmouse_game
     assert (gamesaves.CM_MAPS, gamesaves.CM_MAP_RECORD, gamesaves.CM_MAP_KEY_LEN) == (
-        catmouse_game.MAX_MAPS, catmouse_game.MAP_RECORD, catmouse_game.MAP_KEY_LEN)
-    assert catmouse_game.MAP_RECORD == 3 * catmouse_game.MAP_DIFF
-    assert max(len(name) for name, _ in catmouse_maps.LEVELS) <= catmouse_game.MAP_KEY_LEN
+        catmouse_records.MAX_MAPS, catmouse_records.MAP_RECORD, catmouse_records.MAP_KEY_LEN)
+    assert catmouse_records.MAP_RECORD == 3 * catmouse_records.MAP_DIFF
+    assert max(len(name) for name, _ in catmouse_maps.LEVELS) <= catmouse_records.MAP_KEY_LEN
     assert (gamesaves.JQ_UNDO_SIZE, gamesaves.JQ_UNDO_PLIES) == (junqi_game.UNDO_SIZE,
                                                                  junqi_game.UNDO_PLIES)
     assert (gamesaves._CELLS, gamesaves._TYPES, gamesaves._HIDDEN, gamesaves._NOBODY) == (

@@ -172,7 +172,7 @@ def chase_rates(games=CHASE_GAMES):
     """% of ``games`` games (each map at its round limit) that a shortest-path
     chaser, a plug-in run by the plug-in runner, wins against the handheld's
     mouse of each difficulty (seeds 1..games): {(level, diff): %}."""
-    from host_tools.commands.play_cmd import PluginPiece, play_game
+    from host_tools.commands.play_cmd import MOUSE_NAMES, PluginPiece, difficulty_mouse, play_game
 
     chaser = PluginPiece(CHASER, "cat", 10.0)
     rates = {}
@@ -183,7 +183,7 @@ def chase_rates(games=CHASE_GAMES):
                 won = 0
                 for seed in range(1, games + 1):
                     game = CatMouseGame(cmap)
-                    play_game(game, chaser, catmouse_ai.make(catmouse_ai.MOUSE_NAMES[diff], seed))
+                    play_game(game, chaser, difficulty_mouse(MOUSE_NAMES[diff], seed))
                     won += game.winner == "cat"
                 rates[level, diff] = 100.0 * won / games
     finally:
@@ -196,7 +196,7 @@ def collect(report):
     section = ("Cat & Mouse: a shortest-path chaser (plug-in) against the mice, "
                "%% of %d games caught" % CHASE_GAMES)
     for (level, diff), rate in sorted(rates.items()):
-        label = catmouse_ai.MOUSE_NAMES[diff].upper()
+        label = ("EASY", "NORMAL", "HARD")[diff]
         report.add(section, "%s: %s mouse" % (LEVELS[level][0], label), rate, "%",
                    budget=CHASE_BUDGET if diff < 2 else None, higher_is_better=True,
                    note="" if diff < 2 else "no budget: hard")
