@@ -49,12 +49,85 @@ class _Searcher:
 
 
 class BfsCat(_Searcher):
-    """Fewest moves to the mouse (BFS), the seed's cat."""
+    """Fewest moves to the mouse (BFS), the seed's cat.  It keeps its route
+    while that is still a shortest one: on a tie it does not switch to
+    another equally short route (a search whose tie-break flips with each
+    step of the mouse would send it back and forth between two cells).
+
+    The route is the search's path to ``target``, the mouse's cell when the
+    route was chosen: each move the cat takes the route's next cell if that
+    cell is on a shortest path to the mouse now (``GridSearch.path_through``),
+    else the first step of the new path, whose end becomes the target.  A
+    path to a fixed cell is the same from every cell along it (the search
+    links each cell the same way whatever its start), so the target alone
+    fixes the route: ``state`` (target + 1, 0: none) is what undo and the
+    saved game keep, and the route itself is a cache, rebuilt with one more
+    search when the cat is not on it (after an undo)."""
+
+    def __init__(self):
+        _Searcher.__init__(self)
+        self.state = 0          # the route's end (a cell) + 1, 0: no route
+        self.route = None       # the route's cells (a cache of the target's path)
+        self.route_len = 0
+        self.at = 0             # the cat's index on the route
+        self.route_end = -1     # the target the cached route leads to
+
+    def prepare(self, board):
+        """Load the board and size the route's buffer (before play, so no
+        move allocates); the search."""
+        search = self._grid(board)
+        size = len(search.path)
+        if self.route is None or len(self.route) < size:
+            if size <= 256:             # the handheld's maps: a byte a cell
+                self.route = bytearray(size)
+            else:
+                from array import array
+                self.route = array("H", bytes(2 * size))
+            self.route_end = -1
+        return search
 
     def __call__(self, board, position, legal):
-        search = self._grid(board)
-        search.bfs(position, board.mouse)
+        search = self.prepare(board)
+        step = self._route_step(search, board, position)
+        mouse = board.mouse
+        search.bfs(position, mouse)
+        if step >= 0 and step in legal and search.path_through(step):
+            return step
+        self.state = mouse + 1
+        self._keep_path(search, mouse)
         return self._first_step(search, position, legal)
+
+    def _route_step(self, search, board, position):
+        """The route's next cell from ``position``, -1 when there is none."""
+        target = self.state - 1         # a saved game's is checked here
+        if target < 0 or target >= len(board.costs) or not board.costs[target]:
+            self.state = 0
+            return -1
+        route = self.route
+        at = self.at
+        n = self.route_len
+        if self.route_end == target and at < n and route[at] != position:
+            at += 1                         # the cat took the route's step
+        if self.route_end != target or at >= n or route[at] != position:
+            if search.bfs(position, target) is None:
+                self.state = 0
+                return -1
+            self._keep_path(search, target)
+            route = self.route
+            at = 0
+        self.at = at
+        return route[at + 1] if at + 1 < self.route_len else -1
+
+    def _keep_path(self, search, target):
+        """The search's path as the route (copied: no allocation)."""
+        route = self.route
+        n = search.path_len
+        path = search.path
+        for i in range(n):
+            route[i] = path[i]
+        self.route_len = n
+        self.route_end = target
+        self.at = 0
 
 
 class AstarCat(_Searcher):
@@ -76,22 +149,21 @@ class RandomMover:
         return legal[self.rng.below(len(legal))]
 
 
-class EasyCat:
-    """The handheld's EASY cat: the BFS cat, but one move in three is a
-    random legal cell."""
+class EasyCat(_Searcher):
+    """The handheld's EASY cat: the first step of each new shortest path (the
+    seed's cat: no route kept, undo keeps only its Rng), but one move in
+    three is a random legal cell."""
 
     def __init__(self, seed):
-        self.smart = BfsCat()
+        _Searcher.__init__(self)
         self.rng = Rng(seed)
-
-    def prepare(self, board):
-        """Load the board before play, as the other AIs do: not in the first move."""
-        self.smart.prepare(board)
 
     def __call__(self, board, position, legal):
         if self.rng.below(3) == 0:
             return legal[self.rng.below(len(legal))]
-        return self.smart(board, position, legal)
+        search = self._grid(board)
+        search.bfs(position, board.mouse)
+        return self._first_step(search, position, legal)
 
 
 class StrategyTask:
@@ -145,8 +217,10 @@ class EvasiveMouse(_Searcher):
 
     GRID = FloodSearch
 
-    def __init__(self):
+    def __init__(self, slip=0, seed=1):
         _Searcher.__init__(self)
+        self.slip = slip        # one move in ``slip`` is a random legal cell (0: none)
+        self.rng = Rng(seed)
         self.cat_time = None
         self.own_time = None
         self.board = None
@@ -198,6 +272,8 @@ class EvasiveMouse(_Searcher):
         self.legal = legal
         self.answer = NO_ANSWER
         self.next = -1
+        if self.slip and self.rng.below(self.slip) == 0:
+            self.answer = legal[self.rng.below(len(legal))]   # a slip: no flood
 
     def alone_next(self):
         return True
@@ -206,6 +282,8 @@ class EvasiveMouse(_Searcher):
         """One flood: the cat's (and the ranking) first, then the next tied
         candidate's territory; True when the answer is made."""
         if self.next < 0:
+            if self.answer != NO_ANSWER:
+                return True                 # a slip, drawn by begin()
             return self._rank()
         search = self.search
         board = self.board
@@ -258,6 +336,15 @@ class EvasiveMouse(_Searcher):
             if mine != UNREACHED and mine + 1 < cat_time[q]:
                 territory += 1
         return territory
+
+
+# The mice of the difficulties EASY, NORMAL, HARD (``ctx.settings["difficulty"]``
+# 0/1/2, catmouse_match.Match.start): one move in MOUSE_SLIPS[diff] is a random
+# legal cell (1: every one, the random mouse; 0: none), the others the evasive
+# mouse's.  A shortest-path
+# chaser catches them in most games at EASY and NORMAL, in few at HARD
+# (`make bench`, "Cat & Mouse: a shortest-path chaser against the mice").
+MOUSE_SLIPS = (1, 4, 10)
 
 
 def make(kind, seed=1):

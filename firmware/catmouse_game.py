@@ -23,7 +23,8 @@ AI's RNG state (catmouse_match.UNDO_DEPTH rounds in a preallocated undo
 ring), so the same moves replay the same AI; a B tap leaves for the title.
 Every ending (caught or escaped, won or lost) goes through ``ctx.finish``:
 the game in progress is cleared, then the records stored (wins and losses
-per side, the fastest catch).  Nothing is allocated in a tick of play, moves
+per side and the fastest catch over all maps; per map and difficulty, wins,
+losses and bests: catmouse_records, shown on the title).  Nothing is allocated in a tick of play, moves
 and undo included: the status text is composed in a preallocated buffer when
 it changes, and the AI is a task run by a ``work.Job``
 (tests/test_catmouse_alloc.py).
@@ -47,7 +48,7 @@ except ImportError:
 GAME_ID = "catmouse"
 AI_DELAY = const(4)   # ticks between the player's move and the AI's answer
 _MOVES = const(31)    # UP | DOWN | LEFT | RIGHT | A
-SCREEN_COLS = const(16)  # 8-px cells on the 128x64 screen
+SCREEN_COLS = const(16)  # 8 x 7 px cells above the status bar (catmouse_view)
 SCREEN_ROWS = const(8)
 _SIDES = ("mouse", "cat", "watch")
 
@@ -168,7 +169,8 @@ class Scene(screens.Scene):
 
     def end_game(self, ctx):
         """The game ended: the records (a win or a loss for the player's
-        side, the fastest catch) through ctx.finish, then the end screen."""
+        side, the fastest catch; the map's record at the game's difficulty)
+        through ctx.finish, then the end screen."""
         m = self.match
         g = m.game
         won = g.winner == m.side
@@ -179,6 +181,9 @@ class Scene(screens.Scene):
             best = saved.get("best_catch", 0)
             if not best or g.round < best:
                 saved["best_catch"] = g.round
+        import catmouse_records as cr   # dropped again once used
+        cr.add(saved, cr.map_key(m.level, m.map_text), m.diff, m.side, won, g.round)
+        cr.done()
         ctx.finish(GAME_ID, saved)
         if g.winner == "cat":
             banner = b"YOU CAUGHT IT!" if won else b"CAUGHT!"
@@ -223,7 +228,8 @@ class Scene(screens.Scene):
 
 
 class TitleScreen(screens.Screen):
-    """PLAY AS (mouse, cat, watch), the map, the wins; A starts, B leaves."""
+    """PLAY AS (mouse, cat, watch), the map, its record at the difficulty
+    setting for that side, the wins over all maps; A starts, B leaves."""
 
     def __init__(self, scene):
         self.scene = scene
@@ -234,11 +240,15 @@ class TitleScreen(screens.Screen):
         scene = self.scene
         self.gen += 1
         saved = scene.saved
+        import catmouse_records as cr   # the map's record line; dropped again once used
         self.lines = (
             "PLAY AS: < %s >" % scene.side.upper(),
             "MAP:     %s" % scene.level_name(scene.level).upper(),
-            "WINS  MOUSE %d  CAT %d" % (saved.get("wins_mouse", 0), saved.get("wins_cat", 0)),
+            cr.title_line(scene),
+            "ALL MAPS: WINS MOUSE %d  CAT %d" % (saved.get("wins_mouse", 0),
+                                                 saved.get("wins_cat", 0)),
         )
+        cr.done()
 
     def frame_key(self):
         return 1 | (self.gen & 0xFFFFF) << 2
@@ -287,7 +297,8 @@ class TitleScreen(screens.Screen):
         view.mouse_sprite.draw(fb, 116, 14)
         gfx.text(fb, self.lines[0], 18, 16)
         gfx.text(fb, self.lines[1], 18, 26)
-        gfx.text(fb, self.lines[2], 18, 36)
+        gfx.text(fb, self.lines[2], 4, 36)
+        gfx.text(fb, self.lines[3], 4, 46)
         gfx.text(fb, "A:START  B:BACK  UP/DOWN:MAP", 4, 57)
 
 
@@ -469,8 +480,7 @@ class PlayScreen(screens.Screen):
         view.status = line.text()
 
     def draw(self, fb):
-        g = self.match.game
-        self.view.draw(fb, g, g.mouse if self.match.side == "mouse" else g.cat)
+        self.view.draw(fb, self.match.game)
 
 
 class EndScreen(screens.Screen):
@@ -499,6 +509,4 @@ class EndScreen(screens.Screen):
         return None
 
     def draw(self, fb):
-        m = self.scene.match
-        g = m.game
-        self.scene.view.draw(fb, g, g.mouse if m.side == "mouse" else g.cat)
+        self.scene.view.draw(fb, self.scene.match.game)

@@ -13,8 +13,8 @@ MEMORY" toast and a legal move instead (stay if it may, else the first).
 Undo: one record per move the player chose (forced rests are replayed): cat,
 mouse and round (a byte each: maps here are at most 16 x 8 cells, 96
 rounds), cat and mouse stamina (16 bits each), both rests and "round
-started" in one byte, the AI's RNG state (30 bits), so the same moves replay
-the same AI.  Nothing is allocated by a move or an undo.
+started" in one byte, the AI's state (30 bits: its RNG's, or the BFS cat's
+route, Match.start), so the same moves replay the same AI.  Nothing is allocated by a move or an undo.
 
 The game in progress (``snapshot``/``restore``): the scene checks the dict
 first (gamesaves.catmouse_snapshot), ``restore`` then every record inside its
@@ -54,7 +54,7 @@ class Match:
         self.diff = 1
         self.seed = seed
         self.ai = None
-        self.ai_rng = None          # the AI's Rng when it draws (easy), else None
+        self.ai_state = None        # what undo keeps of the AI: its Rng, the BFS cat's route; or None
         self.job = work.Job()
         self.undo = undoring.UndoRing(UNDO_SIZE, UNDO_DEPTH)
         self.round_started = False
@@ -74,10 +74,11 @@ class Match:
         """Mix the clock into the seed the next AI is made with."""
         self.seed = (self.seed * 31 + now) & 0xFFFF
 
-    def use_ai(self, task, rng):
-        """``task`` plays the AI's piece (``rng``: its Rng, for undo; or None)."""
+    def use_ai(self, task, state):
+        """``task`` plays the AI's piece (``state``: an object whose 30-bit
+        ``state`` undo keeps: an Rng, the BFS cat; or None)."""
         self.ai = task
-        self.ai_rng = rng
+        self.ai_state = state
         self.job.cancel()
 
     def start(self, level, text, side, diff, now):
@@ -86,23 +87,27 @@ class Match:
         self.diff = diff
         self.reseed(now)
         seed = self.seed
-        rng = None
-        if side == "mouse":
+        state = None                    # what undo keeps of the AI (use_ai)
+        if side == "mouse":             # the cat: wanders one move in three, BFS, A*
             if diff == 0:
                 cat = catmouse_ai.EasyCat(seed)
-                rng = cat.rng
+                state = cat.rng
             elif diff == 1:
-                cat = catmouse_ai.BfsCat()
+                cat = state = catmouse_ai.BfsCat()      # its route
             else:
                 cat = catmouse_ai.AstarCat()
             task = catmouse_ai.StrategyTask(cat, cat.prepare)
-        elif diff == 0:
-            mouse = catmouse_ai.RandomMover(seed)
-            rng = mouse.rng
-            task = catmouse_ai.StrategyTask(mouse)
-        else:
-            task = catmouse_ai.EvasiveMouse()
-        self.use_ai(task, rng)
+        else:                           # the mouse: catmouse_ai.MOUSE_SLIPS
+            slip = catmouse_ai.MOUSE_SLIPS[diff]
+            if slip == 1:
+                mouse = catmouse_ai.RandomMover(seed)
+                state = mouse.rng
+                task = catmouse_ai.StrategyTask(mouse)
+            else:
+                task = catmouse_ai.EvasiveMouse(slip, seed)
+                if slip:
+                    state = task.rng
+        self.use_ai(task, state)
         task.prepare(self.game.board)
         self.undo.clear()
 
@@ -171,8 +176,8 @@ class Match:
         buf[at + 5] = g.mouse_stamina & 0xFF
         buf[at + 6] = g.mouse_stamina >> 8
         buf[at + 7] = g.cat_rest | g.mouse_rest << 3 | (64 if self.round_started else 0)
-        rng = self.ai_rng
-        u.put30(at + 8, rng.state if rng is not None else 0)
+        state = self.ai_state
+        u.put30(at + 8, state.state if state is not None else 0)
 
     def undo_round(self):
         """Back to the player's last chosen move; False when there is none."""
@@ -198,8 +203,8 @@ class Match:
         board.cat_rest = g.cat_rest
         board.mouse_rest = g.mouse_rest
         board.round = g.round
-        if self.ai_rng is not None:
-            self.ai_rng.state = u.get30(at + 8)
+        if self.ai_state is not None:
+            self.ai_state.state = u.get30(at + 8)
         self.job.cancel()
         return True
 

@@ -3,10 +3,11 @@ and in the watch mode: the terrain prerendered once per map, the two pieces
 and a one-line status bar (composed in place, so a new text allocates
 nothing).
 
-The 16x8 map fills the screen, one 8x8 cell each: road (empty), grass
-(tufts), stream (waves), obstacle (solid brick), cat (face with ears), mouse
-(side view: ear, snout, tail).  The status bar goes on the half of the screen
-away from the player's piece.
+A cell is 8 pixels wide and 7 high (CELL_W x CELL_H), so the largest map
+the screen takes, 16 x 8 cells, fills the top 128 x 56 pixels and the status
+bar has the bottom 7 rows to itself (STATUS_Y): it never covers the map.
+Road (empty), grass (tufts), stream (waves), obstacle (brick), cat (face
+with ears), mouse (side view: ear, snout, tail).
 """
 
 import gfx
@@ -21,24 +22,27 @@ except ImportError:
 # status bar capacity: "YOU CAUGHT IT!  A:AGAIN B:MENU" is 30 characters; play on
 # the largest map the parser takes (64x64, 512 rounds) "R512/512 MOUSE ST1536 REST" 26
 _STATUS_SIZE = const(32)
+CELL_W = const(8)       # a map cell on the screen, in pixels
+CELL_H = const(7)
+STATUS_Y = const(57)    # the status bar: the bottom 7 rows, below 8 rows of cells
 
 _ROAD = gfx.sprite_rows((
     "........", "........", "........", "........",
-    "........", "........", "........", "........"))
+    "........", "........", "........"))
 _GRASS = gfx.sprite_rows((
     "........", ".X...X..", ".X.X.X..", "........",
-    "....X...", "X...X.X.", "X.X.....", "........"))
+    "....X...", "X...X.X.", "X.X....."))
 _STREAM = gfx.sprite_rows((
     "........", ".XX...XX", "X..XXX..", "........",
-    ".XX...XX", "X..XXX..", "........", "........"))
+    ".XX...XX", "X..XXX..", "........"))
 _OBSTACLE = gfx.sprite_rows((
     "XXXXXXXX", "X..X...X", "XXXXXXXX", "X...X..X",
-    "XXXXXXXX", "X..X...X", "XXXXXXXX", "........"))
+    "XXXXXXXX", "X..X...X", "XXXXXXXX"))
 _CAT = gfx.sprite_rows((
     "X.....X.", "XX...XX.", "XXXXXXX.", "X.XXX.X.",
-    "XXXXXXX.", "XX.X.XX.", ".XXXXX..", "........"))
+    "XXXXXXX.", "XX.X.XX.", ".XXXXX.."))
 _MOUSE = gfx.sprite_rows((
-    "........", "..XX....", ".XXXX...", ".XXXXXX.",
+    "..XX....", ".XXXX...", ".XXXXXX.",
     "X.XXXXXX", "XXXXXXXX", ".X...X..", "......XX"))
 
 
@@ -93,11 +97,11 @@ class MapView:
     def __init__(self, ctx):
         self.ctx = ctx
         self.sprites = (
-            gfx.Sprite(_OBSTACLE, 8, 8), gfx.Sprite(_ROAD, 8, 8),
-            gfx.Sprite(_GRASS, 8, 8), gfx.Sprite(_STREAM, 8, 8),
+            gfx.Sprite(_OBSTACLE, CELL_W, CELL_H), gfx.Sprite(_ROAD, CELL_W, CELL_H),
+            gfx.Sprite(_GRASS, CELL_W, CELL_H), gfx.Sprite(_STREAM, CELL_W, CELL_H),
         )
-        self.cat_sprite = gfx.Sprite(_CAT, 8, 8)
-        self.mouse_sprite = gfx.Sprite(_MOUSE, 8, 8)
+        self.cat_sprite = gfx.Sprite(_CAT, CELL_W, CELL_H)
+        self.mouse_sprite = gfx.Sprite(_MOUSE, CELL_W, CELL_H)
         self.bg = None
         self.bg_fb = None
         self.line = StatusText(_STATUS_SIZE)
@@ -115,12 +119,13 @@ class MapView:
         self.bg_fb.fill(0)
         costs = game.costs
         sprites = self.sprites
+        cols = game.cols
         for cell in range(len(costs)):
-            self.bg_fb.blit(sprites[costs[cell]].fb, (cell % game.cols) << 3, (cell // game.cols) << 3)
+            self.bg_fb.blit(sprites[costs[cell]].fb, (cell % cols) * CELL_W, (cell // cols) * CELL_H)
 
-    def draw(self, fb, g, mine):
-        """The map of game ``g`` with its pieces and the status bar, kept off
-        ``mine`` (the player's piece); a cat that has caught the mouse blinks."""
+    def draw(self, fb, g):
+        """The map of game ``g`` with its pieces and the status bar below
+        it; a cat that has caught the mouse blinks."""
         ctx = self.ctx
         cols = g.cols
         frame = ctx.frame
@@ -128,37 +133,8 @@ class MapView:
             frame[WHOLE] = self.bg   # the prerendered terrain, one memory copy
         else:
             fb.blit(self.bg_fb, 0, 0)
-        fb.blit(self.mouse_sprite.fb, (g.mouse % cols) << 3, (g.mouse // cols) << 3)
+        fb.blit(self.mouse_sprite.fb, (g.mouse % cols) * CELL_W, (g.mouse // cols) * CELL_H)
         if g.winner != "cat" or (ctx.tick_no() >> 3) & 1:
-            fb.blit(self.cat_sprite.fb, (g.cat % cols) << 3, (g.cat // cols) << 3)
-        # the status bar goes below the map when it leaves room, else on the
-        # top or bottom row, whichever has no piece (else the one away from the
-        # player's piece); a piece under the bar is cut out of it
-        last = g.rows - 1
-        h = ctx.height
-        if g.rows * 8 <= h - 8:
-            y = h - 7
-        elif g.cat // cols != last and g.mouse // cols != last:
-            y = g.rows * 8 - 7
-        elif g.cat // cols != 0 and g.mouse // cols != 0:
-            y = 0
-        else:
-            y = g.rows * 8 - 7 if mine // cols < g.rows // 2 else 0
-        fb.fill_rect(0, y, 128, 7, 1)
-        tx = 1
-        row = y >> 3
-        if y < g.rows * 8 and ((g.cat // cols == row and g.cat % cols < 8)
-                               or (g.mouse // cols == row and g.mouse % cols < 8)):
-            tx = 127 - gfx.text_width(self.status)   # a piece on the left: text right
-        gfx.text(fb, self.status, tx, y + 1, 0)
-        if y < g.rows * 8:
-            if g.mouse // cols == row:
-                self._cut_out(fb, self.mouse_sprite, g.mouse, cols)
-            if g.cat // cols == row and (g.winner != "cat" or (ctx.tick_no() >> 3) & 1):
-                self._cut_out(fb, self.cat_sprite, g.cat, cols)
-
-    def _cut_out(self, fb, sprite, cell, cols):
-        x = (cell % cols) << 3
-        y = (cell // cols) << 3
-        fb.fill_rect(x - 1 if x else 0, y, 10 if x else 9, 8, 0)
-        fb.blit(sprite.fb, x, y)
+            fb.blit(self.cat_sprite.fb, (g.cat % cols) * CELL_W, (g.cat // cols) * CELL_H)
+        fb.fill_rect(0, STATUS_Y, 128, 7, 1)
+        gfx.text(fb, self.status, 1, STATUS_Y + 1, 0)

@@ -11,8 +11,9 @@ allocated per frame (tests/test_catmouse_watch.py).
 
 Keys: A pause / run, RIGHT one cell (pauses), UP speed (five steps, round),
 LEFT BFS / A* (the search on screen runs again), DOWN next map, B the title.
-The mouse is the difficulty setting's (easy: random, else evasive), a task
-run by the match's job as in play.
+The mouse is the difficulty setting's (catmouse_ai.MOUSE_SLIPS: random,
+evasive with a random move in four, in ten), a task run by the match's job
+as in play.
 
 The watch drives the scene's match (catmouse_match.Match: the model play
 uses too) through its methods and draws with the scene's map view
@@ -23,6 +24,7 @@ import gfx
 import screens
 from buttons import A, B, DOWN, LEFT, RIGHT, UP
 import catmouse_ai
+from catmouse_view import CELL_H, CELL_W
 from gridpath import WHOLE
 
 try:
@@ -44,15 +46,15 @@ _HOLD = (30, 20, 12, 8, 4)
 _SLOW = const(4)
 DONE_TICKS = const(90)  # the result shows ~3 s, then the board starts again
 
-_EXPANDED = (
+_EXPANDED = (          # each catmouse_view.CELL_W x CELL_H
     "........", ".X.X.X..", "........", ".X.X.X..",
-    "........", ".X.X.X..", "........", "........")
+    "........", ".X.X.X..", "........")
 _FRONTIER = (
     "XXXXXXX.", "X.....X.", "X.....X.", "X.....X.",
-    "X.....X.", "X.....X.", "XXXXXXX.", "........")
+    "X.....X.", "X.....X.", "XXXXXXX.")
 _PATH = (
     "........", ".XXXXX..", ".XXXXX..", ".XX.XX..",
-    ".XXXXX..", ".XXXXX..", "........", "........")
+    ".XXXXX..", ".XXXXX..", "........")
 
 
 class WatchScreen(screens.Screen):
@@ -120,9 +122,9 @@ class WatchScreen(screens.Screen):
                 self.blank = bytes(len(search.cost))
         elif part == 4:
             if self.sprites is None:
-                self.sprites = (gfx.Sprite(gfx.sprite_rows(_EXPANDED), 8, 8),
-                                gfx.Sprite(gfx.sprite_rows(_FRONTIER), 8, 8),
-                                gfx.Sprite(gfx.sprite_rows(_PATH), 8, 8))
+                self.sprites = (gfx.Sprite(gfx.sprite_rows(_EXPANDED), CELL_W, CELL_H),
+                                gfx.Sprite(gfx.sprite_rows(_FRONTIER), CELL_W, CELL_H),
+                                gfx.Sprite(gfx.sprite_rows(_PATH), CELL_W, CELL_H))
         else:
             self.key = None             # the new map is drawn: a tick of its own
             self.phase = TURN
@@ -150,12 +152,16 @@ class WatchScreen(screens.Screen):
         for cat in self.cats:
             cat.search = owner.search
             cat.loaded = owner.loaded
+            cat.prepare(g.board)        # the BFS cat's route buffer: not in a tick of watching
         m.reseed(ctx.ticks_ms())
-        if ctx.settings.get("difficulty", 1):
-            m.use_ai(owner, None)
-        else:
+        slip = catmouse_ai.MOUSE_SLIPS[ctx.settings.get("difficulty", 1)]
+        if slip == 1:
             mouse = catmouse_ai.RandomMover(m.seed)
             m.use_ai(catmouse_ai.StrategyTask(mouse), mouse.rng)
+        else:                           # Match.start's mouse, on the shared grid
+            owner.slip = slip
+            owner.rng.seed(m.seed)
+            m.use_ai(owner, owner.rng if slip else None)
         self.astar = 1 if g.terrain else 0
         self.order = None
         self.shown = 0
@@ -294,21 +300,21 @@ class WatchScreen(screens.Screen):
             p = order.cells[i]
             marks[p] = 1
             cell = public[p]
-            fb.blit(shade, (cell % cols) << 3, (cell // cols) << 3)
+            fb.blit(shade, (cell % cols) * CELL_W, (cell // cols) * CELL_H)
             for k in range(4):
                 q = p + steps[k]
                 m = came[q]
                 if 1 <= m <= 4 and not marks[q]:
                     marks[q] = 2
                     cell = public[q]
-                    fb.blit(box, (cell % cols) << 3, (cell // cols) << 3)
+                    fb.blit(box, (cell % cols) * CELL_W, (cell // cols) * CELL_H)
         self.shown = end
         if end >= order.count:
             mark = self.sprites[2].fb
             path = s.path
             for i in range(s.path_len):
                 cell = path[i]
-                fb.blit(mark, (cell % cols) << 3, (cell // cols) << 3)
+                fb.blit(mark, (cell % cols) * CELL_W, (cell // cols) * CELL_H)
             self.phase = PATH
             self.wait = _HOLD[self.speed]
         self._status()
@@ -346,5 +352,4 @@ class WatchScreen(screens.Screen):
         if self.view.bg is None:        # a toast redraws the title while the first map loads
             self.scene.title.draw(fb)
             return
-        g = self.match.game
-        self.view.draw(fb, g, g.cat)
+        self.view.draw(fb, self.match.game)

@@ -43,6 +43,9 @@ _HIDDEN = const(3)
 _NOBODY = const(255)
 CM_UNDO_SIZE = const(12)       # catmouse_match.UNDO_SIZE, UNDO_DEPTH
 CM_UNDO_DEPTH = const(64)
+CM_MAPS = const(24)            # catmouse_records.MAX_MAPS, MAP_RECORD, MAP_KEY_LEN
+CM_MAP_RECORD = const(18)      # (a test keeps them equal)
+CM_MAP_KEY_LEN = const(16)
 JQ_UNDO_SIZE = const(12)       # junqi_game.UNDO_SIZE, UNDO_PLIES
 JQ_UNDO_PLIES = const(100)
 TC_SIDE = const(9)             # trapcat_game.MAX_SIDE, UNDO_SIZE, UNDO_DEPTH
@@ -69,8 +72,13 @@ def _records_schema(game_id):
     if game_id == "klotski":     # the fewest steps per layout solved (its text)
         return ss.fields(("best", ss.dict_of(ss.COUNT, KL_BESTS, LEVEL_BYTES)))
     if game_id == "catmouse":
+        # the totals over every map (a save from before the records per map
+        # holds only these: they are kept as they were), then "maps": per map
+        # CM_MAP_RECORD counts (catmouse_records)
         keys = ("wins_mouse", "wins_cat", "lost_mouse", "lost_cat", "best_catch")
-    elif game_id == "trapcat":
+        per_map = ss.dict_of(ss.row(*([ss.COUNT] * CM_MAP_RECORD)), CM_MAPS, CM_MAP_KEY_LEN)
+        return ss.fields(*([(key, ss.COUNT) for key in keys] + [("maps", per_map)]))
+    if game_id == "trapcat":
         keys = _trapcat_records()
     else:
         keys = ("won", "lost", "drawn", "easy_won", "easy_lost", "easy_drawn", "pvp")

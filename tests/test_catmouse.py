@@ -6,6 +6,7 @@ import catmouse_ai
 import work
 from catmouse import CAT, MOUSE, OBSTACLE, CatMouseGame, MapError, parse_map
 from catmouse_maps import LEVELS
+from host_tools.commands.play_cmd import MOUSE_NAMES, difficulty_mouse
 
 SEED = LEVELS[1][1]
 SEED_TERRAIN = LEVELS[2][1]
@@ -173,3 +174,64 @@ def test_evasive_mouse_thinks_in_slices_with_the_same_answers():
         sliced.move("mouse", stepped.answer)
         assert (sliced.cat, sliced.mouse) == (whole.cat, whole.mouse)
     assert multi_step_moves > 0
+
+
+def test_mouse_difficulties_are_the_handhelds():
+    """`play catmouse --mouse easy|normal|hard` plays the handheld's mice
+    (Match.start's): random, then the evasive mouse slipping one move in
+    MOUSE_SLIPS[diff], whose Rng undo keeps."""
+    import catmouse_match
+    m = catmouse_match.Match(3)
+    assert isinstance(difficulty_mouse("easy", 3), catmouse_ai.RandomMover)
+    m.start(0, None, "cat", 0, 0)
+    assert isinstance(m.ai.strategy, catmouse_ai.RandomMover) and m.ai_state is m.ai.strategy.rng
+    for diff, name in ((1, "normal"), (2, "hard")):
+        mouse = difficulty_mouse(name, 3)
+        m.start(0, None, "cat", diff, 0)
+        assert mouse.slip == m.ai.slip == catmouse_ai.MOUSE_SLIPS[diff] > 1
+        assert m.ai_state is m.ai.rng
+    game = CatMouseGame(parse_map(LEVELS[0][1]))
+    legal = game.legal_moves("mouse")
+    slips = 0
+    mouse = difficulty_mouse("normal", 5)
+    for _ in range(200):
+        mouse.begin(game.board, game.mouse, legal)
+        slips += mouse.answer != work.NO_ANSWER           # drawn before any flood
+        while not mouse.step():
+            pass
+        assert mouse.answer in legal
+    assert 30 <= slips <= 70                               # one in four
+
+
+def test_a_shortest_path_chaser_catches_the_easy_and_normal_mice():
+    """The plug-in chaser (host_tools/games/catmouse_chaser.py, called here
+    in-process) against each difficulty's mouse on every built-in map: most
+    EASY and NORMAL games caught, fewer HARD ones (`make bench` prints the
+    rates over more games, through the plug-in runner)."""
+    from host_tools.games import catmouse_chaser
+
+    caught = {}
+    for level in range(len(LEVELS)):
+        cmap = parse_map(LEVELS[level][1])
+        for diff, name in enumerate(MOUSE_NAMES):
+            won = 0
+            for seed in range(1, 9):
+                game = CatMouseGame(cmap)
+                game.play(catmouse_chaser.chase, difficulty_mouse(name, seed))
+                won += game.winner == "cat"
+            caught[level, diff] = won
+    assert all(caught[level, diff] >= 5 for level in range(len(LEVELS)) for diff in (0, 1)), caught
+    assert sum(caught[level, 2] for level in range(len(LEVELS))) < sum(
+        caught[level, 1] for level in range(len(LEVELS))), caught
+
+
+def test_the_chaser_runs_as_a_plug_in():
+    from host_tools.commands.play_cmd import PluginPiece, play_game
+
+    chaser = PluginPiece("host_tools.games.catmouse_chaser:chase", "cat", 10.0)
+    try:
+        game = CatMouseGame(parse_map(LEVELS[0][1]))
+        assert play_game(game, chaser, difficulty_mouse("easy", 1)) is None
+        assert game.winner == "cat"
+    finally:
+        chaser.close()

@@ -11,7 +11,10 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "firmware" / "circuitpython"))
 
+import catmouse  # noqa: E402
 import catmouse_ai  # noqa: E402
+import catmouse_maps  # noqa: E402
+import catmouse_records  # noqa: E402
 import catmouse_game  # noqa: E402
 import catmouse_match  # noqa: E402
 import gamectx  # noqa: E402
@@ -76,14 +79,18 @@ def test_a_caught_mouse_leaves_no_game_in_progress():
     _play_until_the_end(g, ctx, (A,))                   # the mouse stays put: caught
     assert g.match.game.winner == "cat" and g.end.banner == b"CAUGHT!"
     assert ctx.saved["catmouse/play"] == {} and ctx.finishes == 1
+    lasted = g.match.game.round
+    garden = [0] * catmouse_records.MAP_RECORD             # NORMAL, as the mouse: lost, lasted
+    garden[catmouse_records.MAP_DIFF + 1:catmouse_records.MAP_DIFF + 3] = [1, lasted]
     assert ctx.saved["catmouse"] == {"wins_mouse": 2, "wins_cat": 1, "best_catch": 9,
-                                     "lost_mouse": 1}
+                                     "lost_mouse": 1, "maps": {"Garden": garden}}
     assert g.snapshot() is None
     ctx.save_game()                                     # nothing comes back
     assert ctx.saved["catmouse/play"] == {}
     gamectx.tap(g, ctx, B)                              # the title: still nothing
     assert g.screen is g.title and g.snapshot() is None
-    assert g.title.lines[2] == "WINS  MOUSE 2  CAT 1"
+    assert g.title.lines[2:] == ("NORMAL: WON 0 LOST 1 BEST %d" % lasted,
+                                 "ALL MAPS: WINS MOUSE 2  CAT 1")
 
 
 def test_a_won_game_as_the_cat_keeps_the_fastest_catch():
@@ -102,8 +109,13 @@ def test_a_won_game_as_the_cat_keeps_the_fastest_catch():
         k += 1
         assert k < 3000
     assert c.winner == "cat" and g.end.banner == b"YOU CAUGHT IT!"
-    assert ctx.saved["catmouse"] == {"wins_cat": 1, "best_catch": c.round, "lost_cat": 3}
+    garden = [0] * catmouse_records.MAP_RECORD             # EASY, as the cat: won, fastest
+    garden[3:6] = [1, 0, c.round]
+    assert ctx.saved["catmouse"] == {"wins_cat": 1, "best_catch": c.round, "lost_cat": 3,
+                                     "maps": {"Garden": garden}}
     assert c.round < 99
+    gamectx.tap(g, ctx, B)
+    assert g.title.lines[2] == "EASY: WON 1 LOST 0 BEST %d" % c.round
     assert ctx.saved["catmouse/play"] == {} and ctx.finishes == 1 and g.snapshot() is None
 
 
@@ -186,7 +198,7 @@ def test_a_lost_game_offers_no_continue_in_the_simulator(keys):
     g = rt.game
     assert g.screen is g.end and g.end.banner == b"CAUGHT!"
     assert rt.resumable == [] and "resume" not in rt.saves.load("catmouse/play")[0]
-    assert rt.saves.load("catmouse")[0] == {"lost_mouse": 1}          # the records show it
+    assert rt.saves.load("catmouse")[0]["lost_mouse"] == 1            # the records show it
     for k in parse_keys("b wait:2 b wait:2"):
         s.step(k)
     assert rt.screen is rt.launcher and rt.resumable == []
@@ -194,3 +206,124 @@ def test_a_lost_game_offers_no_continue_in_the_simulator(keys):
     for k in parse_keys("a wait:3"):
         s.step(k)
     assert rt.game.screen is rt.game.title                            # a fresh start
+
+
+# the launcher, the title (DOWN picks the map), then play as the mouse, which
+# steps up and down: the NORMAL cat used to turn back and forth on ties
+UPDOWN = " ".join(["up wait:6 down wait:6"] * 48)
+
+
+@pytest.mark.parametrize("level", range(len(catmouse_maps.LEVELS)))
+def test_the_normal_cat_catches_the_up_down_mouse(level):
+    """It keeps its route and reaches the mouse on every built-in map.  A
+    mouse that moves every round keeps the parity of its distance to the cat
+    unless a rest on grass or a stream changes it: on Garden and Seed A* the
+    cat then catches it within the script; elsewhere it corners it (up and
+    down both refused: into the cat, a wall or off the map), and the one
+    move left to the script's player, staying (A), is caught."""
+    s = simmod.Simulator()
+    rt = s.runtime
+    for k in parse_keys("wait:10 a wait:20 " + "down wait:2 " * level + "a wait:10 " + UPDOWN):
+        s.step(k)
+    g = rt.game
+    c = g.match.game
+    assert g.level == level and c.winner != "mouse"
+    if catmouse_maps.LEVELS[level][0] in ("Garden", "Seed A*"):
+        assert g.screen is g.end and g.end.banner == b"CAUGHT!"
+    if g.screen is g.play:                          # cornered
+        legal = c.legal_moves("mouse")
+        assert c.mouse - c.cols not in legal and c.mouse + c.cols not in legal
+        assert abs(c.cat - c.mouse) in (1, c.cols) and c.round < c.round_limit // 2
+        for k in parse_keys("a wait:10"):
+            s.step(k)
+    assert g.screen is g.end and c.winner == "cat" and g.end.banner == b"CAUGHT!"
+    assert rt.saves.load("catmouse")[0].get("lost_mouse") == 1
+
+
+def test_the_bfs_cat_keeps_its_route_through_undo_and_a_saved_game():
+    """What undo and the play save keep of the BFS cat (its route's end) puts
+    the same route back: the same moves replay the same cat."""
+    cmap = catmouse.parse_map(catmouse_maps.LEVELS[3][1])
+    m = catmouse_match.Match(3)
+    ctx = Ctx()
+    m.start(3, None, "mouse", 1, 0)
+    cat = m.ai.strategy
+    assert m.ai_state is cat
+    g = m.game
+    seen = []
+    for r in range(12):
+        m.begin_round()
+        assert m.ai_move(ctx, "cat")
+        seen.append(g.cat)
+        m.push_round()
+        m.move("mouse", g.mouse - g.cols if r % 2 == 0 else g.mouse + g.cols)
+        m.end_round()
+    assert cat.state and len(set(seen)) == len(seen)     # never back to a cell it left
+    for _ in range(6):
+        assert m.undo_round()
+    again = catmouse_match.Match(3)
+    again.start(3, None, "mouse", 1, 0)
+    again.ai_state.state = cat.state                # a fresh cat, as after CONTINUE
+    again.game.cat, again.game.mouse = g.cat, g.mouse
+    again.game.board._place(g.cat, g.mouse)
+    for mm in (m, again):                           # the rounds after the 7th again
+        for r in range(6, 11):
+            mm.move("mouse", mm.game.mouse - cmap.cols if r % 2 == 0 else mm.game.mouse + cmap.cols)
+            mm.end_round()
+            mm.begin_round()
+            assert mm.ai_move(ctx, "cat")
+            assert mm.game.cat == seen[r + 1]
+
+
+def test_records_per_map_and_difficulty_and_an_old_save_read_into_them():
+    """A save from before the records per map (the totals only) is read as
+    it was: nothing lost, its totals still counted.  Each game adds to its
+    map's record at its difficulty and side; the best catch is the fewest
+    rounds; a pack map is keyed by its text; a bad entry is dropped alone."""
+    ctx = Ctx(difficulty=2)
+    old = {"wins_mouse": 4, "wins_cat": 2, "lost_mouse": 1, "lost_cat": 5, "best_catch": 20}
+    ctx.saved["catmouse"] = dict(old)
+    g = catmouse_game.Scene(ctx)
+    assert g.saved == old and ctx.toasts == []
+    assert g.title.lines[2:] == ("HARD: NO RECORD YET", "ALL MAPS: WINS MOUSE 4  CAT 2")
+    m = g.match
+    for side, level, winner, rounds in (("cat", 3, "cat", 30), ("cat", 3, "cat", 25),
+                                        ("cat", 3, "cat", 40), ("cat", 3, "mouse", 96),
+                                        ("mouse", 3, "mouse", 96), ("cat", 0, "cat", 18)):
+        g.side, g.level = side, level
+        g.start_play()
+        m.game.winner, m.game.round = winner, rounds
+        g.end_game(ctx)
+    saved = ctx.saved["catmouse"]
+    assert {k: saved[k] for k in old} == {"wins_mouse": 5, "wins_cat": 6, "lost_mouse": 1,
+                                          "lost_cat": 6, "best_catch": 18}
+    hard = 2 * catmouse_records.MAP_DIFF
+    assert saved["maps"]["Courtyard"][hard:hard + 6] == [1, 0, 96, 3, 1, 25]
+    assert saved["maps"]["Garden"][hard + 3:hard + 6] == [1, 0, 18]
+    assert sum(saved["maps"]["Courtyard"]) == sum([1, 96, 3, 1, 25])   # other difficulties: 0
+    g.side, g.level = "cat", 3
+    g.title.refresh()
+    assert g.title.lines[2] == "HARD: WON 3 LOST 1 BEST 25"
+    g.show_level("C..\n.#.\n..M\n")                  # a map from a pack
+    m.game.winner, m.game.round = "cat", 3
+    g.end_game(ctx)
+    key = catmouse_records.map_key(0, "C..\n.#.\n..M\n")
+    saved = ctx.saved["catmouse"]
+    assert key.startswith("P") and len(key) == 9 and saved["maps"][key][hard + 3:hard + 6] == [1, 0, 3]
+    # read back through the schema, one entry damaged: only it goes
+    ctx2 = Ctx(difficulty=2)
+    ctx2.saved["catmouse"] = dict(saved, maps=dict(saved["maps"], Streams=[1, 2]))
+    again = catmouse_game.Scene(ctx2)
+    assert again.saved == saved and ctx2.toasts == ["RECORDS RESET"]
+
+
+def test_records_keep_at_most_max_maps():
+    ctx = Ctx()
+    ctx.saved["catmouse"] = {"maps": {"P%08d" % i: [0] * catmouse_records.MAP_RECORD
+                                      for i in range(catmouse_records.MAX_MAPS)}}
+    g = catmouse_game.Scene(ctx)
+    g.start_play()
+    g.match.game.winner = "cat"
+    g.end_game(ctx)
+    assert "Garden" not in ctx.saved["catmouse"]["maps"]
+    assert ctx.saved["catmouse"]["lost_mouse"] == 1

@@ -238,6 +238,20 @@ def _klotski_won(helped):
 
 
 CM_PRIOR = {"wins_mouse": 4, "wins_cat": 2}
+
+
+CM_CAUGHT_IN = 26    # the round the left/right mouse is caught in (the script below)
+
+
+def _cm_map(side, won, best, diff=1):
+    """Cat & Mouse's record of the first map (Garden) after one game at
+    ``diff`` (catmouse_game: MAP_DIFF counts per difficulty)."""
+    row = [0] * 18
+    at = 6 * diff + (0 if side == "mouse" else 3)
+    row[at + (0 if won else 1)] = 1
+    row[at + 2] = best
+    return {"maps": {"Garden": row}}
+
 TC_PRIOR = {"won": 5, "lost": 3, "best1": 20}
 JQ_PRIOR = {"won": 2, "lost": 1, "drawn": 1, "easy_won": 3, "pvp": 4}
 JQ_WON = {F2: (RED, jf.MARSHAL), A1: (RED, jf.FLAG), G2: (BLUE, jf.FLAG), K0: (BLUE, jf.MARSHAL)}
@@ -249,21 +263,25 @@ TC_WALL = _neighbours(40)             # the cells next to the centre
 ENDINGS = [
     # Cat & Mouse: as the mouse, caught by the cat (played from the start) ...
     Ending("catmouse", "mouse-lost", "left wait:6 right wait:6 " * 48,
-           _catmouse_end(b"CAUGHT!"), _changed({"lost_mouse": 1}), start="wait:8 a wait:20 a wait:10",
+           _catmouse_end(b"CAUGHT!"), _changed({"lost_mouse": 1}, _cm_map("mouse", False, CM_CAUGHT_IN)),
+           start="wait:8 a wait:20 a wait:10",
            prior=CM_PRIOR),
     # ... or cornered: A (stay) next to the cat, which takes the mouse in the next round
     Ending("catmouse", "mouse-lost-cornered", "a wait:12", _catmouse_end(b"CAUGHT!"),
-           _changed({"lost_mouse": 1}), snap=lambda: _catmouse("mouse", 126, 127, 30, True), prior=CM_PRIOR),
+           _changed({"lost_mouse": 1}, _cm_map("mouse", False, 31)),
+           snap=lambda: _catmouse("mouse", 126, 127, 30, True), prior=CM_PRIOR),
     # ... or still free after round 96: A (stay) in the last round
     Ending("catmouse", "mouse-won", "wait:8 a wait:8", _catmouse_end(b"ESCAPED!"),
-           _changed({"wins_mouse": 1}), snap=lambda: _catmouse("mouse", 0, 127, 95, False),
+           _changed({"wins_mouse": 1}, _cm_map("mouse", True, 96)),
+           snap=lambda: _catmouse("mouse", 0, 127, 95, False),
            prior=CM_PRIOR),
     # as the cat: onto the mouse (round 11: the fastest catch) ...
     Ending("catmouse", "cat-won", "right wait:8", _catmouse_end(b"YOU CAUGHT IT!"),
-           _changed({"wins_cat": 1}, {"best_catch": 11}),
+           _changed({"wins_cat": 1}, dict(_cm_map("cat", True, 11), best_catch=11)),
            snap=lambda: _catmouse("cat", 126, 127, 10, False), prior=CM_PRIOR),
     # ... or the mouse still free after the last round
-    Ending("catmouse", "cat-lost", "right wait:20", _catmouse_end(b"IT ESCAPED!"), _changed({"lost_cat": 1}),
+    Ending("catmouse", "cat-lost", "right wait:20", _catmouse_end(b"IT ESCAPED!"),
+           _changed({"lost_cat": 1}, _cm_map("cat", False, 0)),
            snap=lambda: _catmouse("cat", 0, 127, 95, False), prior=CM_PRIOR),
     # Trap the Cat: the cat's last free neighbour blocked (8 blocks: a new best) ...
     Ending("trapcat", "won", "a wait:4", _trapcat_end("TRAPPED!"),

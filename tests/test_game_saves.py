@@ -11,6 +11,8 @@ from host_tools.emulation import sim as simmod
 
 simmod.install_host_modules()
 
+import catmouse_maps  # noqa: E402
+import catmouse_records  # noqa: E402
 import catmouse_match  # noqa: E402
 import gfx  # noqa: E402
 import junqi_game  # noqa: E402
@@ -75,6 +77,16 @@ def test_catmouse_drops_a_record_that_is_not_a_count():
     s = _boot({"catmouse": {"wins_mouse": -1, "wins_cat": 3, "best_catch": [1]}})
     rt = _enter(s, "catmouse")
     assert rt.game.saved == {"wins_cat": 3} and rt._toast == "RECORDS RESET"
+
+
+def test_catmouse_keeps_the_map_records_that_fit_and_drops_the_others():
+    good = [0] * 17 + [4]
+    s = _boot({"catmouse": {"wins_cat": 3, "maps": {
+        "Garden": good, "Streams": good[:5], "Courtyard": [-1] + good[1:],
+        "a key far too long for a map": good}}})
+    rt = _enter(s, "catmouse")
+    assert rt.game.saved == {"wins_cat": 3, "maps": {"Garden": good}}
+    assert rt._toast == "RECORDS RESET"
 
 
 def test_records_that_fit_show_no_toast():
@@ -176,6 +188,10 @@ def test_the_numbers_gamesaves_copies_are_the_modules_own():
                                                               levelpack.MAX_LEVEL_BYTES)
     assert (gamesaves.CM_UNDO_SIZE, gamesaves.CM_UNDO_DEPTH) == (catmouse_match.UNDO_SIZE,
                                                                  catmouse_match.UNDO_DEPTH)
+    assert (gamesaves.CM_MAPS, gamesaves.CM_MAP_RECORD, gamesaves.CM_MAP_KEY_LEN) == (
+        catmouse_records.MAX_MAPS, catmouse_records.MAP_RECORD, catmouse_records.MAP_KEY_LEN)
+    assert catmouse_records.MAP_RECORD == 3 * catmouse_records.MAP_DIFF
+    assert max(len(name) for name, _ in catmouse_maps.LEVELS) <= catmouse_records.MAP_KEY_LEN
     assert (gamesaves.JQ_UNDO_SIZE, gamesaves.JQ_UNDO_PLIES) == (junqi_game.UNDO_SIZE,
                                                                  junqi_game.UNDO_PLIES)
     assert (gamesaves._CELLS, gamesaves._TYPES, gamesaves._HIDDEN, gamesaves._NOBODY) == (

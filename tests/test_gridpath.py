@@ -161,3 +161,34 @@ def test_bfs_and_astar_match_dijkstra(board):
     assert stamina == dijkstra(cols, rows, costs, src, dst)
     if stamina is not None:
         assert check_path(cols, rows, costs, search.path_cells(), src, dst) == stamina
+
+
+@settings(max_examples=400, deadline=None)
+@given(boards)
+def test_path_through_finds_exactly_the_neighbours_on_a_shortest_path(board):
+    """After a BFS, a neighbour of the start lies on a shortest path exactly
+    when its own distance to the end is one less; path_through then writes a
+    shortest path through it (else leaves the path as it was)."""
+    cols, rows, costs, src, dst = board
+    costs = bytearray(costs)
+    search = loaded(cols, rows, costs)
+    moves = search.bfs(src, dst)
+    if moves is None or moves == 0:
+        for cell in range(cols * rows):
+            assert not search.path_through(cell)
+        return
+    r, c = divmod(src, cols)
+    for q, ok in ((src - 1, c > 0), (src + 1, c < cols - 1), (src - cols, r > 0),
+                  (src + cols, r < rows - 1)):
+        if not ok or not costs[q]:
+            continue
+        search.bfs(src, dst)
+        before = search.path_cells()
+        on_shortest = dijkstra(cols, rows, costs, q, dst, unit=True) == moves - 1
+        assert search.path_through(q) == on_shortest
+        path = search.path_cells()
+        if on_shortest:
+            assert path[:2] == [src, q] and len(path) == moves + 1
+            check_path(cols, rows, costs, path, src, dst)
+        else:
+            assert path == before

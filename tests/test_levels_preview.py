@@ -35,13 +35,13 @@ def test_one_level_shows_every_cell_as_the_map_says(pack, tmp_path, capsys):
     img = Image.open(out).convert("RGB")
     assert img.size == (128, 64)
     cmap = catmouse.parse_map(GARDEN.decode())
-    for row in range(1, 7):            # rows 0 and 7 carry the status bar
+    for row in range(8):               # 8 x 7 cells: every row shown, the bar below
         for col in range(16):
             cell = row * cmap.cols + col
-            drawn = _lit(img, col * 8, row * 8) > 0
-            assert drawn == (cmap.costs[cell] != 1), (col, row)   # 1 = road
-    # the cat and mouse stay visible where the status bar overlaps their row
-    assert _lit(img, 0, 0) > 10 and _lit(img, 120, 56) > 10
+            drawn = _lit(img, col * 8, row * 7, 8, 7) > 0
+            assert drawn == (cmap.costs[cell] != 1 or cell in (cmap.cat, cmap.mouse)), (col, row)
+    assert _lit(img, 0, 0, 8, 7) > 10 and _lit(img, 120, 49, 8, 7) > 10   # the cat, the mouse
+    assert _lit(img, 0, 56, 128, 1) == 0 and _lit(img, 0, 57, 128, 7) > 300   # the bar apart
 
 
 def test_small_board_keeps_the_status_bar_off_the_board(pack, tmp_path, capsys):
@@ -51,7 +51,7 @@ def test_small_board_keeps_the_status_bar_off_the_board(pack, tmp_path, capsys):
     assert img.size == (512, 256)
     small = img.resize((128, 64), Image.NEAREST)
     assert _lit(small, 0, 0) > 10                     # the cat at (0, 0)
-    assert _lit(small, 0, 32, 128, 24) == 0           # nothing between board and bar
+    assert _lit(small, 0, 28, 128, 29) == 0           # nothing between map and bar
     assert _lit(small, 0, 57, 128, 7) > 300           # the status bar at the bottom
 
 

@@ -169,7 +169,7 @@ def test_trapcat_undo_after_many_turns_and_at_the_rings_limit(diff, monkeypatch)
 def _cm_state(g):
     m = g.match
     c = m.game
-    rng = m.ai_rng
+    rng = m.ai_state
     return (c.cat, c.mouse, c.round, c.cat_stamina, c.mouse_stamina, c.cat_rest, c.mouse_rest,
             c.winner, m.round_started, type(g.screen).__name__, rng.state if rng else None,
             bytes(c.board.flags), c.board.round, c.board.cat_rest, c.board.mouse_rest)

@@ -162,3 +162,41 @@ for text in %r:
 emit('errors', errors)
 """ % (MALFORMED,))
     assert result["errors"] == cpython_map_errors()
+
+
+def test_bfs_cat_keeps_its_route_the_same_in_the_vm_allocating_nothing(vm):
+    """The route-keeping BFS cat against a mouse stepping up and down: the
+    same moves as on CPython, and nothing allocated per move after the first."""
+    code = """
+import catmouse_ai
+from catmouse import CatMouseGame, parse_map
+from catmouse_maps import LEVELS
+for index in (0, 3, 4):
+    game = CatMouseGame(parse_map(LEVELS[index][1]))
+    cat = catmouse_ai.BfsCat()
+    cols = game.cols
+    cells = []
+    allocs = []
+    while not game.winner and game.round < 40:
+        game.round += 1
+        legal = game.legal_moves('cat')
+        move, fuel, alloc = measure(cat, game.board, game.cat, legal)
+        allocs.append(alloc)
+        game.move('cat', move)
+        if game.winner:
+            break
+        up = game.mouse - cols if game.round % 2 else game.mouse + cols
+        legal = game.legal_moves('mouse')
+        game.move('mouse', up if up in legal else game.mouse)
+        cells.append((game.cat, game.mouse))
+    emit('game%d' % index, (cells, allocs[1:]))
+"""
+    result = vm(code)
+    for index in (0, 3, 4):
+        expected = {}
+        exec(code.replace("measure(cat, game.board, game.cat, legal)",
+                          "(cat(game.board, game.cat, legal), 0, 0)"),
+             {"emit": expected.__setitem__})
+        cells, allocs = result["game%d" % index]
+        assert cells == expected["game%d" % index][0]
+        assert allocs == [0] * len(allocs)

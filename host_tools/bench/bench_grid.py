@@ -20,6 +20,9 @@ from host_tools.emulation import mpvm
 
 BFS_16x8_MS = 5.0
 ASTAR_16x8_MS = 8.0
+CHASER = "host_tools.games.catmouse_chaser:chase"
+CHASE_GAMES = 20
+CHASE_BUDGET = 60.0        # % of games the chaser wins against the EASY and NORMAL mice
 
 
 def big_board(seed=3):
@@ -165,7 +168,38 @@ def survival(level, mouse_kind, games):
     return statistics.mean(rounds)
 
 
+def chase_rates(games=CHASE_GAMES):
+    """% of ``games`` games (each map at its round limit) that a shortest-path
+    chaser, a plug-in run by the plug-in runner, wins against the handheld's
+    mouse of each difficulty (seeds 1..games): {(level, diff): %}."""
+    from host_tools.commands.play_cmd import MOUSE_NAMES, PluginPiece, difficulty_mouse, play_game
+
+    chaser = PluginPiece(CHASER, "cat", 10.0)
+    rates = {}
+    try:
+        for level in range(len(LEVELS)):
+            cmap = parse_map(LEVELS[level][1])
+            for diff in range(3):
+                won = 0
+                for seed in range(1, games + 1):
+                    game = CatMouseGame(cmap)
+                    play_game(game, chaser, difficulty_mouse(MOUSE_NAMES[diff], seed))
+                    won += game.winner == "cat"
+                rates[level, diff] = 100.0 * won / games
+    finally:
+        chaser.close()
+    return rates
+
+
 def collect(report):
+    rates = chase_rates()
+    section = ("Cat & Mouse: a shortest-path chaser (plug-in) against the mice, "
+               "%% of %d games caught" % CHASE_GAMES)
+    for (level, diff), rate in sorted(rates.items()):
+        label = ("EASY", "NORMAL", "HARD")[diff]
+        report.add(section, "%s: %s mouse" % (LEVELS[level][0], label), rate, "%",
+                   budget=CHASE_BUDGET if diff < 2 else None, higher_is_better=True,
+                   note="" if diff < 2 else "no budget: hard")
     cases = boards()
     vm = vm_figures(cases)
     for name, cols, rows, costs, src, dst in cases:

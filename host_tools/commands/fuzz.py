@@ -655,7 +655,8 @@ _GAME_PLAY = {
 }
 # records as each game writes them (its keys; the values a few games would give)
 _GAME_RECORDS = {
-    "catmouse": {"wins_mouse": 3, "wins_cat": 1, "lost_mouse": 2, "lost_cat": 0, "best_catch": 12},
+    "catmouse": {"wins_mouse": 3, "wins_cat": 1, "lost_mouse": 2, "lost_cat": 0, "best_catch": 12,
+                 "maps": {"Garden": [1, 2, 96, 1, 0, 12] + [0] * 12}},
     "trapcat": {"won": 4, "lost": 2, "best0": 9, "best1": 14},
     "junqi": {"won": 2, "lost": 1, "drawn": 0, "easy_won": 5, "easy_lost": 0, "easy_drawn": 1,
               "pvp": 3},

@@ -15,7 +15,16 @@ from host_tools.core import UserError, plural
 from host_tools.games import catmouse_plugin
 from host_tools.games.catmouse_mapfile import read_map
 
-BUILTIN = ("bfs", "astar", "evasive", "random", "stay")
+MOUSE_NAMES = ("easy", "normal", "hard")    # the handheld's mice, by difficulty
+BUILTIN = ("bfs", "astar", "evasive", "random", "stay") + MOUSE_NAMES
+
+
+def difficulty_mouse(name, seed):
+    """The handheld's mouse of difficulty ``name`` (catmouse_ai.MOUSE_SLIPS, as
+    catmouse_match.Match.start makes it): the random mouse, or the evasive one
+    that slips."""
+    slip = catmouse_ai.MOUSE_SLIPS[MOUSE_NAMES.index(name)]
+    return catmouse_ai.RandomMover(seed) if slip == 1 else catmouse_ai.EvasiveMouse(slip, seed)
 
 
 class StayPut:
@@ -52,6 +61,8 @@ class PluginPiece:
 def strategy(spec, seed, side="cat", move_timeout=plugins.DEFAULT_MOVE_TIMEOUT):
     if spec == "stay":
         return StayPut()
+    if spec in MOUSE_NAMES:
+        return difficulty_mouse(spec, seed)
     if spec in BUILTIN:
         return catmouse_ai.make(spec, seed)
     if ":" not in spec:
@@ -132,7 +143,8 @@ def register(subparsers):
     cm.add_argument("map", help="map text file")
     cm.add_argument("--cat", help="bfs, astar, random, stay (never moves) or module:function "
                     "(default: bfs, astar on terrain maps)")
-    cm.add_argument("--mouse", default="evasive", help="evasive, random, stay (never moves, as the article's demo) or "
+    cm.add_argument("--mouse", default="evasive", help="evasive, random, stay (never moves, as the article's demo), "
+                    "easy / normal / hard (the handheld's mouse of that difficulty) or "
                     "module:function (default evasive)")
     cm.add_argument("--rounds", type=int, help="round limit (default 4 x (cols + rows))")
     cm.add_argument("--seed", type=int, default=1, help="seed for the random strategies")
