@@ -1,5 +1,6 @@
-"""What every game's scene shares, written once: the undo chord, the list of
-levels (built-in, then a level pack's) and the "LEVEL PACK BAD" screen.
+"""What every game's scene shares, written once: the undo chord, the refusal
+of an illegal move (a low beep and a flash on screen), the list of levels
+(built-in, then a level pack's) and the "LEVEL PACK BAD" screen.
 
 Imported by the games' scene modules only (it leaves with the game).  The
 level-pack reader (userlevels, levelpack: ~11 KB of heap on a Pico) is
@@ -10,10 +11,27 @@ packs (Flip Junqi) that only needs the undo chord does not carry it.
 import screens
 from buttons import A, B
 
+try:
+    from micropython import const
+except ImportError:
+    def const(value):
+        return value
+
+REFUSED_HZ = const(220)        # the low beep of a refusal
+REFUSED_TICKS = const(20)      # how long its message shows (2/3 s)
+
 
 def undo_chord(btn):
     """B+A (hold B, press A): undo, in every game."""
     return btn.pressed(B) and btn.just_pressed(A)
+
+
+def refuse(ctx, message):
+    """An illegal move or an undo that cannot be done, in every game: a low
+    beep and ``message`` flashed on screen (a short toast), so it shows with
+    the sound off too.  ``message`` is a constant: nothing is allocated."""
+    ctx.beep(REFUSED_HZ, 30)
+    ctx.toast(message, REFUSED_TICKS)
 
 
 class Levels:
