@@ -1,4 +1,4 @@
-"""What Cat & Mouse and Flip Junqi may read from their saves, and the checks
+"""What Cat & Mouse, Flip Junqi and Trap the Cat may read from their saves, and the checks
 of what they read: each game's records schema and its game in progress's
 (saveschema), and the records inside a snapshot's hex strings (the state and
 the undo ring's records hold any bytes under a valid checksum: a cell past
@@ -11,6 +11,8 @@ play carries neither (the pair is ~6 KB of heap on a Pico).
 
   records(ctx, game_id)      the records, a value that does not fit dropped
                              (the toast "RECORDS RESET"), the rest kept
+  trapcat_records(ctx)       Trap the Cat's records in their per-difficulty
+                             shape (an older save reads into it as it is)
   catmouse_snapshot(snap, n_levels)  True when Cat & Mouse's snapshot fits
   catmouse_places(rec, at, costs)    an undo record's pieces fit the map
   junqi_snapshot(snap)       True when Junqi's snapshot dict fits
@@ -51,9 +53,14 @@ def _done():
 def _records_schema(game_id):
     if game_id == "catmouse":
         keys = ("wins_mouse", "wins_cat", "lost_mouse", "lost_cat", "best_catch")
+    elif game_id == "trapcat":
+        keys = TRAPCAT_RECORDS
     else:
         keys = ("won", "lost", "drawn", "easy_won", "easy_lost", "easy_drawn", "pvp")
-    return ss.fields(*[(key, ss.COUNT) for key in keys])
+    specs = [(key, ss.COUNT) for key in keys]
+    if game_id == "junqi":
+        specs.append(("guard", ss.boolean()))    # the setting "mines guard the flag"
+    return ss.fields(*specs)
 
 
 def records(ctx, game_id):
@@ -95,8 +102,9 @@ def catmouse_places(rec, at, costs):
 # -- Flip Junqi ------------------------------------------------------------------------
 def junqi_snapshot(snap):
     """junqi_game.Scene.snapshot()'s dict (the field: occ, kind and colour per
-    cell, pool and alive per colour and type, the players' colours), and
-    every undo ply in it (``junqi_plies``)."""
+    cell, pool and alive per colour and type, the players' colours, the rule
+    "guard": True or False, absent in a game saved before the rule was
+    offered), and every undo ply in it (``junqi_plies``)."""
     import junqi_board as jb
     import junqi_flip as jf
     n = 3 * jb.CELLS + 4 * jf.TYPES + 2
@@ -109,8 +117,9 @@ def junqi_snapshot(snap):
         ("undo", ss.hexbytes(JQ_UNDO_SIZE, 0, JQ_UNDO_PLIES)))
     ok = ss.whole(schema, snap)
     if ok:
+        guard = snap.get("guard", False)
         from binascii import unhexlify
-        ok = junqi_plies(unhexlify(snap["undo"]))
+        ok = (guard is True or guard is False) and junqi_plies(unhexlify(snap["undo"]))
     _done()
     return ok
 
@@ -187,3 +196,20 @@ def junqi_field(m, tally):
     if not ((a == _NOBODY and b == _NOBODY) or (a < 2 and b == 1 - a)):
         return False
     return m.hidden == hidden and _last_fits(m.last_src, m.last_dst)
+
+
+# -- Trap the Cat ----------------------------------------------------------------------
+# Its records: per difficulty d (0 EASY, 1 NORMAL, 2 HARD) the games won and
+# lost ("won<d>", "lost<d>") and the fewest blocks of a win on a random grid
+# ("best<d>", absent: none yet); "won" and "lost" count every difficulty
+# together.  Before the records were kept per difficulty a save held only
+# "won", "lost" (already every difficulty's) and the bests: such a save is
+# this shape as it is, its games counted in the totals only, nothing lost.
+TRAPCAT_RECORDS = ("won", "lost", "won0", "lost0", "best0", "won1", "lost1", "best1",
+                   "won2", "lost2", "best2")
+
+
+def trapcat_records(ctx):
+    """Trap the Cat's records (``TRAPCAT_RECORDS``), an older save's
+    included, each value checked as ``records`` checks."""
+    return records(ctx, "trapcat")
