@@ -2,6 +2,7 @@
 
 - ``text(fb, s, x, y, c=1)``: compact 3x5 font (4 px advance, 6 px line),
   ASCII 32..126, lower case drawn as upper case.  Returns the x after the text.
+  M has a solid top and A a closed one, so neither reads as N or H.
   ``text_codes(fb, buf, start, end, x, y, c=1)``: the same for the codes
   ``buf[start:end]`` of a preallocated buffer (a number made without a str).
   ``fb.text`` is the 8x8 font.  ``text_width(s)``, ``center(fb, s, y)``.

@@ -68,6 +68,7 @@ TOP = const(2)
 MID_X = const(60)              # the front-line gap, x 60..67
 ANIM_TICKS = const(3)          # ticks per cell of an animated route
 NOTE_TICKS = const(45)         # how long the colours' note shows
+NOTE_W = const(87)             # its box, the longest note's width (drawn once, then blitted)
 FLIP_TICKS = const(6)          # the AI's flip: the tile narrows, the piece widens
 FLIP_W = b"\x09\x05\x01\x03\x07\x09"   # its visible width at each of those ticks
 THINK_MIN = const(10)          # ticks the AI "thinks" at least (so its move is seen)
@@ -242,6 +243,8 @@ class FieldView:
         for i in range(0, BOX_H + 2, 2):
             self.dashed.pixel(0, i, 1)
             self.dashed.pixel(BOX_W + 1, i, 1)
+        # the colours' note, drawn into its own box once per note (set_note)
+        self.note = framebuf.FrameBuffer(bytearray(NOTE_W * 2), NOTE_W, 11, framebuf.MONO_VLSB)
         self.bg = bytearray(1024)
         self.bg_fb = framebuf.FrameBuffer(self.bg, 128, 64, framebuf.MONO_VLSB)
         self.draw_empty(self.bg_fb)
@@ -375,13 +378,16 @@ class FieldView:
                 fb.line(ax, ay, bx, by, 1)
                 fb.line(ax + 1, ay, bx + 1, by, 1)
 
+    def set_note(self, text):
+        # The note's box with ``text`` centred, made once (a blit per frame after).
+        gfx.box(self.note, 0, 0, NOTE_W, 11)
+        gfx.center(self.note, text, 3, 1, NOTE_W)
+
     def draw_status(self, fb, s, thinking):
         # The gap's swatch and label of the player to move; a spinner while
         # the AI thinks; the colours' note over the field while it shows.
         if s.note_ticks:
-            w = gfx.text_width(s.note) + 6
-            gfx.box(fb, 64 - w // 2, 26, w, 11)
-            gfx.text(fb, s.note, 67 - w // 2, 29)
+            fb.blit(self.note, 64 - NOTE_W // 2, 26)
         m = s.model
         p = m.to_move
         x = MID_X + 1
@@ -610,6 +616,7 @@ class Scene(screens.Scene):
         c = self.model.player_colour[0]
         if c != jf.NOBODY:
             self.note = COLOURS[self.mode][c]
+            self.view.set_note(self.note)
             self.note_ticks = NOTE_TICKS
 
     def undo_turn(self):
