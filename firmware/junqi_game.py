@@ -17,9 +17,10 @@ this source and keep every docstring on the heap while the game runs.
 # mover's colour swatch and "P1"/"P2" or "P1"/"AI") and a spinner while the
 # AI thinks; the mountains F1-G1 / F3-G3 have no line across the gap.  The
 # first flip, which gives the players their colours, says so for NOTE_TICKS
-# ("YOU: RED (FILLED)", drawn as a toast is, gone with an undo of that flip).  The last move: a dashed frame around the
-# piece that moved or was flipped, a small square where it came from; the
-# AI's flip turns the tile over (FLIP_TICKS), its moves run along their route.
+# ("YOU: RED (FILLED)", drawn as a toast is, gone with an undo of that flip).
+# The last move: a dashed frame around the piece that moved or was flipped, a
+# small square where it came from; the AI's flip turns the tile over
+# (FLIP_TICKS), its moves run along their route.
 #
 # Controls: arrows move the cursor; A flips a face-down piece, picks up an own
 # piece (its legal destinations blink; on a destination the route is drawn)
@@ -67,6 +68,9 @@ GAP = const(8)
 TOP = const(2)
 MID_X = const(60)              # the front-line gap, x 60..67
 ANIM_TICKS = const(3)          # ticks per cell of an animated route
+# the last move's dashed frame, 11 x 13 (MONO_VLSB: the top 8 rows' 11 columns,
+# then the 5 rows' below)
+DASHED = b"\x55\x00\x01\x00\x01\x00\x01\x00\x01\x00\x55\x15\x00\x10\x00\x10\x00\x10\x00\x10\x00\x15"
 NOTE_TICKS = const(45)         # how long the colours' note shows
 NOTE_W = const(87)             # its box, the longest note's width (drawn once, then blitted)
 FLIP_TICKS = const(6)          # the AI's flip: the tile narrows, the piece widens
@@ -77,9 +81,8 @@ EXIT_HOLD_MS = const(900)
 MENU_ITEMS = ("VS DEVICE AI", "2 PLAYERS")
 GUARD_ITEMS = ("MINE GUARD: OFF", "MINE GUARD: ON")
 GUARD_DEFAULT = True           # "mines guard the flag" until the player turns it off
-# the note of the first flip: [two players][colour of P1]
-COLOURS = (("YOU: RED (FILLED)", "YOU: BLUE (OUTLINED)"),
-           ("P1: RED (FILLED)", "P1: BLUE (OUTLINED)"))
+# the note of the first flip: "YOU: " (or "P1: ") and [colour of P1]
+COLOURS = ("RED (FILLED)", "BLUE (OUTLINED)")
 # undo: one record per move (ply): src, dst, both cells before it (occupant,
 # colour and type in a byte), both players' colours, the quiet
 # count, the last move's cells, the AI's RNG state (30 bits); an even number of
@@ -235,14 +238,8 @@ class FieldView:
         self.hidden = _box_sprite(None, False)
         # a dashed frame in the 1-px gaps around a box (every other pixel):
         # no road or railway line looks like it
-        self.dashed = framebuf.FrameBuffer(bytearray((BOX_W + 2) * 2), BOX_W + 2, BOX_H + 2,
+        self.dashed = framebuf.FrameBuffer(bytearray(DASHED), BOX_W + 2, BOX_H + 2,
                                            framebuf.MONO_VLSB)
-        for i in range(0, BOX_W + 2, 2):
-            self.dashed.pixel(i, 0, 1)
-            self.dashed.pixel(i, BOX_H + 1, 1)
-        for i in range(0, BOX_H + 2, 2):
-            self.dashed.pixel(0, i, 1)
-            self.dashed.pixel(BOX_W + 1, i, 1)
         # the colours' note, drawn into its own box once per note (set_note)
         self.note = framebuf.FrameBuffer(bytearray(NOTE_W * 2), NOTE_W, 11, framebuf.MONO_VLSB)
         self.bg = bytearray(1024)
@@ -615,7 +612,7 @@ class Scene(screens.Scene):
         # The players' colours, once the first flip gave them: the note (filled = red).
         c = self.model.player_colour[0]
         if c != jf.NOBODY:
-            self.note = COLOURS[self.mode][c]
+            self.note = ("P1: " if self.mode else "YOU: ") + COLOURS[c]
             self.view.set_note(self.note)
             self.note_ticks = NOTE_TICKS
 

@@ -70,10 +70,7 @@ EXIT_HOLD_MS = const(900)
 GAME_ID = "trapcat"
 UNDO_DEPTH = const(64)   # turns; a record: block, cat before, easy cat's RNG a | b << 15
 UNDO_SIZE = const(6)
-CAT_THINKS = ("CAT THINKS.", "CAT THINKS..", "CAT THINKS...", "CAT THINKS....")
-FINDING_HINT = ("FINDING HINT", "FINDING HINT.", "FINDING HINT..", "FINDING HINT.")
 LEVEL_NAMES = ("EASY", "NORMAL", "HARD")
-HELPED = ("EASY: HELPED", "NORMAL: HELPED", "HARD: HELPED")
 RANDOM = "RANDOM GRID"   # the level choice's built-in level
 PX = const(70)           # the panel's left edge
 
@@ -213,8 +210,8 @@ class Scene(screens.Scene):
 
     def end(self):
         """The game is over (the player's block trapped the cat, or the cat
-        stepped out): the records through ctx.finish (unchanged when a hint
-        helped), then the end screen."""
+        stepped out): the records through ctx.finish, then the end screen."""
+        # (a game a hint helped leaves the records as they were)
         ctx = self.ctx
         b = self.board
         won = b.status == trapcat.PLAYER_WON
@@ -227,9 +224,8 @@ class Scene(screens.Scene):
         self.show_text()
 
     def record(self, won):
-        """Count the game just ended, won or lost, at its difficulty and in
-        the totals; a win's blocks are the difficulty's best when fewer (on a
-        random grid only)."""
+        # The game just ended, counted at its difficulty and in the totals; a
+        # win's blocks are the difficulty's best when fewer (random grids only).
         rec = self.records
         d = self.diff
         key = "won" if won else "lost"
@@ -241,8 +237,8 @@ class Scene(screens.Scene):
             rec[key] = self.board.moves
 
     def show_hint(self, cell):
-        """The hint's answer: the cursor on its cell, the cell marked; the
-        game is helped from now on (not recorded)."""
+        # The hint's answer: the cursor on its cell, the cell marked X; the
+        # game is helped from now on (not recorded).
         self.cursor = cell
         self.hint_cell = cell
         if not self.helped:
@@ -250,14 +246,14 @@ class Scene(screens.Scene):
             self.show_text()
 
     def show_text(self):
-        """The panel's four lines (made when they change, not per frame): the
-        difficulty (": HELPED" once a hint was shown), the moves, this
-        difficulty's wins and losses and best."""
+        """The panel's four lines (made when they change, not per frame)."""
+        # the difficulty (": HELPED" once a hint was shown), the moves, this
+        # difficulty's wins and losses, and its best
         rec = self.records
         d = self.diff
         best = rec.get("best%d" % d, 0)
         self.lines = (
-            HELPED[d] if self.helped else LEVEL_NAMES[d],
+            LEVEL_NAMES[d] + ": HELPED" if self.helped else LEVEL_NAMES[d],
             "MOVES %d" % self.board.moves,
             "WON %d LOST %d" % (rec.get("won%d" % d, 0), rec.get("lost%d" % d, 0)),
             ("BEST %d" % best) if best else "BEST -",
@@ -379,9 +375,10 @@ class Scene(screens.Scene):
 
     # -- drawing --------------------------------------------------------------
     def draw_grid(self, fb, cursor):
-        """The grid (cursor frame on ``cursor``, -1: none; on a blocked cell
-        it frames a smaller block, so the two never look alike), the hint's
-        cell marked X, the distance map on the free cells while it is shown."""
+        """The grid (cursor frame on ``cursor``, -1: none), with the distance
+        map on the free cells while it is shown."""
+        # the cursor on a blocked cell frames a smaller block (never a bigger
+        # block); the hint's cell is marked X
         b = self.board
         hint = self.hint_cell
         size = b.size
@@ -434,7 +431,7 @@ class Scene(screens.Scene):
                 x += CELL
 
     def draw_panel(self, fb, n=4):
-        """The panel's title and the first ``n`` of its four lines."""
+        """The panel's title and its four lines (the first ``n``)."""
         gfx.text(fb, "TRAP THE CAT", PX, 0)
         y = 10
         for i in range(n):
@@ -550,27 +547,32 @@ class PlayScreen(screens.Screen):
         return self.scene.job.run(ctx)
 
     def draw(self, fb):
-        """The grid and the panel; its line at y 44 says what runs: the cat's
-        move ("CAT THINKS..."), the hint's search (inverse video, so the two
-        never look alike), the hint shown, or the undo chord."""
+        # The line at y 44 says what runs: the cat's move ("CAT THINKS..."),
+        # the hint's search (inverse video: the two never look alike), the
+        # hint shown, or the undo chord.
         g = self.scene
         g.draw_grid(fb, g.cursor)
         g.draw_panel(fb)
         dots = (self.spin >> 1) & 3
+        ink = 1
         if self.cat_turn:
-            gfx.text(fb, CAT_THINKS[dots], PX, 44)
+            x = gfx.text(fb, "CAT THINKS", PX, 44)
         elif g.job.running():
             fb.fill_rect(PX - 1, 43, 128 - PX + 1, 7, 1)
-            gfx.text(fb, FINDING_HINT[dots], PX, 44, 0)
+            ink = 0
+            x = gfx.text(fb, "FINDING HINT", PX, 44, 0)
+            dots = dots if dots < 3 else 1           # two dots at most: the line ends at 128
         else:
             gfx.text(fb, "B+A:UNDO" if g.hint_cell == trapcat.NONE else "HINT: BLOCK X", PX, 44)
+            dots = 0
+        for i in range(dots):                        # the font's "." (no string per count)
+            fb.pixel(x + 4 * i + 1, 48, ink)
         gfx.text(fb, "A:BLOCK B:HINT", PX, 52)
 
 
 class EndScreen(screens.Screen):
-    """The last position and the result ("WITH HELP: NO RECORD" after a
-    hint); A: a new game, B: the level choice (with a pack) or leave.  B+DOWN
-    still shows the distance map."""
+    """The last position and the result; A: a new game, B: the level choice
+    (with a pack) or leave.  B+DOWN still shows the distance map."""
 
     def __init__(self, scene):
         self.scene = scene
@@ -592,8 +594,7 @@ class EndScreen(screens.Screen):
         return 7 if self.scene.overlay else 3     # (bit 1 set: never the choice's)
 
     def draw(self, fb):
-        """The last position and the result; a game a hint helped says it
-        was not recorded where the records were."""
+        # a game a hint helped says it was not recorded where the records were
         g = self.scene
         g.draw_grid(fb, -1)
         if g.helped:
