@@ -240,7 +240,7 @@ class FieldView:
         # no road or railway line looks like it
         self.dashed = framebuf.FrameBuffer(bytearray(DASHED), BOX_W + 2, BOX_H + 2,
                                            framebuf.MONO_VLSB)
-        # the colours' note, drawn into its own box once per note (set_note)
+        # the colours' note, drawn into its own box once per note (Scene.tell_colours)
         self.note = framebuf.FrameBuffer(bytearray(NOTE_W * 2), NOTE_W, 11, framebuf.MONO_VLSB)
         self.bg = bytearray(1024)
         self.bg_fb = framebuf.FrameBuffer(self.bg, 128, 64, framebuf.MONO_VLSB)
@@ -374,11 +374,6 @@ class FieldView:
             else:
                 fb.line(ax, ay, bx, by, 1)
                 fb.line(ax + 1, ay, bx + 1, by, 1)
-
-    def set_note(self, text):
-        # The note's box with ``text`` centred, made once (a blit per frame after).
-        gfx.box(self.note, 0, 0, NOTE_W, 11)
-        gfx.center(self.note, text, 3, 1, NOTE_W)
 
     def draw_status(self, fb, s, thinking):
         # The gap's swatch and label of the player to move; a spinner while
@@ -613,7 +608,9 @@ class Scene(screens.Scene):
         c = self.model.player_colour[0]
         if c != jf.NOBODY:
             self.note = ("P1: " if self.mode else "YOU: ") + COLOURS[c]
-            self.view.set_note(self.note)
+            box = self.view.note                # drawn once, blitted while it shows
+            gfx.box(box, 0, 0, NOTE_W, 11)
+            gfx.center(box, self.note, 3, 1, NOTE_W)
             self.note_ticks = NOTE_TICKS
 
     def undo_turn(self):
@@ -911,26 +908,20 @@ class MoveScreen(FieldScreen):
             s.apply(move)
         return None
 
-    def draw_flip(self, fb, c):
-        # The flip at cell ``c``, tick ``pos``: the tile, then the piece, shown
-        # FLIP_W[pos] pixels wide about the box's middle.
-        view = self.scene.view
-        x = view.cx[c]
-        y = view.cy[c]
-        pos = self.pos
-        fb.blit(view.hidden if pos < FLIP_TICKS // 2 else self.sprite, x, y)
-        side = (BOX_W - FLIP_W[pos]) >> 1
-        if side:
-            fb.fill_rect(x, y, side, BOX_H, 0)
-            fb.fill_rect(x + BOX_W - side, y, side, BOX_H, 0)
-
     def draw(self, fb):
         s = self.scene
         view = s.view
         src = self.move >> 6
         if src == self.move & 63:
+            # the flip, tick ``pos``: the tile, then the piece, FLIP_W[pos] wide
             view.draw(fb, s, src)
-            self.draw_flip(fb, src)
+            x = view.cx[src]
+            y = view.cy[src]
+            pos = self.pos
+            fb.blit(view.hidden if pos < FLIP_TICKS // 2 else self.sprite, x, y)
+            side = (BOX_W - FLIP_W[pos]) >> 1
+            fb.fill_rect(x, y, side, BOX_H, 0)
+            fb.fill_rect(x + BOX_W - side, y, side, BOX_H, 0)
             view.draw_status(fb, s, False)
             return
         view.draw(fb, s, src)
