@@ -11,15 +11,6 @@ packs (Flip Junqi) that only needs the undo chord does not carry it.
 import screens
 from buttons import A, B
 
-try:
-    from micropython import const
-except ImportError:
-    def const(value):
-        return value
-
-REFUSED_HZ = const(220)        # the low beep of a refusal
-REFUSED_TICKS = const(20)      # how long its message shows (2/3 s)
-
 
 def undo_chord(btn):
     """B+A (hold B, press A): undo, in every game."""
@@ -30,8 +21,8 @@ def refuse(ctx, message):
     """An illegal move or an undo that cannot be done, in every game: a low
     beep and ``message`` flashed on screen (a short toast), so it shows with
     the sound off too.  ``message`` is a constant: nothing is allocated."""
-    ctx.beep(REFUSED_HZ, 30)
-    ctx.toast(message, REFUSED_TICKS)
+    ctx.beep(220, 30)               # the low beep
+    ctx.toast(message, 20)          # 2/3 s
 
 
 class Levels:

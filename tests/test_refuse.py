@@ -24,7 +24,7 @@ class Ctx(gamectx.FakeCtx):
 def test_refuse_beeps_and_shows_the_message():
     ctx = Ctx()
     scenekit.refuse(ctx, "BLOCKED")
-    assert ctx.beeps == [(scenekit.REFUSED_HZ, 30)] and ctx.toasts == ["BLOCKED"]
+    assert ctx.beeps == [(220, 30)] and ctx.toasts == ["BLOCKED"]
 
 
 def test_klotski_a_blocked_piece():
@@ -35,7 +35,7 @@ def test_klotski_a_blocked_piece():
         gamectx.tap(g, ctx, key)
     assert g.steps == 1 and ctx.toasts == []
     gamectx.tap(g, ctx, RIGHT)                        # the soldier on 19 is in the way
-    assert g.steps == 1 and ctx.toasts == ["BLOCKED"] and ctx.beeps[-1][0] == scenekit.REFUSED_HZ
+    assert g.steps == 1 and ctx.toasts == ["BLOCKED"] and ctx.beeps[-1][0] == 220
 
 
 def test_cat_and_mouse_a_step_off_the_map():
