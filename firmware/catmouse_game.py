@@ -341,7 +341,7 @@ class PlayScreen(screens.Screen):
         if scenekit.undo_chord(btn):                 # B+A: undo a round
             self.chord = True
             if not self.undo():
-                ctx.beep(220, 30)
+                scenekit.refuse(ctx, "NOTHING TO UNDO")
             else:
                 ctx.save_game()
             return None
@@ -457,7 +457,7 @@ class PlayScreen(screens.Screen):
         if target >= 0 and target in legal:
             return target
         if target >= 0:
-            ctx.beep(220, 30)
+            scenekit.refuse(ctx, "BLOCKED")
         return -1
 
     def update_status(self):

@@ -64,8 +64,13 @@ def _done():
 
 
 def _trapcat_records():
-    # Trap the Cat's counters: wins, losses, the fewest blocks for a win per difficulty
-    return ("won", "lost", "best0", "best1", "best2")
+    # Trap the Cat's records: per difficulty d (0 EASY, 1 NORMAL, 2 HARD) the games
+    # won and lost ("won<d>", "lost<d>") and the fewest blocks of a win on a random
+    # grid ("best<d>", absent: none yet); "won" and "lost" count every difficulty
+    # together.  A save from before the records per difficulty holds only "won",
+    # "lost" and the bests: it is this shape as it is (its games in the totals).
+    return ("won", "lost", "won0", "lost0", "best0", "won1", "lost1", "best1",
+            "won2", "lost2", "best2")
 
 
 def _records_schema(game_id):
@@ -82,7 +87,10 @@ def _records_schema(game_id):
         keys = _trapcat_records()
     else:
         keys = ("won", "lost", "drawn", "easy_won", "easy_lost", "easy_drawn", "pvp")
-    return ss.fields(*[(key, ss.COUNT) for key in keys])
+    specs = [(key, ss.COUNT) for key in keys]
+    if game_id == "junqi":
+        specs.append(("guard", ss.boolean()))    # the setting "mines guard the flag"
+    return ss.fields(*specs)
 
 
 def records(ctx, game_id):
@@ -124,8 +132,9 @@ def catmouse_places(rec, at, costs):
 # -- Flip Junqi ------------------------------------------------------------------------
 def junqi_snapshot(snap):
     """junqi_game.Scene.snapshot()'s dict (the field: occ, kind and colour per
-    cell, pool and alive per colour and type, the players' colours), and
-    every undo ply in it (``junqi_plies``)."""
+    cell, pool and alive per colour and type, the players' colours, the rule
+    "guard": True or False, absent in a game saved before the rule was
+    offered), and every undo ply in it (``junqi_plies``)."""
     import junqi_board as jb
     import junqi_flip as jf
     n = 3 * jb.CELLS + 4 * jf.TYPES + 2
@@ -138,8 +147,9 @@ def junqi_snapshot(snap):
         ("undo", ss.hexbytes(JQ_UNDO_SIZE, 0, JQ_UNDO_PLIES)))
     ok = ss.whole(schema, snap)
     if ok:
+        guard = snap.get("guard", False)
         from binascii import unhexlify
-        ok = junqi_plies(unhexlify(snap["undo"]))
+        ok = (guard is True or guard is False) and junqi_plies(unhexlify(snap["undo"]))
     _done()
     return ok
 

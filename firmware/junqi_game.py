@@ -15,7 +15,12 @@ this source and keep every docstring on the heap while the game runs.
 # cells show the field: railway links as double lines, roads as single lines,
 # camps as rings, headquarters as squares.  The gap shows whose turn it is (the
 # mover's colour swatch and "P1"/"P2" or "P1"/"AI") and a spinner while the
-# AI thinks; the mountains F1-G1 / F3-G3 have no line across the gap.
+# AI thinks; the mountains F1-G1 / F3-G3 have no line across the gap.  The
+# first flip, which gives the players their colours, says so for NOTE_TICKS
+# ("YOU: RED (FILLED)", drawn as a toast is, gone with an undo of that flip).
+# The last move: a dashed frame around the piece that moved or was flipped, a
+# small square where it came from; the AI's flip turns the tile over
+# (FLIP_TICKS), its moves run along their route.
 #
 # Controls: arrows move the cursor; A flips a face-down piece, picks up an own
 # piece (its legal destinations blink; on a destination the route is drawn)
@@ -26,8 +31,12 @@ this source and keep every docstring on the heap while the game runs.
 # your last move and the AI's answer, in two-player games one move (UNDO_PLIES
 # moves in a preallocated undoring: what each move changed, with the AI's RNG
 # state, so the same moves replay the same AI).  Menu at start: vs AI or two players (pass
-# and play).  The launcher's difficulty EASY picks the easy AI, NORMAL and HARD
-# the full one.  Results vs each AI are saved (won/lost/drawn) by ctx.finish.
+# and play), and the rule "mines guard the flag" (MINE GUARD: ON/OFF; kept in
+# the game's save as "guard", on unless the player turned it off: a measured
+# AI-vs-AI tournament, docs/junqi.md, has longer games and the stronger AI
+# winning more often with it).  The launcher's difficulty EASY picks the easy
+# AI, NORMAL and HARD the full one.  Results vs each AI are saved
+# (won/lost/drawn) by ctx.finish.
 # The screens and the AI's turn: the notes before ``class Scene``.
 
 import screens
@@ -59,11 +68,21 @@ GAP = const(8)
 TOP = const(2)
 MID_X = const(60)              # the front-line gap, x 60..67
 ANIM_TICKS = const(3)          # ticks per cell of an animated route
+# the last move's dashed frame, 11 x 13 (MONO_VLSB: the top 8 rows' 11 columns,
+# then the 5 rows' below)
+DASHED = b"\x55\x00\x01\x00\x01\x00\x01\x00\x01\x00\x55\x15\x00\x10\x00\x10\x00\x10\x00\x10\x00\x15"
+NOTE_TICKS = const(45)         # how long the colours' note shows
+NOTE_W = const(87)             # its box, the longest note's width (drawn once, then blitted)
+FLIP_TICKS = const(6)          # the AI's flip: the tile narrows, the piece widens
+FLIP_W = b"\x09\x05\x01\x03\x07\x09"   # its visible width at each of those ticks
 THINK_MIN = const(10)          # ticks the AI "thinks" at least (so its move is seen)
 SLICE_MS = const(8)            # AI work per tick: the job's budget (work.Job)
 EXIT_HOLD_MS = const(900)
-LOW_HZ = const(220)            # beep: refused
 MENU_ITEMS = ("VS DEVICE AI", "2 PLAYERS")
+GUARD_ITEMS = ("MINE GUARD: OFF", "MINE GUARD: ON")
+GUARD_DEFAULT = True           # "mines guard the flag" until the player turns it off
+# the note of the first flip: "YOU: " (or "P1: ") and [colour of P1]
+COLOURS = ("RED (FILLED)", "BLUE (OUTLINED)")
 # undo: one record per move (ply): src, dst, both cells before it (occupant,
 # colour and type in a byte), both players' colours, the quiet
 # count, the last move's cells, the AI's RNG state (30 bits); an even number of
@@ -207,9 +226,9 @@ def _put_field(m, field, counts):
 
 class FieldView:
     # The field's look, made once: the piece sprites ([colour * 12 + type]
-    # and the face-down tile), the empty field (``bg``: roads, railways, camps,
-    # headquarters) and each cell's box corner.  ``draw`` puts the scene's
-    # pieces, marks and route on it.
+    # and the face-down tile), the last move's dashed frame, the empty field
+    # (``bg``: roads, railways, camps, headquarters) and each cell's box
+    # corner.  ``draw`` puts the scene's pieces, marks and route on it.
 
     def __init__(self):
         self.sprites = []
@@ -217,6 +236,12 @@ class FieldView:
             for t in range(jf.TYPES):
                 self.sprites.append(_box_sprite(t, col == 0))
         self.hidden = _box_sprite(None, False)
+        # a dashed frame in the 1-px gaps around a box (every other pixel):
+        # no road or railway line looks like it
+        self.dashed = framebuf.FrameBuffer(bytearray(DASHED), BOX_W + 2, BOX_H + 2,
+                                           framebuf.MONO_VLSB)
+        # the colours' note, drawn into its own box once per note (Scene.tell_colours)
+        self.note = framebuf.FrameBuffer(bytearray(NOTE_W * 2), NOTE_W, 11, framebuf.MONO_VLSB)
         self.bg = bytearray(1024)
         self.bg_fb = framebuf.FrameBuffer(self.bg, 128, 64, framebuf.MONO_VLSB)
         self.draw_empty(self.bg_fb)
@@ -274,11 +299,17 @@ class FieldView:
     def draw(self, fb, s, moving):
         # The field with scene ``s``'s pieces, marks and route; ``moving``:
         # the cell whose piece is drawn in flight (jb.NONE: none, and the last
-        # move's cells get their ticks).
+        # move is marked: a small square where the piece came from, a dashed
+        # frame around it where it went or was flipped).
         fb.blit(self.bg_fb, 0, 0)
         if s.path_len:
             self.draw_path(fb, s.path, s.path_len)
         m = s.model
+        last = moving == jb.NONE and m.last_src != jf.NOBODY
+        if last and m.last_src != m.last_dst:
+            c = m.last_src
+            fb.fill_rect(self.cx[c] + 2, self.cy[c] + 3, 5, 5, 0)
+            fb.rect(self.cx[c] + 2, self.cy[c] + 3, 5, 5, 1)
         occ = m.occ
         kind = m.kind
         colour = m.colour
@@ -311,12 +342,9 @@ class FieldView:
                 fb.pixel(x + BOX_W - 1, y, 0)
                 fb.pixel(x, y + BOX_H - 1, 0)
                 fb.pixel(x + BOX_W - 1, y + BOX_H - 1, 0)
-        # last move: ticks in the gaps below both cells
-        if moving == jb.NONE and m.last_src != jf.NOBODY:
-            c = m.last_src
-            fb.hline(cx[c] + 2, cy[c] + BOX_H, 5, 1)
+        if last:
             c = m.last_dst
-            fb.hline(cx[c] + 2, cy[c] + BOX_H, 5, 1)
+            fb.blit(self.dashed, cx[c] - 1, cy[c] - 1, 0)
 
     def draw_steps(self, fb, x, y, n):
         # The cells entered to reach an empty cell (1..99), on a cleared
@@ -349,7 +377,9 @@ class FieldView:
 
     def draw_status(self, fb, s, thinking):
         # The gap's swatch and label of the player to move; a spinner while
-        # the AI thinks.
+        # the AI thinks; the colours' note over the field while it shows.
+        if s.note_ticks:
+            fb.blit(self.note, 64 - NOTE_W // 2, 26)
         m = s.model
         p = m.to_move
         x = MID_X + 1
@@ -400,7 +430,7 @@ class Scene(screens.Scene):
         import gamesaves                    # dropped again once read
         self.saved = gamesaves.records(ctx, GAME_ID)
         self.view = FieldView()
-        self.model = jf.FlipGame(seed=1)
+        self.model = jf.FlipGame(seed=1, mines_guard_flag=self.saved.get("guard", GUARD_DEFAULT))
         self.ai = None
         self.ai_easy = False
         self.job = work.Job(SLICE_MS)
@@ -421,6 +451,8 @@ class Scene(screens.Scene):
         self.chord = False                  # B+A was used: B's release / hold do nothing else
         self.record = ""
         self._record_text()
+        self.note = ""                      # the colours' note, shown while note_ticks
+        self.note_ticks = 0
         self.menu_screen = MenuScreen(self)
         self.play_screen = PlayScreen(self)
         self.think_screen = ThinkScreen(self)
@@ -431,6 +463,8 @@ class Scene(screens.Scene):
     def tick(self, ctx):
         btn = ctx.buttons
         self.frame += 1
+        if self.note_ticks:
+            self.note_ticks -= 1
         if btn.pressed(B) and btn.held_ms(B) >= EXIT_HOLD_MS and not self.chord:
             return "exit"
         return self.screen.tick(ctx)
@@ -445,6 +479,15 @@ class Scene(screens.Scene):
     def _easy(self):
         return self.ctx.settings.get("difficulty", 1) == 0
 
+    def guard(self):
+        # The rule "mines guard the flag" for the next game (the menu's setting).
+        return self.saved.get("guard", GUARD_DEFAULT)
+
+    def toggle_guard(self):
+        # The menu's MINE GUARD line: the setting flipped and stored with the records.
+        self.saved["guard"] = not self.guard()
+        self.ctx.store(GAME_ID, self.saved)
+
     def _record_text(self):
         self.rec_gen += 1
         s = self.saved
@@ -457,6 +500,7 @@ class Scene(screens.Scene):
         # A new deal in ``mode``; the first player's turn.
         self.seed = (self.seed * 75 + self.ctx.ticks_ms() + 74) % 65537
         self.model.reset(self.seed)
+        self.model.mines_guard_flag = self.guard()
         self.job.cancel()
         if self.mode == 0:
             self.ai_easy = self._easy()
@@ -470,6 +514,7 @@ class Scene(screens.Scene):
         self.clear_marks()
         self.undo.clear()
         self.cursor = 27
+        self.note_ticks = 0
         self.screen = self.play_screen
 
     def clear_marks(self):
@@ -515,7 +560,8 @@ class Scene(screens.Scene):
         self.path_len = n
 
     def start_move(self, move):
-        # Flip at once; a piece move is animated along its route, then applied.
+        # A player's flip at once, the AI's turned over (FLIP_TICKS); a piece
+        # move is animated along its route, then applied.
         m = self.model
         src = move >> 6
         dst = move & 63
@@ -523,7 +569,10 @@ class Scene(screens.Scene):
         self.clear_marks()
         if src == dst:
             self.path_len = 0
-            self.apply(move)
+            if self.mode == 0 and m.to_move == 1:
+                self.move_screen.open(move, self.view.sprites[m.colour[src] * jf.TYPES + m.kind[src]])
+            else:
+                self.apply(move)
             return
         m.destinations(src)
         m.router.trace(dst)
@@ -538,8 +587,11 @@ class Scene(screens.Scene):
         m = self.model
         dst = move & 63
         took_flag = (move >> 6) != dst and m.occ[dst] != 0 and m.kind[dst] == jf.FLAG
+        first = m.player_colour[0] == jf.NOBODY
         _push_ply(self.undo, m, move, self.ai.rng.s if self.ai is not None else 0)
         ev = m.apply(move)
+        if first:
+            self.tell_colours()
         if ev == jf.EV_WIN or ev == jf.EV_LOSE or ev == jf.EV_TRADE:
             self.ctx.beep(300 + 200 * ev, 40)
         if m.winner != jf.NOBODY:
@@ -550,6 +602,16 @@ class Scene(screens.Scene):
         else:
             self.screen = self.play_screen
         self.ctx.save_game()
+
+    def tell_colours(self):
+        # The players' colours, once the first flip gave them: the note (filled = red).
+        c = self.model.player_colour[0]
+        if c != jf.NOBODY:
+            self.note = ("P1: " if self.mode else "YOU: ") + COLOURS[c]
+            box = self.view.note                # drawn once, blitted while it shows
+            gfx.box(box, 0, 0, NOTE_W, 11)
+            gfx.center(box, self.note, 3, 1, NOTE_W)
+            self.note_ticks = NOTE_TICKS
 
     def undo_turn(self):
         # Against the AI: back to before your last move (and the AI's answer);
@@ -563,6 +625,7 @@ class Scene(screens.Scene):
             pass
         self.job.cancel()
         self.drop()
+        self.note_ticks = 0
         self.screen = self.play_screen
         return True
 
@@ -594,6 +657,7 @@ class Scene(screens.Scene):
         field = bytes(m.occ) + m.kind + m.colour + m.pool + m.alive + m.player_colour
         return {
             "mode": self.mode, "easy": self.ai_easy, "seed": self.seed,
+            "guard": m.mines_guard_flag,
             "board": undosave.to_text(field),       # (the save's key since its first version)
             "counts": [m.to_move, m.quiet, m.plies, m.hidden, m.last_src, m.last_dst],
             "rng": self.ai.rng.s if self.ai is not None else 0,
@@ -627,6 +691,7 @@ class Scene(screens.Scene):
             if not gamesaves.junqi_field(m, tally):
                 return False
         _put_field(m, field, snap["counts"])
+        m.mines_guard_flag = snap.get("guard", False)      # (absent: a game from before the rule)
         if self.ai is not None:
             self.ai.rng.s = snap["rng"]
         undosave.load(self.undo, undo)
@@ -637,8 +702,9 @@ class Scene(screens.Scene):
 
 
 class MenuScreen(screens.Screen):
-    # Vs the AI or two players (``sel``), the record against the AI the
-    # difficulty picks; A starts, B leaves.
+    # Vs the AI or two players, and the rule "mines guard the flag" (``sel``
+    # 0, 1, 2), the record against the AI the difficulty picks; A starts (or
+    # switches the rule: LEFT/RIGHT too), B leaves.
 
     def __init__(self, scene):
         self.scene = scene
@@ -646,8 +712,12 @@ class MenuScreen(screens.Screen):
 
     def tick(self, ctx):
         btn = ctx.buttons
-        if btn.repeat(UP) or btn.repeat(DOWN):
-            self.sel = 1 - self.sel
+        if btn.repeat(UP):
+            self.sel = (self.sel + 2) % 3
+        elif btn.repeat(DOWN):
+            self.sel = (self.sel + 1) % 3
+        elif self.sel == 2 and (btn.just_pressed(A) or btn.repeat(LEFT) or btn.repeat(RIGHT)):
+            self.scene.toggle_guard()
         elif btn.just_pressed(A):
             self.scene.mode = self.sel
             self.scene.new_game()
@@ -656,27 +726,25 @@ class MenuScreen(screens.Screen):
         return None
 
     def frame_key(self):
-        return 1 | self.sel << 1 | (self.scene.rec_gen & 0xFFFFF) << 2
+        return 1 | self.sel << 1 | self.scene.guard() << 3 | (self.scene.rec_gen & 0xFFFFF) << 4
 
     def draw(self, fb):
         fb.fill(0)
         fb.fill_rect(0, 0, 128, 10, 1)
         fb.text("FLIP JUNQI", 24, 1, 0)
-        items = MENU_ITEMS
-        for i in range(2):
-            y = 16 + 12 * i
+        for i in range(3):
+            y = 13 + 11 * i
+            item = MENU_ITEMS[i] if i < 2 else GUARD_ITEMS[self.scene.guard()]
             if i == self.sel:
                 fb.fill_rect(0, y - 2, 128, 11, 1)
-                fb.text(items[i], 14, y, 0)
-            else:
-                fb.text(items[i], 14, y, 1)
-        gfx.center(fb, self.scene.record, 44)
-        gfx.text(fb, "A:START  B:EXIT", 2, 58)
+            gfx.center8(fb, item, y, 0 if i == self.sel else 1)
+        gfx.center(fb, self.scene.record, 47)
+        gfx.text(fb, "A:ON/OFF  B:EXIT" if self.sel == 2 else "A:START  B:EXIT", 2, 57)
 
 
 class FieldScreen(screens.Screen):
     # A screen over the field: B+A (hold B, press A) undoes where
-    # ``may_undo`` (else a low beep), and until B is released nothing else
+    # ``may_undo`` (else scenekit.refuse), and until B is released nothing else
     # happens; otherwise ``act(ctx)`` is this screen's tick.
 
     may_undo = True
@@ -692,7 +760,7 @@ class FieldScreen(screens.Screen):
             if self.may_undo and s.undo_turn():
                 ctx.save_game()
             else:
-                ctx.beep(LOW_HZ, 30)
+                scenekit.refuse(ctx, "CAN'T UNDO")
             return None
         if s.chord:
             if not btn.pressed(B):
@@ -744,11 +812,13 @@ class PlayScreen(FieldScreen):
             if m.destinations(c):
                 s.select(c)
             else:
-                ctx.beep(LOW_HZ, 30)
+                scenekit.refuse(ctx, "CAN'T MOVE")
         elif c == s.sel:
             s.drop()
+        elif m.occ[c] and m.kind[c] == jf.FLAG and m.mines_guard_flag and m.alive[m.colour[c] * jf.TYPES + jf.MINE]:
+            scenekit.refuse(ctx, "MINES GUARD THE FLAG")
         else:
-            ctx.beep(LOW_HZ, 30)
+            scenekit.refuse(ctx, "NOT A MOVE")
 
     def draw(self, fb):
         s = self.scene
@@ -813,8 +883,9 @@ class ThinkScreen(FieldScreen):
 
 
 class MoveScreen(FieldScreen):
-    # A piece moving along its route (ANIM_TICKS per cell), then the move is
-    # applied; no undo meanwhile.
+    # A piece moving along its route (ANIM_TICKS per cell), or the AI's flip
+    # (the face-down tile narrows, the piece ``sprite`` widens: FLIP_TICKS),
+    # then the move is applied; no undo meanwhile.
 
     may_undo = False
     pos = 0                                   # ticks since the move began
@@ -830,15 +901,30 @@ class MoveScreen(FieldScreen):
     def act(self, ctx):
         s = self.scene
         self.pos += 1
-        if self.pos >= (s.path_len - 1) * ANIM_TICKS:
+        move = self.move
+        end = FLIP_TICKS if move >> 6 == move & 63 else (s.path_len - 1) * ANIM_TICKS
+        if self.pos >= end:
             s.path_len = 0
-            s.apply(self.move)
+            s.apply(move)
         return None
 
     def draw(self, fb):
         s = self.scene
         view = s.view
-        view.draw(fb, s, self.move >> 6)
+        src = self.move >> 6
+        if src == self.move & 63:
+            # the flip, tick ``pos``: the tile, then the piece, FLIP_W[pos] wide
+            view.draw(fb, s, src)
+            x = view.cx[src]
+            y = view.cy[src]
+            pos = self.pos
+            fb.blit(view.hidden if pos < FLIP_TICKS // 2 else self.sprite, x, y)
+            side = (BOX_W - FLIP_W[pos]) >> 1
+            fb.fill_rect(x, y, side, BOX_H, 0)
+            fb.fill_rect(x + BOX_W - side, y, side, BOX_H, 0)
+            view.draw_status(fb, s, False)
+            return
+        view.draw(fb, s, src)
         i = self.pos // ANIM_TICKS
         f = self.pos % ANIM_TICKS
         path = s.path

@@ -89,7 +89,6 @@ _HOLD_MS = const(500)
 AUTO_TICKS = const(8)
 _FLASH_TICKS = const(10)
 ROWS_SHOWN = const(8)
-_LOW_HZ = const(220)     # beep: blocked, nothing to undo
 _WIN_HZ = const(1400)    # beep: solved
 # solver phases
 _S_NONE = const(0)
@@ -812,7 +811,7 @@ class PlayScreen(screens.Screen):
             elif self.grabbed:
                 self.grabbed = False
             elif not self.undo():
-                ctx.beep(_LOW_HZ, 30)
+                scenekit.refuse(ctx, "NOTHING TO UNDO")
             return None
         d = 0
         if btn.repeat(LEFT):
@@ -827,7 +826,7 @@ class PlayScreen(screens.Screen):
             if not self.grabbed:
                 self.move_cursor(d)
             elif g.move_piece(g.own[self.cursor], d) == NONE:
-                ctx.beep(_LOW_HZ, 20)
+                scenekit.refuse(ctx, "BLOCKED")
             else:
                 self.cursor += d
                 self.after_move(ctx)

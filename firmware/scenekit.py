@@ -1,5 +1,6 @@
-"""What every game's scene shares, written once: the undo chord, the list of
-levels (built-in, then a level pack's) and the "LEVEL PACK BAD" screen.
+"""What every game's scene shares, written once: the undo chord, the refusal
+of an illegal move (a low beep and a flash on screen), the list of levels
+(built-in, then a level pack's) and the "LEVEL PACK BAD" screen.
 
 Imported by the games' scene modules only (it leaves with the game).  The
 level-pack reader (userlevels, levelpack: ~11 KB of heap on a Pico) is
@@ -14,6 +15,14 @@ from buttons import A, B
 def undo_chord(btn):
     """B+A (hold B, press A): undo, in every game."""
     return btn.pressed(B) and btn.just_pressed(A)
+
+
+def refuse(ctx, message):
+    """An illegal move or an undo that cannot be done, in every game: a low
+    beep and ``message`` flashed on screen (a short toast), so it shows with
+    the sound off too.  ``message`` is a constant: nothing is allocated."""
+    ctx.beep(220, 30)               # the low beep
+    ctx.toast(message, 20)          # 2/3 s
 
 
 class Levels:

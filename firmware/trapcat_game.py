@@ -12,8 +12,10 @@ records, the panel's text and the B chords.
 The 9x9 hex grid sits on the left (7-pixel cells, odd rows shifted 3 px right,
 63 px tall); the right panel shows the move counter, difficulty and record.
 Arrows move the cursor (UP/DOWN keep the column: in offset rows (r+-1, c) is
-always a neighbour, so the cursor zigzags down the hex grid), A blocks the cell
-under the cursor, B puts the cursor on a hint, holding B leaves.  B+A (hold B,
+always a neighbour, so the cursor zigzags down the hex grid; on a blocked cell
+it frames a smaller block), A blocks the cell under the cursor (refused on a
+blocked cell: scenekit.refuse), B puts the cursor on a hint (its cell marked
+with an X, "HINT: BLOCK X" on the panel), holding B leaves.  B+A (hold B,
 press A; scenekit.undo_chord) undoes a turn, the block and the cat's reply
 (UNDO_DEPTH turns in a preallocated undoring; the easy cat's RNG state is part
 of a record, so the same blocks after an undo get the same replies).  B+DOWN
@@ -21,14 +23,17 @@ shows or hides the distance map: each free cell's steps to the border as a
 digit ("+" from 10), the cats' own border search (trapcat_ai's
 ``Analyzer.distances``) run again at each frame it shows.  Difficulty 0/1/2
 from ctx.settings picks the easy/normal/hard cat.  Wins, losses and the fewest
-blocks for a win per difficulty are the records, stored by ``ctx.finish`` at
-every game's end.
+blocks for a win per difficulty are the records (gamesaves.records, checked),
+stored by ``ctx.finish`` at every game's end; a game in which a hint was shown
+is marked ("NORMAL: HELPED", "WITH HELP: NO RECORD") and leaves them as they
+were.
 
 The cat's move and the hint are tasks of work.py (trapcat_ai's begin / step
 / answer): the scene's ``job`` runs their slices (SLICE_UNITS work units each,
-<= ~25 ms on a Pico) while the tick's SLICE_MS allow, with "THINKING" on the
-panel, so input is polled every tick; pressing A or B while a hint is being
-worked out drops it.  A slice that runs out of memory ends the job with the
+<= ~25 ms on a Pico) while the tick's SLICE_MS allow, so input is polled every
+tick; the panel says which one runs ("CAT THINKS..." for the cat,
+"FINDING HINT" in inverse video for the hint).  Pressing A or B while a hint
+is being worked out drops it.  A slice that runs out of memory ends the job with the
 "NOT ENOUGH MEMORY" toast: the hint then moves nothing, the cat takes its
 first free step.
 
@@ -65,7 +70,7 @@ EXIT_HOLD_MS = const(900)
 GAME_ID = "trapcat"
 UNDO_DEPTH = const(64)   # turns; a record: block, cat before, easy cat's RNG a | b << 15
 UNDO_SIZE = const(6)
-THINKING = ("THINKING.", "THINKING..", "THINKING...", "THINKING....")
+LEVEL_NAMES = ("EASY", "NORMAL", "HARD")
 RANDOM = "RANDOM GRID"   # the level choice's built-in level
 PX = const(70)           # the panel's left edge
 
@@ -96,6 +101,8 @@ class Scene(screens.Scene):
         self.seed = (ctx.ticks_ms() * 31 + 7) & 0xFFFF
         self.diff = 1
         self.cursor = 0
+        self.hint_cell = trapcat.NONE   # the hint shown (marked X), NONE: none
+        self.helped = False      # a hint was shown in this game: it is not recorded
         self.job = work.Job(SLICE_MS)   # the cat's move or the hint
         self.banner = ""
         self.lines = ("", "", "", "")
@@ -184,6 +191,8 @@ class Scene(screens.Scene):
             self.board.load(self.fixed[1], self.fixed[2])
         self._make_cat(diff)
         self.cursor = self.board.cat - 1
+        self.hint_cell = trapcat.NONE
+        self.helped = False
         self.job.cancel()
         self.undo.clear()
         self.play_screen.cat_turn = False
@@ -202,34 +211,51 @@ class Scene(screens.Scene):
     def end(self):
         """The game is over (the player's block trapped the cat, or the cat
         stepped out): the records through ctx.finish, then the end screen."""
+        # (a game a hint helped leaves the records as they were)
         ctx = self.ctx
         b = self.board
-        rec = self.records
         won = b.status == trapcat.PLAYER_WON
-        if won:
-            rec["won"] = rec.get("won", 0) + 1
-            key = "best%d" % self.diff
-            if self.fixed is not None:
-                pass                         # records are for the random grids
-            elif not rec.get(key) or b.moves < rec[key]:
-                rec[key] = b.moves
-            self.banner = "TRAPPED!"
-        else:
-            rec["lost"] = rec.get("lost", 0) + 1
-            self.banner = "ESCAPED!"
-        ctx.finish(GAME_ID, rec)             # the game in progress ends, the records stay
+        if not self.helped:
+            self.record(won)
+        self.banner = "TRAPPED!" if won else "ESCAPED!"
+        ctx.finish(GAME_ID, self.records)    # the game in progress ends, the records stay
         ctx.beep(1500 if won else 200, 120)
         self.screen = self.end_screen
         self.show_text()
 
+    def record(self, won):
+        # The game just ended, counted at its difficulty and in the totals; a
+        # win's blocks are the difficulty's best when fewer (random grids only).
+        rec = self.records
+        d = self.diff
+        key = "won" if won else "lost"
+        rec[key] = rec.get(key, 0) + 1
+        key += "%d" % d
+        rec[key] = rec.get(key, 0) + 1
+        key = "best%d" % d
+        if won and self.fixed is None and (not rec.get(key) or self.board.moves < rec[key]):
+            rec[key] = self.board.moves
+
+    def show_hint(self, cell):
+        # The hint's answer: the cursor on its cell, the cell marked X; the
+        # game is helped from now on (not recorded).
+        self.cursor = cell
+        self.hint_cell = cell
+        if not self.helped:
+            self.helped = True
+            self.show_text()
+
     def show_text(self):
         """The panel's four lines (made when they change, not per frame)."""
+        # the difficulty (": HELPED" once a hint was shown), the moves, this
+        # difficulty's wins and losses, and its best
         rec = self.records
-        best = rec.get("best%d" % self.diff, 0)
+        d = self.diff
+        best = rec.get("best%d" % d, 0)
         self.lines = (
-            ("EASY", "NORMAL", "HARD")[self.diff],
+            LEVEL_NAMES[d] + ": HELPED" if self.helped else LEVEL_NAMES[d],
             "MOVES %d" % self.board.moves,
-            "WON %d LOST %d" % (rec.get("won", 0), rec.get("lost", 0)),
+            "WON %d LOST %d" % (rec.get("won%d" % d, 0), rec.get("lost%d" % d, 0)),
             ("BEST %d" % best) if best else "BEST -",
         )
 
@@ -246,7 +272,7 @@ class Scene(screens.Scene):
         if scenekit.undo_chord(btn):
             self.chord = True
             if not playing or not self.undo_turn():
-                ctx.beep(220, 30)
+                scenekit.refuse(ctx, "NOTHING TO UNDO")
             else:
                 self.show_text()             # the panel, as after a move
                 ctx.save_game()
@@ -291,6 +317,7 @@ class Scene(screens.Scene):
         self.play_screen.cat_turn = False
         self.screen = self.play_screen
         self.cursor = buf[at]
+        self.hint_cell = trapcat.NONE
         return True
 
     # -- the game in progress (runtime.save_game, CONTINUE) ---------------------------
@@ -309,7 +336,7 @@ class Scene(screens.Scene):
             "fixed": None if fixed is None else [
                 fixed[0], undosave.to_text(bytes(fixed[1])), fixed[2]],
             "cursor": self.cursor, "cat_turn": self.play_screen.cat_turn,
-            "undo": undosave.to_text(undosave.dump(self.undo)),
+            "undo": undosave.to_text(undosave.dump(self.undo)), "helped": self.helped,
         }
 
     def restore(self, snap):
@@ -343,6 +370,8 @@ class Scene(screens.Scene):
             self.cat.rng.b = snap["rng"] >> 15
         undosave.load(self.undo, undo)
         self.cursor = snap["cursor"] % (size * size)
+        self.hint_cell = trapcat.NONE
+        self.helped = snap.get("helped", False) is True    # (absent in older saves)
         self.job.cancel()
         self.banner = ""
         self.screen = self.play_screen
@@ -356,7 +385,10 @@ class Scene(screens.Scene):
     def draw_grid(self, fb, cursor):
         """The grid (cursor frame on ``cursor``, -1: none), with the distance
         map on the free cells while it is shown."""
+        # the cursor on a blocked cell frames a smaller block (never a bigger
+        # block); the hint's cell is marked X
         b = self.board
+        hint = self.hint_cell
         size = b.size
         cells = b.cells
         cat = b.cat
@@ -387,7 +419,13 @@ class Scene(screens.Scene):
                     fb.pixel(x + 1, y, 1)
                     fb.pixel(x + 5, y, 1)
                 elif cells[cell]:
-                    fb.fill_rect(x + 1, y + 1, 5, 5, 1)
+                    if cell == cursor:
+                        fb.fill_rect(x + 2, y + 2, 3, 3, 1)
+                    else:
+                        fb.fill_rect(x + 1, y + 1, 5, 5, 1)
+                elif cell == hint:
+                    fb.line(x + 1, y + 1, x + 5, y + 5, 1)
+                    fb.line(x + 5, y + 1, x + 1, y + 5, 1)
                 elif overlay and dist[cell] != trapcat_ai.INF:
                     d = dist[cell]
                     fb.blit(digits[d if d < 10 else 10], x + 2, y + 1)
@@ -400,12 +438,12 @@ class Scene(screens.Scene):
                 cell += 1
                 x += CELL
 
-    def draw_panel(self, fb):
-        """The panel's title and its four lines."""
+    def draw_panel(self, fb, n=4):
+        """The panel's title and its four lines (the first ``n``)."""
         gfx.text(fb, "TRAP THE CAT", PX, 0)
         y = 10
-        for line in self.lines:
-            gfx.text(fb, line, PX, y)
+        for i in range(n):
+            gfx.text(fb, self.lines[i], PX, y)
             y += 8
 
 
@@ -419,7 +457,7 @@ class PlayScreen(screens.Screen):
         self.scene = scene
         self.cat_turn = False
         self.wait = 0            # ticks before the cat may move
-        self.spin = 0            # the THINKING dots
+        self.spin = 0            # the dots of "CAT THINKS" / "FINDING HINT"
 
     def tick(self, ctx):
         g = self.scene
@@ -438,7 +476,7 @@ class PlayScreen(screens.Screen):
                 if self.think(ctx) == work.DONE:
                     cell = g.hinter.answer
                     if cell != trapcat.NONE:
-                        g.cursor = cell
+                        g.show_hint(cell)
                 return None
         if btn.just_released(B):
             g.hinter.begin(g.board)
@@ -468,10 +506,11 @@ class PlayScreen(screens.Screen):
         g = self.scene
         b = g.board
         if not b.can_block(g.cursor):
-            ctx.beep(220, 30)
+            scenekit.refuse(ctx, "CAN'T BLOCK THERE")
             return
         g.push_turn(g.cursor)
         b.block(g.cursor)
+        g.hint_cell = trapcat.NONE
         g.show_text()
         if b.status != trapcat.PLAYING:
             g.end()
@@ -516,13 +555,26 @@ class PlayScreen(screens.Screen):
         return self.scene.job.run(ctx)
 
     def draw(self, fb):
+        # The line at y 44 says what runs: the cat's move ("CAT THINKS..."),
+        # the hint's search (inverse video: the two never look alike), the
+        # hint shown, or the undo chord.
         g = self.scene
         g.draw_grid(fb, g.cursor)
         g.draw_panel(fb)
-        if g.job.running():
-            gfx.text(fb, THINKING[(self.spin >> 1) & 3], PX, 44)
+        dots = (self.spin >> 1) & 3
+        ink = 1
+        if self.cat_turn:
+            x = gfx.text(fb, "CAT THINKS", PX, 44)
+        elif g.job.running():
+            fb.fill_rect(PX - 1, 43, 128 - PX + 1, 7, 1)
+            ink = 0
+            x = gfx.text(fb, "FINDING HINT", PX, 44, 0)
+            dots = dots if dots < 3 else 1           # two dots at most: the line ends at 128
         else:
-            gfx.text(fb, "B+A:UNDO", PX, 44)
+            gfx.text(fb, "B+A:UNDO" if g.hint_cell == trapcat.NONE else "HINT: BLOCK X", PX, 44)
+            dots = 0
+        for i in range(dots):                        # the font's "." (no string per count)
+            fb.pixel(x + 4 * i + 1, 48, ink)
         gfx.text(fb, "A:BLOCK B:HINT", PX, 52)
 
 
@@ -550,9 +602,15 @@ class EndScreen(screens.Screen):
         return 7 if self.scene.overlay else 3     # (bit 1 set: never the choice's)
 
     def draw(self, fb):
+        # a game a hint helped says it was not recorded where the records were
         g = self.scene
         g.draw_grid(fb, -1)
-        g.draw_panel(fb)
+        if g.helped:
+            g.draw_panel(fb, 2)
+            gfx.text(fb, "WITH HELP:", PX, 26)
+            gfx.text(fb, "NO RECORD", PX, 34)
+        else:
+            g.draw_panel(fb)
         gfx.text(fb, g.banner, PX, 44)
         gfx.text(fb, "A:AGAIN B:MENU", PX, 52)
 

@@ -285,13 +285,15 @@ ENDINGS = [
            snap=lambda: _catmouse("cat", 0, 127, 95, False), prior=CM_PRIOR),
     # Trap the Cat: the cat's last free neighbour blocked (8 blocks: a new best) ...
     Ending("trapcat", "won", "a wait:4", _trapcat_end("TRAPPED!"),
-           _changed({"won": 1}, {"best1": 8}),
+           _changed({"won": 1, "won1": 1}, {"best1": 8}),
            snap=lambda: _trapcat(40, TC_WALL[1:] + [0, 80], 7, TC_WALL[0]), prior=TC_PRIOR),
-    Ending("trapcat", "won-no-best", "a wait:4", _trapcat_end("TRAPPED!"), _changed({"won": 1}),
+    Ending("trapcat", "won-no-best", "a wait:4", _trapcat_end("TRAPPED!"),
+           _changed({"won": 1, "won1": 1}),
            snap=lambda: _trapcat(40, TC_WALL[1:] + [0, 80], 7, TC_WALL[0]),
            prior=dict(TC_PRIOR, best1=4)),
     # ... or a block far away while the cat stands next to the border: it runs out
-    Ending("trapcat", "lost", "a wait:30", _trapcat_end("ESCAPED!"), _changed({"lost": 1}),
+    Ending("trapcat", "lost", "a wait:30", _trapcat_end("ESCAPED!"),
+           _changed({"lost": 1, "lost1": 1}),
            snap=lambda: _trapcat(10, [40, 41], 2, 80), prior=TC_PRIOR),
     # Flip Junqi against the AI: the marshal takes the flag (F2 -> G2) ...
     Ending("junqi", "won", "a wait:2 right wait:2 a wait:10", _junqi_end("YOU WIN!"),

@@ -193,3 +193,23 @@ def test_glyphs_on_micropython_equal_the_builtin_framebuf(vm):
         ok, bad, alloc = vm("CASES = %r\n" % (cases,) + _VM_GLYPHS, input_dir=fw)["ok"]
     assert ok and bad == []
     assert alloc == [0, 0, 0]           # text on the glyphs path allocates nothing
+
+
+def _rows(ch):
+    g = gfx._FONT[(ord(ch) - 32) * 3:(ord(ch) - 32) * 3 + 3]
+    return ["".join("#" if g[x] >> y & 1 else "." for x in range(3)) for y in range(5)]
+
+
+def test_m_and_n_a_and_h_are_told_apart():
+    """In the 3x5 font M was N's diagonal ("NOUSE") and A an H with a dot on
+    top ("HI"): M now has a solid top, N an open corner; A a closed top, H an
+    open one.  Lower case draws the same glyphs."""
+    assert _rows("M") == ["###", "###", "#.#", "#.#", "#.#"]
+    assert _rows("N") == ["##.", "#.#", "#.#", "#.#", "#.#"]
+    assert _rows("A") == ["###", "#.#", "###", "#.#", "#.#"]
+    assert _rows("H") == ["#.#", "#.#", "###", "#.#", "#.#"]
+    for up in "AHMN":
+        assert _rows(up.lower()) == _rows(up)
+    # no two capitals and digits share a glyph
+    chars = [chr(c) for c in range(ord("A"), ord("Z") + 1)] + list("0123456789")
+    assert len({tuple(_rows(ch)) for ch in chars}) == len(chars)

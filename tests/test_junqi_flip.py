@@ -190,6 +190,16 @@ def test_small_tournament():
     assert res["wins"] >= 16
 
 
+def test_mines_guarding_the_flag_makes_games_longer_and_the_stronger_ai_win_more():
+    """The handheld's default rule, measured as docs/junqi.md does it (there
+    with 400 games): the full AI against the easy one, with and without."""
+    off = tournament(20, 7, opponent="easy")
+    on = tournament(20, 7, opponent="easy", mines_guard_flag=True)
+    assert (off["mines_guard_flag"], on["mines_guard_flag"]) == (False, True)
+    assert on["mean_plies"] > 2 * off["mean_plies"]
+    assert on["wins"] >= off["wins"] + 5 and on["losses"] < off["losses"]
+
+
 def test_easy_ai_is_weaker_than_the_full_one():
     """EASY on the handheld: still plays whole legal games and beats a random
     player mostly, but loses clearly more often to the full AI."""
@@ -267,3 +277,6 @@ def test_cli_tournament(capsys):
     code, out, _ = run_cli(["junqi", "tournament", "--games", "4", "--ai", "easy",
                            "--opponent", "full"], capsys)
     assert code == 0 and out.startswith("easy AI vs full AI: 4 games")
+    code, out, _ = run_cli(["junqi", "tournament", "--games", "2", "--seed", "2",
+                           "--mines-guard-flag", "--json"], capsys)
+    assert code == 0 and json.loads(out)["mines_guard_flag"] is True

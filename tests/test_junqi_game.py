@@ -398,6 +398,7 @@ def test_an_engineer_on_the_railway_shows_the_cells_its_bfs_reached():
     assert len(reached) > 10 and max(dist[c] for c in reached) >= 2
     assert all(g.steps[c] == dist[c] for c in reached)
     g.frame = 8                                      # the blink's off phase: numbers stay
+    g.note_ticks = 0                                 # (the first flip's note gone)
     g.draw(fb)
     digits = [gfx.glyph(ch) for ch in "0123456789"]
     for c in reached:
@@ -413,3 +414,185 @@ def test_an_engineer_on_the_railway_shows_the_cells_its_bfs_reached():
     press(g, ctx, A)
     assert g.sel == src and not any(g.steps[c] for c in range(jb.CELLS) if g.mark[c])
 
+
+
+def test_mines_guard_the_flag_is_a_menu_setting_on_by_default():
+    """The menu's third line switches the rule (A, LEFT or RIGHT), stored in
+    the game's save; a new game plays the setting, a saved game its own."""
+    ctx = FakeCtx()
+    g = junqi_game.Scene(ctx)
+    assert g.guard() is True
+    g.new_game()
+    assert g.model.mines_guard_flag is True
+    g.screen = g.menu_screen
+    press(g, ctx, DOWN)
+    press(g, ctx, DOWN)
+    fb = real_fb()
+    key = g.frame_key()
+    press(g, ctx, A)
+    assert g.screen is g.menu_screen and ctx.saved["junqi"] == {"guard": False}
+    assert g.frame_key() != key
+    press(g, ctx, UP)
+    press(g, ctx, UP)
+    press(g, ctx, A)                                  # VS DEVICE AI
+    assert g.screen is g.play_screen and g.model.mines_guard_flag is False
+    g2 = junqi_game.Scene(ctx)                        # read back from the save
+    assert g2.guard() is False
+    g2.draw(fb)
+    snap = g.snapshot()
+    assert snap["guard"] is False
+    # a saved game keeps its rule; one saved before the rule existed plays without it
+    snap["guard"] = True
+    g3 = junqi_game.Scene(FakeCtx())
+    assert g3.restore(snap) and g3.model.mines_guard_flag is True
+    del snap["guard"]
+    assert g3.restore(snap) and g3.model.mines_guard_flag is False
+    snap["guard"] = 1                                 # not a boolean: refused
+    assert not g3.restore(snap)
+    bad = FakeCtx()
+    bad.saved["junqi"] = {"won": 2, "guard": "yes"}
+    g4 = junqi_game.Scene(bad)
+    assert g4.saved == {"won": 2} and bad.toasts == ["RECORDS RESET"] and g4.guard() is True
+
+
+def test_an_enemy_flag_guarded_by_mines_says_so():
+    ctx = FakeCtx()
+    g, fb = start(ctx, 1)
+    human_move(g, ctx, fb, 27 * 65)                  # P1 flips F2
+    run_until_input(g, ctx, fb)
+    m = g.model
+    mine = m.player_colour[0]
+    for c in range(jb.CELLS):
+        m.occ[c] = 0
+        m.colour[c] = jf.NOBODY
+    m.to_move = 0
+
+    def put(c, col, t):
+        m.occ[c] = col + 1
+        m.colour[c] = col
+        m.kind[c] = t
+    put(jb.parse_cell("K1"), mine, 8)
+    put(jb.parse_cell("L1"), 1 - mine, jf.FLAG)
+    put(jb.parse_cell("L4"), 1 - mine, jf.MINE)      # alive[] still counts its mines
+    goto(g, ctx, fb, jb.parse_cell("K1"))
+    press(g, ctx, A)
+    assert g.sel == jb.parse_cell("K1") and not g.mark[jb.parse_cell("L1")]
+    goto(g, ctx, fb, jb.parse_cell("L1"))
+    press(g, ctx, A)
+    assert ctx.toasts[-1] == "MINES GUARD THE FLAG" and m.plies == 1
+    goto(g, ctx, fb, jb.parse_cell("C2"))            # an empty cell, nothing picked up
+    release(g, ctx, B)
+    press(g, ctx, A)
+    assert ctx.toasts[-1] == "NOT A MOVE" and m.plies == 1
+
+
+@pytest.mark.parametrize("mode", [0, 1])
+def test_the_first_flip_says_which_colour_is_yours(mode):
+    """The first flip gives the colours: a note over the field says which is
+    yours and that filled is red, for NOTE_TICKS; an undo of that flip takes
+    it away."""
+    ctx = FakeCtx()
+    g, fb = start(ctx, mode)
+    human_move(g, ctx, fb, 27 * 65)
+    c = g.model.player_colour[0]
+    note = "%s: %s" % ("YOU" if mode == 0 else "P1", ("RED (FILLED)", "BLUE (OUTLINED)")[c])
+    assert g.note == note and g.note_ticks == junqi_game.NOTE_TICKS
+    g.draw(fb)
+    w = gfx.text_width(note)
+    x = 67 - (w + 6) // 2
+    assert _read(fb, x, 29, len(note)) == note
+    if mode:
+        human_move(g, ctx, fb, 22 * 65)           # the second flip says nothing
+    else:
+        run_until_input(g, ctx, fb)
+    assert g.note == note and 0 < g.note_ticks < junqi_game.NOTE_TICKS
+    while g.model.plies:                          # back before the first flip
+        gamectx.chord(g, ctx, B, A)
+    assert g.model.player_colour[0] == jf.NOBODY and g.note_ticks == 0
+    g.draw(fb)
+    assert _read(fb, x, 29, len(note)) != note
+    human_move(g, ctx, fb, 27 * 65)
+    for _ in range(junqi_game.NOTE_TICKS):
+        g.tick(ctx)
+    g.draw(fb)
+    assert g.note_ticks == 0 and _read(fb, x, 29, len(note)) != note and ctx.toasts == []
+
+
+def _read(fb, x, y, n):
+    """The 3x5 characters at (x, y), each matched against the font ('?': none)."""
+    out = ""
+    for i in range(n):
+        cols = bytes(sum(fb.pixel(x + 4 * i + cx, y + cy) << cy for cy in range(5))
+                     for cx in range(3))
+        out += next((chr(c) for c in range(32, 96) if gfx._FONT[3 * (c - 32):3 * (c - 32) + 3] == cols),
+                    "?")
+    return out
+
+
+def _field(g):
+    fb = real_fb()
+    g.view.draw(fb, g, jb.NONE)
+    return fb
+
+
+def test_the_last_move_is_marked_apart_from_the_roads():
+    """A dashed frame in the gaps around the piece that moved (every other
+    pixel: no road or railway looks like it) and a square where it came from."""
+    ctx = FakeCtx()
+    g, fb = start(ctx, 1)
+    m = g.model
+    human_move(g, ctx, fb, 27 * 65)
+    run_until_input(g, ctx, fb)
+    mine = m.player_colour[0]
+    for c in range(jb.CELLS):
+        m.occ[c] = 0
+        m.colour[c] = jf.NOBODY
+    m.occ[27] = jf.HIDDEN                             # someone's piece, so nobody runs out of moves
+    m.colour[27] = 1 - mine
+    m.to_move = 0
+    src, dst = jb.parse_cell("B1"), jb.parse_cell("B3")
+    m.occ[src] = mine + 1
+    m.colour[src] = mine
+    m.kind[src] = 8
+    move = src * 64 + dst
+    human_move(g, ctx, fb, move)
+    run_until_input(g, ctx, fb)
+    assert (m.last_src, m.last_dst) == (src, dst) and m.occ[dst] == mine + 1
+    marked = _field(g)
+    m.last_src = m.last_dst = jf.NOBODY
+    plain = _field(g)
+    x, y = junqi_game.cell_xy(dst)
+    frame = [(x - 1 + i, y - 1) for i in range(11)] + [(x - 1, y - 1 + i) for i in range(13)]
+    assert [marked.pixel(*p) for p in frame] == [1 - i % 2 for i in range(11)] + [1 - i % 2 for i in range(13)]
+    # where it came from: a 5x5 square around the cell's centre, its middle dark
+    x, y = junqi_game.cell_xy(src)
+    ring = [(x + 2 + i, y + 3) for i in range(5)] + [(x + 2, y + 3 + i) for i in range(5)]
+    assert all(marked.pixel(*p) for p in ring) and not marked.pixel(x + 4, y + 5)
+    diff = sum(marked.pixel(i, j) != plain.pixel(i, j) for i in range(128) for j in range(64))
+    assert diff >= 30
+
+
+def test_the_ais_flip_turns_the_tile_over():
+    """The AI's flip is shown FLIP_TICKS ticks: the face-down tile narrows,
+    then the piece widens; the model changes once it is over."""
+    ctx = FakeCtx()
+    g, fb = start(ctx, 0)
+    human_move(g, ctx, fb, 27 * 65)
+    while g.screen is g.think_screen:
+        g.tick(ctx)
+    m = g.model
+    assert g.screen is g.move_screen
+    move = g.move_screen.move
+    c = move >> 6
+    assert c == move & 63 and m.occ[c] == jf.HIDDEN      # the AI opens with a flip
+    x, y = junqi_game.cell_xy(c)
+    widths = []
+    while g.screen is g.move_screen:
+        g.draw(fb)
+        lit = [i for i in range(junqi_game.BOX_W) if any(fb.pixel(x + i, y + j) for j in range(junqi_game.BOX_H))]
+        widths.append(lit[-1] - lit[0] + 1 if lit else 0)
+        assert m.occ[c] == jf.HIDDEN and m.plies == 1
+        g.tick(ctx)
+    assert len(widths) == junqi_game.FLIP_TICKS
+    assert widths[2] < widths[1] < widths[0] and widths[3] < widths[4] < widths[5]
+    assert m.occ[c] != jf.HIDDEN and m.plies == 2 and g.screen is g.play_screen

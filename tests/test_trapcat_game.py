@@ -90,10 +90,9 @@ def test_scene_plays_whole_games_with_hints():
             g.draw(fb)
         assert _over(g) and g.snapshot() is None
         assert ctx.finishes == 1 and ctx.saved["trapcat/play"] == {}
-        rec = ctx.saved["trapcat"]
-        assert rec.get("won", 0) + rec.get("lost", 0) == 1
-        if g.board.status == trapcat.PLAYER_WON:
-            assert rec["best%d" % diff] == g.board.moves
+        # every block a hint's: the game is marked and leaves the records as they were
+        assert g.helped and g.lines[0] == ("EASY", "NORMAL", "HARD")[diff] + ": HELPED"
+        assert ctx.saved["trapcat"] == {}
         press(g, ctx, A)
         assert g.screen is g.play_screen and g.board.moves == 0
         ctx.buttons.up = B
@@ -119,7 +118,8 @@ def test_every_ending_calls_finish_once_with_the_records():
             g.tick(ctx)
         assert _over(g) and g.snapshot() is None and ctx.finishes == 1
         assert ctx.saved["trapcat/play"] == {}
-        assert ctx.saved["trapcat"] == ({"won": 4, "lost": 4} if won else {"won": 3, "lost": 5})
+        assert ctx.saved["trapcat"] == ({"won": 4, "lost": 4, "won2": 1} if won
+                                        else {"won": 3, "lost": 5, "lost2": 1})
         assert g.banner == ("TRAPPED!" if won else "ESCAPED!")
         press(g, ctx, A)                               # again: a new game, nothing finished
         assert g.screen is g.play_screen and ctx.finishes == 1
@@ -222,3 +222,203 @@ def test_dots_written_into_the_frame_equal_pixel_calls():
             g.draw(framebuf.FrameBuffer(direct.frame, 128, 64, framebuf.MONO_VLSB))
             g.ctx = plain
             assert direct.frame == ref and sum(ref) > 500
+
+
+def _text_at(fb, x, y, n):
+    """The 3x5 characters at (x, y) read back from ``fb`` as a string of ``n``
+    (each glyph matched against the font; '?' where none fits)."""
+    import gfx
+    out = ""
+    for i in range(n):
+        cols = bytes(sum(fb.pixel(x + 4 * i + cx, y + cy) << cy for cy in range(5))
+                     for cx in range(3))
+        code = next((c for c in range(32, 96) if gfx._FONT[3 * (c - 32):3 * (c - 32) + 3] == cols),
+                    63)
+        out += chr(code)
+    return out
+
+
+def _screen(g):
+    fb = framebuf.FrameBuffer(bytearray(1024), 128, 64, framebuf.MONO_VLSB)
+    g.draw(fb)
+    return fb
+
+
+def _play_out(g, ctx, pick):
+    """Block ``pick(g)`` each turn until the game is over (the cat's turns ticked)."""
+    for _ in range(1000):
+        if _over(g):
+            return
+        if _cat_turn(g):
+            g.tick(ctx)
+        else:
+            g.cursor = pick(g)
+            press(g, ctx, A)
+    raise AssertionError("the game did not end")
+
+
+def _first_free(g):
+    b = g.board
+    return next(c for c in range(b.n) if b.can_block(c))
+
+
+def test_records_are_kept_per_difficulty_and_an_old_save_reads_into_them():
+    """A save from before the records were per difficulty ("won"/"lost" of
+    every difficulty, the bests) is read as it is; each game then counts at
+    its difficulty and in the totals, the panel shows the difficulty's own;
+    a value that does not fit is dropped with "RECORDS RESET"."""
+    ctx = FakeCtx(2)
+    ctx.saved["trapcat"] = {"won": 3, "lost": 4, "best1": 12, "best2": 20}
+    g = trapcat_game.Scene(ctx)
+    assert g.records == {"won": 3, "lost": 4, "best1": 12, "best2": 20} and ctx.toasts == []
+    assert g.lines[2:] == ("WON 0 LOST 0", "BEST 20")
+    _play_out(g, ctx, _first_free)                    # blocks far from the cat: lost
+    assert g.board.status == trapcat.CAT_WON
+    assert ctx.saved["trapcat"] == {"won": 3, "lost": 5, "lost2": 1, "best1": 12, "best2": 20}
+    assert g.lines[2:] == ("WON 0 LOST 1", "BEST 20")
+    # a win at EASY on a random grid: the difficulty's counters and best
+    ctx = FakeCtx(0)
+    ctx.saved["trapcat"] = {"won": 3, "lost": 5, "lost2": 1, "best1": 12, "best2": 20}
+    g = trapcat_game.Scene(ctx)
+    assert g.lines[2:] == ("WON 0 LOST 0", "BEST -")
+    b = g.board
+    for c in range(b.n):                              # the cat walled in but one cell
+        b.cells[c] = 0
+    for k in range(6):
+        if b.adj[6 * b.cat + k] != trapcat.NONE:
+            b.cells[b.adj[6 * b.cat + k]] = 1
+    last = b.adj[6 * b.cat]
+    b.cells[last] = 0
+    g.cursor = last
+    press(g, ctx, A)
+    assert _over(g) and b.status == trapcat.PLAYER_WON and not g.helped
+    assert ctx.saved["trapcat"] == {"won": 4, "lost": 5, "won0": 1, "best0": 1, "lost2": 1,
+                                    "best1": 12, "best2": 20}
+    assert g.lines[2:] == ("WON 1 LOST 0", "BEST 1")
+    # a damaged value: dropped, the rest kept
+    ctx = FakeCtx(1)
+    ctx.saved["trapcat"] = {"won": 2, "lost1": "x", "best1": 9}
+    g = trapcat_game.Scene(ctx)
+    assert g.records == {"won": 2, "best1": 9} and ctx.toasts == ["RECORDS RESET"]
+
+
+def test_a_hint_won_game_leaves_the_records_unchanged():
+    """HARD, a hint at every turn (B, then A on its cell, as a player who
+    presses B then A): a won game is marked, ends through ctx.finish with
+    the records as they were, and its end screen says "WITH HELP: NO RECORD"."""
+    won = 0
+    for seed in range(4):
+        ctx = FakeCtx(2)
+        ctx.now = 1000 + 37 * seed
+        old = {"won": 1, "lost": 2, "won2": 1, "best2": 30}
+        ctx.saved["trapcat"] = dict(old)
+        g = trapcat_game.Scene(ctx)
+        for _ in range(1000):
+            if _over(g):
+                break
+            if _cat_turn(g):
+                g.tick(ctx)
+                continue
+            release(g, ctx, B)
+            while g.job.running():
+                g.tick(ctx)
+            assert g.hint_cell == g.cursor != trapcat.NONE
+            press(g, ctx, A)
+        assert _over(g) and g.helped and ctx.finishes == 1
+        assert ctx.saved["trapcat"] == old and ctx.saved["trapcat/play"] == {}
+        fb = _screen(g)
+        assert _text_at(fb, trapcat_game.PX, 26, 10) == "WITH HELP:"
+        assert _text_at(fb, trapcat_game.PX, 34, 9) == "NO RECORD"
+        won += g.board.status == trapcat.PLAYER_WON
+    assert won >= 3, won
+
+
+def test_help_is_kept_across_continue_and_an_older_snapshot_is_unhelped():
+    ctx = FakeCtx(1)
+    g = trapcat_game.Scene(ctx)
+    release(g, ctx, B)
+    while g.job.running():
+        g.tick(ctx)
+    snap = g.snapshot()
+    assert snap["helped"] is True
+    h = trapcat_game.Scene(FakeCtx(1))
+    assert h.restore(snap) and h.helped and h.lines[0] == "NORMAL: HELPED"
+    del snap["helped"]                                # a save from before the key
+    assert h.restore(snap) and not h.helped and h.lines[0] == "NORMAL"
+
+
+def test_a_hint_is_labelled_and_its_cell_marked_until_the_block():
+    ctx = FakeCtx(1)
+    g = trapcat_game.Scene(ctx)
+    assert _text_at(_screen(g), trapcat_game.PX, 44, 8) == "B+A:UNDO"
+    release(g, ctx, B)
+    while g.job.running():
+        g.tick(ctx)
+    cell = g.hint_cell
+    assert cell == g.cursor and g.board.can_block(cell)
+    g.cursor = _first_free(g) if _first_free(g) != cell else cell + 1   # the cursor leaves it
+    fb = _screen(g)
+    assert _text_at(fb, trapcat_game.PX, 44, 13) == "HINT: BLOCK X"
+    size = g.board.size
+    x = (cell % size) * trapcat_game.CELL + (trapcat_game.SHIFT if cell // size & 1 else 0)
+    y = cell // size * trapcat_game.CELL
+    # an X: both diagonals lit, the cell's centre dot drawn as part of it, the edges' middles dark
+    assert all(fb.pixel(x + 1 + i, y + 1 + i) and fb.pixel(x + 5 - i, y + 1 + i) for i in range(5))
+    assert not fb.pixel(x + 3, y + 1) and not fb.pixel(x + 1, y + 3)
+    g.cursor = cell
+    press(g, ctx, A)
+    assert g.hint_cell == trapcat.NONE
+    assert _text_at(_screen(g), trapcat_game.PX, 44, 10) == "CAT THINKS"
+
+
+def test_the_cats_thinking_and_the_hints_search_look_different():
+    ctx = SlicedCtx(2)
+    g = trapcat_game.Scene(ctx)
+    release(g, ctx, B)
+    g.tick(ctx)
+    assert g.job.running() and not g.play_screen.cat_turn
+    fb = _screen(g)
+    px = trapcat_game.PX
+    assert fb.pixel(px - 1, 43) == 1                         # inverse video
+    assert _text_at(_inverted(fb), px, 44, 12) == "FINDING HINT"
+    while g.job.running():
+        g.tick(ctx)
+    press(g, ctx, A)
+    g.tick(ctx)
+    assert g.play_screen.cat_turn
+    fb = _screen(g)
+    assert fb.pixel(px - 1, 43) == 0 and _text_at(fb, px, 44, 10) == "CAT THINKS"
+
+
+def _inverted(fb):
+    out = framebuf.FrameBuffer(bytearray(1024), 128, 64, framebuf.MONO_VLSB)
+    for y in range(64):
+        for x in range(128):
+            out.pixel(x, y, 1 - fb.pixel(x, y))
+    return out
+
+
+def test_the_cursor_on_a_blocked_cell_is_not_a_bigger_block():
+    """A block is a lit 5x5 square; the cursor a 7x7 frame; the two together
+    leave a dark ring between the frame and a smaller block."""
+    ctx = FakeCtx(1)
+    g = trapcat_game.Scene(ctx)
+    b = g.board
+    cell = next(c for c in range(b.n) if b.cells[c] and c != b.cat)
+    size = b.size
+    x = (cell % size) * trapcat_game.CELL + (trapcat_game.SHIFT if cell // size & 1 else 0)
+    y = cell // size * trapcat_game.CELL
+
+    def look():
+        fb = _screen(g)
+        return ["".join("#" if fb.pixel(x + i, y + j) else "." for i in range(7)) for j in range(7)]
+
+    g.cursor = cell + 1 if cell + 1 != b.cat else cell - 1
+    assert look() == [".......", ".#####.", ".#####.", ".#####.", ".#####.", ".#####.", "......."]
+    g.cursor = cell
+    assert look() == ["#######", "#.....#", "#.###.#", "#.###.#", "#.###.#", "#.....#", "#######"]
+    press(g, ctx, A)                                  # and A there is refused, on screen too
+    assert ctx.toasts == ["CAN'T BLOCK THERE"] and b.moves == 0
+    gamectx.chord(g, ctx, B, A)                       # B+A with nothing to undo
+    assert ctx.toasts == ["CAN'T BLOCK THERE", "NOTHING TO UNDO"]
+

@@ -307,6 +307,9 @@ def _jq_move(g, ctx, rnd):
 def _jq_game(mode, diff=1, now=1234):
     ctx = Ctx(diff)
     ctx.now = now
+    # without "mines guard the flag": games shorter than the undo ring (100 plies),
+    # so every turn can be taken back (the rule changes nothing undo keeps)
+    ctx.saved["junqi"] = {"guard": False}
     g = junqi_game.Scene(ctx)
     g.menu_screen.sel = mode
     press(g, ctx, A)

@@ -84,18 +84,22 @@ def _player(name, seed):
 
 
 def tournament(games, seed, quiet_limit=80, ai="full", opponent="random",
-               move_timeout=plugins.DEFAULT_MOVE_TIMEOUT, interruptible=False):
+               move_timeout=plugins.DEFAULT_MOVE_TIMEOUT, interruptible=False,
+               mines_guard_flag=False):
     """``ai`` vs ``opponent`` ("full" / "easy" AI, "random" or a plug-in
     ``module:function``), seats alternating; returns a summary dict counted
     from ``ai``'s side.  A plug-in's foul loses it that game.  With
-    ``interruptible``, Ctrl-C ends the run with the games played so far."""
+    ``interruptible``, Ctrl-C ends the run with the games played so far.
+    ``mines_guard_flag``: the variant rule (a flag may be attacked only once
+    its colour has no mines left)."""
     wins = losses = draws = plies = played = 0
     fouls = []
     interrupted = False
     plugin = PluginPlayer(opponent, move_timeout) if opponent not in PLAYERS else None
     try:
         for g in range(games):
-            model = jf.FlipGame(seed=seed * 100003 + g, quiet_limit=quiet_limit)
+            model = jf.FlipGame(seed=seed * 100003 + g, quiet_limit=quiet_limit,
+                                mines_guard_flag=mines_guard_flag)
             ai_seat = g % 2
             players = [None, None]
             players[ai_seat] = _player(ai, seed + 2 * g)
@@ -127,7 +131,7 @@ def tournament(games, seed, quiet_limit=80, ai="full", opponent="random",
             plugin.close()
     res = {"ai": ai, "opponent": opponent, "games": played, "wins": wins, "losses": losses,
            "draws": draws, "win_rate": wins / played if played else 0.0,
-           "mean_plies": plies / played if played else 0.0}
+           "mean_plies": plies / played if played else 0.0, "mines_guard_flag": mines_guard_flag}
     if plugin is not None:
         res.update(fouls=fouls, foul_counts=plugins.foul_counts(fouls))
     if interruptible:
@@ -143,7 +147,8 @@ def _tournament_cmd(args):
                         % (args.opponent, ", ".join(PLAYERS)))
     plugins.check_move_timeout(args.move_timeout)
     res = tournament(args.games, args.seed, ai=args.ai, opponent=args.opponent,
-                     move_timeout=args.move_timeout, interruptible=True)
+                     move_timeout=args.move_timeout, interruptible=True,
+                     mines_guard_flag=args.mines_guard_flag)
     if args.json:
         print(json.dumps(res))
     else:
@@ -180,6 +185,9 @@ def register(subparsers):
     p.add_argument("--opponent", default="random",
                    help="who it plays against: random, full, easy or module:function "
                         "(default random)")
+    p.add_argument("--mines-guard-flag", action="store_true",
+                   help="play the variant rule: a flag may be attacked only once its "
+                        "colour has no mines left")
     plugins.add_move_timeout_argument(p)
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=_tournament_cmd)
