@@ -58,6 +58,7 @@ HELLO = const(16)
 MOVE = const(17)
 UNDO_ASK = const(18)
 UNDO_ANSWER = const(19)
+SYNC = const(20)                 # where a game stands, after each (re)connection (linkplay)
 FIRST_DATA = const(16)
 
 # session states

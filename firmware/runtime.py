@@ -270,6 +270,8 @@ def read_boot_saves(rt):
     for entry in rt.registry:
         if RESUME in rt._load_raw(play_id(entry[games.ID]))[0]:
             rt.resumable.append(entry[games.ID])
+    if RESUME in rt._load_raw(play_id(games.LINK[games.ID]))[0]:
+        rt.resumable.append(games.LINK[games.ID])
     rt.apply_settings()
 
 
