@@ -508,6 +508,13 @@ def run_sim(args):
             print(halfblocks(sim.oled))
         print("safe mode: B held at power-on, launcher skipped")
         return 0
+    if args.link is not None:
+        if not isinstance(sim, Simulator):
+            raise UserError("--link: the simulator links MicroPython boards only (not %s)" % args.board)
+        from host_tools.emulation.simlink import SocketLink
+
+        cable = SocketLink(sim, args.link)
+        print("link cable: %s 127.0.0.1:%d" % (cable.role, args.link))
     if frontend == "headless":
         return run_headless(sim, script, args.ticks, args.screenshot, args.gif, args.scale)
     if frontend == "pygame":
@@ -533,4 +540,7 @@ def register(subparsers):
     p.add_argument("--safe-mode", action="store_true", help="hold B at power-on")
     p.add_argument("--battery", type=float, metavar="VOLTS",
                    help="the supply a battery board reads, e.g. 3.7 (default: USB power)")
+    p.add_argument("--link", type=int, metavar="PORT",
+                   help="the link cable to another sim on this machine over 127.0.0.1:PORT "
+                        "(the first one started listens, the second connects)")
     p.set_defaults(func=run_sim)
