@@ -122,7 +122,10 @@ class Scene(screens.Scene):
         lk = self.link
         lo = min(lk.nonce, lk.peer_nonce)
         hi = max(lk.nonce, lk.peer_nonce)
-        self.begin((lo * 251 + hi) % 65521, 0 if lk.first else 1)
+        seed = (lo * 251 + hi) % 65521
+        me = 0 if lk.first else 1
+        print("link: %s seed %d player %d" % (CHOICES[self.game][0], seed, me))  # the console
+        self.begin(seed, me)
         self.ctx.save_game()
 
     # -- the link, each tick ----------------------------------------------------------

@@ -36,11 +36,10 @@ class Match(linkmatch.Match):
         self.side = ("BLOCKER", "CAT")[me]
         self.lines = ("", "", "")
         linkmatch.Match.__init__(self, ctx, seed, me)
+        self.cursor = self.board.cat - 1     # (an undo's replay leaves it where it is)
 
     def reset(self):
-        b = self.board
-        b.reset(trapcat.Rng(self.seed), trapcat.DEFAULT_BLOCKS)
-        self.cursor = b.cat - 1
+        self.board.reset(trapcat.Rng(self.seed), trapcat.DEFAULT_BLOCKS)
         self._text()
 
     def to_move(self):
