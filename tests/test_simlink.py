@@ -66,8 +66,8 @@ def _free_port():
 def test_sim_link_over_a_local_socket():
     port = _free_port()
     a, b = Simulator(), Simulator()
-    la = SocketLink(a, port)
-    lb = SocketLink(b, port)
+    la = SocketLink(port).attach(a)
+    lb = SocketLink(port).attach(b)
     try:
         assert la.role == "listening on" and lb.role == "connected to"
 
@@ -86,3 +86,17 @@ def test_sim_link_over_a_local_socket():
     finally:
         la.close()
         lb.close()
+
+
+def test_the_link_commands_refuse_what_they_cannot_do(capsys):
+    from clirun import run_cli
+
+    for argv, words in (
+            (["vpico", "--link", "--frontend", "terminal"], "--link runs headless"),
+            (["vpico", "--link", "--gif", "x.gif"], "--link runs headless"),
+            (["vpico", "--link", "--runtime", "circuitpython"], "MicroPython boards only"),
+            (["vpico", "--keys-b", "a"], "add --link"),
+            (["sim", "--link", "5050", "--board", "pico-cp-ssd1306", "--ticks", "1"],
+             "MicroPython boards only")):
+        code, out, err = run_cli(argv, capsys)
+        assert code == 2 and words in err, (argv, err)

@@ -497,7 +497,14 @@ def run_sim(args):
     from host_tools.core import UserError, make_output_dir
 
     script, frontend = run_options(args)
-    saves_dir = Path(args.saves) if args.saves else ROOT / "build" / "sim-saves"
+    cable = None
+    default_saves = "sim-saves"
+    if args.link is not None:
+        from host_tools.emulation.simlink import SocketLink
+
+        cable = SocketLink(args.link)            # listening: handheld a, connected: b
+        default_saves = "sim-saves-link-" + ("a" if cable.server is not None else "b")
+    saves_dir = Path(args.saves) if args.saves else ROOT / "build" / default_saves
     make_output_dir(saves_dir)
     hold = ("b",) if args.safe_mode else ()
     sim = make_simulator(args.board, saves_dir, hold, args.battery)
@@ -508,12 +515,11 @@ def run_sim(args):
             print(halfblocks(sim.oled))
         print("safe mode: B held at power-on, launcher skipped")
         return 0
-    if args.link is not None:
+    if cable is not None:
         if not isinstance(sim, Simulator):
+            cable.close()
             raise UserError("--link: the simulator links MicroPython boards only (not %s)" % args.board)
-        from host_tools.emulation.simlink import SocketLink
-
-        cable = SocketLink(sim, args.link)
+        cable.attach(sim)
         print("link cable: %s 127.0.0.1:%d" % (cable.role, args.link))
     if frontend == "headless":
         return run_headless(sim, script, args.ticks, args.screenshot, args.gif, args.scale)

@@ -5,10 +5,11 @@ another simulated handheld.
 - ``SimCable(a, b)``: two ``sim.Simulator`` in one process, stepped together
   (``step(keys_a, keys_b)``), each tick's bytes carried across; ``cut`` drops
   them (a pulled cable).  Used by the tests.
-- ``SocketLink(sim, port)``: ``sim --link PORT``: the simulator's UART to a
-  local TCP socket on 127.0.0.1:PORT.  The first simulator started listens,
-  the second connects, so two terminals (or windows) running the same command
-  are two handhelds linked by a cable.  The bytes are moved after every tick
+- ``SocketLink(port).attach(sim)``: ``sim --link PORT``: the simulator's UART
+  to a local TCP socket on 127.0.0.1:PORT.  The first simulator started
+  listens, the second connects, so two terminals (or windows) running the same
+  command are two handhelds linked by a cable (each with saves of its own,
+  build/sim-saves-link-a and -b).  The bytes are moved after every tick
   (``sim.step`` wraps the simulator's own), never waiting.
 """
 
@@ -38,26 +39,39 @@ class SimCable:
 
 
 class SocketLink:
-    def __init__(self, sim, port, host="127.0.0.1"):
-        self.uart = sim.hw.open_link()
-        if self.uart is None:
-            from host_tools.core import UserError
-            raise UserError("--link: board %s has no link cable (a \"link\" section)" % sim.cfg["name"])
+    """``SocketLink(port)`` takes its end of the cable (listens when the port is
+    free, else connects to the simulator listening there: ``role``), then
+    ``attach(sim)`` wires it to that simulator's UART."""
+
+    def __init__(self, port, host="127.0.0.1"):
         self.server = None
         self.sock = None
+        self.uart = None
+        self.port = port
         try:
-            self.sock = socket.create_connection((host, port), timeout=0.5)
-            self.role = "connected to"
-        except OSError:
             self.server = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
             self.server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             self.server.bind((host, port))
             self.server.listen(1)
             self.server.setblocking(False)
             self.role = "listening on"
-        if self.sock is not None:
+        except OSError:
+            self.server.close()
+            self.server = None
+            try:
+                self.sock = socket.create_connection((host, port), timeout=2)
+            except OSError as exc:
+                from host_tools.core import UserError
+                raise UserError("--link: cannot listen on nor connect to %s:%d (%s)"
+                                % (host, port, exc)) from None
             self.sock.setblocking(False)
-        self.port = port
+            self.role = "connected to"
+
+    def attach(self, sim):
+        self.uart = sim.hw.open_link()
+        if self.uart is None:
+            from host_tools.core import UserError
+            raise UserError("--link: board %s has no link cable (a \"link\" section)" % sim.cfg["name"])
         inner = sim.step
 
         def step(keys=()):
@@ -65,6 +79,7 @@ class SocketLink:
             self.pump()
 
         sim.step = step
+        return self
 
     def pump(self):
         """Accept the other simulator once, then move the bytes both ways."""
