@@ -128,12 +128,14 @@ class Hardware(hardware.Hardware):
         return gc.mem_free() if hasattr(gc, "mem_free") else -1
 
     def open_link(self):
-        """The board file's "link" UART (115,200 baud, 8N1; readinto does not
-        wait: timeout 0), opened on the first call; None without a link."""
+        """The board file's "link" UART (115,200 baud, 8N1), opened on the first
+        call, as a link.UartPort (reads only what is waiting); None without a link."""
         cfg = self.cfg.get("link")
         if cfg is None:
             return None
         if self._uart is None:
-            self._uart = machine.UART(cfg["uart"], LINK_BAUD, tx=machine.Pin(cfg["tx"]),
-                                      rx=machine.Pin(cfg["rx"]), timeout=0, rxbuf=512)
+            import link
+
+            self._uart = link.UartPort(machine.UART(cfg["uart"], LINK_BAUD, tx=machine.Pin(cfg["tx"]),
+                                                    rx=machine.Pin(cfg["rx"]), timeout=0, rxbuf=512))
         return self._uart

@@ -193,15 +193,17 @@ def test_every_backend_opens_its_link_cable(machine_backends, web_backend, monke
     import hw_web
 
     hw = machine_backends[0]
-    uart = hw.open_link()
-    assert uart is hw.open_link() and (uart.id, uart.baudrate) == (0, 115200)
-    other = Simulator("pico-sh1106").hw.open_link()
+    port = hw.open_link()
+    uart = port.uart                    # link.UartPort over the fake machine.UART
+    assert port is hw.open_link() and (uart.id, uart.baudrate) == (0, 115200)
+    other_port = Simulator("pico-sh1106").hw.open_link()
+    other = other_port.uart
 
     def cable():
         other.feed(uart.take())
         uart.feed(other.take())
 
-    assert _meet(uart, other, cable)
+    assert _meet(port, other_port, cable)
 
     pipe = web_backend.open_link()
     assert pipe is web_backend.open_link()

@@ -207,8 +207,11 @@ class UART:
         self.out[:] = b""
         return data
 
-    def readinto(self, buf):
-        n = min(len(buf), len(self.rx))
+    def any(self):
+        return len(self.rx)
+
+    def readinto(self, buf, nbytes=-1):
+        n = min(len(buf) if nbytes < 0 else nbytes, len(self.rx))
         if not n:
             return None
         buf[:n] = self.rx[:n]

@@ -19,7 +19,7 @@ import socket
 class SimCable:
     def __init__(self, a, b):
         self.ends = (a, b)
-        self.uarts = (a.hw.open_link(), b.hw.open_link())
+        self.uarts = (a.hw.open_link().uart, b.hw.open_link().uart)   # the fake machine.UARTs
         self.cut = False
 
     def carry(self):
@@ -68,10 +68,11 @@ class SocketLink:
             self.role = "connected to"
 
     def attach(self, sim):
-        self.uart = sim.hw.open_link()
-        if self.uart is None:
+        port = sim.hw.open_link()
+        if port is None:
             from host_tools.core import UserError
             raise UserError("--link: board %s has no link cable (a \"link\" section)" % sim.cfg["name"])
+        self.uart = port.uart                    # the fake machine.UART behind link.UartPort
         inner = sim.step
 
         def step(keys=()):
