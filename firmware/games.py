@@ -15,6 +15,11 @@
 # PACK    the game's number in a level-pack header (0: no level packs); a
 #         number once used is never reused, packs in players' hands carry it
 #
+# LINK is no game: the launcher's "2 Players" line, a scene that plays a game
+# against another handheld over the link cable (linkplay.py); its records and
+# game in progress are saves of its own ("link", "link/play").
+LINK = ("link", "2 Players", "linkplay", 0)
+
 # Plain ints and tuples: a class or a dict per game would cost the launcher's
 # resident heap more.  Adding a game: docs/conventions.md, "Adding a game".
 # (comments, not a docstring: the launcher imports this module, and a docstring

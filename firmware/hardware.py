@@ -61,3 +61,9 @@ class Hardware:
     # free heap in bytes, -1 where unknown (the about screen)
     def mem_free(self):
         return -1
+
+    # the link cable (docs/link.md): a byte transport, readinto(buf) -> count
+    # or None without waiting, and write(buf); the same one on every call;
+    # None where the board has no link
+    def open_link(self):
+        return None

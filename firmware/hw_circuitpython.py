@@ -222,6 +222,7 @@ class Hardware(hardware.Hardware):
             self._clock = supervisor.ticks_ms           # wraps at 2**29
         except (ImportError, AttributeError):
             self._clock = _cpython_ms
+        self._uart = None
         self._last = self._clock()
         self._now = 0
         # let keypad scan once so a button held at power-on (safe mode) is seen
@@ -280,6 +281,20 @@ class Hardware(hardware.Hardware):
 
     def mem_free(self):
         return gc.mem_free() if hasattr(gc, "mem_free") else -1
+
+    def open_link(self):
+        """The board file's "link" pins as ``busio.UART`` (115,200 baud; timeout 0:
+        readinto does not wait), opened on the first call; None without a link."""
+        cfg = self.cfg.get("link")
+        if cfg is None:
+            return None
+        if self._uart is None:
+            import board
+            import busio
+
+            self._uart = busio.UART(pin(board, self.cfg, cfg["tx"]), pin(board, self.cfg, cfg["rx"]),
+                                    baudrate=115200, timeout=0, receiver_buffer_size=512)
+        return self._uart
 
 
 def _cpython_ms():

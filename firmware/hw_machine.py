@@ -15,6 +15,7 @@ import clock
 import hardware
 
 _MASK = 0x3FFFFFFF
+LINK_BAUD = 115200
 _LIGHTSLEEP = getattr(machine, "lightsleep", None)
 
 
@@ -84,6 +85,7 @@ class Hardware(hardware.Hardware):
                 self.buzzer = None
         self.ticks_ms = getattr(time, "ticks_ms", _ticks_ms)
         self.sleep_ms = getattr(time, "sleep_ms", _sleep_ms)
+        self._uart = None
         power = cfg.get("power")
         if power and (power.get("adc") is not None or power.get("vbus") is not None):
             import battery
@@ -124,3 +126,16 @@ class Hardware(hardware.Hardware):
 
     def mem_free(self):
         return gc.mem_free() if hasattr(gc, "mem_free") else -1
+
+    def open_link(self):
+        """The board file's "link" UART (115,200 baud, 8N1), opened on the first
+        call, as a link.UartPort (reads only what is waiting); None without a link."""
+        cfg = self.cfg.get("link")
+        if cfg is None:
+            return None
+        if self._uart is None:
+            import link
+
+            self._uart = link.UartPort(machine.UART(cfg["uart"], LINK_BAUD, tx=machine.Pin(cfg["tx"]),
+                                                    rx=machine.Pin(cfg["rx"]), timeout=0, rxbuf=512))
+        return self._uart

@@ -80,6 +80,31 @@ class Buzzer:
         self.play = play
 
 
+class LinkPipe:
+    """The page's link cable (docs/link.md): what the page brings from the
+    other tab (``feed``) is what ``readinto`` reads; what the link writes waits
+    in ``out`` until the page takes it (``App.link_out``)."""
+
+    def __init__(self):
+        self.rx = bytearray()
+        self.out = bytearray()
+
+    def feed(self, data):
+        self.rx.extend(data)
+
+    def readinto(self, buf):
+        n = min(len(buf), len(self.rx))
+        if not n:
+            return None
+        buf[:n] = self.rx[:n]
+        self.rx[:n] = b""
+        return n
+
+    def write(self, buf):
+        self.out.extend(buf)
+        return len(buf)
+
+
 class Hardware(hardware.Hardware):
     """The page as a backend (hardware.Hardware): its buttons, its clock, its
     buzzer; ``service`` and ``doze`` are the contract's defaults (the page's
@@ -92,6 +117,7 @@ class Hardware(hardware.Hardware):
         self.now = 0
         self.virtual = virtual_clock
         self.offset = 0
+        self.link = LinkPipe()
 
     def ticks_ms(self):
         """The virtual clock while a key script plays, else the real one
@@ -119,6 +145,10 @@ class Hardware(hardware.Hardware):
 
     def mem_free(self):
         return gc.mem_free() if hasattr(gc, "mem_free") else -1
+
+    def open_link(self):
+        """The page's own link: another tab of the same browser (BroadcastChannel)."""
+        return self.link
 
 
 def _make_fs(on_save, root):
@@ -203,6 +233,20 @@ class App:
 
     def game_id(self):
         return self.runtime.ctx.game_id or ""
+
+    def link_out(self):
+        """What the link wrote since the last call, as hex ("" when nothing):
+        the page posts it to the other tab."""
+        out = self.hw.link.out
+        if not out:
+            return ""
+        text = bytes(out).hex()
+        out[:] = b""
+        return text
+
+    def link_in(self, text):
+        """Bytes from the other tab (hex), for the link to read."""
+        self.hw.link.feed(bytes.fromhex(text))
 
     def open_game(self, game_id, level=0):
         """Start ``game_id`` as the launcher would (``?game=``).  ``level``

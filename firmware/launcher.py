@@ -6,6 +6,9 @@
 # A continues it, RIGHT starts a new one.
 # B on a game's line shows its "how to play" pages (howto.py with the game's
 # ``<id>_rules.py``, started like a game so neither stays resident).
+# The last line, "2 Players" (games.LINK, below About: UP from the first line),
+# starts a game against another handheld over the link cable (linkplay.py,
+# loaded like a game); "*" and CONTINUE as on a game's line.
 # Settings: contrast (4 levels), sound (only when the board has a buzzer),
 # difficulty and "screen off after" (runtime.SLEEP_CHOICES); they are stored with
 # the saves under "_settings".
@@ -41,7 +44,8 @@ class Launcher(screens.Screen):
     def __init__(self, runtime):
         self.rt = runtime
         self.mode = MENU
-        self.items = [entry[games.TITLE] for entry in runtime.registry] + ["Settings", "About"]
+        self.items = [entry[games.TITLE] for entry in runtime.registry] + [
+            "Settings", "About", games.LINK[games.TITLE]]
         self.sel = 0
         self.top = 0
         self.set_sel = 0
@@ -84,15 +88,15 @@ class Launcher(screens.Screen):
             self.top = self.sel - VISIBLE + 1
         if btn.just_pressed(RIGHT) and self._saved_game(self.sel):
             ctx.beep(1200, 30)
-            self.rt.start_game(self.rt.registry[self.sel])
+            self.rt.start_game(self._entry(self.sel))
         elif btn.just_pressed(B) and self.sel < len(self.rt.registry):
             ctx.beep(1200, 30)
             self.rt.start_game(self.rt.registry[self.sel], "howto")
         elif btn.just_pressed(A):
             ctx.beep(1200, 30)
             ngames = len(self.rt.registry)
-            if self.sel < ngames:
-                entry = self.rt.registry[self.sel]
+            entry = self._entry(self.sel)
+            if entry is not None:
                 self.rt.start_game(entry, resume=entry[games.ID] in self.rt.resumable)
             elif self.sel == ngames:
                 self.mode = SETTINGS
@@ -102,10 +106,17 @@ class Launcher(screens.Screen):
                 self._enter_about()
         return None
 
+    # the game (or games.LINK) of menu line i; None: Settings, About
+    def _entry(self, i):
+        registry = self.rt.registry
+        if i < len(registry):
+            return registry[i]
+        return games.LINK if i == len(registry) + 2 else None
+
     def _saved_game(self, i):
         """True when menu line ``i`` is a game with a saved game in progress."""
-        registry = self.rt.registry
-        return i < len(registry) and registry[i][games.ID] in self.rt.resumable
+        entry = self._entry(i)
+        return entry is not None and entry[games.ID] in self.rt.resumable
 
     def draw(self, fb):
         fb.fill(0)

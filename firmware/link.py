@@ -58,6 +58,7 @@ HELLO = const(16)
 MOVE = const(17)
 UNDO_ASK = const(18)
 UNDO_ANSWER = const(19)
+SYNC = const(20)                 # where a game stands, after each (re)connection (linkplay)
 FIRST_DATA = const(16)
 
 # session states
@@ -153,6 +154,26 @@ class Parser:
             return False
         self.length = self.need
         return True
+
+
+class UartPort:
+    """``machine.UART`` as the link's transport: its ``readinto`` waits
+    ``timeout_char`` (1 ms at least, whatever the timeout) when fewer bytes
+    than the buffer holds are there, so ``any()`` (~12 us on a Pico) says how
+    many are waiting and only those are read (a poll then costs ~0.03 ms, not
+    ~1 ms)."""
+
+    def __init__(self, uart):
+        self.uart = uart
+        self.any = uart.any
+        self.read = uart.readinto
+        self.write = uart.write
+
+    def readinto(self, buf):
+        n = self.any()
+        if not n:
+            return None
+        return self.read(buf, n if n < len(buf) else len(buf))
 
 
 class Link:

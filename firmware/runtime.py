@@ -135,7 +135,8 @@ class Context:
     #   cache_dir    folder for a game's large files (Klotski's tables): the saves'
     #                folder, or None when saves live in memory (nothing is cached)
     #   levels_dir   folder of the level packs (<game>.bin), None for /levels
-    # and the methods load/store, finish, deadline, beep, toast, out_of_memory, ai, tick_no.
+    # and the methods load/store, finish, deadline, beep, toast, out_of_memory, ai, tick_no,
+    # open_link.
 
     def __init__(self, runtime):
         self._rt = runtime
@@ -198,6 +199,10 @@ class Context:
 
     def tick_no(self):
         return self._rt.ticks
+
+    # the link cable's byte transport (hw.open_link: docs/link.md), None without one
+    def open_link(self):
+        return self._rt.hw.open_link()
 
 
 class ErrorScreen(screens.Screen):
@@ -265,6 +270,8 @@ def read_boot_saves(rt):
     for entry in rt.registry:
         if RESUME in rt._load_raw(play_id(entry[games.ID]))[0]:
             rt.resumable.append(entry[games.ID])
+    if RESUME in rt._load_raw(play_id(games.LINK[games.ID]))[0]:
+        rt.resumable.append(games.LINK[games.ID])
     rt.apply_settings()
 
 

@@ -73,6 +73,7 @@ class FakeCtx:
     has_sound = False
     game_id = None
     levels_dir = None       # the device's /levels
+    link = None             # open_link()'s transport (None: no link cable)
 
     def __init__(self, difficulty=1, cache_dir=None):
         self.buttons = FakeButtons()
@@ -132,6 +133,10 @@ class FakeCtx:
     def out_of_memory(self):
         """As the runtime's: the one toast of long work that ran out of memory."""
         self.toasts.append("NOT ENOUGH MEMORY")
+
+    def open_link(self):
+        """The link cable's transport: ``link`` (None: the board has none)."""
+        return self.link
 
 
 def tick(game, ctx, down=0, up=0):

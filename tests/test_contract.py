@@ -158,10 +158,79 @@ def test_the_defaults_of_the_contract():
     hw.doze(33)
     assert hw.slept == [33]                         # doze: sleep_ms
     assert hw.beep(440, 10) is None and hw.service(0) is None
+    assert hw.open_link() is None                   # no link cable
     d = hw.display
     assert d.controller == "ssd1306"
     assert d.poweroff() is None and d.poweron() is None
     assert d.contrast(8) is None and d.invalidate() is None
+
+
+def _meet(end_a, end_b, carry):
+    """Two link.Link sessions over two transports, ``carry()`` moving the bytes
+    between them each tick: True once both are READY."""
+    import link
+
+    a = link.Link(end_a, 1, 1, "0.3.0", 100)
+    b = link.Link(end_b, 1, 1, "0.3.0", 200)
+    a.start(0)
+    b.start(0)
+    for now in range(0, 1000, 33):
+        a.poll(now)
+        b.poll(now)
+        carry()
+    return a.state == link.READY and b.state == link.READY and a.first and not b.first
+
+
+def test_every_backend_opens_its_link_cable(machine_backends, web_backend, monkeypatch):
+    """hw.open_link(): the board file's UART on MicroPython (machine.UART, the
+    link's pins, 115,200 baud, reads that never wait), busio.UART on
+    CircuitPython, the page's own pipe on the web; the same transport on every
+    call, and two of them carry a link session."""
+    import sys
+    import types
+
+    import hw_circuitpython
+    import hw_web
+
+    hw = machine_backends[0]
+    port = hw.open_link()
+    uart = port.uart                    # link.UartPort over the fake machine.UART
+    assert port is hw.open_link() and (uart.id, uart.baudrate) == (0, 115200)
+    other_port = Simulator("pico-sh1106").hw.open_link()
+    other = other_port.uart
+
+    def cable():
+        other.feed(uart.take())
+        uart.feed(other.take())
+
+    assert _meet(port, other_port, cable)
+
+    pipe = web_backend.open_link()
+    assert pipe is web_backend.open_link()
+    twin = hw_web.LinkPipe()
+
+    def tabs():
+        twin.feed(bytes(pipe.out))
+        pipe.out[:] = b""
+        pipe.feed(bytes(twin.out))
+        twin.out[:] = b""
+
+    assert _meet(pipe, twin, tabs)
+
+    made = []
+    busio = types.ModuleType("busio")
+    busio.UART = lambda tx, rx, **kw: made.append((tx, rx, kw)) or hw_web.LinkPipe()
+    monkeypatch.setitem(sys.modules, "busio", busio)
+    cp = object.__new__(hw_circuitpython.Hardware)
+    cp.cfg = {"mcu": "rp2040", "link": {"uart": 0, "tx": 0, "rx": 1}}
+    cp._uart = None
+    port = cp.open_link()
+    assert port is cp.open_link() and len(made) == 1
+    tx, rx, kw = made[0]
+    import board
+    assert (tx, rx) == (board.GP0, board.GP1) and kw["baudrate"] == 115200 and kw["timeout"] == 0
+    cp.cfg = {"mcu": "rp2040", "link": None}
+    assert cp.open_link() is None
 
 
 def test_a_backend_without_poweroff_is_caught(monkeypatch, web_backend):

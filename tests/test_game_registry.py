@@ -86,7 +86,11 @@ def test_games_py_holds_only_what_the_device_reads_and_flash_copies_it_as_is(tmp
     for entry in games.GAMES:
         assert len(entry) == 4 and entry[games.ID] in registry.HOOKS
     assert (games.ID, games.TITLE, games.SCENE, games.PACK) == (0, 1, 2, 3)
-    assert {n for n in vars(games) if not n.startswith("__")} == {"ID", "TITLE", "SCENE", "PACK", "GAMES"}
+    assert {n for n in vars(games) if not n.startswith("__")} == {"ID", "TITLE", "SCENE", "PACK", "GAMES",
+                                                                  "LINK"}
+    # LINK: the launcher's "2 Players" scene, no game (no laptop hooks, no level packs)
+    assert len(games.LINK) == 4 and games.LINK[games.ID] not in registry.HOOKS
+    assert games.LINK[games.PACK] == 0 and games.LINK not in games.GAMES
     assert not any("host_tools" in str(field) for entry in games.GAMES for field in entry)
     cp_board = Path(build.__file__).resolve().parents[2] / "boards"
     files = build.build_files(Path(games.__file__).parent, "pico-cp-ssd1306", cp_board, None,

@@ -188,12 +188,74 @@ def _board_for_runtime(args):
     return board
 
 
+def _second_image(image):
+    """The other handheld's flash for ``--link``: a copy of ``image`` made again
+    whenever the firmware on ``image`` changed (its saves are kept otherwise)."""
+    other = Path(str(image).replace(".img", "-b.img"))
+    stamp = Path(str(image) + ".stamp")
+    other_stamp = Path(str(other) + ".stamp")
+    want = stamp.read_text() if stamp.exists() else ""
+    if not other.exists() or not other_stamp.exists() or other_stamp.read_text() != want:
+        shutil.copyfile(image, other)
+        other_stamp.write_text(want)
+    return other
+
+
+def run_linked(args, image, board):
+    """``--link``: two virtual Picos wired by the link cable (host_tools/emulation/vplink.py),
+    headless: ``--keys`` plays on the first, ``--keys-b`` on the second; the
+    screenshot shows both screens side by side."""
+    from host_tools.core.keyscript import key_script
+    from host_tools.emulation import vpico
+    from host_tools.emulation.vplink import TwoPicos
+
+    script_a = key_script(args.keys, args.keys_file)
+    script_b = key_script(args.keys_b, None)
+    picos = [vpico.VirtualPico(path, board=board) for path in (image, _second_image(image))]
+    started = time.monotonic()
+    try:
+        for p in picos:
+            p.start()
+        two = TwoPicos(*picos)
+        two.step(ticks=int(BOOT_LIMIT_MS / 1000 * 30 / 2))       # both boot (~1.2 s)
+        two.run_script(script_a, script_b)
+        rest = (args.ticks or 0) - len(script_a) - len(script_b)
+        if rest > 0 or not (script_a or script_b):
+            two.step(ticks=max(rest, 30))
+        for name, p in zip("AB", picos):
+            for line in p.console.decode("utf-8", "replace").splitlines():
+                if line.strip():
+                    print("console %s> %s" % (name, line.rstrip()))
+        if args.screenshot:
+            from PIL import Image
+
+            left, right = (p.image(args.scale) for p in picos)
+            both = Image.new(left.mode, (left.width * 2 + 4 * args.scale, left.height))
+            both.paste(left, (0, 0))
+            both.paste(right, (left.width + 4 * args.scale, 0))
+            sim.save_image(both, args.screenshot)
+            print("screenshot: %s" % args.screenshot)
+        print("two virtual Picos linked: %.2f s emulated in %.1f s wall, %d + %d bytes carried"
+              % (two.ms / 1000, time.monotonic() - started, two.cable.carried[0], two.cable.carried[1]))
+        return 0
+    finally:
+        for p in picos:
+            p.close()
+
+
 def run_vpico(args):
     from host_tools.emulation import vpico
 
     script, frontend = sim.run_options(args)
     address = _oled_address(args.oled_address)
     board = _board_for_runtime(args)
+    if args.link:
+        if args.runtime != "micropython":
+            raise UserError("--link: the virtual Pico links MicroPython boards only")
+        if args.gif or args.serve or args.frontend not in ("auto", "headless"):
+            raise UserError("--link runs headless: --keys, --keys-b, --ticks, --screenshot (both screens)")
+    elif args.keys_b:
+        raise UserError("--keys-b is the second handheld's script: add --link")
     try:
         image = Path(args.flash_image) if args.flash_image else vpico.CACHE_DIR / ("%s.img" % board)
         if args.no_provision:
@@ -203,6 +265,8 @@ def run_vpico(args):
             vpcircuitpy.provision(image, board)
         else:
             provision(image, board, args.firmware)
+        if args.link:
+            return run_linked(args, image, board)
         pico = vpico.VirtualPico(image, board=board, oled_address=address,
                                  firmware=args.firmware if args.no_provision else None,
                                  battery=args.battery)
@@ -282,4 +346,8 @@ def register(subparsers):
                    help="the supply a battery board reads on its ADC pin, e.g. 3.7 (default: USB power)")
     p.add_argument("--oled-address", help="I2C address the OLED answers at (default the board "
                                           "file's; 'none' = no display attached)")
+    p.add_argument("--link", action="store_true",
+                   help="two virtual Picos wired by the link cable (headless: --keys plays on "
+                        "the first, --keys-b on the second; --screenshot shows both)")
+    p.add_argument("--keys-b", help="with --link: the second handheld's key script")
     p.set_defaults(func=run_vpico)

@@ -187,6 +187,42 @@ class Timer:
             Timer.active.remove(self)
 
 
+class UART:
+    """Stands for ``machine.UART`` as the link cable uses it: ``readinto`` reads
+    what ``feed`` brought (None when nothing, never waits), ``write`` keeps the
+    bytes in ``out`` until ``take`` (the simulator carries them to the other
+    handheld: host_tools/emulation/simlink.py)."""
+
+    def __init__(self, id, baudrate=115200, tx=None, rx=None, timeout=0, rxbuf=256, **kw):
+        self.id = id
+        self.baudrate = baudrate
+        self.rx = bytearray()
+        self.out = bytearray()
+
+    def feed(self, data):
+        self.rx.extend(data)
+
+    def take(self):
+        data = bytes(self.out)
+        self.out[:] = b""
+        return data
+
+    def any(self):
+        return len(self.rx)
+
+    def readinto(self, buf, nbytes=-1):
+        n = min(len(buf) if nbytes < 0 else nbytes, len(self.rx))
+        if not n:
+            return None
+        buf[:n] = self.rx[:n]
+        self.rx[:n] = b""
+        return n
+
+    def write(self, buf):
+        self.out.extend(buf)
+        return len(buf)
+
+
 def freq(f=None):
     return 125000000
 

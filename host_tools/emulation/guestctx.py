@@ -65,4 +65,6 @@ class Ctx:
         self.saved[gid] = records
     def out_of_memory(self):
         self.toast("NOT ENOUGH MEMORY")
+    def open_link(self):
+        return None
 '''

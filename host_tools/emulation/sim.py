@@ -497,7 +497,14 @@ def run_sim(args):
     from host_tools.core import UserError, make_output_dir
 
     script, frontend = run_options(args)
-    saves_dir = Path(args.saves) if args.saves else ROOT / "build" / "sim-saves"
+    cable = None
+    default_saves = "sim-saves"
+    if args.link is not None:
+        from host_tools.emulation.simlink import SocketLink
+
+        cable = SocketLink(args.link)            # listening: handheld a, connected: b
+        default_saves = "sim-saves-link-" + ("a" if cable.server is not None else "b")
+    saves_dir = Path(args.saves) if args.saves else ROOT / "build" / default_saves
     make_output_dir(saves_dir)
     hold = ("b",) if args.safe_mode else ()
     sim = make_simulator(args.board, saves_dir, hold, args.battery)
@@ -508,6 +515,12 @@ def run_sim(args):
             print(halfblocks(sim.oled))
         print("safe mode: B held at power-on, launcher skipped")
         return 0
+    if cable is not None:
+        if not isinstance(sim, Simulator):
+            cable.close()
+            raise UserError("--link: the simulator links MicroPython boards only (not %s)" % args.board)
+        cable.attach(sim)
+        print("link cable: %s 127.0.0.1:%d" % (cable.role, args.link))
     if frontend == "headless":
         return run_headless(sim, script, args.ticks, args.screenshot, args.gif, args.scale)
     if frontend == "pygame":
@@ -533,4 +546,7 @@ def register(subparsers):
     p.add_argument("--safe-mode", action="store_true", help="hold B at power-on")
     p.add_argument("--battery", type=float, metavar="VOLTS",
                    help="the supply a battery board reads, e.g. 3.7 (default: USB power)")
+    p.add_argument("--link", type=int, metavar="PORT",
+                   help="the link cable to another sim on this machine over 127.0.0.1:PORT "
+                        "(the first one started listens, the second connects)")
     p.set_defaults(func=run_sim)

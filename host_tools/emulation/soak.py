@@ -54,7 +54,7 @@ UP, DOWN, LEFT, RIGHT, A, B = 1, 2, 4, 8, 16, 32
 NAMES = ((UP, "up"), (DOWN, "down"), (LEFT, "left"), (RIGHT, "right"), (A, "a"), (B, "b"))
 GAME_IDS = ("catmouse", "trapcat", "junqi", "klotski")     # games.GAMES order (the launcher's)
 SETTINGS_ROW = len(GAME_IDS)
-MENU_ROWS = len(GAME_IDS) + 2                              # + Settings, About
+MENU_ROWS = len(GAME_IDS) + 3                              # + Settings, About, 2 Players
 
 # guest code, after ``rt`` exists; REPORT_INLINE: soak_report() right at the
 # launcher (a VM whose gc.collect() only marks a collection calls it later)

@@ -59,3 +59,66 @@ class LinkCable:
             self.step(step_ms)
             waited += step_ms
         return True
+
+
+TICK_MS = 1000.0 / 30
+
+
+class TwoPicos:
+    """Two virtual Picos running the flashed firmware (main.py from power-on),
+    wired by a ``LinkCable`` and ticked together, 1/30 s of emulated time a
+    tick: ``step(keys_a, keys_b)`` holds those buttons for a tick on each
+    board (key-script ticks, host_tools/core/keyscript.py).  A board can be
+    switched off (``power_off(side)``: its flash keeps what it wrote, the cable
+    carries nothing to or from it) and on again (``power_on(side)``)."""
+
+    def __init__(self, a, b, seed=1, slice_ms=2):
+        self.picos = [a, b]
+        self.on = [True, True]
+        self.cable = LinkCable(a, b, slice_ms=slice_ms, seed=seed)
+        self.ticks = 0
+        self.ms = 0
+
+    def step(self, keys_a=(), keys_b=(), ticks=1):
+        a, b = self.picos
+        for _ in range(ticks):
+            for side, keys in ((0, keys_a), (1, keys_b)):
+                if self.on[side]:
+                    self.picos[side].set_buttons(keys)
+            self.ticks += 1
+            target = int(self.ticks * TICK_MS)
+            left = target - self.ms
+            self.ms = target
+            cable = self.cable
+            while left > 0:
+                d = min(cable.slice_ms, left)
+                for side in (0, 1):
+                    if self.on[side]:
+                        self.picos[side].run_for(d)
+                ab = cable._carry(a.take_uart()) if self.on[0] else b""
+                ba = cable._carry(b.take_uart()) if self.on[1] else b""
+                if self.on[1]:
+                    b.feed_uart(ab)
+                if self.on[0]:
+                    a.feed_uart(ba)
+                cable.carried[0] += len(ab)
+                cable.carried[1] += len(ba)
+                left -= d
+
+    def run_script(self, ticks_a, ticks_b):
+        """Two key scripts (lists of key sets per tick, keyscript.parse_keys),
+        played together; the shorter one is padded with released ticks."""
+        n = max(len(ticks_a), len(ticks_b))
+        for i in range(n):
+            self.step(ticks_a[i] if i < len(ticks_a) else (), ticks_b[i] if i < len(ticks_b) else ())
+
+    def power_off(self, side):
+        self.picos[side].power_off()
+        self.on[side] = False
+
+    def power_on(self, side):
+        self.picos[side].start()
+        self.on[side] = True
+
+    def console(self, side):
+        return self.picos[side].console.decode("utf-8", "replace")

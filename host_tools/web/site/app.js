@@ -214,10 +214,24 @@ async function boot() {
   if (params.has("game") && !app.open_game(params.get("game"), parseInt(params.get("level"), 10) || 0)) {
     say(`no game "${params.get("game")}" on this handheld`, true);
   }
+  plugCable(app);
   pocket.ready = true;
   pocket.app = app;
   if (script !== null) await playScript(tick, app, script);
   runLive(tick, app);
+}
+
+// The link cable (docs/link.md): two tabs of this browser (or two frames of one page) are two
+// handhelds wired together.  What the firmware's link wrote in a tick goes to the other tab over
+// a BroadcastChannel, as hex; what comes from it is fed to the link.  ?link=NAME picks the
+// channel (default "1"): tabs on the same name are on the same cable.
+const cable = "BroadcastChannel" in window ? new BroadcastChannel("pocket-link-" + (params.get("link") || "1")) : null;
+function plugCable(app) {
+  if (cable) cable.onmessage = (e) => { if (typeof e.data === "string" && e.data) app.link_in(e.data); };
+}
+function linkOut(app) {
+  const hex = app.link_out();
+  if (hex && cable) cable.postMessage(hex);
 }
 
 // A key script runs on the simulator's virtual clock, in slices so the page stays alive.
@@ -225,6 +239,7 @@ async function playScript(tick, app, script) {
   const total = Math.max(Number(params.get("ticks") || 0), script.length + (params.has("ticks") ? 0 : 10));
   for (let i = 0; i < total; i++) {
     const hex = tick(i < script.length ? script[i] : 0, Math.floor(i * 1000 / 30));
+    linkOut(app);
     if (hex) draw(hex);
     if (i % 20 === 19) await new Promise((resolve) => setTimeout(resolve, 0));
   }
@@ -245,6 +260,7 @@ function runLive(tick, app) {
     let hex;
     try {
       hex = tick(buttonMask());
+      linkOut(app);
     } catch (err) {                       // the launcher itself failed: the device would stop too
       pocket.error = String(err.message || err);
       say("The handheld stopped: " + pocket.error, true);
