@@ -35,6 +35,7 @@ class Match(linkmatch.Match):
         self.sel = jb.NONE
         self.frame = 0
         self.made = linkmatch.NO_MOVE
+        self.note_ticks = 0                  # the solo game's colours note: not shown here
         self.labels = ("ME", "P2") if me == 0 else ("P1", "ME")
         self.screen = jg.PlayScreen(self)
         linkmatch.Match.__init__(self, ctx, seed, me)

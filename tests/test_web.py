@@ -124,7 +124,7 @@ def _play(app, keys):
 
 
 def test_buzzer_reaches_the_page_and_honours_mute(tmp_path):
-    junqi_bump = "down*2 a wait a wait:20 a wait:10 a wait:10"        # A on a piece that cannot move
+    junqi_bump = "down*2 a wait a wait:20 a wait:60 a wait:10 a wait:10"   # A twice where no move is
     beeps = []
     _play(cpython_app(tmp_path / "on", virtual_clock=True, play=lambda f, ms: beeps.append((f, ms))),
           junqi_bump)
