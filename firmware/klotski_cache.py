@@ -40,7 +40,24 @@ except ImportError:
 
 
 def name_for(solver):
-    return "klotski_%d%d%d.tbl" % (solver.nv, solver.nh, solver.ns)
+    return file_name(solver.nv, solver.nh, solver.ns)
+
+
+def file_name(nv, nh, ns):
+    return "klotski_%d%d%d.tbl" % (nv, nh, ns)
+
+
+def table_bytes(d, piece_set):
+    """The size of the table file ``d`` holds for ``piece_set`` ((nv, nh, ns)),
+    0 when there is none; whether it is sound only ``load`` can tell."""
+    try:
+        f = d.open(file_name(piece_set[0], piece_set[1], piece_set[2]), "rb")
+    except OSError:
+        return 0
+    try:
+        return f.seek(0, 2)
+    finally:
+        f.close()
 
 
 class Dir(saves.OsFs):

@@ -48,6 +48,7 @@ layout (``levels preview`` renders packs through it).
 
 import screens
 import gc
+import sys
 from binascii import hexlify, unhexlify   # resident already (savestore): no import cost in a save
 
 from buttons import A, B, DOWN, LEFT, RIGHT, UP
@@ -100,6 +101,16 @@ S_FAIL = const(4)
 S_SETUP = const(5)       # the solver's setup runs in slices
 S_LOAD = const(6)        # then the cache is read
 S_SAVE = const(7)        # the finished table is written, a step a tick (klotski_cache.Writer)
+S_NO_TABLE = const(8)    # this runtime cannot build the table and has none that fits: no hints
+# Where the table can be built beside the runtime: not on CircuitPython (no viper
+# kernel, and on 10.2.1 a Pico has ~28 KB free at a level's board, where the
+# classic set's setup alone needs ~45 KB: every shipped set but 0V4H6S ran out of
+# memory there, measured on the virtual CircuitPython Pico).  Such a runtime
+# uses the tables `flash` puts on it, when they fit: SETUP_SPARE is the heap a
+# set's setup needs beside its table (the row DAG, 12-25 KB, and the search's
+# tables, ~5 KB, over the shipped sets in the MicroPython VM), rounded up.
+BUILDS = sys.implementation.name != "circuitpython"
+SETUP_SPARE = const(30720)
 
 MENU_ITEMS = ("HINT", "AUTO SOLVE", "UNDO", "RESTART", "LEVELS")
 # what each line of MENU_ITEMS does (its index; private consts: folded, no module globals)
@@ -119,6 +130,12 @@ _PINYIN = {
     "水泄不通": "SHUI XIE BU TONG", "走投无路": "ZOU TOU WU LU", "过五关": "GUO WU GUAN",
     "四将连关": "SI JIANG LIAN GUAN",
 }
+
+
+def heap_free():
+    """gc.mem_free() where the runtime has it (MicroPython, CircuitPython), else
+    -1 (unknown: CPython)."""
+    return gc.mem_free() if hasattr(gc, "mem_free") else -1
 
 
 def fit_name(name, width):
@@ -189,6 +206,7 @@ class SolverTask(work.Task):
         self.writer = None       # the cache write under way (S_SAVE)
         self.slices = 0           # slices run in this tick
         self.ctx = ctx           # for the cache's toasts
+        self.builds = BUILDS     # this runtime can build a table (else only a cached one serves)
 
     def want(self, piece_set):
         """A level of ``piece_set`` is open: True when that needs a new solver
@@ -204,6 +222,21 @@ class SolverTask(work.Task):
         self.piece_set = piece_set
         self.phase = S_NEW
         return True
+
+    def can_solve(self, piece_set):
+        """True when a level of ``piece_set`` can have hints here: the table can
+        be built, or it is in the cache and it and its setup fit the heap free
+        now (``SETUP_SPARE``)."""
+        if self.builds:
+            return True
+        if self.cache is None:
+            return False
+        n = klotski_cache.table_bytes(self.cache, piece_set)
+        if n <= 0:
+            return False
+        gc.collect()
+        free = heap_free()
+        return free < 0 or n + SETUP_SPARE <= free
 
     def alone_next(self):
         ph = self.phase
@@ -255,6 +288,11 @@ class SolverTask(work.Task):
             self.cache_status = st
             if st == "ok":
                 self.phase = S_READY
+            elif not self.builds:         # no table to build from here
+                self.solver = None
+                self.phase = S_NO_TABLE
+                if st != "missing":
+                    self.ctx.toast("TABLE " + st.upper() + ": NO HINTS", 45)
             elif st in ("corrupt", "stale"):
                 self.ctx.toast("CACHE " + st.upper() + " - REBUILD", 45)
 
@@ -564,8 +602,13 @@ class Scene(screens.Scene):
         self.restart()
         self.screen = self.play_screen
         self.list_screen.drop_thumb()
-        if self.task.want(klotski.piece_set(self.start)):
-            self.job.start(self.task)
+        task = self.task
+        ps = klotski.piece_set(self.start)
+        if task.want(ps):
+            if task.can_solve(ps):
+                self.job.start(task)
+            else:
+                task.phase = S_NO_TABLE
 
     # ------------------------------------------------------------ the board
     def restart(self):
@@ -637,11 +680,14 @@ class Scene(screens.Scene):
 
 class LevelList(screens.Screen):
     """Name, best / optimal of each level and a thumbnail of the one under the
-    cursor; A plays it, B leaves the game."""
+    cursor ("NO HINT" under it where this runtime has no table for its piece
+    set: ``SolverTask.can_solve``); A plays it, B leaves the game."""
 
     def __init__(self, game):
         self.game = game
         self.top = 0                     # first row shown
+        self.no_hints = False            # the selected level can have no hints here
+        self._hints_level = -2           # the level no_hints is for
         self.drop_thumb()
 
     def drop_thumb(self):
@@ -674,6 +720,10 @@ class LevelList(screens.Screen):
             except Exception as exc:
                 g.pack_bad(userlevels.short_reason(exc))
                 return None
+        task = g.task
+        if not task.builds and i != self._hints_level:
+            self._hints_level = i
+            self.no_hints = not task.can_solve(klotski.piece_set(klotski.parse(g.layout(i))))
         if btn.just_pressed(A):
             g.open_level(i)
         elif btn.just_released(B):
@@ -742,6 +792,8 @@ class LevelList(screens.Screen):
         fb.blit(self.thumb_fb, 103, 0, 0)     # key 0: its set pixels
         gfx.text(fb, "A:PLAY", 101, 40)
         gfx.text(fb, "B:EXIT", 101, 47)
+        if self.no_hints:
+            gfx.text(fb, "NO HINT", 100, 56)
 
 
 class PlayScreen(screens.Screen):
@@ -889,6 +941,9 @@ class PlayScreen(screens.Screen):
         if task.phase == S_FAIL:
             ctx.toast("NO SOLVER", 45)
             return
+        if task.phase == S_NO_TABLE:
+            ctx.toast("NO HINTS ON THIS BOARD", 45)
+            return
         if task.phase != S_READY:
             self.pending = what
             ctx.toast("SOLVING %d%%" % task.progress(), 30)
@@ -909,6 +964,8 @@ class PlayScreen(screens.Screen):
             return "HINTS READY"
         if ph == S_FAIL:
             return "NO SOLVER"
+        if ph == S_NO_TABLE:
+            return "NO HINTS"
         if ph == S_NEW or ph == S_SETUP or ph == S_LOAD:
             return "SOLVER: SETUP"
         return "SOLVING %d%%" % self.game.task.progress()

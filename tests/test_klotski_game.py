@@ -533,6 +533,58 @@ def test_corrupt_cache_in_the_game_is_rebuilt(cache_dir):
     assert "CACHE CORRUPT - REBUILD" in ctx.toasts
 
 
+def _mark_shown(g):
+    """The list's "NO HINT" under the thumbnail (x 100-127, y 56-60) is drawn."""
+    fb = framebuf.FrameBuffer(bytearray(1024), 128, 64, framebuf.MONO_VLSB)
+    g.draw(fb)
+    return any(fb.pixel(x, y) for x in range(100, 128) for y in range(56, 61))
+
+
+def test_a_runtime_that_cannot_build_marks_the_levels_without_a_table(cache_dir, monkeypatch):
+    """Where no table can be built (CircuitPython), a level has hints only from a table
+    in the cache that fits the heap: the list marks the others before play, and their
+    board says NO HINTS without starting a solver; a damaged table is not rebuilt."""
+    monkeypatch.setattr(kg, "BUILDS", False)
+    free = [10 ** 6]
+    monkeypatch.setattr(kg, "heap_free", lambda: free[0])
+    ctx = FakeCtx(cache_dir=cache_dir)
+    g = kg.Scene(ctx)
+    tick(g, ctx)
+    assert not g.list_screen.no_hints and not _mark_shown(g)
+    six = next(i for i in range(g.nb) if klotski.piece_set(klotski.parse(g.layouts[i])) == (2, 2, 6))
+    for _ in range(six):
+        tap(g, ctx, DOWN)
+    assert g.list_screen.no_hints and _mark_shown(g)
+    tap(g, ctx, A)
+    assert g.task.phase == kg.S_NO_TABLE and g.task.solver is None and not g.job.running()
+    assert g.play_screen.status() == "NO HINTS"
+    menu(g, ctx, 0)                         # hint
+    assert "NO HINTS ON THIS BOARD" in ctx.toasts and g.steps == 0
+    menu(g, ctx, 4)                         # levels: back up to the classic set, which loads
+    for _ in range(six):
+        tap(g, ctx, UP)
+    assert not _mark_shown(g)
+    tap(g, ctx, A)
+    set_up(g, ctx)
+    assert g.task.phase == kg.S_READY and g.task.cache_status == "ok"
+    # the same table does not fit a heap that has too little room for it and its setup
+    free[0] = klotski_cache.table_bytes(klotski_cache.Dir(cache_dir), (4, 1, 4)) + kg.SETUP_SPARE - 1
+    g = kg.Scene(ctx)
+    tick(g, ctx)
+    assert _mark_shown(g)
+    # a damaged table: no hints (and no rebuild) rather than a silent failure
+    free[0] = 10 ** 6
+    path = Path(cache_dir) / "klotski_414.tbl"
+    raw = bytearray(path.read_bytes())
+    raw[-1] ^= 1
+    path.write_bytes(bytes(raw))
+    g = kg.Scene(ctx)
+    tap(g, ctx, A)
+    set_up(g, ctx)
+    assert g.task.phase == kg.S_NO_TABLE and g.task.solver is None
+    assert "TABLE CORRUPT: NO HINTS" in ctx.toasts
+
+
 # ------------------------------------------------------------ host commands
 
 def test_solve_and_levels_commands(capsys):
