@@ -48,7 +48,6 @@ layout (``levels preview`` renders packs through it).
 
 import screens
 import gc
-import sys
 from binascii import hexlify, unhexlify   # resident already (savestore): no import cost in a save
 
 from buttons import A, B, DOWN, LEFT, RIGHT, UP
@@ -102,15 +101,15 @@ S_SETUP = const(5)       # the solver's setup runs in slices
 S_LOAD = const(6)        # then the cache is read
 S_SAVE = const(7)        # the finished table is written, a step a tick (klotski_cache.Writer)
 S_NO_TABLE = const(8)    # this runtime cannot build the table and has none that fits: no hints
-# Where the table can be built beside the runtime: not on CircuitPython (no viper
-# kernel, and on 10.2.1 a Pico has ~28 KB free at a level's board, where the
-# classic set's setup alone needs ~45 KB: every shipped set but 0V4H6S ran out of
-# memory there, measured on the virtual CircuitPython Pico).  Such a runtime
-# uses the tables `flash` puts on it, when they fit: SETUP_SPARE is the heap a
-# set's setup needs beside its table (the row DAG, 12-25 KB, and the search's
-# tables, ~5 KB, over the shipped sets in the MicroPython VM), rounded up.
-BUILDS = sys.implementation.name != "circuitpython"
-SETUP_SPARE = const(30720)
+# Where the table can be built beside the runtime (klotski.BUILDS): not on
+# CircuitPython (no viper kernel, and on 10.2.1 a Pico has ~28 KB free at a
+# level's board, where the classic set's build needs ~45 KB before its search).
+# There a level's solver reads the table `flash` put on the board from its file
+# (klotski_filetable): SETUP_SPARE is the heap its setup needs then (measured
+# on the virtual CircuitPython Pico: each shipped set's setup ran with 29-34 KB
+# free and holds 12-16 KB once ready; 3-6 KB kept for the slices' temporaries).
+BUILDS = klotski.BUILDS
+SETUP_SPARE = const(24576)
 
 MENU_ITEMS = ("HINT", "AUTO SOLVE", "UNDO", "RESTART", "LEVELS")
 # what each line of MENU_ITEMS does (its index; private consts: folded, no module globals)
@@ -207,6 +206,8 @@ class SolverTask(work.Task):
         self.slices = 0           # slices run in this tick
         self.ctx = ctx           # for the cache's toasts
         self.builds = BUILDS     # this runtime can build a table (else only a cached one serves)
+        self.free_before = 0     # heap free before the solver was made (heap_free())
+        self.held = 0            # heap the ready solver holds (that much more is free without it)
 
     def want(self, piece_set):
         """A level of ``piece_set`` is open: True when that needs a new solver
@@ -216,27 +217,35 @@ class SolverTask(work.Task):
         if self.writer is not None:
             self.writer.abort()
             self.writer = None
-        self.solver = None
+        self.drop_solver()
         self.answer = work.NO_ANSWER
         gc.collect()
+        self.free_before = heap_free()
+        self.held = 0
         self.piece_set = piece_set
         self.phase = S_NEW
         return True
 
+    def drop_solver(self):
+        """The solver goes (its table file closed, where it read one)."""
+        s = self.solver
+        self.solver = None
+        if s is not None and not self.builds and s.table is not None:
+            s.table.close()
+
     def can_solve(self, piece_set):
         """True when a level of ``piece_set`` can have hints here: the table can
-        be built, or it is in the cache and it and its setup fit the heap free
-        now (``SETUP_SPARE``)."""
-        if self.builds:
+        be built, or it is in the cache and the setup of a solver that reads
+        it from there fits the heap free now (``SETUP_SPARE``)."""
+        if self.builds or (piece_set == self.piece_set and self.phase == S_READY):
             return True
-        if self.cache is None:
-            return False
-        n = klotski_cache.table_bytes(self.cache, piece_set)
-        if n <= 0:
+        if self.cache is None or klotski_cache.table_bytes(self.cache, piece_set) <= 0:
             return False
         gc.collect()
         free = heap_free()
-        return free < 0 or n + SETUP_SPARE <= free
+        if self.solver is not None:
+            free += self.held             # the solver held now goes before the new one's setup
+        return free < 0 or SETUP_SPARE <= free
 
     def alone_next(self):
         ph = self.phase
@@ -260,7 +269,7 @@ class SolverTask(work.Task):
             return False
         if ph == S_NEW:
             nv, nh, ns = self.piece_set
-            self.solver = klotski.Solver(nv, nh, ns, sliced=True)
+            self.solver = klotski.Solver(nv, nh, ns, sliced=True, search=self.builds)
             self.phase = S_SETUP
         elif ph == S_LOAD:
             self._load()
@@ -276,7 +285,7 @@ class SolverTask(work.Task):
         if self.writer is not None:
             self.writer.abort()
             self.writer = None
-        self.solver = None
+        self.drop_solver()
         self.phase = S_FAIL
         gc.collect()
 
@@ -284,10 +293,16 @@ class SolverTask(work.Task):
         """The solver is set up: its finished table may be in the cache."""
         self.phase = S_BUILD
         if self.cache is not None:
-            st = klotski_cache.load(self.cache, self.solver)
+            if self.builds:
+                st = klotski_cache.load(self.cache, self.solver)
+            else:                         # the table stays in its file
+                st = __import__("klotski_filetable").attach(self.cache, self.solver)
             self.cache_status = st
             if st == "ok":
                 self.phase = S_READY
+                if not self.builds:
+                    gc.collect()
+                    self.held = self.free_before - heap_free()
             elif not self.builds:         # no table to build from here
                 self.solver = None
                 self.phase = S_NO_TABLE
