@@ -43,24 +43,7 @@ except ImportError:
 
 
 def name_for(solver):
-    return file_name(solver.nv, solver.nh, solver.ns)
-
-
-def file_name(nv, nh, ns):
-    return "klotski_%d%d%d.tbl" % (nv, nh, ns)
-
-
-def table_bytes(d, piece_set):
-    """The size of the table file ``d`` holds for ``piece_set`` ((nv, nh, ns)),
-    0 when there is none; whether it is sound only ``load`` can tell."""
-    try:
-        f = d.open(file_name(piece_set[0], piece_set[1], piece_set[2]), "rb")
-    except OSError:
-        return 0
-    try:
-        return f.seek(0, 2)
-    finally:
-        f.close()
+    return "klotski_%d%d%d.tbl" % (solver.nv, solver.nh, solver.ns)
 
 
 class Dir(saves.OsFs):
@@ -174,29 +157,6 @@ def _zero(table):
         table[i] = 0
 
 
-def header_fields(line, solver):
-    """The header line's fields if they match ``solver``, else the status
-    ("corrupt" or "stale")."""
-    parts = line.decode().split(" ") if 10 < len(line) < 160 and not first_bad(line) else ()
-    if len(parts) == 9 and parts[0] != MAGIC and parts[0].startswith("KTC"):
-        return "stale"                      # another version of this format
-    if len(parts) != 9 or parts[0] != MAGIC:
-        return "corrupt"
-    nums = (int(parts[1]), int(parts[2]), int(parts[3]), int(parts[4]), int(parts[5]))
-    if nums != (solver.nv, solver.nh, solver.ns, solver.size, solver.table_nbytes):
-        return "stale"
-    return parts
-
-
-def probe_ok(solver, parts):
-    """The header's rank <-> layout probe is this solver's."""
-    k = int(parts[7])
-    text = parts[8].strip()
-    if k != _probe(solver) or _layout_text(solver.cells_of(k)) != text:
-        return False
-    return solver.rank_of(bytearray(text.replace("/", "").encode())) == k
-
-
 def load(d, solver):
     """Fill a fresh solver's table from the cache.  Returns "ok" (the solver is
     finished), "missing", "corrupt" (bad header, length or checksum: the file is
@@ -210,14 +170,27 @@ def load(d, solver):
         return "missing"
     status = "corrupt"
     try:
-        parts = header_fields(f.readline(), solver)
-        if isinstance(parts, str):
-            status = parts
-        else:
-            got = f.readinto(table)
-            extra = f.read(1)
-            if got == solver.table_nbytes and not extra and checksum(table) == parts[6]:
-                status = "ok" if probe_ok(solver, parts) else "stale"
+        line = f.readline()
+        parts = line.decode().split(" ") if 10 < len(line) < 160 and not first_bad(line) else ()
+        if len(parts) == 9 and parts[0] != MAGIC and parts[0].startswith("KTC"):
+            status = "stale"                 # another version of this format
+        elif len(parts) == 9 and parts[0] == MAGIC:
+            nums = (int(parts[1]), int(parts[2]), int(parts[3]), int(parts[4]), int(parts[5]))
+            if nums != (solver.nv, solver.nh, solver.ns, solver.size, solver.table_nbytes):
+                status = "stale"
+            else:
+                got = f.readinto(table)
+                extra = f.read(1)
+                if got == solver.table_nbytes and not extra and checksum(table) == parts[6]:
+                    status = "ok"
+                    k = int(parts[7])
+                    text = parts[8].strip()
+                    if k != _probe(solver) or _layout_text(solver.cells_of(k)) != text:
+                        status = "stale"
+                    else:
+                        cells = bytearray(text.replace("/", "").encode())
+                        if solver.rank_of(cells) != k:
+                            status = "stale"
     except (ValueError, UnicodeError, OSError, IndexError):
         status = "corrupt"
     except Exception:           # e.g. klotski.LayoutError from a foreign probe

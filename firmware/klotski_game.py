@@ -104,12 +104,9 @@ S_NO_TABLE = const(8)    # this runtime cannot build the table and has none that
 # Where the table can be built beside the runtime (klotski.BUILDS): not on
 # CircuitPython (no viper kernel, and on 10.2.1 a Pico has ~28 KB free at a
 # level's board, where the classic set's build needs ~45 KB before its search).
-# There a level's solver reads the table `flash` put on the board from its file
-# (klotski_filetable): SETUP_SPARE is the heap its setup needs then (measured
-# on the virtual CircuitPython Pico: each shipped set's setup ran with 29-34 KB
-# free and holds 12-16 KB once ready; 3-6 KB kept for the slices' temporaries).
+# There a level's solver reads the table `flash` put on the board from its file,
+# when its setup fits the heap (klotski_filetable, loaded only there).
 BUILDS = klotski.BUILDS
-SETUP_SPARE = const(24576)
 
 MENU_ITEMS = ("HINT", "AUTO SOLVE", "UNDO", "RESTART", "LEVELS")
 # what each line of MENU_ITEMS does (its index; private consts: folded, no module globals)
@@ -129,12 +126,6 @@ _PINYIN = {
     "水泄不通": "SHUI XIE BU TONG", "走投无路": "ZOU TOU WU LU", "过五关": "GUO WU GUAN",
     "四将连关": "SI JIANG LIAN GUAN",
 }
-
-
-def heap_free():
-    """gc.mem_free() where the runtime has it (MicroPython, CircuitPython), else
-    -1 (unknown: CPython)."""
-    return gc.mem_free() if hasattr(gc, "mem_free") else -1
 
 
 def fit_name(name, width):
@@ -205,9 +196,8 @@ class SolverTask(work.Task):
         self.writer = None       # the cache write under way (S_SAVE)
         self.slices = 0           # slices run in this tick
         self.ctx = ctx           # for the cache's toasts
-        self.builds = BUILDS     # this runtime can build a table (else only a cached one serves)
-        self.free_before = 0     # heap free before the solver was made (heap_free())
-        self.held = 0            # heap the ready solver holds (that much more is free without it)
+        self.builds = BUILDS     # this runtime can build a table (else klotski_filetable
+        #                          reads it, and adds free_before and held: the heap)
 
     def want(self, piece_set):
         """A level of ``piece_set`` is open: True when that needs a new solver
@@ -217,35 +207,20 @@ class SolverTask(work.Task):
         if self.writer is not None:
             self.writer.abort()
             self.writer = None
-        self.drop_solver()
+        if not self.builds:
+            __import__("klotski_filetable").drop(self)
+        self.solver = None
         self.answer = work.NO_ANSWER
         gc.collect()
-        self.free_before = heap_free()
-        self.held = 0
         self.piece_set = piece_set
         self.phase = S_NEW
         return True
 
-    def drop_solver(self):
-        """The solver goes (its table file closed, where it read one)."""
-        s = self.solver
-        self.solver = None
-        if s is not None and not self.builds and s.table is not None:
-            s.table.close()
-
     def can_solve(self, piece_set):
         """True when a level of ``piece_set`` can have hints here: the table can
-        be built, or it is in the cache and the setup of a solver that reads
-        it from there fits the heap free now (``SETUP_SPARE``)."""
-        if self.builds or (piece_set == self.piece_set and self.phase == S_READY):
-            return True
-        if self.cache is None or klotski_cache.table_bytes(self.cache, piece_set) <= 0:
-            return False
-        gc.collect()
-        free = heap_free()
-        if self.solver is not None:
-            free += self.held             # the solver held now goes before the new one's setup
-        return free < 0 or SETUP_SPARE <= free
+        be built, this set's is ready, or klotski_filetable can read it."""
+        return (self.builds or (piece_set == self.piece_set and self.phase == S_READY)
+                or __import__("klotski_filetable").can_solve(self, piece_set))
 
     def alone_next(self):
         ph = self.phase
@@ -285,7 +260,7 @@ class SolverTask(work.Task):
         if self.writer is not None:
             self.writer.abort()
             self.writer = None
-        self.drop_solver()
+        self.solver = None       # (a table file it read is closed when collected)
         self.phase = S_FAIL
         gc.collect()
 
@@ -293,21 +268,14 @@ class SolverTask(work.Task):
         """The solver is set up: its finished table may be in the cache."""
         self.phase = S_BUILD
         if self.cache is not None:
-            if self.builds:
-                st = klotski_cache.load(self.cache, self.solver)
-            else:                         # the table stays in its file
-                st = __import__("klotski_filetable").attach(self.cache, self.solver)
+            if not self.builds:           # the table stays in its file; none is built here
+                st = self.cache_status = __import__("klotski_filetable").attach_task(self)
+                self.phase = S_READY if st == "ok" else S_NO_TABLE
+                return
+            st = klotski_cache.load(self.cache, self.solver)
             self.cache_status = st
             if st == "ok":
                 self.phase = S_READY
-                if not self.builds:
-                    gc.collect()
-                    self.held = self.free_before - heap_free()
-            elif not self.builds:         # no table to build from here
-                self.solver = None
-                self.phase = S_NO_TABLE
-                if st != "missing":
-                    self.ctx.toast("TABLE " + st.upper() + ": NO HINTS", 45)
             elif st in ("corrupt", "stale"):
                 self.ctx.toast("CACHE " + st.upper() + " - REBUILD", 45)
 
@@ -736,7 +704,7 @@ class LevelList(screens.Screen):
                 g.pack_bad(userlevels.short_reason(exc))
                 return None
         task = g.task
-        if not task.builds and i != self._hints_level:
+        if not task.builds and i != self._hints_level:     # (CircuitPython)
             self._hints_level = i
             self.no_hints = not task.can_solve(klotski.piece_set(klotski.parse(g.layout(i))))
         if btn.just_pressed(A):
@@ -957,7 +925,7 @@ class PlayScreen(screens.Screen):
             ctx.toast("NO SOLVER", 45)
             return
         if task.phase == S_NO_TABLE:
-            ctx.toast("NO HINTS ON THIS BOARD", 45)
+            ctx.toast("NO HINTS", 45)
             return
         if task.phase != S_READY:
             self.pending = what

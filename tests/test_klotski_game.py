@@ -463,7 +463,7 @@ def test_the_heap_a_ready_solver_holds_counts_as_free_for_another_set(cache_dir,
     solver held now takes (measured when it became ready): it goes before that setup."""
     monkeypatch.setattr(kg, "BUILDS", False)
     free = [10 ** 6]
-    monkeypatch.setattr(kg, "heap_free", lambda: free[0])
+    monkeypatch.setattr(klotski_filetable, "heap_free", lambda: free[0])
     ctx = FakeCtx(cache_dir=cache_dir)
     g = kg.Scene(ctx)
     tap(g, ctx, A)                          # 横刀立马: the solver made with 10**6 free ...
@@ -474,7 +474,7 @@ def test_the_heap_a_ready_solver_holds_counts_as_free_for_another_set(cache_dir,
     # a file for it (only its name counts here)
     shutil.copy(Path(cache_dir) / "klotski_414.tbl", Path(cache_dir) / "klotski_226.tbl")
     for spare, fits in ((4000, True), (6000, False)):
-        free[0] = kg.SETUP_SPARE - spare
+        free[0] = klotski_filetable.SETUP_SPARE - spare
         assert g.task.can_solve((4, 1, 4))     # its own set: ready
         assert g.task.can_solve((2, 2, 6)) is fits
 
@@ -598,7 +598,7 @@ def test_a_runtime_that_cannot_build_marks_the_levels_without_a_table(cache_dir,
     solver; a damaged table is not rebuilt."""
     monkeypatch.setattr(kg, "BUILDS", False)
     free = [10 ** 6]
-    monkeypatch.setattr(kg, "heap_free", lambda: free[0])
+    monkeypatch.setattr(klotski_filetable, "heap_free", lambda: free[0])
     ctx = FakeCtx(cache_dir=cache_dir)
     g = kg.Scene(ctx)
     tick(g, ctx)
@@ -611,7 +611,7 @@ def test_a_runtime_that_cannot_build_marks_the_levels_without_a_table(cache_dir,
     assert g.task.phase == kg.S_NO_TABLE and g.task.solver is None and not g.job.running()
     assert g.play_screen.status() == "NO HINTS"
     menu(g, ctx, 0)                         # hint
-    assert "NO HINTS ON THIS BOARD" in ctx.toasts and g.steps == 0
+    assert "NO HINTS" in ctx.toasts and g.steps == 0
     menu(g, ctx, 4)                         # levels: back up to the classic set, which loads
     for _ in range(six):
         tap(g, ctx, UP)
@@ -635,7 +635,7 @@ def test_a_runtime_that_cannot_build_marks_the_levels_without_a_table(cache_dir,
     tap(g, ctx, A)                          # another set: the file is closed
     assert table.f.closed and g.task.phase == kg.S_NO_TABLE
     # a heap with too little room for the setup
-    free[0] = kg.SETUP_SPARE - 1
+    free[0] = klotski_filetable.SETUP_SPARE - 1
     g = kg.Scene(ctx)
     tick(g, ctx)
     assert _mark_shown(g)
