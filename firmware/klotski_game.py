@@ -36,7 +36,11 @@ bar; a MemoryError ends it (the job's "NOT ENOUGH MEMORY", then "NO SOLVER").  A
 finished table is written to flash (klotski_cache) and read back the next time
 (instant hints).  The solver's setup ("SOLVER: SETUP"), seeding the goal
 layouts and the search itself all come in bounded slices; the one slice that
-makes the table gets a tick of its own.
+makes the table gets a tick of its own.  Where no table can be built
+(``klotski.BUILDS``: CircuitPython) the solver reads the table ``flash`` put on
+the board from its file (klotski_filetable); a level whose table is missing or
+whose setup would not fit the heap is marked "NO HINT" in the list before play
+and its board says "NO HINTS".
 
 Level pack: ``/levels/klotski.bin`` (firmware/userlevels.py) adds its layouts
 after the built-in levels ("PACK i/N"; the optimal step count shows once the
