@@ -69,11 +69,6 @@ except (ImportError, SyntaxError):  # no native emitter here (WebAssembly VMs, C
 # machine code only where the kernel compiles to it: elsewhere it would be the
 # plain loop of ``Solver.step`` again (the tests still run it on CPython)
 NATIVE_KERNEL = _kv is not None and sys.implementation.name == "micropython"
-# Where a table can be built beside the runtime: not on CircuitPython (no native
-# emitter, and too little heap: docs/klotski.md); there a solver reads its table
-# from the file `flash` put on the board (``Solver(..., search=False)``), and the
-# plain loop's module is not loaded with this one
-BUILDS = sys.implementation.name != "circuitpython"
 # the kernel's work units per unit of ``step``'s budget: machine code does a
 # unit ~20x faster than the bytecode loop (virtual Pico: step(40) of the
 # kernel 1.4 ms, of the loop ~40 ms); 8 keeps a slice at about half the
@@ -1022,5 +1017,7 @@ def solve(text):
 # setup again where a finished setup dropped it, and the loop where a search
 # needs it.
 __import__("klotski_setup")
-if not NATIVE_KERNEL and BUILDS:  # the search runs in the plain loop: loaded with this module
+# the search runs in the plain loop: loaded with this module, but on CircuitPython,
+# which builds no table (its solvers read theirs from flash: klotski_game.BUILDS)
+if not NATIVE_KERNEL and sys.implementation.name != "circuitpython":
     __import__("klotski_loop")

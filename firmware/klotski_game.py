@@ -37,7 +37,7 @@ finished table is written to flash (klotski_cache) and read back the next time
 (instant hints).  The solver's setup ("SOLVER: SETUP"), seeding the goal
 layouts and the search itself all come in bounded slices; the one slice that
 makes the table gets a tick of its own.  Where no table can be built
-(``klotski.BUILDS``: CircuitPython) the solver reads the table ``flash`` put on
+(``BUILDS``: CircuitPython) the solver reads the table ``flash`` put on
 the board from its file (klotski_filetable); a level whose table is missing or
 whose setup would not fit the heap is marked "NO HINT" in the list before play
 and its board says "NO HINTS".
@@ -52,6 +52,7 @@ layout (``levels preview`` renders packs through it).
 
 import screens
 import gc
+import sys
 from binascii import hexlify, unhexlify   # resident already (savestore): no import cost in a save
 
 from buttons import A, B, DOWN, LEFT, RIGHT, UP
@@ -105,12 +106,12 @@ S_SETUP = const(5)       # the solver's setup runs in slices
 S_LOAD = const(6)        # then the cache is read
 S_SAVE = const(7)        # the finished table is written, a step a tick (klotski_cache.Writer)
 S_NO_TABLE = const(8)    # this runtime cannot build the table and has none that fits: no hints
-# Where the table can be built beside the runtime (klotski.BUILDS): not on
+# Where the table can be built beside the runtime: not on
 # CircuitPython (no viper kernel, and on 10.2.1 a Pico has ~28 KB free at a
 # level's board, where the classic set's build needs ~45 KB before its search).
 # There a level's solver reads the table `flash` put on the board from its file,
 # when its setup fits the heap (klotski_filetable, loaded only there).
-BUILDS = klotski.BUILDS
+BUILDS = sys.implementation.name != "circuitpython"
 
 MENU_ITEMS = ("HINT", "AUTO SOLVE", "UNDO", "RESTART", "LEVELS")
 # what each line of MENU_ITEMS does (its index; private consts: folded, no module globals)
