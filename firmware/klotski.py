@@ -840,13 +840,15 @@ class Solver:
     table's array (``table_nbytes`` bytes: what ``klotski_cache`` saves and
     loads)."""
 
-    def __init__(self, nv, nh, ns, sliced=False, kernel=None):
+    def __init__(self, nv, nh, ns, sliced=False, kernel=None, search=True):
         """``sliced``: leave the setup (DAG build and tables, ~1 s on a Pico) to
         ``setup()`` calls, so a caller can keep its UI alive; else it runs here.
         ``kernel``: run the search in ``klotski_viper`` (``klotski_viper32``
         for 30-bit words; None: where it is machine code, ``NATIVE_KERNEL``);
         tables of several words per geometry (8 soldiers or more) keep the
-        loop of ``step``."""
+        loop of ``step``.  ``search=False``: a solver that never searches,
+        whose table ``klotski_cache.attach`` reads from its file (where the
+        heap cannot hold a build): no table array, no search code or tables."""
         if nv < 0 or nh < 0 or ns < 0 or 2 * (nv + nh) + ns != 14:
             raise LayoutError("piece set must fill 18 cells: 2*(V+H)+S == 14")
         self.nv = nv                      # the piece set
@@ -873,7 +875,7 @@ class Solver:
         self.reached = 0                  # layouts with a distance so far (progress: reached / size)
         self.heavy_next = False           # the setup's next slice is a long one
         if kernel is None:
-            kernel = NATIVE_KERNEL
+            kernel = NATIVE_KERNEL and search
         if kernel and _kv is None:
             raise RuntimeError("klotski_viper is not importable here")
         # the search's code: a viper kernel, else the plain loop's module;
@@ -883,14 +885,15 @@ class Solver:
         self._loop = None
         if kernel and self.pairs <= 16:   # one 16-bit table word per geometry
             self._kernel = _kv.search16
-        elif not kernel or self.pairs > 30:
+        elif search and (not kernel or self.pairs > 30):
             self._loop = __import__("klotski_loop")
         self.search = None                # the search's state while it runs (``Search``)
         self.depth = 0                    # the search's layer
         mod = sys.modules.get("klotski_setup")
         if mod is None:                   # dropped after an earlier setup
             mod = __import__("klotski_setup")
-        self._setup = mod.Setup(rk, tab, nv, nh, self._kernel is None and self._loop is None)
+        self._setup = mod.Setup(rk, tab, nv, nh, search and self._kernel is None and self._loop is None,
+                                search)
         if not sliced:
             while not self.setup():
                 pass
@@ -913,7 +916,7 @@ class Solver:
             self._setup = job
             return False
         self._init_search(job)
-        if NATIVE_KERNEL:
+        if NATIVE_KERNEL or not job.search:
             # on a device (firmware as .mpy) the setup's code need not stay
             # resident during the search; the WebAssembly VMs would compile
             # its source again for the next solver, so it stays there
@@ -929,7 +932,8 @@ class Solver:
         if job.load_kernel:
             self._kernel = job.kernel
             self._loop = job.loop
-        self.search = Search(self.ranker, self.distances, job)
+        if job.search:
+            self.search = Search(self.ranker, self.distances, job)
         self._setup = None
 
     def step(self, max_states=2000):
@@ -1013,5 +1017,7 @@ def solve(text):
 # setup again where a finished setup dropped it, and the loop where a search
 # needs it.
 __import__("klotski_setup")
-if not NATIVE_KERNEL:             # the search runs in the plain loop: loaded with this module
+# the search runs in the plain loop: loaded with this module, but on CircuitPython,
+# which builds no table (its solvers read theirs from flash: klotski_game.BUILDS)
+if not NATIVE_KERNEL and sys.implementation.name != "circuitpython":
     __import__("klotski_loop")

@@ -23,6 +23,9 @@ load) no longer match: the file is reported "stale" and rebuilt.
 
 ``Dir(root)`` is the file access (MicroPython or CPython ``open``/``os``);
 tests pass a subclass whose writes fail with ENOSPC.
+
+``klotski_filetable.attach`` is ``load`` for a solver that reads its table
+from the file instead of holding it (CircuitPython), with the same checks.
 """
 
 try:

@@ -36,7 +36,11 @@ bar; a MemoryError ends it (the job's "NOT ENOUGH MEMORY", then "NO SOLVER").  A
 finished table is written to flash (klotski_cache) and read back the next time
 (instant hints).  The solver's setup ("SOLVER: SETUP"), seeding the goal
 layouts and the search itself all come in bounded slices; the one slice that
-makes the table gets a tick of its own.
+makes the table gets a tick of its own.  Where no table can be built
+(``BUILDS``: CircuitPython) the solver reads the table ``flash`` put on
+the board from its file (klotski_filetable); a level whose table is missing or
+whose setup would not fit the heap is marked "NO HINT" in the list before play
+and its board says "NO HINTS".
 
 Level pack: ``/levels/klotski.bin`` (firmware/userlevels.py) adds its layouts
 after the built-in levels ("PACK i/N"; the optimal step count shows once the
@@ -48,6 +52,7 @@ layout (``levels preview`` renders packs through it).
 
 import screens
 import gc
+import sys
 from binascii import hexlify, unhexlify   # resident already (savestore): no import cost in a save
 
 from buttons import A, B, DOWN, LEFT, RIGHT, UP
@@ -99,6 +104,13 @@ S_FAIL = const(4)
 S_SETUP = const(5)       # the solver's setup runs in slices
 S_LOAD = const(6)        # then the cache is read
 S_SAVE = const(7)        # the finished table is written, a step a tick (klotski_cache.Writer)
+S_NO_TABLE = const(8)    # this runtime cannot build the table and has none that fits: no hints
+# Where the table can be built beside the runtime: not on
+# CircuitPython (no viper kernel, and on 10.2.1 a Pico has ~28 KB free at a
+# level's board, where the classic set's build needs ~45 KB before its search).
+# There a level's solver reads the table `flash` put on the board from its file,
+# when its setup fits the heap (klotski_filetable, loaded only there).
+BUILDS = sys.implementation.name != "circuitpython"
 
 MENU_ITEMS = ("HINT", "AUTO SOLVE", "UNDO", "RESTART", "LEVELS")
 # what each line of MENU_ITEMS does (its index; private consts: folded, no module globals)
@@ -188,6 +200,8 @@ class SolverTask(work.Task):
         self.writer = None       # the cache write under way (S_SAVE)
         self.slices = 0           # slices run in this tick
         self.ctx = ctx           # for the cache's toasts
+        self.builds = BUILDS     # this runtime can build a table (else klotski_filetable
+        #                          reads it, and adds free_before and held: the heap)
 
     def want(self, piece_set):
         """A level of ``piece_set`` is open: True when that needs a new solver
@@ -197,12 +211,20 @@ class SolverTask(work.Task):
         if self.writer is not None:
             self.writer.abort()
             self.writer = None
+        if not self.builds:
+            __import__("klotski_filetable").drop(self)
         self.solver = None
         self.answer = work.NO_ANSWER
         gc.collect()
         self.piece_set = piece_set
         self.phase = S_NEW
         return True
+
+    def can_solve(self, piece_set):
+        """True when a level of ``piece_set`` can have hints here: the table can
+        be built, this set's is ready, or klotski_filetable can read it."""
+        return (self.builds or (piece_set == self.piece_set and self.phase == S_READY)
+                or __import__("klotski_filetable").can_solve(self, piece_set))
 
     def alone_next(self):
         ph = self.phase
@@ -226,7 +248,7 @@ class SolverTask(work.Task):
             return False
         if ph == S_NEW:
             nv, nh, ns = self.piece_set
-            self.solver = klotski.Solver(nv, nh, ns, sliced=True)
+            self.solver = klotski.Solver(nv, nh, ns, sliced=True, search=self.builds)
             self.phase = S_SETUP
         elif ph == S_LOAD:
             self._load()
@@ -242,7 +264,7 @@ class SolverTask(work.Task):
         if self.writer is not None:
             self.writer.abort()
             self.writer = None
-        self.solver = None
+        self.solver = None       # (a table file it read is closed when collected)
         self.phase = S_FAIL
         gc.collect()
 
@@ -250,6 +272,10 @@ class SolverTask(work.Task):
         """The solver is set up: its finished table may be in the cache."""
         self.phase = S_BUILD
         if self.cache is not None:
+            if not self.builds:           # the table stays in its file; none is built here
+                st = self.cache_status = __import__("klotski_filetable").attach_task(self)
+                self.phase = S_READY if st == "ok" else S_NO_TABLE
+                return
             st = klotski_cache.load(self.cache, self.solver)
             self.cache_status = st
             if st == "ok":
@@ -570,8 +596,13 @@ class Scene(screens.Scene):
         self.restart()
         self.screen = self.play_screen
         self.list_screen.drop_thumb()
-        if self.task.want(klotski.piece_set(self.start)):
-            self.job.start(self.task)
+        task = self.task
+        ps = klotski.piece_set(self.start)
+        if task.want(ps):
+            if task.can_solve(ps):
+                self.job.start(task)
+            else:
+                task.phase = S_NO_TABLE
 
     # ------------------------------------------------------------ the board
     def restart(self):
@@ -643,11 +674,14 @@ class Scene(screens.Scene):
 
 class LevelList(screens.Screen):
     """Name, best / optimal of each level and a thumbnail of the one under the
-    cursor; A plays it, B leaves the game."""
+    cursor ("NO HINT" under it where this runtime has no table for its piece
+    set: ``SolverTask.can_solve``); A plays it, B leaves the game."""
 
     def __init__(self, game):
         self.game = game
         self.top = 0                     # first row shown
+        self.no_hints = False            # the selected level can have no hints here
+        self._hints_level = -2           # the level no_hints is for
         self.drop_thumb()
 
     def drop_thumb(self):
@@ -680,6 +714,10 @@ class LevelList(screens.Screen):
             except Exception as exc:
                 g.pack_bad(userlevels.short_reason(exc))
                 return None
+        task = g.task
+        if not task.builds and i != self._hints_level:     # (CircuitPython)
+            self._hints_level = i
+            self.no_hints = not task.can_solve(klotski.piece_set(klotski.parse(g.layout(i))))
         if btn.just_pressed(A):
             g.open_level(i)
         elif btn.just_released(B):
@@ -748,6 +786,8 @@ class LevelList(screens.Screen):
         fb.blit(self.thumb_fb, 103, 0, 0)     # key 0: its set pixels
         gfx.text(fb, "A:PLAY", 101, 40)
         gfx.text(fb, "B:EXIT", 101, 47)
+        if self.no_hints:
+            gfx.text(fb, "NO HINT", 100, 56)
 
 
 class PlayScreen(screens.Screen):
@@ -895,6 +935,9 @@ class PlayScreen(screens.Screen):
         if task.phase == S_FAIL:
             ctx.toast("NO SOLVER", 45)
             return
+        if task.phase == S_NO_TABLE:
+            ctx.toast("NO HINTS", 45)
+            return
         if task.phase != S_READY:
             self.pending = what
             ctx.toast("SOLVING %d%%" % task.progress(), 30)
@@ -915,6 +958,8 @@ class PlayScreen(screens.Screen):
             return "HINTS READY"
         if ph == S_FAIL:
             return "NO SOLVER"
+        if ph == S_NO_TABLE:
+            return "NO HINTS"
         if ph == S_NEW or ph == S_SETUP or ph == S_LOAD:
             return "SOLVER: SETUP"
         return "SOLVING %d%%" % self.game.task.progress()

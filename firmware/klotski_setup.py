@@ -1,7 +1,7 @@
 """The Klotski solver's setup in bounded slices: the row DAG that ranks
 geometries, then the tables (``klotski.Solver``'s docstring and module notes).
 
-``Setup(ranker, distances, nv, nh, load_kernel)`` is explicit state:
+``Setup(ranker, distances, nv, nh, load_kernel, search)`` is explicit state:
 ``phase`` (which piece of work comes next), ``at`` (where that phase's loop
 resumes) and the temporaries that live from one slice to the next; ``step()``
 runs one slice (~1 M fuel, ~10 ms on a Pico) and returns True once it is
@@ -9,7 +9,10 @@ done: the solver then takes what it made (``klotski.Solver._init_search``).  ``h
 before the one slice that makes the table (~2.4 M fuel for the classic set,
 ~4.1 M for 30-bit words) and before the one that loads search32's module
 (30-bit words).  The slices end where the setup's generator used to
-yield, so each costs what it did.
+yield, so each costs what it did.  Without ``search`` (a solver whose table is
+read from its cache file, ``klotski_cache.attach``) it makes neither the table's
+array nor what only the search reads (the offset -> slot table, the search's
+tables, search32's module): the ranker's tables alone.
 
 It imports only ``klotski_common`` (never ``klotski``: no import circle).
 A module of its own so that its code is not resident while the search runs,
@@ -449,8 +452,11 @@ class _RowDag:
         # of a binary search); the key table is free now and usually large enough
         nid = self.key_node
         osize = self.offset_size
-        self.offset_slot = nid if osize <= len(nid) else _zeros("H", osize)
         self.key_node = self.order = self.places = self.change = None
+        if not self.search:               # only the search's decode reads it
+            self._pairs()
+            return
+        self.offset_slot = nid if osize <= len(nid) else _zeros("H", osize)
         self.phase = _OFFSETS
         self.at = 0
 
@@ -489,16 +495,18 @@ class Setup(_RowDag):
     """The setup's state between slices (see the module notes): the row DAG
     (``_RowDag``), then the tables."""
 
-    def __init__(self, ranker, distances, nv, nh, load_kernel):
+    def __init__(self, ranker, distances, nv, nh, load_kernel, search=True):
         """``ranker``, ``distances``: the ``klotski.Ranker`` and ``Table`` of
         a solver of ``nv`` verticals and ``nh`` horizontals, whose tables the
         setup fills; ``load_kernel``: 30-bit table words whose kernel module
-        the setup loads (``kernel``, else the plain loop's module ``loop``)."""
+        the setup loads (``kernel``, else the plain loop's module ``loop``);
+        ``search``: False for a table that is read, not built (see above)."""
         self.ranker = ranker
         self.distances = distances
         self.nv = nv
         self.nh = nh
         self.load_kernel = load_kernel
+        self.search = search
         self.phase = _START
         self.at = 0
         self.heavy_next = False
@@ -575,6 +583,11 @@ class Setup(_RowDag):
             tab.words_per = W
             tab.word_bits = B
             tab.units = U
+            if not self.search:           # the table stays in its file
+                tab.planes = None
+                self.table_nbytes = 2 * U * (2 if B == 16 else 4)
+                self.phase = _BITS
+                return
             self.planes = _unzeroed(tc, 2 * U)
             self.phase = _CLEAR_TABLE
             self.at = 0
@@ -711,7 +724,7 @@ class Setup(_RowDag):
         rk.out_rank = rk.out_from = rk.out_to = None
         rk.step_cell = None
         rk.path[0] = rk.root
-        self.phase = _KERNEL if self.load_kernel else _SEARCH
+        self.phase = _DONE if not self.search else _KERNEL if self.load_kernel else _SEARCH
 
     def _search(self):
         """The tables only the search reads (``klotski.Search``, which the

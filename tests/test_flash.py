@@ -570,6 +570,24 @@ def test_cli_flash_klotski_tables_are_the_devices_cache(cli_env, capsys, tmp_pat
     assert dev.exists("/saves/klotski_414.tbl")
 
 
+def test_klotski_tables_go_to_a_circuitpython_board_by_default(monkeypatch):
+    """A CircuitPython board cannot build a table beside the runtime: a plain `flash`
+    (and the virtual CircuitPython Pico, deployed through board_hook_files) puts the
+    tables on it; a MicroPython board gets them with --klotski-tables only."""
+    import argparse
+
+    monkeypatch.setattr(klotski_hook, "klotski_layouts", lambda packs: ["VBBV/VBBV/VHHV/VSSV/S..S"])
+    files = flash.board_hook_files("pico-cp-ssd1306")({}, lambda line: None)
+    assert list(files) == ["saves/klotski_414.tbl"]
+    assert flash.board_hook_files("pico-ssd1306")({}, lambda line: None) == {}
+    parser = argparse.ArgumentParser()
+    flash.register(parser.add_subparsers())
+    for argv, want in ((["--board", "pico-cp-ssd1306", "--no-klotski-tables"], False),
+                       (["--board", "pico-ssd1306", "--klotski-tables"], True),
+                       (["--board", "pico-ssd1306"], False)):
+        assert klotski_hook.wants_tables(parser.parse_args(["flash"] + argv)) is want, argv
+
+
 def test_klotski_layouts_include_a_klotski_pack(tmp_path):
     import klotski_levels
     import levelpack

@@ -15,6 +15,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "host_tools" / "
 import framebuf  # noqa: E402  (host copy of MicroPython's framebuf)
 import klotski  # noqa: E402
 import klotski_cache  # noqa: E402
+import klotski_filetable  # noqa: E402
 import klotski_game as kg  # noqa: E402
 import klotski_levels  # noqa: E402
 import undoring  # noqa: E402
@@ -457,6 +458,56 @@ class FullDir(klotski_cache.Dir):
         return Limited()
 
 
+def test_the_heap_a_ready_solver_holds_counts_as_free_for_another_set(cache_dir, monkeypatch):
+    """The list weighs another piece set's setup against the heap free plus what the
+    solver held now takes (measured when it became ready): it goes before that setup."""
+    monkeypatch.setattr(kg, "BUILDS", False)
+    free = [10 ** 6]
+    monkeypatch.setattr(klotski_filetable, "heap_free", lambda: free[0])
+    ctx = FakeCtx(cache_dir=cache_dir)
+    g = kg.Scene(ctx)
+    tap(g, ctx, A)                          # 横刀立马: the solver made with 10**6 free ...
+    free[0] = 10 ** 6 - 5000                # ... holds 5,000 B once ready
+    set_up(g, ctx)
+    assert g.task.phase == kg.S_READY and g.task.held == 5000
+    assert not g.task.can_solve((2, 2, 6))     # no table file for that set
+    # a file for it (only its name counts here)
+    shutil.copy(Path(cache_dir) / "klotski_414.tbl", Path(cache_dir) / "klotski_226.tbl")
+    for spare, fits in ((4000, True), (6000, False)):
+        free[0] = klotski_filetable.SETUP_SPARE - spare
+        assert g.task.can_solve((4, 1, 4))     # its own set: ready
+        assert g.task.can_solve((2, 2, 6)) is fits
+
+
+def test_a_table_read_from_its_file_answers_as_the_one_in_memory(tmp_path, classic_solver):
+    """klotski_filetable.attach: a solver without a table array or search (its setup
+    makes neither) reads the cached table word by word and answers as the solver
+    that built it; the file's checks are load's, and a bad file stays where it is."""
+    import random
+
+    d = klotski_cache.Dir(str(tmp_path))
+    klotski_cache.save(d, classic_solver)
+    s = klotski.Solver(4, 1, 4, search=False)
+    assert s.table is None and s.search is None and s._loop is None
+    assert klotski_filetable.attach(d, s) == "ok" and s.done
+    rng = random.Random(5)
+    for rank in [rng.randrange(s.size) for _ in range(300)]:
+        assert s.value(rank) == classic_solver.value(rank)
+    rank = s.rank_of(klotski.parse(CLASSIC))
+    assert s.solution(rank) == classic_solver.solution(rank)
+    s.table.close()
+    path = tmp_path / klotski_cache.name_for(s)
+    good = path.read_bytes()
+    for bad, status in ((good[:-1], "corrupt"), (good + b"x", "corrupt"),
+                        (good[:-1] + bytes([good[-1] ^ 1]), "corrupt"),
+                        (good.replace(b"KTC2", b"KTC1", 1), "stale")):
+        path.write_bytes(bad)
+        assert klotski_filetable.attach(d, klotski.Solver(4, 1, 4, search=False)) == status
+        assert path.read_bytes() == bad
+    path.unlink()
+    assert klotski_filetable.attach(d, klotski.Solver(4, 1, 4, search=False)) == "missing"
+
+
 def test_cache_write_in_steps_keeps_the_old_file_until_the_last(tmp_path, classic_solver):
     s = classic_solver
     d = klotski_cache.Dir(str(tmp_path))
@@ -531,6 +582,74 @@ def test_corrupt_cache_in_the_game_is_rebuilt(cache_dir):
     set_up(g, ctx)
     assert g.task.phase == kg.S_BUILD and g.task.cache_status == "corrupt"
     assert "CACHE CORRUPT - REBUILD" in ctx.toasts
+
+
+def _mark_shown(g):
+    """The list's "NO HINT" under the thumbnail (x 100-127, y 56-60) is drawn."""
+    fb = framebuf.FrameBuffer(bytearray(1024), 128, 64, framebuf.MONO_VLSB)
+    g.draw(fb)
+    return any(fb.pixel(x, y) for x in range(100, 128) for y in range(56, 61))
+
+
+def test_a_runtime_that_cannot_build_marks_the_levels_without_a_table(cache_dir, monkeypatch):
+    """Where no table can be built (CircuitPython), a level has hints only from a table
+    in the cache, read from its file by a solver whose setup fits the heap: the list
+    marks the others before play, and their board says NO HINTS without starting a
+    solver; a damaged table is not rebuilt."""
+    monkeypatch.setattr(kg, "BUILDS", False)
+    free = [10 ** 6]
+    monkeypatch.setattr(klotski_filetable, "heap_free", lambda: free[0])
+    ctx = FakeCtx(cache_dir=cache_dir)
+    g = kg.Scene(ctx)
+    tick(g, ctx)
+    assert not g.list_screen.no_hints and not _mark_shown(g)
+    six = next(i for i in range(g.nb) if klotski.piece_set(klotski.parse(g.layouts[i])) == (2, 2, 6))
+    for _ in range(six):
+        tap(g, ctx, DOWN)
+    assert g.list_screen.no_hints and _mark_shown(g)
+    tap(g, ctx, A)
+    assert g.task.phase == kg.S_NO_TABLE and g.task.solver is None and not g.job.running()
+    assert g.play_screen.status() == "NO HINTS"
+    menu(g, ctx, 0)                         # hint
+    assert "NO HINTS" in ctx.toasts and g.steps == 0
+    menu(g, ctx, 4)                         # levels: back up to the classic set, which loads
+    for _ in range(six):
+        tap(g, ctx, UP)
+    assert not _mark_shown(g)
+    tap(g, ctx, A)
+    set_up(g, ctx)
+    assert g.task.phase == kg.S_READY and g.task.cache_status == "ok"
+    s = g.task.solver
+    assert s.search is None and isinstance(s.table, klotski_filetable.FileWords)
+    assert s.distance(s.rank_of(g.cells)) == 81
+    menu(g, ctx, 0)                         # a hint, from the file
+    assert g.steps == 1 and s.distance(s.rank_of(g.cells)) == 80
+    table = s.table
+    menu(g, ctx, 4)
+    tap(g, ctx, DOWN)
+    tap(g, ctx, A)                          # the same piece set: the same solver
+    assert g.task.solver is s and g.task.phase == kg.S_READY
+    menu(g, ctx, 4)
+    for _ in range(six - 1):
+        tap(g, ctx, DOWN)
+    tap(g, ctx, A)                          # another set: the file is closed
+    assert table.f.closed and g.task.phase == kg.S_NO_TABLE
+    # a heap with too little room for the setup
+    free[0] = klotski_filetable.SETUP_SPARE - 1
+    g = kg.Scene(ctx)
+    tick(g, ctx)
+    assert _mark_shown(g)
+    # a damaged table: no hints (and no rebuild) rather than a silent failure
+    free[0] = 10 ** 6
+    path = Path(cache_dir) / "klotski_414.tbl"
+    raw = bytearray(path.read_bytes())
+    raw[-1] ^= 1
+    path.write_bytes(bytes(raw))
+    g = kg.Scene(ctx)
+    tap(g, ctx, A)
+    set_up(g, ctx)
+    assert g.task.phase == kg.S_NO_TABLE and g.task.solver is None
+    assert "TABLE CORRUPT: NO HINTS" in ctx.toasts
 
 
 # ------------------------------------------------------------ host commands

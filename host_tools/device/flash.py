@@ -40,6 +40,17 @@ def _hook_files(args):
     return extra_files
 
 
+def board_hook_files(board):
+    """``_hook_files`` of a plain ``flash --board BOARD``: the extra files the games'
+    flash hooks add by default for that board (the virtual CircuitPython Pico
+    deploys through this, as a maker's ``flash`` would)."""
+    import argparse
+
+    parser = argparse.ArgumentParser()
+    register(parser.add_subparsers())
+    return _hook_files(parser.parse_args(["flash", "--board", board]))
+
+
 def cmd_flash(args):
     # Check what needs no device first, so a typo is named before "no device found".
     board_data, _ = load_board(args.board)

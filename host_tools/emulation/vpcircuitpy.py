@@ -125,15 +125,17 @@ def _firmware_version(board):
     from host_tools.core.build import MANIFEST, build_files, parse_manifest
 
     files = build_files(FIRMWARE_DIR, board, BOARDS_DIR, None, circuitpython=True)
-    return parse_manifest(files[MANIFEST])[0]
+    # + what else `flash` puts there by default (the Klotski tables, made from the firmware)
+    return parse_manifest(files[MANIFEST])[0] + "+hook-files"
 
 
 def _deploy(image, board, log):
     """``flash`` onto the CIRCUITPY of ``image``, as onto a mounted drive."""
-    from host_tools.device import cpflash
+    from host_tools.device import cpflash, flash
 
     with drive_folder(image) as drive:
-        cpflash.flash_circuitpython(str(drive), board, log=log, install_libs=install_libs_from_packages)
+        cpflash.flash_circuitpython(str(drive), board, log=log, install_libs=install_libs_from_packages,
+                                    extra_files=flash.board_hook_files(board))
 
 
 def circuitpython_image(board="pico-cp-ssd1306", log=None):

@@ -2,16 +2,32 @@
 solves the solver tables of the piece sets of the built-in Klotski levels (and
 of a ``--levels`` Klotski pack) here and adds them as
 ``saves/klotski_<V><H><S>.tbl``, the game's own table cache, so the device has
-its hints at once.  The flasher itself holds no Klotski code."""
+its hints at once.  A CircuitPython board gets them by default (its heap cannot
+hold a table build beside the runtime: docs/klotski.md); ``--no-klotski-tables``
+leaves them out, ``--klotski-tables`` adds them on MicroPython too.  The
+flasher itself holds no Klotski code."""
 
 LEVELS_DIR = "levels"          # /levels/<game>.bin on the device (as flash names packs)
 
 
 def add_flash_options(parser):
-    parser.add_argument("--klotski-tables", action="store_true",
+    import argparse
+
+    parser.add_argument("--klotski-tables", action=argparse.BooleanOptionalAction, default=None,
                         help="also solve the Klotski tables of the built-in levels (and of a --levels "
                              "Klotski pack) here and put them in /saves: hints at once on the device "
-                             "(~195 KB of flash)")
+                             "(~195 KB of flash; default: on for a CircuitPython board, which cannot "
+                             "build them beside the runtime, off for MicroPython)")
+
+
+def wants_tables(args):
+    """``--klotski-tables`` / ``--no-klotski-tables`` as given, else True for a
+    board that runs CircuitPython."""
+    if args.klotski_tables is not None:
+        return args.klotski_tables
+    from host_tools.core.boards import load_board
+
+    return load_board(args.board)[0]["runtime"] == "circuitpython"
 
 
 def klotski_layouts(packs):
@@ -31,8 +47,8 @@ def klotski_layouts(packs):
 
 
 def flash_files(args, packs, log=print):
-    """{device path: bytes} of the tables when ``--klotski-tables`` was given, else {}."""
-    if not args.klotski_tables:
+    """{device path: bytes} of the tables when ``wants_tables(args)``, else {}."""
+    if not wants_tables(args):
         return {}
     from host_tools.commands import klotski_cmd
 

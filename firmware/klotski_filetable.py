@@ -1,0 +1,170 @@
+"""A Klotski table read from its cache file instead of the heap: where a
+runtime cannot hold a table beside itself (CircuitPython), a solver made with
+``klotski.Solver(..., search=False)`` (the ranker's tables alone) gets its
+table from ``attach``: the file ``flash`` put on the board
+(``klotski_cache``'s format), checked as ``klotski_cache.load`` checks it
+(header, length, CRC-32 read in 256-byte chunks, the rank <-> layout probe),
+then kept open and read a word at a time (``FileWords``) by the solver's
+answers.  A bad file is left in place (the device cannot build another).
+Imported only there: a runtime that builds its tables never loads it."""
+
+import gc
+
+import klotski_cache as cache
+from asciitext import first_bad
+
+try:
+    from micropython import const
+except ImportError:
+    def const(value):
+        return value
+
+# The heap a solver's setup needs here (its ranker's tables; measured on the
+# virtual CircuitPython Pico: each shipped set's setup ran with 29-34 KB free
+# and held 12-16 KB once ready; the rest for the slices' temporaries).
+SETUP_SPARE = const(24576)
+
+
+def heap_free():
+    """gc.mem_free() where the runtime has it (MicroPython, CircuitPython), else
+    -1 (unknown: CPython)."""
+    return gc.mem_free() if hasattr(gc, "mem_free") else -1
+
+
+def table_bytes(d, piece_set):
+    """The size of the table file ``d`` holds for ``piece_set`` ((nv, nh, ns)),
+    0 when there is none; whether it is sound only ``attach`` can tell."""
+    try:
+        f = d.open("klotski_%d%d%d.tbl" % piece_set, "rb")
+    except OSError:
+        return 0
+    try:
+        return f.seek(0, 2)
+    finally:
+        f.close()
+
+
+def can_solve(task, piece_set):
+    """For klotski_game's ``SolverTask`` (``task``): True when its cache holds a
+    table for ``piece_set`` and the setup of a solver that reads it fits the
+    heap free now, with what the solver held now takes (it goes first)."""
+    if task.cache is None or table_bytes(task.cache, piece_set) <= 0:
+        return False
+    gc.collect()
+    free = heap_free()
+    if task.solver is not None:
+        free += task.held
+    return free < 0 or SETUP_SPARE <= free
+
+
+def drop(task):
+    """The task's solver goes: its table file closed; the heap free noted (what
+    the next solver will hold is measured from it)."""
+    s = task.solver
+    task.solver = None
+    if s is not None and s.table is not None:
+        s.table.close()
+    gc.collect()
+    task.free_before = heap_free()
+    task.held = 0
+
+
+def attach_task(task):
+    """``attach`` for the task's solver (its setup done); on "ok" the heap it
+    holds is noted (``task.held``), else it is dropped (a toast for a bad
+    file).  Returns the status."""
+    st = attach(task.cache, task.solver)
+    if st == "ok":
+        gc.collect()
+        task.held = task.free_before - heap_free()
+    else:
+        task.solver = None
+        if st != "missing":
+            task.ctx.toast("TABLE " + st.upper() + ": NO HINTS", 45)
+    return st
+
+
+def _header(line, solver):
+    """The header line's fields if they match ``solver`` (as klotski_cache.load
+    checks them), else the status ("corrupt" or "stale")."""
+    parts = line.decode().split(" ") if 10 < len(line) < 160 and not first_bad(line) else ()
+    if len(parts) == 9 and parts[0] != cache.MAGIC and parts[0].startswith("KTC"):
+        return "stale"                      # another version of this format
+    if len(parts) != 9 or parts[0] != cache.MAGIC:
+        return "corrupt"
+    nums = (int(parts[1]), int(parts[2]), int(parts[3]), int(parts[4]), int(parts[5]))
+    if nums != (solver.nv, solver.nh, solver.ns, solver.size, solver.table_nbytes):
+        return "stale"
+    return parts
+
+
+def _probe_ok(solver, parts):
+    """The header's rank <-> layout probe is this solver's."""
+    k = int(parts[7])
+    text = parts[8].strip()
+    if k != solver.size // 2 or cache._layout_text(solver.cells_of(k)) != text:
+        return False
+    return solver.rank_of(bytearray(text.replace("/", "").encode())) == k
+
+
+class FileWords:
+    """A table's words read from its open cache file (``t[i]``, as the array
+    of a table in memory): 2 or 4 bytes at ``start + i * size``.  A hint
+    reads a few dozen."""
+
+    def __init__(self, f, start, size):
+        self.f = f              # the table file, open
+        self.start = start      # the first word's offset (after the header line)
+        self.size = size        # bytes per word
+        self.buf = bytearray(size)
+
+    def __getitem__(self, i):
+        f = self.f
+        f.seek(self.start + i * self.size)
+        f.readinto(self.buf)
+        return int.from_bytes(self.buf, "little")
+
+    def close(self):
+        self.f.close()
+
+
+def attach(d, solver):
+    """Give a solver made with ``search=False`` (its setup done) the table in
+    the cache, read from the file as it is needed (``FileWords``).  Returns
+    "ok" (the solver is finished and keeps the file open), "missing",
+    "corrupt" or "stale" (as ``load``; the file stays).  Needs crc32."""
+    name = cache.name_for(solver)
+    try:
+        f = d.open(name, "rb")
+    except OSError:
+        return "missing"
+    status = "corrupt"
+    try:
+        parts = _header(f.readline(), solver)
+        if not isinstance(parts, str) and cache.crc32 is not None:
+            start = f.tell()
+            buf = memoryview(bytearray(256))
+            crc = 0
+            left = solver.table_nbytes
+            while left > 0:
+                part = buf[:left] if left < 256 else buf
+                got = f.readinto(part)
+                if not got:
+                    break
+                crc = cache.crc32(part[:got], crc)
+                left -= got
+            if left == 0 and not f.read(1) and "%08x" % (crc & 0xFFFFFFFF) == parts[6]:
+                status = "ok" if _probe_ok(solver, parts) else "stale"
+        elif isinstance(parts, str):
+            status = parts
+    except (ValueError, UnicodeError, OSError, IndexError):
+        status = "corrupt"
+    except Exception:           # e.g. klotski.LayoutError from a foreign probe
+        status = "stale"
+    if status != "ok":
+        f.close()
+        return status
+    words = FileWords(f, start, 2 if solver.distances.word_bits == 16 else 4)
+    solver.distances.planes = solver.table = words
+    solver.finish()
+    return status
