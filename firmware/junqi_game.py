@@ -52,17 +52,17 @@ except ImportError:
 GAME_ID = "junqi"
 
 CELL_W = const(10)
-CELL_H = const(12)
+_CELL_H = const(12)
 BOX_W = const(9)
 BOX_H = const(11)
 GAP = const(8)
 TOP = const(2)
-MID_X = const(60)              # the front-line gap, x 60..67
-ANIM_TICKS = const(3)          # ticks per cell of an animated route
+_MID_X = const(60)              # the front-line gap, x 60..67
+_ANIM_TICKS = const(3)          # ticks per cell of an animated route
 THINK_MIN = const(10)          # ticks the AI "thinks" at least (so its move is seen)
 SLICE_MS = const(8)            # AI work per tick: the job's budget (work.Job)
 EXIT_HOLD_MS = const(900)
-LOW_HZ = const(220)            # beep: refused
+_LOW_HZ = const(220)            # beep: refused
 MENU_ITEMS = ("VS DEVICE AI", "2 PLAYERS")
 # undo: one record per move (ply): src, dst, both cells before it (occupant,
 # colour and type in a byte), both players' colours, the quiet
@@ -123,7 +123,7 @@ def cell_xy(c):
     # Top-left pixel of cell c's box (row along x, column along y).
     r = c // jb.COLS
     x = r * CELL_W + (GAP if r >= 6 else 0)
-    return x, TOP + (c % jb.COLS) * CELL_H
+    return x, TOP + (c % jb.COLS) * _CELL_H
 
 
 
@@ -268,8 +268,8 @@ class FieldView:
             else:
                 fb.fill_rect(mx - 1, my - 1, 3, 3, 1)
         # the front line: nothing drawn across the mountains F1-G1 / F3-G3
-        fb.fill_rect(MID_X + 1, TOP + CELL_H, GAP - 2, 9, 0)
-        fb.fill_rect(MID_X + 1, TOP + 3 * CELL_H, GAP - 2, 9, 0)
+        fb.fill_rect(_MID_X + 1, TOP + _CELL_H, GAP - 2, 9, 0)
+        fb.fill_rect(_MID_X + 1, TOP + 3 * _CELL_H, GAP - 2, 9, 0)
 
     def draw(self, fb, s, moving):
         # The field with scene ``s``'s pieces, marks and route; ``moving``:
@@ -352,8 +352,8 @@ class FieldView:
         # the AI thinks.
         m = s.model
         p = m.to_move
-        x = MID_X + 1
-        y = TOP + CELL_H
+        x = _MID_X + 1
+        y = TOP + _CELL_H
         pc = m.player_colour[p]
         if pc == 0:
             fb.fill_rect(x, y, 6, 4, 1)
@@ -363,7 +363,7 @@ class FieldView:
             fb.hline(x, y + 2, 6, 1)
         gfx.text(fb, s.labels[p], x - 1, y + 6)
         if thinking:
-            y = TOP + 3 * CELL_H + 1
+            y = TOP + 3 * _CELL_H + 1
             k = (s.frame >> 2) % 3
             for i in range(3):
                 if i == k:
@@ -692,7 +692,7 @@ class FieldScreen(screens.Screen):
             if self.may_undo and s.undo_turn():
                 ctx.save_game()
             else:
-                ctx.beep(LOW_HZ, 30)
+                ctx.beep(_LOW_HZ, 30)
             return None
         if s.chord:
             if not btn.pressed(B):
@@ -744,11 +744,11 @@ class PlayScreen(FieldScreen):
             if m.destinations(c):
                 s.select(c)
             else:
-                ctx.beep(LOW_HZ, 30)
+                ctx.beep(_LOW_HZ, 30)
         elif c == s.sel:
             s.drop()
         else:
-            ctx.beep(LOW_HZ, 30)
+            ctx.beep(_LOW_HZ, 30)
 
     def draw(self, fb):
         s = self.scene
@@ -813,7 +813,7 @@ class ThinkScreen(FieldScreen):
 
 
 class MoveScreen(FieldScreen):
-    # A piece moving along its route (ANIM_TICKS per cell), then the move is
+    # A piece moving along its route (_ANIM_TICKS per cell), then the move is
     # applied; no undo meanwhile.
 
     may_undo = False
@@ -830,7 +830,7 @@ class MoveScreen(FieldScreen):
     def act(self, ctx):
         s = self.scene
         self.pos += 1
-        if self.pos >= (s.path_len - 1) * ANIM_TICKS:
+        if self.pos >= (s.path_len - 1) * _ANIM_TICKS:
             s.path_len = 0
             s.apply(self.move)
         return None
@@ -839,15 +839,15 @@ class MoveScreen(FieldScreen):
         s = self.scene
         view = s.view
         view.draw(fb, s, self.move >> 6)
-        i = self.pos // ANIM_TICKS
-        f = self.pos % ANIM_TICKS
+        i = self.pos // _ANIM_TICKS
+        f = self.pos % _ANIM_TICKS
         path = s.path
         a = path[i]
         b = path[i + 1] if i + 1 < s.path_len else a
         cx = view.cx
         cy = view.cy
-        x = cx[a] + (cx[b] - cx[a]) * f // ANIM_TICKS
-        y = cy[a] + (cy[b] - cy[a]) * f // ANIM_TICKS
+        x = cx[a] + (cx[b] - cx[a]) * f // _ANIM_TICKS
+        y = cy[a] + (cy[b] - cy[a]) * f // _ANIM_TICKS
         fb.fill_rect(x - 1, y - 1, BOX_W + 2, BOX_H + 2, 0)
         fb.blit(self.sprite, x, y)
         view.draw_status(fb, s, False)
