@@ -55,6 +55,7 @@ class Match:
         self.seed = seed
         self.ai = None
         self.ai_rng = None          # the AI's Rng when it draws (easy), else None
+        self.prepared = True        # the AI has its board (``ready``)
         self.job = work.Job()
         self.undo = undoring.UndoRing(UNDO_SIZE, UNDO_DEPTH)
         self.round_started = False
@@ -103,8 +104,16 @@ class Match:
         else:
             task = catmouse_ai.EvasiveMouse()
         self.use_ai(task, rng)
-        task.prepare(self.game.board)
+        self.prepared = False           # the AI's board: ``ready()``, on the next tick
         self.undo.clear()
+
+    def ready(self):
+        """Load the AI's board if ``start`` left it to this tick (the first of
+        play): a map, the AI and its board in the tick of the A that started
+        them took up to ~110 ms on the virtual Pico, over a tick's 50 ms."""
+        if not self.prepared:
+            self.prepared = True
+            self.ai.prepare(self.game.board)
 
     # -- moves ------------------------------------------------------------------
     def begin_round(self):
@@ -134,6 +143,7 @@ class Match:
         g = self.game
         job = self.job
         here = g.cat if piece == "cat" else g.mouse
+        self.ready()
         if not job.running():
             legal = g.legal_moves(piece)
             if len(legal) == 1:
