@@ -179,7 +179,7 @@ def _sweep_td(b, cells, td, cnt, q, nbf, stop):
 # returns True; the answer is then ``answer``.  Work comes in units whose cost
 # is estimated in "work units" of about 1e5 VM fuel (~1 ms on a Pico),
 # measured per phase in the VM: a full sweep of the board costs n/7, a hint
-# candidate two sweeps, _DEEP_CHUNK expansions of a deep search 10.  A step is
+# candidate two sweeps, DEEP_CHUNK expansions of a deep search 10.  A step is
 # one slice: it runs units while the spent total plus the next unit's cost
 # stays within ``slice_units`` (SLICE_UNITS; at least one unit), so a slice
 # is bounded by its work, not by a clock (the game's work.Job owns the
@@ -201,12 +201,12 @@ _VERIFY = const(8)
 
 ESCAPE_DEPTH = const(5)     # cat moves: forced escapes found exactly
 CAPTURE_DEPTH = const(4)    # blocks: forced captures found exactly
-_DEEP_CHUNK = const(2)       # deep-search expansions per work unit
+DEEP_CHUNK = const(2)       # deep-search expansions per work unit
 _HINT_TRIES = const(3)       # best-scored blocks the hint verifies itself
-_VERIFY_NODES = const(300)   # expansions the hint spends verifying them
+VERIFY_NODES = const(300)   # expansions the hint spends verifying them
 LOOK_DEPTH = const(7)       # cat moves: the hint's kernel look past ESCAPE_DEPTH
 LOOK_NODES = const(22000)   # kernel expansions the look may spend per hint
-_KERNEL_CHUNK = const(200)   # kernel expansions per 10-unit work item (~5 ms)
+KERNEL_CHUNK = const(200)   # kernel expansions per 10-unit work item (~5 ms)
 
 
 def _costs(board):
@@ -214,13 +214,13 @@ def _costs(board):
     sweep = board.n // 7 + 1
     c = bytearray(9)
     c[_START] = board.n // 3 + 1         # Deep.load: copy, counts, td
-    c[_ESCAPE] = 10                      # _DEEP_CHUNK expansions: <= 1 M fuel
+    c[_ESCAPE] = 10                      # DEEP_CHUNK expansions: <= 1 M fuel
     c[_SWEEP_DIST] = sweep
     c[_CAPTURE] = 10
     c[_CAND] = board.n // 20 + 1 + 2 * sweep   # + the unblocked score
     c[_SCORE] = 2 * sweep
     c[_VERIFY] = 10
-    c[_LOOK] = 10                        # _KERNEL_CHUNK kernel expansions
+    c[_LOOK] = 10                        # KERNEL_CHUNK kernel expansions
     return c
 
 
@@ -1195,7 +1195,7 @@ class HardCat(_Task):
 
     def _unit(self):
         # the once-a-move phases are helpers; the search phases stay inline
-        # (a unit is _DEEP_CHUNK expansions, a call would be ~1 % of it)
+        # (a unit is DEEP_CHUNK expansions, a call would be ~1 % of it)
         deep = self.deep
         board = self.board
         phase = self.phase
@@ -1206,7 +1206,7 @@ class HardCat(_Task):
         if phase == _ESCAPE:
             # iterative deepening: the first k with a forced escape is the
             # fastest; the root's deciding step keeps it
-            chunk = _KERNEL_CHUNK if deep.kernel else _DEEP_CHUNK
+            chunk = KERNEL_CHUNK if deep.kernel else DEEP_CHUNK
             if self.inner:
                 r = deep.run_escape(chunk)
             else:
@@ -1233,11 +1233,11 @@ class HardCat(_Task):
         # h - 1 (the slowest capture), and at h = 1 the best-evaluated one.
         x = moves[self.order[self.i]]
         if self.inner:
-            r = deep.run(_DEEP_CHUNK)
+            r = deep.run(DEEP_CHUNK)
         else:
             r = deep.begin(CAPTURE, _BLKN, x, self.k)
             if r < 0:
-                r = deep.run(_DEEP_CHUNK)
+                r = deep.run(DEEP_CHUNK)
         self.inner = r < 0
         if r < 0:
             return
@@ -1610,7 +1610,7 @@ class StrongBlocker(_BlockScores):
     ``look`` (default: where the kernel runs), the best-scored block that
     leaves the cat no forced escape within LOOK_DEPTH moves, found within
     LOOK_NODES kernel expansions; else the best-scored of its first
-    _HINT_TRIES blocks it verifies (within _VERIFY_NODES expansions) to leave
+    _HINT_TRIES blocks it verifies (within VERIFY_NODES expansions) to leave
     none within ESCAPE_DEPTH moves, else the escape-free block its root
     search found (the best-scored block when every block leaves one).
     Without the look it plays 1 in 4 tournament games lost to the hard cat,
@@ -1652,7 +1652,7 @@ class StrongBlocker(_BlockScores):
             r = deep.begin(mode, kind, self.board.cat, depth)
         if r < 0:
             fast = mode == ESCAPE and deep.kernel
-            chunk = _KERNEL_CHUNK if fast else _DEEP_CHUNK
+            chunk = KERNEL_CHUNK if fast else DEEP_CHUNK
             left = cap - deep.nodes
             if chunk > left:
                 chunk = left
@@ -1662,8 +1662,8 @@ class StrongBlocker(_BlockScores):
 
     def _unit(self):
         # the once-a-hint phases and the once-a-candidate ones (a unit of
-        # two sweeps or of _KERNEL_CHUNK kernel expansions) are helpers; the
-        # search phases of _DEEP_CHUNK expansions stay inline (a call would
+        # two sweeps or of KERNEL_CHUNK kernel expansions) are helpers; the
+        # search phases of DEEP_CHUNK expansions stay inline (a call would
         # be ~1 % of such a unit)
         deep = self.deep
         phase = self.phase
@@ -1726,7 +1726,7 @@ class StrongBlocker(_BlockScores):
             self.phase = _DONE
 
     def _look_next(self):
-        """The _LOOK phase's unit (_KERNEL_CHUNK kernel expansions): the
+        """The _LOOK phase's unit (KERNEL_CHUNK kernel expansions): the
         best-scored block after which the cat has no forced escape within
         LOOK_DEPTH moves (so none within ESCAPE_DEPTH either), within
         LOOK_NODES kernel expansions; else the verify."""
@@ -1820,7 +1820,7 @@ class StrongBlocker(_BlockScores):
         self.i = 0
         self.inner = False
         self.lleft = LOOK_NODES
-        self.vleft = _VERIFY_NODES
+        self.vleft = VERIFY_NODES
         if self.lost:
             self.phase = _DONE
         else:
