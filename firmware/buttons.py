@@ -10,7 +10,7 @@ The hardware layer calls ``sample(raw_mask, now_ms)`` as often as it likes
 (every millisecond while the loop idles, or once per tick); the main loop calls
 ``update(now_ms)`` once per tick.  Debounce is leading-edge with a lock-out:
 the first edge is taken at once and further changes of that button are ignored
-for DEBOUNCE_MS, so a switch that bounces for a few milliseconds gives exactly
+for _DEBOUNCE_MS, so a switch that bounces for a few milliseconds gives exactly
 one press.  An edge seen between two ticks is latched: a press released again
 before the next tick still shows as pressed/just_pressed in that tick and as
 just_released in the tick after.  Nothing here allocates after construction.
@@ -34,9 +34,9 @@ ALL = const(63)
 COUNT = const(6)
 NAMES = ("up", "down", "left", "right", "a", "b")
 
-DEBOUNCE_MS = const(30)
+_DEBOUNCE_MS = const(30)
 REPEAT_DELAY_MS = const(300)
-REPEAT_MS = const(100)
+_REPEAT_MS = const(100)
 
 
 def bit(name):
@@ -57,8 +57,8 @@ def combine(raw, combos):
 
 
 class Buttons:
-    def __init__(self, debounce_ms=DEBOUNCE_MS, repeat_delay_ms=REPEAT_DELAY_MS,
-                 repeat_ms=REPEAT_MS):
+    def __init__(self, debounce_ms=_DEBOUNCE_MS, repeat_delay_ms=REPEAT_DELAY_MS,
+                 repeat_ms=_REPEAT_MS):
         self.debounce_ms = debounce_ms
         self.repeat_delay_ms = repeat_delay_ms
         self.repeat_ms = repeat_ms

@@ -30,8 +30,8 @@ CAT = const(1)
 MOUSE = const(2)
 OBSTACLE = const(3)
 MAX_SIDE = const(64)
-DEFAULT_COLS = const(16)
-DEFAULT_ROWS = const(8)
+_DEFAULT_COLS = const(16)
+_DEFAULT_ROWS = const(8)
 
 _TERRAIN = {".": 1, "g": 2, "w": 3, "#": 0, "C": 1, "M": 1}
 
@@ -150,7 +150,7 @@ def parse_map(text):
     return CatMouseMap(cols, len(rows), costs, cat, mouse)
 
 
-def open_map(cols=DEFAULT_COLS, rows=DEFAULT_ROWS):
+def open_map(cols=_DEFAULT_COLS, rows=_DEFAULT_ROWS):
     """An open board: cat top-left, mouse bottom-right, no obstacles."""
     costs = bytearray(b"\x01" * (cols * rows))
     return CatMouseMap(cols, rows, costs, 0, cols * rows - 1)

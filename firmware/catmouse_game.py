@@ -338,6 +338,7 @@ class PlayScreen(screens.Screen):
 
     def tick(self, ctx):
         btn = ctx.buttons
+        self.match.ready()                           # the AI's board, after the start's tick
         if scenekit.undo_chord(btn):                 # B+A: undo a round
             self.chord = True
             if not self.undo():

@@ -32,7 +32,7 @@ compile this source and keep every docstring on the heap while the game runs.
 #   phase 3  two-ply: the best candidates re-ranked by the enemy pieces that
 #            reach our face-up flag after them.
 # Scores are small ints (floats allocate on the device).  The easy AI (EASY
-# difficulty) blurs every score by up to EASY_NOISE and skips phase 3.
+# difficulty) blurs every score by up to _EASY_NOISE and skips phase 3.
 
 from array import array
 
@@ -48,26 +48,26 @@ except ImportError:
 
 # Material values per piece type (flag handled separately).
 VALUE = (0, 30, 55, 40, 10, 15, 20, 30, 40, 55, 75, 100)
-WIN_SCORE = const(1000000)
-FLAG_THREAT = const(5000)     # our flag reachable by an enemy piece
-FLIP_BASE = const(20)
-APPROACH = const(3)
-RESCUE = const(60)            # approach per step towards a piece that reaches our flag
-GUARD_LEAVE = const(60)       # leaving a cell next to our face-up flag
-GUARD_ENTER = const(30)       # taking one
-GUARD_BLOCK = const(1000)     # taking one an enemy piece could step on next
-FLAG_NEAR = const(400)        # killing a piece that reaches a free flag neighbour
-HQ_STUCK = const(2)           # divisor: entering a headquarters costs value / 2
+_WIN_SCORE = const(1000000)
+_FLAG_THREAT = const(5000)     # our flag reachable by an enemy piece
+_FLIP_BASE = const(20)
+_APPROACH = const(3)
+_RESCUE = const(60)            # approach per step towards a piece that reaches our flag
+_GUARD_LEAVE = const(60)       # leaving a cell next to our face-up flag
+_GUARD_ENTER = const(30)       # taking one
+_GUARD_BLOCK = const(1000)     # taking one an enemy piece could step on next
+_FLAG_NEAR = const(400)        # killing a piece that reaches a free flag neighbour
+_HQ_STUCK = const(2)           # divisor: entering a headquarters costs value / 2
 TOP_K = const(5)              # candidates re-checked two-ply (our flag reachable after them?)
-FLIP_CHUNK = const(12)        # cells per phase-2 slice
-REPLY_FLAG = const(5000)      # per enemy piece that reaches our face-up flag after the move
-RACE = const(40)              # per road step closer to the enemy's face-up flag
-FLIP_RACE = const(3000)       # flipping next to the enemy's face-up flag (x our movers / hidden)
-FLIP_FIND = const(3000)       # x the chance that a flip finds the enemy's flag
-RESCUE_STEP = const(1000)     # per road step closer to a piece that reaches our flag (if we beat it)
-EXP_OPEN = const(10)          # our flag's exposure per % enemy movers, open face-down neighbour
-EXP_SHELTER = const(30)       # ... neighbour we could never attack (camp, pocket by the HQs)
-EASY_NOISE = const(10000)      # random score added per candidate at EASY (guarding is ~1000)
+_FLIP_CHUNK = const(12)        # cells per phase-2 slice
+_REPLY_FLAG = const(5000)      # per enemy piece that reaches our face-up flag after the move
+_RACE = const(40)              # per road step closer to the enemy's face-up flag
+_FLIP_RACE = const(3000)       # flipping next to the enemy's face-up flag (x our movers / hidden)
+_FLIP_FIND = const(3000)       # x the chance that a flip finds the enemy's flag
+_RESCUE_STEP = const(1000)     # per road step closer to a piece that reaches our flag (if we beat it)
+_EXP_OPEN = const(10)          # our flag's exposure per % enemy movers, open face-down neighbour
+_EXP_SHELTER = const(30)       # ... neighbour we could never attack (camp, pocket by the HQs)
+_EASY_NOISE = const(10000)      # random score added per candidate at EASY (guarding is ~1000)
 
 # the launcher's difficulty setting
 EASY = const(0)
@@ -108,7 +108,7 @@ _fill_dist()
 # piece on a cell), and ``AI``, the move search that scores every move against
 # it: a task of the long-work protocol (firmware/work.py).  Per turn
 # ``begin(model)``, then ``step()`` until it returns True (each step is at most
-# one piece's routing, FLIP_CHUNK cells of flip scoring or one two-ply pair),
+# one piece's routing, _FLIP_CHUNK cells of flip scoring or one two-ply pair),
 # then ``answer``, the move (while the search runs it holds the best move found
 # so far; work.NO_ANSWER before the first).
 
@@ -290,7 +290,7 @@ class ThreatMap:
         if jb.KIND[q] == jb.CAMP:
             return 0
         if t == jf.FLAG:
-            return FLAG_THREAT if self.th_any[q] else 0
+            return _FLAG_THREAT if self.th_any[q] else 0
         if t == jf.MINE:
             return VALUE[jf.MINE] if self.th_eng[q] else 0
         r = self.th_rank[q]
@@ -316,23 +316,23 @@ class ThreatMap:
         # enemy pieces (worse where we cannot attack them: camps and the
         # pockets next to the headquarters).
         occ = self.model.occ
-        d = FLAG_THREAT if self.th_any[c] else 0
+        d = _FLAG_THREAT if self.th_any[c] else 0
         base = c * 8
         for i in range(jb.ROAD_N[c]):
             q = jb.ROAD[base + i]
             o = occ[q]
             if o == jf.HIDDEN or (o == 0 and jb.KIND[q] == jb.CAMP):
-                w = EXP_OPEN
+                w = _EXP_OPEN
                 if jb.KIND[q] == jb.CAMP:
-                    w = EXP_SHELTER
+                    w = _EXP_SHELTER
                 else:
                     # a pocket: every other neighbour of q is a headquarters
-                    w = EXP_SHELTER
+                    w = _EXP_SHELTER
                     qb = q * 8
                     for j in range(jb.ROAD_N[q]):
                         r = jb.ROAD[qb + j]
                         if r != c and jb.KIND[r] != jb.HQ:
-                            w = EXP_OPEN
+                            w = _EXP_OPEN
                 if o == jf.HIDDEN:
                     d += w * en_mov
                 else:
@@ -382,10 +382,10 @@ class AI(work.Task):
     # ThreatMap, ``rng`` its noise (the undo ring saves and restores it).
 
     def __init__(self, seed=1, easy=False):
-        # easy: every score blurred by up to EASY_NOISE and no two-ply check,
+        # easy: every score blurred by up to _EASY_NOISE and no two-ply check,
         # so it leaves pieces and its flag open more often
         self.top_k = 0 if easy else TOP_K
-        self.noise = 8 * EASY_NOISE if easy else 8
+        self.noise = 8 * _EASY_NOISE if easy else 8
         self.th = ThreatMap()
         self.mine_adj = bytearray(8)         # scratch: our piece types next to a cell
         self.cand_move = array("H", bytes(2 * TOP_K))   # the best top_k moves, best first
@@ -421,7 +421,7 @@ class AI(work.Task):
         self.my_side = th.my_side
         self.en_side = th.en_side
         self.answer = work.NO_ANSWER
-        self.best_score = -WIN_SCORE * 4
+        self.best_score = -_WIN_SCORE * 4
         self.ncand = 0
         self.ci = 0
         self.cell = 0
@@ -449,14 +449,14 @@ class AI(work.Task):
             return False
         if phase == 2:
             c = self.cell
-            end = c + FLIP_CHUNK
+            end = c + _FLIP_CHUNK
             if end > jb.CELLS:
                 end = jb.CELLS
             self._score_flips(c, end)
             self.cell = end
             if end < jb.CELLS:
                 return False
-            if self.th.flag_cell == jb.NONE or self.ncand < 2 or self.best_score >= WIN_SCORE * 8:
+            if self.th.flag_cell == jb.NONE or self.ncand < 2 or self.best_score >= _WIN_SCORE * 8:
                 self.phase = 4
                 return True
             self.phase = 3
@@ -521,9 +521,9 @@ class AI(work.Task):
 
     def _pick(self):
         best = 0
-        best_score = -WIN_SCORE * 64
+        best_score = -_WIN_SCORE * 64
         for i in range(self.ncand):
-            s = self.cand_score[i] - self.cand_reach[i] * (REPLY_FLAG * 8)
+            s = self.cand_score[i] - self.cand_reach[i] * (_REPLY_FLAG * 8)
             if s > best_score:
                 best_score = s
                 best = i
@@ -580,17 +580,17 @@ class AI(work.Task):
         stay = th.danger(t, src)
         target = th.target(src, t)
         tdist = 0
-        pull = APPROACH
+        pull = _APPROACH
         if target != jb.NONE:
             tdist = DIST[src * jb.CELLS + target]
             if th.fthreat[target]:
-                pull = RESCUE
+                pull = _RESCUE
             elif th.fnear[target]:
-                pull = RESCUE >> 1
+                pull = _RESCUE >> 1
         leave = 0
         f = th.flag_cell
         if f != jb.NONE and DIST[src * jb.CELLS + f] == 1:
-            leave = GUARD_BLOCK if th.th_any[src] else GUARD_LEAVE
+            leave = _GUARD_BLOCK if th.th_any[src] else _GUARD_LEAVE
         dests = model.router.dests
         base = src * 64
         efd = th.efd
@@ -603,7 +603,7 @@ class AI(work.Task):
             if occ[q] == en:
                 u = kind[q]
                 if u == jf.FLAG:
-                    self._consider(base + q, WIN_SCORE)
+                    self._consider(base + q, _WIN_SCORE)
                     continue
                 res = jf.combat(t, u)
                 if res == jf.ATTACKER_WINS:
@@ -614,26 +614,26 @@ class AI(work.Task):
                     s += VALUE[u] - v
                 if res != jf.DEFENDER_WINS:
                     if th.fthreat[q]:
-                        s += FLAG_THREAT
+                        s += _FLAG_THREAT
                     elif th.fnear[q]:
-                        s += FLAG_NEAR
+                        s += _FLAG_NEAR
                     elif f != jb.NONE and DIST[q * jb.CELLS + f] <= 3:
-                        s += FLAG_NEAR >> 3
+                        s += _FLAG_NEAR >> 3
             else:
                 s -= th.danger(t, q)
                 if th.fpath[q]:
-                    s += FLAG_THREAT >> 1
+                    s += _FLAG_THREAT >> 1
                 if f != jb.NONE and DIST[q * jb.CELLS + f] == 1:
-                    s += GUARD_BLOCK if th.th_any[q] else GUARD_ENTER
+                    s += _GUARD_BLOCK if th.th_any[q] else _GUARD_ENTER
                 if target != jb.NONE:
                     s += (tdist - DIST[q * jb.CELLS + target]) * pull
                 if efs != 255 and efd[q] != 255:
-                    s += (efs - efd[q]) * RACE
+                    s += (efs - efd[q]) * _RACE
                 if rfs != 255 and rfd[q] != 255 and \
                         jf.combat(t, kind[th.rsrc[q]]) != jf.DEFENDER_WINS:
-                    s += (rfs - rfd[q]) * RESCUE_STEP
+                    s += (rfs - rfd[q]) * _RESCUE_STEP
             if jb.KIND[q] == jb.HQ:
-                s -= v // HQ_STUCK
+                s -= v // _HQ_STUCK
             self._consider(base + q, s)
 
     def _score_flips(self, start, end):
@@ -664,17 +664,17 @@ class AI(work.Task):
         if eflag != jb.NONE:
             for t in range(jf.BOMB, jf.TYPES):
                 race_flip += pool[me * jf.TYPES + t]
-            race_flip = race_flip * FLIP_RACE // hidden
-        find = pool[(1 - me) * jf.TYPES + jf.FLAG] * FLIP_FIND // hidden if me != jf.NOBODY else 0
+            race_flip = race_flip * _FLIP_RACE // hidden
+        find = pool[(1 - me) * jf.TYPES + jf.FLAG] * _FLIP_FIND // hidden if me != jf.NOBODY else 0
         for c in range(start, end):
             if occ[c] != jf.HIDDEN:
                 continue
             if me == jf.NOBODY:
-                self._consider(c * 65, FLIP_BASE)
+                self._consider(c * 65, _FLIP_BASE)
                 continue
             # our face-up pieces next to c (targets if c is an enemy piece)
             na = 0
-            bonus = FLIP_BASE + find
+            bonus = _FLIP_BASE + find
             base = c * 8
             for i in range(jb.ROAD_N[c]):
                 q = jb.ROAD[base + i]
@@ -683,7 +683,7 @@ class AI(work.Task):
                         adj[na] = kind[q]
                         na += 1
                 elif fthreat[q]:
-                    bonus += FLAG_NEAR  # opens a way to the piece that reaches our flag
+                    bonus += _FLAG_NEAR  # opens a way to the piece that reaches our flag
                 if q == eflag:
                     bonus += race_flip
             total = 0
@@ -701,7 +701,7 @@ class AI(work.Task):
                         p = adj[j]
                         res = jf.combat(t, p)
                         if res == jf.ATTACKER_WINS:
-                            loss = VALUE[p] if p != jf.FLAG else FLAG_THREAT
+                            loss = VALUE[p] if p != jf.FLAG else _FLAG_THREAT
                         elif res == jf.BOTH_DIE:
                             loss = VALUE[p] - VALUE[t]
                         else:

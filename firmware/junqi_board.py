@@ -58,7 +58,7 @@ NORMAL = const(1)
 ENGINEER = const(2)
 
 EMPTY = const(0)
-NEUTRAL = const(3)
+_NEUTRAL = const(3)
 
 # Directions for RAIL: west, east, north (towards row A), south (towards row L).
 W = const(0)
@@ -227,7 +227,7 @@ class Router:
                         if o == EMPTY:
                             queue[tail] = q
                             tail += 1
-                        elif o == side or o == NEUTRAL:
+                        elif o == side or o == _NEUTRAL:
                             continue
                         dist[q] = d
                         parent[q] = p
@@ -240,7 +240,7 @@ class Router:
                     d = 1
                     while q != NONE:
                         o = occ[q]
-                        if o != EMPTY and (o == side or o == NEUTRAL):
+                        if o != EMPTY and (o == side or o == _NEUTRAL):
                             break
                         dist[q] = d
                         parent[q] = p
@@ -255,7 +255,7 @@ class Router:
         for i in range(ROAD_N[src]):
             q = ROAD[base + i]
             o = occ[q]
-            if o != EMPTY and (o == side or o == NEUTRAL or KIND[q] == CAMP):
+            if o != EMPTY and (o == side or o == _NEUTRAL or KIND[q] == CAMP):
                 continue
             d = dist[q]
             if d == NONE:

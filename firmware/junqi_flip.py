@@ -45,13 +45,13 @@ DEFENDER_WINS = const(1)
 BOTH_DIE = const(2)
 
 # apply() events
-EV_MOVE = const(0)
+_EV_MOVE = const(0)
 EV_FLIP = const(1)
 EV_WIN = const(2)
 EV_LOSE = const(3)
 EV_TRADE = const(4)
 
-MAX_MOVES = const(800)
+_MAX_MOVES = const(800)
 
 
 def combat(a, d):
@@ -92,7 +92,7 @@ class FlipGame:
         self.colour = bytearray(jb.CELLS)     # true colour; NOBODY on empty cells
         self.pool = bytearray(2 * TYPES)      # public: face-down pieces per colour*12+type
         self.alive = bytearray(2 * TYPES)     # public once flipped; counts on board
-        self.moves = array("H", bytes(2 * MAX_MOVES))
+        self.moves = array("H", bytes(2 * _MAX_MOVES))
         self.nmoves = 0
         self.player_colour = bytearray(2)
         self.quiet_limit = quiet_limit
@@ -235,7 +235,7 @@ class FlipGame:
         self.quiet += 1
         self.last_src = src
         self.last_dst = dst
-        ev = EV_MOVE
+        ev = _EV_MOVE
         if src == dst:
             col = colour[src]
             occ[src] = col + 1

@@ -61,13 +61,13 @@ except ImportError:
 GAME_ID = "junqi"
 
 CELL_W = const(10)
-CELL_H = const(12)
+_CELL_H = const(12)
 BOX_W = const(9)
 BOX_H = const(11)
 GAP = const(8)
 TOP = const(2)
-MID_X = const(60)              # the front-line gap, x 60..67
-ANIM_TICKS = const(3)          # ticks per cell of an animated route
+_MID_X = const(60)              # the front-line gap, x 60..67
+_ANIM_TICKS = const(3)          # ticks per cell of an animated route
 # the last move's dashed frame, 11 x 13 (MONO_VLSB: the top 8 rows' 11 columns,
 # then the 5 rows' below)
 DASHED = b"\x55\x00\x01\x00\x01\x00\x01\x00\x01\x00\x55\x15\x00\x10\x00\x10\x00\x10\x00\x10\x00\x15"
@@ -142,7 +142,7 @@ def cell_xy(c):
     # Top-left pixel of cell c's box (row along x, column along y).
     r = c // jb.COLS
     x = r * CELL_W + (GAP if r >= 6 else 0)
-    return x, TOP + (c % jb.COLS) * CELL_H
+    return x, TOP + (c % jb.COLS) * _CELL_H
 
 
 
@@ -293,8 +293,8 @@ class FieldView:
             else:
                 fb.fill_rect(mx - 1, my - 1, 3, 3, 1)
         # the front line: nothing drawn across the mountains F1-G1 / F3-G3
-        fb.fill_rect(MID_X + 1, TOP + CELL_H, GAP - 2, 9, 0)
-        fb.fill_rect(MID_X + 1, TOP + 3 * CELL_H, GAP - 2, 9, 0)
+        fb.fill_rect(_MID_X + 1, TOP + _CELL_H, GAP - 2, 9, 0)
+        fb.fill_rect(_MID_X + 1, TOP + 3 * _CELL_H, GAP - 2, 9, 0)
 
     def draw(self, fb, s, moving):
         # The field with scene ``s``'s pieces, marks and route; ``moving``:
@@ -382,8 +382,8 @@ class FieldView:
             fb.blit(self.note, 64 - NOTE_W // 2, 26)
         m = s.model
         p = m.to_move
-        x = MID_X + 1
-        y = TOP + CELL_H
+        x = _MID_X + 1
+        y = TOP + _CELL_H
         pc = m.player_colour[p]
         if pc == 0:
             fb.fill_rect(x, y, 6, 4, 1)
@@ -393,7 +393,7 @@ class FieldView:
             fb.hline(x, y + 2, 6, 1)
         gfx.text(fb, s.labels[p], x - 1, y + 6)
         if thinking:
-            y = TOP + 3 * CELL_H + 1
+            y = TOP + 3 * _CELL_H + 1
             k = (s.frame >> 2) % 3
             for i in range(3):
                 if i == k:
@@ -883,7 +883,7 @@ class ThinkScreen(FieldScreen):
 
 
 class MoveScreen(FieldScreen):
-    # A piece moving along its route (ANIM_TICKS per cell), or the AI's flip
+    # A piece moving along its route (_ANIM_TICKS per cell), or the AI's flip
     # (the face-down tile narrows, the piece ``sprite`` widens: FLIP_TICKS),
     # then the move is applied; no undo meanwhile.
 
@@ -902,7 +902,7 @@ class MoveScreen(FieldScreen):
         s = self.scene
         self.pos += 1
         move = self.move
-        end = FLIP_TICKS if move >> 6 == move & 63 else (s.path_len - 1) * ANIM_TICKS
+        end = FLIP_TICKS if move >> 6 == move & 63 else (s.path_len - 1) * _ANIM_TICKS
         if self.pos >= end:
             s.path_len = 0
             s.apply(move)
@@ -925,15 +925,15 @@ class MoveScreen(FieldScreen):
             view.draw_status(fb, s, False)
             return
         view.draw(fb, s, src)
-        i = self.pos // ANIM_TICKS
-        f = self.pos % ANIM_TICKS
+        i = self.pos // _ANIM_TICKS
+        f = self.pos % _ANIM_TICKS
         path = s.path
         a = path[i]
         b = path[i + 1] if i + 1 < s.path_len else a
         cx = view.cx
         cy = view.cy
-        x = cx[a] + (cx[b] - cx[a]) * f // ANIM_TICKS
-        y = cy[a] + (cy[b] - cy[a]) * f // ANIM_TICKS
+        x = cx[a] + (cx[b] - cx[a]) * f // _ANIM_TICKS
+        y = cy[a] + (cy[b] - cy[a]) * f // _ANIM_TICKS
         fb.fill_rect(x - 1, y - 1, BOX_W + 2, BOX_H + 2, 0)
         fb.blit(self.sprite, x, y)
         view.draw_status(fb, s, False)

@@ -75,14 +75,14 @@ except ImportError:
 GAME_ID = "klotski"
 _SHOWN = const(-1)       # Scene.level of a layout given to show_level()
 CELL = const(12)
-BX = const(1)            # board origin (inside the frame)
+_BX = const(1)            # board origin (inside the frame)
 BY = const(1)
 PX = const(54)           # right panel
 NONE = const(255)
 DOT = const(46)          # '.'
 CH_S = const(83)
-CH_V = const(86)
-CH_H = const(72)
+_CH_V = const(86)
+_CH_H = const(72)
 CH_B = const(66)
 CHUNK = const(16)        # work units per solver slice; tests/test_klotski_game.py measures the ticks
 SLICE_MS = const(22)     # solver time per tick (tick, draw, a slice past it: +8-13 ms; 35 ms ticks at 25)
@@ -93,7 +93,7 @@ _SAVED_UNDO = const(12)  # of which a saved game keeps the newest (its play save
 _HOLD_MS = const(500)
 AUTO_TICKS = const(8)
 _FLASH_TICKS = const(10)
-ROWS_SHOWN = const(8)
+_ROWS_SHOWN = const(8)
 _WIN_HZ = const(1400)    # beep: solved
 # solver phases
 _S_NONE = const(0)
@@ -700,14 +700,14 @@ class LevelList(screens.Screen):
         elif btn.repeat(DOWN):
             i = (i + 1) % n
         elif btn.repeat(LEFT):
-            i = max(0, i - ROWS_SHOWN)
+            i = max(0, i - _ROWS_SHOWN)
         elif btn.repeat(RIGHT):
-            i = min(n - 1, i + ROWS_SHOWN)
+            i = min(n - 1, i + _ROWS_SHOWN)
         g.level = i
         if i < self.top:
             self.top = i
-        elif i >= self.top + ROWS_SHOWN:
-            self.top = i - ROWS_SHOWN + 1
+        elif i >= self.top + _ROWS_SHOWN:
+            self.top = i - _ROWS_SHOWN + 1
         if i >= g.nb and i != self._thumb_level:
             try:                          # the thumbnail's layout, read here, not in draw
                 g.layout(i)
@@ -745,7 +745,7 @@ class LevelList(screens.Screen):
         if bar == 7 and g.level < n:
             fb.fill_rect(0, 6, 98, 8, 1)
         else:
-            if 7 < bar < 7 + 7 * ROWS_SHOWN and g.level < n:
+            if 7 < bar < 7 + 7 * _ROWS_SHOWN and g.level < n:
                 fb.fill_rect(0, bar, 98, 7, 1)
             fb.hline(0, 6, 98, 1)
         gfx.text(fb, "KLOTSKI", 1, 0)
@@ -754,7 +754,7 @@ class LevelList(screens.Screen):
         gfx.text_codes(fb, line, _number(line, start, g.level + 1, 0), end, 34, 0)
         gfx.text(fb, "BEST/OPT", 64, 0)
         y = 8
-        for k in range(ROWS_SHOWN):
+        for k in range(_ROWS_SHOWN):
             i = self.top + k
             if i >= n:
                 break
@@ -972,10 +972,10 @@ class PlayScreen(screens.Screen):
         """The board with the piece ``sel`` and a flashed one inverted; while
         ``playing``, a grabbed piece's cut corners or the cursor on an empty cell."""
         g = self.game
-        draw_layout(fb, g.cells, g.own, BX, BY, CELL, sel, self.flash, playing and self.grabbed)
+        draw_layout(fb, g.cells, g.own, _BX, BY, CELL, sel, self.flash, playing and self.grabbed)
         if playing and sel == NONE:
             c = self.cursor
-            x = BX + (c % 4) * CELL
+            x = _BX + (c % 4) * CELL
             y = BY + (c // 4) * CELL
             fb.rect(x + 3, y + 3, CELL - 6, CELL - 6, 1)
 
@@ -1136,8 +1136,8 @@ def draw_layout(fb, cells, own, x0, y0, size, sel, flash, grabbed):
         ch = cells[a]
         x = x0 + (a % 4) * size
         y = y0 + (a // 4) * size
-        w = (2 if ch == CH_B or ch == CH_H else 1) * size
-        h = (2 if ch == CH_B or ch == CH_V else 1) * size
+        w = (2 if ch == CH_B or ch == _CH_H else 1) * size
+        h = (2 if ch == CH_B or ch == _CH_V else 1) * size
         if size < 8:              # the thumbnail: outlines, the block solid
             if ch == CH_B:
                 fb.fill_rect(x, y, w - 1, h - 1, 1)
@@ -1157,9 +1157,9 @@ def draw_layout(fb, cells, own, x0, y0, size, sel, flash, grabbed):
         if ch == CH_B:
             fb.rect(x + 2, y + 2, w - 4, h - 4, c)
             fb.fill_rect(x + 6, y + 6, w - 12, h - 12, c)
-        elif ch == CH_V:
+        elif ch == _CH_V:
             fb.fill_rect(x + w // 2 - 1, y + 3, 2, h - 6, c)
-        elif ch == CH_H:
+        elif ch == _CH_H:
             fb.fill_rect(x + 3, y + h // 2 - 1, w - 6, 2, c)
         else:
             fb.fill_rect(x + 3, y + 3, w - 6, h - 6, c)

@@ -19,7 +19,7 @@ button wakes it: the whole frame is sent again at once, and the waking press
 (until every button is released) reaches no screen.
 
 Battery: on a board that reads its supply (``hw.supply``), ``battery`` is its
-battery.Gauge, fed every SUPPLY_EVERY ticks; the launcher draws it.  At the
+battery.Gauge, fed every _SUPPLY_EVERY ticks; the launcher draws it.  At the
 cell's cut-off (``battery.empty``) the game in progress is saved at once and a
 toast says so ("BATTERY EMPTY - GAME SAVED"; "- CHARGE NOW" without a game),
 once per game while the supply stays there.
@@ -73,20 +73,20 @@ except ImportError:
 _UNLOAD_ALL = sys.implementation.name != "cpython"
 
 VERSION = "0.3.0"
-TICKS_PER_SECOND = const(30)
+_TICKS_PER_SECOND = const(30)
 SETTINGS_ID = "_settings"
 DEFAULT_SETTINGS = {"difficulty": 1, "contrast": 255, "sound": True, "sleep": 60}
 SLEEP_CHOICES = (30, 60, 300, 0)    # seconds without a button before the screen goes off
 DIM_CONTRAST = const(8)
-DOZE_MS = const(33)                 # the poll while off: one tick, so a press wakes within two
+_DOZE_MS = const(33)                 # the poll while off: one tick, so a press wakes within two
 # the buttons' poll while waiting for the next tick: every press of 8 ms or more
 # is seen (a tap is ~50 ms) and the core sleeps in between; a 1 ms poll kept it
 # busy ~20 % of the time on an idle launcher
 _SAMPLE_MS = const(8)
-SUPPLY_EVERY = const(15)            # ticks between two supply readings (0.5 s)
-EMPTY_TOAST_TICKS = const(600)      # "BATTERY EMPTY": on screen until the brown-out (20 s)
+_SUPPLY_EVERY = const(15)            # ticks between two supply readings (0.5 s)
+_EMPTY_TOAST_TICKS = const(600)      # "BATTERY EMPTY": on screen until the brown-out (20 s)
 AWAKE = const(0)
-DIM = const(1)
+_DIM = const(1)
 OFF = const(2)
 RESUME = "resume"                   # a game's play save: its snapshot under this key
 _RESUME_TRIAL = const(30)           # ticks after CONTINUE in which a game error clears the save
@@ -316,7 +316,7 @@ class Runtime:
         self._next = 0
         self._k = 0
         self._base = 0
-        # idle: AWAKE, DIM or OFF; the ms of the last button activity; buttons
+        # idle: AWAKE, _DIM or OFF; the ms of the last button activity; buttons
         # held since the waking press (they reach no screen until released)
         self.power = AWAKE
         self._active_at = hw.ticks_ms()
@@ -428,7 +428,7 @@ class Runtime:
             return
         idle = clock.ticks_diff(now, self._active_at)
         if self.power == AWAKE and idle >= limit * 667:
-            self.power = DIM
+            self.power = _DIM
             self.display.contrast(min(DIM_CONTRAST, self.settings.get("contrast", 255)))
         if idle >= limit * 1000 and not screen.busy():
             self.power = OFF
@@ -452,9 +452,9 @@ class Runtime:
             return
         self._empty_for = game_id
         if self.save_game():
-            self.toast("BATTERY EMPTY - GAME SAVED", EMPTY_TOAST_TICKS)
+            self.toast("BATTERY EMPTY - GAME SAVED", _EMPTY_TOAST_TICKS)
         else:
-            self.toast("BATTERY EMPTY - CHARGE NOW", EMPTY_TOAST_TICKS)
+            self.toast("BATTERY EMPTY - CHARGE NOW", _EMPTY_TOAST_TICKS)
 
     # -- overlays ----------------------------------------------------------------
     def toast(self, message, ticks=45):
@@ -577,11 +577,11 @@ class Runtime:
             self.wake(now)
         btn.update(now)
         if btn.state or btn.up:
-            if self.power == DIM:
+            if self.power == _DIM:
                 self.wake(now)
             self._active_at = now
         hw.service(now)
-        if self.battery is not None and self.ticks % SUPPLY_EVERY == 0:
+        if self.battery is not None and self.ticks % _SUPPLY_EVERY == 0:
             self.battery.sample()
             if self.battery.empty:
                 self._battery_empty()
@@ -640,10 +640,10 @@ class Runtime:
     def _schedule(self):
         """ms of the next tick: 1000/30 ms apart without drift (33, 33, 34)."""
         self._k += 1
-        if self._k == TICKS_PER_SECOND:
+        if self._k == _TICKS_PER_SECOND:
             self._k = 0
             self._base += 1000
-        return self._base + self._k * 1000 // TICKS_PER_SECOND
+        return self._base + self._k * 1000 // _TICKS_PER_SECOND
 
     def run(self, max_ticks=-1):
         hw = self.hw
@@ -654,7 +654,7 @@ class Runtime:
             self.step()
             self.save_pending()
             if self.power == OFF:
-                hw.doze(DOZE_MS)
+                hw.doze(_DOZE_MS)
                 self._base = hw.ticks_ms()
                 self._k = 0
                 continue

@@ -5,8 +5,12 @@ of an illegal move (a low beep and a flash on screen), the list of levels
 Imported by the games' scene modules only (it leaves with the game).  The
 level-pack reader (userlevels, levelpack: ~11 KB of heap on a Pico) is
 imported where a pack is opened or its error shown, so a game without level
-packs (Flip Junqi) that only needs the undo chord does not carry it.
+packs (Flip Junqi) that only needs the undo chord does not carry it; and when
+a game finds no pack, ``Levels`` drops userlevels again (on MicroPython), so
+a game played without one does not carry it either.
 """
+
+import sys
 
 import screens
 from buttons import A, B
@@ -40,6 +44,8 @@ class Levels:
         self.pack, err = userlevels.open_for(ctx, game_id, check)
         if err:
             self.drop_pack(err)
+        elif self.pack is None and sys.implementation.name != "cpython":
+            sys.modules.pop("userlevels", None)     # no pack: the reader leaves (~2 KB)
 
     def count(self):
         return self.n_builtin + (self.pack.count if self.pack is not None else 0)

@@ -23,23 +23,23 @@ except ImportError:
     def const(value):
         return value
 
-SET_CONTRAST = const(0x81)
-SET_ENTIRE_ON = const(0xA4)
-SET_NORM_INV = const(0xA6)
-SET_DISP = const(0xAE)
-SET_MEM_ADDR = const(0x20)
-SET_COL_ADDR = const(0x21)
-SET_PAGE_ADDR = const(0x22)
-SET_DISP_START_LINE = const(0x40)
-SET_SEG_REMAP = const(0xA0)
-SET_MUX_RATIO = const(0xA8)
-SET_COM_OUT_DIR = const(0xC0)
-SET_DISP_OFFSET = const(0xD3)
-SET_COM_PIN_CFG = const(0xDA)
-SET_DISP_CLK_DIV = const(0xD5)
-SET_PRECHARGE = const(0xD9)
-SET_VCOM_DESEL = const(0xDB)
-SET_CHARGE_PUMP = const(0x8D)
+_SET_CONTRAST = const(0x81)
+_SET_ENTIRE_ON = const(0xA4)
+_SET_NORM_INV = const(0xA6)
+_SET_DISP = const(0xAE)
+_SET_MEM_ADDR = const(0x20)
+_SET_COL_ADDR = const(0x21)
+_SET_PAGE_ADDR = const(0x22)
+_SET_DISP_START_LINE = const(0x40)
+_SET_SEG_REMAP = const(0xA0)
+_SET_MUX_RATIO = const(0xA8)
+_SET_COM_OUT_DIR = const(0xC0)
+_SET_DISP_OFFSET = const(0xD3)
+_SET_COM_PIN_CFG = const(0xDA)
+_SET_DISP_CLK_DIV = const(0xD5)
+_SET_PRECHARGE = const(0xD9)
+_SET_VCOM_DESEL = const(0xDB)
+_SET_CHARGE_PUMP = const(0x8D)
 
 
 class SSD1306_I2C(hardware.Display):
@@ -93,21 +93,21 @@ class SSD1306_I2C(hardware.Display):
 
     def init_display(self):
         for cmd in (
-            SET_DISP,                               # off
-            SET_MEM_ADDR, 0x00,                     # horizontal addressing
-            SET_DISP_START_LINE | 0x00,
-            SET_SEG_REMAP | (0 if self.flip_x else 1),
-            SET_MUX_RATIO, self.height - 1,
-            SET_COM_OUT_DIR | (0 if self.flip_y else 0x08),
-            SET_DISP_OFFSET, 0x00,
-            SET_COM_PIN_CFG, 0x02 if self.width > 2 * self.height else 0x12,
-            SET_DISP_CLK_DIV, 0x80,
-            SET_PRECHARGE, 0x22 if self.external_vcc else 0xF1,
-            SET_VCOM_DESEL, 0x30,
-            SET_CONTRAST, 0xFF,
-            SET_ENTIRE_ON,
-            SET_NORM_INV,
-            SET_CHARGE_PUMP, 0x10 if self.external_vcc else 0x14,
+            _SET_DISP,                               # off
+            _SET_MEM_ADDR, 0x00,                     # horizontal addressing
+            _SET_DISP_START_LINE | 0x00,
+            _SET_SEG_REMAP | (0 if self.flip_x else 1),
+            _SET_MUX_RATIO, self.height - 1,
+            _SET_COM_OUT_DIR | (0 if self.flip_y else 0x08),
+            _SET_DISP_OFFSET, 0x00,
+            _SET_COM_PIN_CFG, 0x02 if self.width > 2 * self.height else 0x12,
+            _SET_DISP_CLK_DIV, 0x80,
+            _SET_PRECHARGE, 0x22 if self.external_vcc else 0xF1,
+            _SET_VCOM_DESEL, 0x30,
+            _SET_CONTRAST, 0xFF,
+            _SET_ENTIRE_ON,
+            _SET_NORM_INV,
+            _SET_CHARGE_PUMP, 0x10 if self.external_vcc else 0x14,
         ):
             self.write_cmd(cmd)
         self.fb.fill(0)
@@ -117,30 +117,30 @@ class SSD1306_I2C(hardware.Display):
 
     def poweroff(self):
         """Power save: panel off, RAM kept."""
-        self.write_cmd(SET_DISP)
+        self.write_cmd(_SET_DISP)
         self.powered = False
 
     def poweron(self):
-        self.write_cmd(SET_DISP | 0x01)
+        self.write_cmd(_SET_DISP | 0x01)
         self.powered = True
 
     def contrast(self, contrast):
-        self.write_cmd(SET_CONTRAST)
+        self.write_cmd(_SET_CONTRAST)
         self.write_cmd(contrast & 0xFF)
 
     def invert(self, invert):
-        self.write_cmd(SET_NORM_INV | (invert & 1))
+        self.write_cmd(_SET_NORM_INV | (invert & 1))
 
     def flip(self, flip_x=None, flip_y=None):
         """Mirror horizontally / vertically (both = rotate 180).  Resends the frame
         when the horizontal direction changes (RAM columns move)."""
         if flip_x is not None and bool(flip_x) != self.flip_x:
             self.flip_x = bool(flip_x)
-            self.write_cmd(SET_SEG_REMAP | (0 if self.flip_x else 1))
+            self.write_cmd(_SET_SEG_REMAP | (0 if self.flip_x else 1))
             self._valid = False
         if flip_y is not None:
             self.flip_y = bool(flip_y)
-            self.write_cmd(SET_COM_OUT_DIR | (0 if self.flip_y else 0x08))
+            self.write_cmd(_SET_COM_OUT_DIR | (0 if self.flip_y else 0x08))
 
     def rotate(self, rotate):
         self.flip(rotate == 180, rotate == 180)
@@ -152,10 +152,10 @@ class SSD1306_I2C(hardware.Display):
     def _window(self, p0, p1):
         w = self._win
         w[0] = 0x00
-        w[1] = SET_COL_ADDR
+        w[1] = _SET_COL_ADDR
         w[2] = self.col_offset
         w[3] = self.col_offset + self.width - 1
-        w[4] = SET_PAGE_ADDR
+        w[4] = _SET_PAGE_ADDR
         w[5] = p0
         w[6] = p1
         self.i2c.writeto(self.addr, w)

@@ -202,7 +202,7 @@ _VERIFY = const(8)
 ESCAPE_DEPTH = const(5)     # cat moves: forced escapes found exactly
 CAPTURE_DEPTH = const(4)    # blocks: forced captures found exactly
 DEEP_CHUNK = const(2)       # deep-search expansions per work unit
-HINT_TRIES = const(3)       # best-scored blocks the hint verifies itself
+_HINT_TRIES = const(3)       # best-scored blocks the hint verifies itself
 VERIFY_NODES = const(300)   # expansions the hint spends verifying them
 LOOK_DEPTH = const(7)       # cat moves: the hint's kernel look past ESCAPE_DEPTH
 LOOK_NODES = const(22000)   # kernel expansions the look may spend per hint
@@ -1610,7 +1610,7 @@ class StrongBlocker(_BlockScores):
     ``look`` (default: where the kernel runs), the best-scored block that
     leaves the cat no forced escape within LOOK_DEPTH moves, found within
     LOOK_NODES kernel expansions; else the best-scored of its first
-    HINT_TRIES blocks it verifies (within VERIFY_NODES expansions) to leave
+    _HINT_TRIES blocks it verifies (within VERIFY_NODES expansions) to leave
     none within ESCAPE_DEPTH moves, else the escape-free block its root
     search found (the best-scored block when every block leaves one).
     Without the look it plays 1 in 4 tournament games lost to the hard cat,
@@ -1694,7 +1694,7 @@ class StrongBlocker(_BlockScores):
         if phase == _LOOK:
             self._look_next()
             return
-        # _VERIFY: the best-scored of the first HINT_TRIES blocks after which
+        # _VERIFY: the best-scored of the first _HINT_TRIES blocks after which
         # the cat has no forced escape within the horizon; else the block
         # the search above found (so the hint's time stays bounded)
         c = self.cl[self.i]
@@ -1718,7 +1718,7 @@ class StrongBlocker(_BlockScores):
         if r == 0:
             self.answer = c
             self.phase = _DONE
-        elif self.i + 1 < self.nc and (self.i + 1 < HINT_TRIES or self.safe == NONE):
+        elif self.i + 1 < self.nc and (self.i + 1 < _HINT_TRIES or self.safe == NONE):
             self.i += 1
         else:
             if self.safe != NONE:

@@ -63,7 +63,7 @@ except ImportError:
 
 MAX_SIDE = const(9)      # 9 rows of 7 px fill the 64-px screen
 CELL = const(7)
-SHIFT = const(3)
+_SHIFT = const(3)
 AI_DELAY = const(4)
 SLICE_MS = const(25)     # the job's share of a tick; input is polled between ticks
 EXIT_HOLD_MS = const(900)
@@ -407,7 +407,7 @@ class Scene(screens.Scene):
         cell = 0
         for r in range(size):
             y = r * CELL
-            x = SHIFT if r & 1 else 0
+            x = _SHIFT if r & 1 else 0
             dot_y = y + 3
             dot_row = (dot_y >> 3) * width + 3
             dot_bit = 1 << (dot_y & 7)

