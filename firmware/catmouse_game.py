@@ -17,10 +17,13 @@ pack shows "LEVEL PACK BAD" and the reason first, then the built-in maps.  In
 play the arrows move the player's piece one cell per round (A = stay, for the
 mouse); the AI answers a few ticks later.  The difficulty setting picks the
 AI: easy = a cat that wanders one move in three / a random mouse, normal =
-BFS cat / evasive mouse, hard = A* (least stamina) cat / evasive mouse.  B+A
-(hold B, press A) undoes a round: back to the player's last move, with the
-AI's RNG state (catmouse_match.UNDO_DEPTH rounds in a preallocated undo
-ring), so the same moves replay the same AI; a B tap leaves for the title.
+BFS cat / evasive mouse, hard = A* (least stamina) cat / evasive mouse.  The
+controls of B are every game's (scenekit.Pause): B+A (hold B, press A)
+undoes a round: back to the player's last move, with the AI's RNG state
+(catmouse_match.UNDO_DEPTH rounds in a preallocated undo ring), so the same
+moves replay the same AI; holding B opens the pause menu (resume, undo,
+restart, rules, quit); a B tap does nothing in play (nothing is picked up).
+The end screen (the result over the map) waits for every button to be up.
 Every ending (caught or escaped, won or lost) goes through ``ctx.finish``:
 the game in progress is cleared, then the records stored (wins and losses
 per side, the fastest catch).  Nothing is allocated in a tick of play, moves
@@ -86,6 +89,8 @@ class Scene(screens.Scene):
         self.play = PlayScreen(self)
         self.end = EndScreen(self)
         self.watch = None           # the watch mode, made when first chosen
+        # B in play and the pause menu (its lines)
+        self.pause = scenekit.Pause(("RESUME", "UNDO", "RESTART", "RULES", "QUIT"))
         self.screen = self.title
         self.levels = scenekit.Levels(ctx, GAME_ID, _pack_map, len(catmouse_maps.LEVELS))
         self.error_screen = scenekit.PackErrorScreen(self.levels, self.to_title)
@@ -94,12 +99,30 @@ class Scene(screens.Scene):
         self.title.refresh()
 
     def tick(self, ctx):
+        if self.pause.shown:
+            return self.menu_tick(ctx)
         return self.screen.tick(ctx)
+
+    def menu_tick(self, ctx):
+        """A tick of the pause menu: the line chosen, run."""
+        import pausemenu
+        act = pausemenu.tick(self.pause, ctx)
+        if act == "UNDO":
+            self.play.chord_undo(ctx)
+        elif act == "RESTART":
+            self.start_play()
+        elif act == "QUIT":
+            return "exit"
+        return None
 
     def draw(self, fb):
         # each screen draws all of it: the map's terrain copy covers the
         # whole frame, so no fill first (161k VM fuel a frame)
-        self.screen.draw(fb)
+        if self.pause.rules is None:
+            self.screen.draw(fb)
+        if self.pause.shown:
+            import pausemenu
+            pausemenu.draw(self.pause, fb)
 
     def frame_key(self):
         """Runtime frame cache: the title and the pack's error are static, the
@@ -157,6 +180,7 @@ class Scene(screens.Scene):
         self.play.reset()
         self.screen = self.play
         self.play.update_status()
+        self.pause.remind()
 
     def start_watch(self):
         """Watch mode (catmouse_watch.py, imported when first chosen)."""
@@ -191,8 +215,8 @@ class Scene(screens.Scene):
     # -- the game in progress (runtime.save_game, CONTINUE) ---------------------------
     def snapshot(self):
         """The game in play (catmouse_match.Match.snapshot), None when no game
-        is in play.  B leaves a game for the title: it is still the game in
-        progress until another starts."""
+        is in play (also while the pause menu is over it).  The title keeps
+        the game in progress until another starts."""
         if self.screen is not self.play and self.screen is not self.title:
             return None
         return self.match.snapshot()
@@ -215,6 +239,7 @@ class Scene(screens.Scene):
         self.view.render(m.game)
         self.play.reset()
         self.play.resume()
+        self.pause.remind()
         return True
 
     def undo_round(self):
@@ -302,11 +327,9 @@ class PlayScreen(screens.Screen):
         self.queued = 0             # a press made while the AI was answering
         self.forced = False         # the player's last cell was forced (a rest)
         self.cat_due = False        # the AI cat's move of this round is under way
-        self.chord = False          # B+A was used: B's release does nothing else
 
     def reset(self):
         """A new game: the AI (a cat) answers after AI_DELAY ticks."""
-        self.chord = False
         self.cat_due = False
         self.wait = AI_DELAY if self.match.side == "mouse" else 0
 
@@ -325,21 +348,20 @@ class PlayScreen(screens.Screen):
         self.resume()
         return True
 
+    def chord_undo(self, ctx):
+        """B+A (or the menu's UNDO): undo a round, saved; a low beep when
+        there is none."""
+        if not self.undo():
+            ctx.beep(220, 30)
+        else:
+            ctx.save_game()
+
     def tick(self, ctx):
         btn = ctx.buttons
-        if scenekit.undo_chord(btn):                 # B+A: undo a round
-            self.chord = True
-            if not self.undo():
-                ctx.beep(220, 30)
-            else:
-                ctx.save_game()
-            return None
-        if self.chord:
-            if not btn.pressed(B):
-                self.chord = False                   # B's release ends it
-            return None
-        if btn.just_released(B):
-            self.scene.to_title()
+        ev = self.scene.pause.poll(btn, True)        # a B tap: nothing to put down
+        if ev == "undo":
+            self.chord_undo(ctx)
+        if ev:
             return None
         if self.wait:
             self.wait -= 1
@@ -471,27 +493,32 @@ class PlayScreen(screens.Screen):
     def draw(self, fb):
         g = self.match.game
         self.view.draw(fb, g, g.mouse if self.match.side == "mouse" else g.cat)
+        self.scene.pause.draw_reminder(fb)
 
 
 class EndScreen(screens.Screen):
-    """The result over the map ("CAUGHT!  A:AGAIN B:MENU"): A plays the same
-    map again, B goes to the title."""
+    """The result over the map ("CAUGHT!  A:AGAIN B:BACK"): A plays the same
+    map again, B goes to the title; nothing until every button is up."""
 
     def __init__(self, scene):
         self.scene = scene
         self.banner = b""
+        self.armed = False
 
     def show(self, banner):
         self.banner = banner
+        self.armed = False
         view = self.scene.view
         line = view.line
         line.clear()
         line.put(banner)
-        line.put(b"  A:AGAIN B:MENU")
+        line.put(b"  A:AGAIN B:BACK")
         view.status = line.text()
 
     def tick(self, ctx):
         btn = ctx.buttons
+        if not scenekit.settled(self, btn):
+            return None
         if btn.just_pressed(A):
             self.scene.start_play()
         elif btn.just_pressed(B):

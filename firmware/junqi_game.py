@@ -21,9 +21,11 @@ this source and keep every docstring on the heap while the game runs.
 # piece (its legal destinations blink; on a destination the route is drawn)
 # and A again moves there (engineer routes are animated cell by cell; while an
 # engineer on the railway is picked up, each empty cell its BFS reached shows
-# the cells entered to get there, router.dist); B drops
-# the selection; holding B leaves; B+A (hold B, press A) undoes: against the AI
-# your last move and the AI's answer, in two-player games one move (UNDO_PLIES
+# the cells entered to get there, router.dist).  The controls of B are every
+# game's (scenekit.Pause): a B tap drops the selection; holding B opens the
+# pause menu (resume, undo, restart, rules, quit); B+A (hold B, press A)
+# undoes: against the AI your last move and the AI's answer, in two-player
+# games one move (UNDO_PLIES
 # moves in a preallocated undoring: what each move changed, with the AI's RNG
 # state, so the same moves replay the same AI).  Menu at start: vs AI or two players (pass
 # and play).  The launcher's difficulty EASY picks the easy AI, NORMAL and HARD
@@ -61,7 +63,6 @@ MID_X = const(60)              # the front-line gap, x 60..67
 ANIM_TICKS = const(3)          # ticks per cell of an animated route
 THINK_MIN = const(10)          # ticks the AI "thinks" at least (so its move is seen)
 SLICE_MS = const(8)            # AI work per tick: the job's budget (work.Job)
-EXIT_HOLD_MS = const(900)
 LOW_HZ = const(220)            # beep: refused
 MENU_ITEMS = ("VS DEVICE AI", "2 PLAYERS")
 # undo: one record per move (ply): src, dst, both cells before it (occupant,
@@ -376,7 +377,7 @@ class FieldView:
 # sees ``Scene``): ``MenuScreen`` (vs AI or two players, the record),
 # ``PlayScreen`` (a player's turn: cursor, selection, routes), ``ThinkScreen``
 # (the AI's turn), ``MoveScreen`` (a move animated along its route) and
-# ``EndScreen`` (the result over the field).  ``Scene`` holds what they share:
+# ``EndScreen`` (the final field, the result beside the last move).  ``Scene`` holds what they share:
 # the model (``model``, a junqi_flip.FlipGame), the AI and the ``work.Job``
 # that runs its search, the undo ring, the cursor, selection and route, the
 # records; ``FieldView`` draws the field.  Every end of a game (won, lost,
@@ -418,7 +419,8 @@ class Scene(screens.Scene):
         self.frame = 0
         self.labels = LABELS_AI
         self.undo = undoring.UndoRing(UNDO_SIZE, UNDO_PLIES)
-        self.chord = False                  # B+A was used: B's release / hold do nothing else
+        # B in play and the pause menu (its lines)
+        self.pause = scenekit.Pause(("RESUME", "UNDO", "RESTART", "RULES", "QUIT"))
         self.record = ""
         self._record_text()
         self.menu_screen = MenuScreen(self)
@@ -429,14 +431,29 @@ class Scene(screens.Scene):
         self.screen = self.menu_screen
 
     def tick(self, ctx):
-        btn = ctx.buttons
         self.frame += 1
-        if btn.pressed(B) and btn.held_ms(B) >= EXIT_HOLD_MS and not self.chord:
-            return "exit"
+        if self.pause.shown:
+            return self.menu_tick(ctx)
         return self.screen.tick(ctx)
 
+    def menu_tick(self, ctx):
+        # A tick of the pause menu: the line chosen, run.
+        import pausemenu
+        act = pausemenu.tick(self.pause, ctx)
+        if act == "UNDO":
+            self.screen.undo(ctx, True)
+        elif act == "RESTART":
+            self.new_game()
+        elif act == "QUIT":
+            return "exit"
+        return None
+
     def draw(self, fb):
-        self.screen.draw(fb)
+        if self.pause.rules is None:
+            self.screen.draw(fb)
+        if self.pause.shown:
+            import pausemenu
+            pausemenu.draw(self.pause, fb)
 
     def frame_key(self):
         # Runtime frame cache: only the menu is static (the field blinks).
@@ -471,6 +488,7 @@ class Scene(screens.Scene):
         self.undo.clear()
         self.cursor = 27
         self.screen = self.play_screen
+        self.pause.remind()
 
     def clear_marks(self):
         m = self.mark
@@ -675,30 +693,39 @@ class MenuScreen(screens.Screen):
 
 
 class FieldScreen(screens.Screen):
-    # A screen over the field: B+A (hold B, press A) undoes where
-    # ``may_undo`` (else a low beep), and until B is released nothing else
-    # happens; otherwise ``act(ctx)`` is this screen's tick.
+    # A screen over the field, B's controls (scenekit.Pause.poll) first:
+    # B+A (hold B, press A) undoes and holding B opens the pause menu where
+    # ``may_undo`` (else a low beep / nothing), a B tap drops the selection
+    # (on the end screen: the menu); while B is busy nothing else happens;
+    # otherwise ``act(ctx)`` is this screen's tick.
 
     may_undo = True
+    armed = True                             # the end screen's: scenekit.settled
 
     def __init__(self, scene):
         self.scene = scene
 
     def tick(self, ctx):
         s = self.scene
-        btn = ctx.buttons
-        if scenekit.undo_chord(btn):
-            s.chord = True
-            if self.may_undo and s.undo_turn():
-                ctx.save_game()
-            else:
-                ctx.beep(LOW_HZ, 30)
+        if not scenekit.settled(self, ctx.buttons):
             return None
-        if s.chord:
-            if not btn.pressed(B):
-                s.chord = False                     # B's release ends it
+        ev = s.pause.poll(ctx.buttons, self.may_undo)
+        if ev == "undo":
+            self.undo(ctx, self.may_undo)
+        elif ev == "tap" and s.sel != jb.NONE:
+            s.drop()
+        elif ev == "tap" and self is s.end_screen:
+            s.screen = s.menu_screen
+        if ev:
             return None
         return self.act(ctx)
+
+    def undo(self, ctx, may):
+        # B+A or the menu's UNDO: undo (where ``may``), saved; else a low beep.
+        if may and self.scene.undo_turn():
+            ctx.save_game()
+        else:
+            ctx.beep(LOW_HZ, 30)
 
 
 class PlayScreen(FieldScreen):
@@ -710,8 +737,6 @@ class PlayScreen(FieldScreen):
         self.move_cursor(btn)
         if btn.just_pressed(A):
             self.press_a(ctx)
-        elif btn.just_released(B) and self.scene.sel != jb.NONE:
-            self.scene.drop()
         return None
 
     def move_cursor(self, btn):
@@ -774,6 +799,7 @@ class PlayScreen(FieldScreen):
         fb.hline(x + BOX_W - 2, y + BOX_H + 1, 4, 1)
         fb.vline(x + BOX_W + 1, y + BOX_H - 2, 4, 1)
         view.draw_status(fb, s, False)
+        s.pause.draw_reminder(fb)
 
 
 class ThinkScreen(FieldScreen):
@@ -854,8 +880,12 @@ class MoveScreen(FieldScreen):
 
 
 class EndScreen(FieldScreen):
-    # The result over the final field: ``banner`` and ``reason``; A: the
-    # menu, B: leave; no undo.
+    # The final field with the result beside it: ``banner`` and ``reason`` in
+    # a box over the half of the field away from the last move (the capture
+    # that ended the game stays in sight); A: another game in the same mode,
+    # a B tap: the menu (FieldScreen); no undo, no pause menu.  Nothing until
+    # every button is up (a press carried over from play is not its:
+    # scenekit.settled).
 
     may_undo = False
     banner = ""
@@ -868,22 +898,24 @@ class EndScreen(FieldScreen):
         else:
             self.reason = "FLAG TAKEN" if took_flag else "NO MOVES LEFT"
             if self.scene.mode == 0:
-                self.banner = "YOU WIN!" if winner == 0 else "YOU LOSE"
+                self.banner = "YOU WIN" if winner == 0 else "AI WINS"
             else:
                 self.banner = "P1 WINS" if winner == 0 else "P2 WINS"
+        self.armed = False
         self.scene.screen = self
 
     def act(self, ctx):
-        btn = ctx.buttons
-        if btn.just_pressed(A):
-            self.scene.screen = self.scene.menu_screen
-        elif btn.just_released(B):
-            return "exit"
+        if ctx.buttons.just_pressed(A):
+            self.scene.new_game()
         return None
 
     def draw(self, fb):
-        self.scene.view.draw(fb, self.scene, jb.NONE)
-        gfx.box(fb, 14, 16, 100, 32)
-        fb.text(self.banner, 64 - 4 * len(self.banner), 19, 1)
-        gfx.center(fb, self.reason, 29)
-        gfx.center(fb, "A:MENU  B:EXIT", 39)
+        s = self.scene
+        s.view.draw(fb, s, jb.NONE)
+        # the box over the half (rows A-F or G-L) without the last move's end
+        x = MID_X + GAP if s.model.last_dst < 6 * jb.COLS else 0
+        gfx.box(fb, x, 10, 60, 44)
+        fb.text(self.banner, x + 30 - 4 * len(self.banner), 14, 1)
+        gfx.text(fb, self.reason, x + 3, 26)
+        gfx.text(fb, "A:AGAIN", x + 3, 36)
+        gfx.text(fb, "B:BACK", x + 3, 44)

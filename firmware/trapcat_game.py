@@ -7,14 +7,17 @@ cat's), ``EndScreen`` (the last position and the result) and the pack's
 error (``scenekit.PackErrorScreen``).  ``Scene`` holds what they share: the
 grid in play (a trapcat.Board) with its cursor, the cat and the hint
 (trapcat_ai tasks) and the ``work.Job`` that runs them, the undo ring, the
-records, the panel's text and the B chords.
+records, the panel's text, the B+DOWN chord and the pause menu
+(``scenekit.Pause``).
 
 The 9x9 hex grid sits on the left (7-pixel cells, odd rows shifted 3 px right,
 63 px tall); the right panel shows the move counter, difficulty and record.
 Arrows move the cursor (UP/DOWN keep the column: in offset rows (r+-1, c) is
 always a neighbour, so the cursor zigzags down the hex grid), A blocks the cell
-under the cursor, B puts the cursor on a hint, holding B leaves.  B+A (hold B,
-press A; scenekit.undo_chord) undoes a turn, the block and the cat's reply
+under the cursor.  The controls of B are every game's (scenekit.Pause): a B
+tap drops a hint being worked out, holding B opens the pause menu (resume,
+hint: the cursor onto the hinted cell, undo, restart, rules, quit), B+A (hold
+B, press A) undoes a turn, the block and the cat's reply
 (UNDO_DEPTH turns in a preallocated undoring; the easy cat's RNG state is part
 of a record, so the same blocks after an undo get the same replies).  B+DOWN
 shows or hides the distance map: each free cell's steps to the border as a
@@ -27,15 +30,16 @@ every game's end.
 The cat's move and the hint are tasks of work.py (trapcat_ai's begin / step
 / answer): the scene's ``job`` runs their slices (SLICE_UNITS work units each,
 <= ~25 ms on a Pico) while the tick's SLICE_MS allow, with "THINKING" on the
-panel, so input is polled every tick; pressing A or B while a hint is being
-worked out drops it.  A slice that runs out of memory ends the job with the
+panel, so input is polled every tick; pressing A or tapping B while a hint
+is being worked out drops it.  A slice that runs out of memory ends the job with the
 "NOT ENOUGH MEMORY" toast: the hint then moves nothing, the cat takes its
 first free step.
 
 Level pack: with ``/levels/trapcat.bin`` (firmware/userlevels.py) the game
 opens on a level choice: RANDOM GRID (the built-in game) or one of the pack's
 starting positions (grids of 3x3 .. 9x9), read from the file when it starts;
-B on the game-over screen goes back to the choice.  A bad pack shows "LEVEL
+B on the game-over screen goes back to the choice (without a pack it
+leaves the game); the game-over screen waits for every button to be up.  A bad pack shows "LEVEL
 PACK BAD" and the reason, then the built-in random game.  ``show_level(text)``
 starts a given position (``levels preview`` renders packs through it).
 """
@@ -61,7 +65,6 @@ CELL = const(7)
 SHIFT = const(3)
 AI_DELAY = const(4)
 SLICE_MS = const(25)     # the job's share of a tick; input is polled between ticks
-EXIT_HOLD_MS = const(900)
 GAME_ID = "trapcat"
 UNDO_DEPTH = const(64)   # turns; a record: block, cat before, easy cat's RNG a | b << 15
 UNDO_SIZE = const(6)
@@ -99,7 +102,8 @@ class Scene(screens.Scene):
         self.banner = ""
         self.lines = ("", "", "", "")
         self.undo = undoring.UndoRing(UNDO_SIZE, UNDO_DEPTH)
-        self.chord = False       # B+A or B+DOWN was used: B's release and hold do nothing else
+        # B in play (its chords) and the pause menu (its lines)
+        self.pause = scenekit.Pause(("RESUME", "HINT", "UNDO", "RESTART", "RULES", "QUIT"))
         self.overlay = False     # B+DOWN: the distance map on the free cells
         self.digits = None       # its glyphs, made the first time it shows
         self.play_screen = PlayScreen(self)
@@ -126,14 +130,31 @@ class Scene(screens.Scene):
         self.hinter = trapcat_ai.StrongBlocker(self.board, self.an)
 
     def tick(self, ctx):
-        btn = ctx.buttons
-        if btn.pressed(B) and btn.held_ms(B) >= EXIT_HOLD_MS and not self.chord:
-            return "exit"
+        if self.pause.shown:
+            return self.menu_tick(ctx)
         return self.screen.tick(ctx)
+
+    def menu_tick(self, ctx):
+        """A tick of the pause menu: the line chosen, run."""
+        import pausemenu
+        act = pausemenu.tick(self.pause, ctx)
+        if act == "HINT":
+            self.play_screen.ask_hint()
+        elif act == "UNDO":
+            self.undo_or_beep(ctx, True)
+        elif act == "RESTART":
+            self.new_game()
+        elif act == "QUIT":
+            return "exit"
+        return None
 
     def draw(self, fb):
         fb.fill(0)
-        self.screen.draw(fb)
+        if self.pause.rules is None:
+            self.screen.draw(fb)
+        if self.pause.shown:
+            import pausemenu
+            pausemenu.draw(self.pause, fb)
 
     def frame_key(self):
         """The runtime's frame cache: the level choice, the pack's error and
@@ -218,6 +239,7 @@ class Scene(screens.Scene):
             self.banner = "ESCAPED!"
         ctx.finish(GAME_ID, rec)             # the game in progress ends, the records stay
         ctx.beep(1500 if won else 200, 120)
+        self.end_screen.armed = False
         self.screen = self.end_screen
         self.show_text()
 
@@ -233,28 +255,29 @@ class Scene(screens.Scene):
         )
 
     def chords(self, ctx, playing):
-        """B+DOWN (the distance map) and B+A (undo a turn; refused unless
-        ``playing``), and B held after either: True when this tick was theirs."""
+        """B+DOWN (the distance map), then what B did (scenekit.Pause.poll;
+        B+DOWN's press of B counts as used): B+A undoes a turn here (refused
+        unless ``playing``).  Returns the B event, B_BUSY for B+DOWN."""
         btn = ctx.buttons
         if btn.pressed(B) and btn.just_pressed(DOWN):
-            self.chord = True
+            self.pause.used = True
             self.overlay = not self.overlay
             if self.digits is None:
                 self.digits = tuple(gfx.glyph(ch) for ch in "0123456789+")
-            return True
-        if scenekit.undo_chord(btn):
-            self.chord = True
-            if not playing or not self.undo_turn():
-                ctx.beep(220, 30)
-            else:
-                self.show_text()             # the panel, as after a move
-                ctx.save_game()
-            return True
-        if self.chord:
-            if not btn.pressed(B):
-                self.chord = False           # B's release ends it
-            return True
-        return False
+            return "busy"
+        ev = self.pause.poll(btn, playing)
+        if ev == "undo":
+            self.undo_or_beep(ctx, playing)
+        return ev
+
+    def undo_or_beep(self, ctx, playing):
+        """Undo a turn (B+A, the menu's UNDO), saved; a low beep when there is
+        none or the game is over."""
+        if not playing or not self.undo_turn():
+            ctx.beep(220, 30)
+        else:
+            self.show_text()             # the panel, as after a move
+            ctx.save_game()
 
     # -- undo -----------------------------------------------------------------
     def push_turn(self, cell):
@@ -401,8 +424,8 @@ class Scene(screens.Scene):
 
 
 class PlayScreen(screens.Screen):
-    """The grid in play.  The player's turn: the cursor, A blocks, B asks
-    for a hint (worked out by the scene's job over ticks).  The cat's turn
+    """The grid in play.  The player's turn: the cursor, A blocks, the pause
+    menu's HINT asks for a hint (worked out by the scene's job over ticks).  The cat's turn
     (``cat_turn``): its move is worked out the same way and made once it is
     ready and AI_DELAY ticks have passed since the block."""
 
@@ -414,7 +437,10 @@ class PlayScreen(screens.Screen):
 
     def tick(self, ctx):
         g = self.scene
-        if g.chords(ctx, True):
+        ev = g.chords(ctx, True)
+        if ev == "tap" and not self.cat_turn:
+            g.job.cancel()                   # a hint being worked out is dropped
+        if ev:
             return None
         if self.cat_turn:
             self.cat_moves(ctx)
@@ -423,7 +449,7 @@ class PlayScreen(screens.Screen):
         self.move_cursor(btn)
         job = g.job
         if job.running():                    # a hint is being worked out
-            if btn.just_pressed(A) or btn.just_released(B):
+            if btn.just_pressed(A):
                 job.cancel()                 # the player acts first: drop it
             else:
                 if self.think(ctx) == work.DONE:
@@ -431,13 +457,19 @@ class PlayScreen(screens.Screen):
                     if cell != trapcat.NONE:
                         g.cursor = cell
                 return None
-        if btn.just_released(B):
-            g.hinter.begin(g.board)
-            job.start(g.hinter)
-            self.spin = 0
-        elif btn.just_pressed(A):
+        if btn.just_pressed(A):
             self.block(ctx)
         return None
+
+    def ask_hint(self):
+        """The menu's HINT: the hint is worked out from the next tick (not
+        in the cat's turn); the cursor goes onto its cell."""
+        g = self.scene
+        if self.cat_turn:
+            return
+        g.hinter.begin(g.board)
+        g.job.start(g.hinter)
+        self.spin = 0
 
     def move_cursor(self, btn):
         g = self.scene
@@ -513,28 +545,32 @@ class PlayScreen(screens.Screen):
         if g.job.running():
             gfx.text(fb, THINKING[(self.spin >> 1) & 3], PX, 44)
         else:
-            gfx.text(fb, "B+A:UNDO", PX, 44)
-        gfx.text(fb, "A:BLOCK B:HINT", PX, 52)
+            gfx.text(fb, "A:BLOCK", PX, 44)
+        gfx.text(fb, "B+A:UNDO", PX, 51)
+        gfx.text(fb, "HOLD B: MENU", PX, 58)
 
 
 class EndScreen(screens.Screen):
-    """The last position and the result; A: a new game, B: the level choice
-    (with a pack) or leave.  B+DOWN still shows the distance map."""
+    """The last position and the result beside it; A: a new game, B: the
+    level choice (with a pack) or leave.  B+DOWN still shows the distance
+    map.  Nothing until every button is up (``armed``: Scene.end clears it)."""
 
     def __init__(self, scene):
         self.scene = scene
+        self.armed = False
 
     def tick(self, ctx):
         g = self.scene
-        if g.chords(ctx, False):
-            return None
         btn = ctx.buttons
-        if btn.just_pressed(A):
-            g.new_game()
-        elif btn.just_released(B):
+        if not scenekit.settled(self, btn):
+            return None
+        ev = g.chords(ctx, False)
+        if ev == "tap":
             if g.levels.pack is None:
                 return "exit"
             g.screen = g.choice_screen
+        elif ev is None and btn.just_pressed(A):
+            g.new_game()
         return None
 
     def frame_key(self):
@@ -545,7 +581,7 @@ class EndScreen(screens.Screen):
         g.draw_grid(fb, -1)
         g.draw_panel(fb)
         gfx.text(fb, g.banner, PX, 44)
-        gfx.text(fb, "A:AGAIN B:MENU", PX, 52)
+        gfx.text(fb, "A:AGAIN B:BACK", PX, 52)
 
 
 class LevelChoice(screens.Screen):

@@ -19,7 +19,7 @@ import klotski_game as kg  # noqa: E402
 import klotski_levels  # noqa: E402
 import undoring  # noqa: E402
 from buttons import A, B, DOWN, LEFT, RIGHT, UP  # noqa: E402
-from gamectx import FakeCtx, hold, tap, tick  # noqa: E402
+from gamectx import FakeCtx, chord, hold, tap, tick  # noqa: E402
 from host_tools.emulation.guestctx import GUEST_CTX  # noqa: E402
 
 CLASSIC = "VBBV/VBBV/VHHV/VSSV/S..S"
@@ -27,9 +27,10 @@ DIRS = {-1: LEFT, 1: RIGHT, -4: UP, 4: DOWN}
 
 
 def menu(g, ctx, item):
+    """Hold B for the pause menu, then its line ``item`` (a label)."""
     hold(g, ctx, B)
-    assert g.screen is g.menu_screen
-    for _ in range(item):
+    assert g.pause.shown and g.screen is g.play_screen
+    for _ in range(g.pause.items.index(item)):
         tap(g, ctx, DOWN)
     tap(g, ctx, A)
 
@@ -185,21 +186,24 @@ def test_select_move_continue_undo_restart():
     assert g.steps == 3
     tap(g, ctx, A)
     before = bytes(g.cells)
-    tap(g, ctx, B)                          # undo
+    tap(g, ctx, B)                          # a B tap with nothing grabbed: nothing
+    assert g.steps == 3 and bytes(g.cells) == before
+    chord(g, ctx, B, A)                     # B+A: undo
     assert g.steps == 2 and bytes(g.cells) != before and g.cells[17] == kg.CH_S
-    tap(g, ctx, B)
-    tap(g, ctx, B)
+    assert not g.play_screen.grabbed
+    chord(g, ctx, B, A)
+    chord(g, ctx, B, A)
     assert g.steps == 0 and bytes(g.cells) == CLASSIC.replace("/", "").encode()
-    tap(g, ctx, B)                          # nothing left to undo
+    chord(g, ctx, B, A)                     # nothing left to undo
     assert g.steps == 0 and g.own[g.play_screen.cursor] != kg.NONE
     for d in cursor_path(g, 16):
         tap(g, ctx, DIRS[d])
     tap(g, ctx, A)
     tap(g, ctx, RIGHT)
     assert g.steps == 1
-    menu(g, ctx, 3)                         # restart
+    menu(g, ctx, "RESTART")                         # restart
     assert g.steps == 0 and g.undo.count == 0 and bytes(g.cells) == bytes(g.start)
-    menu(g, ctx, 4)                         # levels
+    menu(g, ctx, "LEVELS")                         # levels
     assert g.screen is g.list_screen
 
 
@@ -210,7 +214,7 @@ def test_hint_moves_toward_the_goal(cache_dir, classic_solver):
     d0 = s.distance(s.rank_of(g.cells))
     assert d0 == 81
     for k in range(1, 6):
-        menu(g, ctx, 0)
+        menu(g, ctx, "HINT")
         assert g.steps == k
         assert s.distance(s.rank_of(g.cells)) == 81 - k
     assert g.helped
@@ -221,7 +225,7 @@ def test_hint_moves_toward_the_goal(cache_dir, classic_solver):
 def test_auto_solve_reaches_the_goal_without_record(cache_dir):
     ctx = FakeCtx(cache_dir=cache_dir)
     g = open_ready(ctx, level=1)
-    menu(g, ctx, 1)
+    menu(g, ctx, "AUTO SOLVE")
     assert g.play_screen.auto
     for _ in range(70 * kg.AUTO_TICKS + 5):
         tick(g, ctx)
@@ -240,7 +244,7 @@ def test_auto_solve_reaches_the_goal_without_record(cache_dir):
 def test_auto_solve_stops_on_a_key(cache_dir):
     ctx = FakeCtx(cache_dir=cache_dir)
     g = open_ready(ctx)
-    menu(g, ctx, 1)
+    menu(g, ctx, "AUTO SOLVE")
     for _ in range(3 * kg.AUTO_TICKS):
         tick(g, ctx)
     n = g.steps
@@ -266,8 +270,14 @@ def test_playing_the_solution_by_buttons_wins_and_saves_the_best(cache_dir, clas
     assert ctx.finishes == 1 and g.snapshot() is None
     fb = framebuf.FrameBuffer(bytearray(1024), 128, 64, framebuf.MONO_VLSB)
     g.draw(fb)
+    # the winning move was made with the block grabbed: the A that drops it
+    # leaves the win screen on show (it is not A:NEXT)
+    assert g.win_screen.drop_first
+    tap(g, ctx, A)
+    assert g.screen is g.win_screen and g.level == 0
     # a worse win does not replace the record; the list shows it
     tap(g, ctx, B)
+    assert g.screen is g.list_screen
     tap(g, ctx, A)
     play_move(g, ctx, 16, 17)               # a wasted step first
     moves = s.solution(s.rank_of(g.cells))
@@ -290,7 +300,7 @@ def test_sliced_build_progress_pending_hint_and_cache_written(tmp_path):
     assert g.play_screen.status() == "SOLVER: SETUP" and g.task.progress() == 0
     set_up(g, ctx)
     assert g.task.phase == kg.S_BUILD and g.task.cache_status == "missing"
-    menu(g, ctx, 0)                          # hint asked for before the table exists
+    menu(g, ctx, "HINT")                          # hint asked for before the table exists
     assert g.play_screen.pending == 1 and g.steps == 0 and any(t.startswith("SOLVING") for t in ctx.toasts)
     seen = []
     fb = framebuf.FrameBuffer(bytearray(1024), 128, 64, framebuf.MONO_VLSB)
@@ -341,7 +351,7 @@ def test_a_solver_out_of_memory_is_the_jobs_toast_and_no_solver(monkeypatch):
     assert ctx.toasts == ["NOT ENOUGH MEMORY"]
     assert g.task.phase == kg.S_FAIL and g.task.solver is None and not g.job.running()
     assert g.play_screen.status() == "NO SOLVER"
-    menu(g, ctx, 0)
+    menu(g, ctx, "HINT")
     assert ctx.toasts[-1] == "NO SOLVER" and g.steps == 0 and g.screen is g.play_screen
 
 
@@ -349,7 +359,7 @@ def test_same_piece_set_keeps_the_solver(cache_dir):
     ctx = FakeCtx(cache_dir=cache_dir)
     g = open_ready(ctx, level=0)
     s = g.task.solver
-    menu(g, ctx, 4)
+    menu(g, ctx, "LEVELS")
     tap(g, ctx, DOWN)
     tap(g, ctx, A)                            # 指挥若定: 4V1H4S too
     assert g.task.solver is s and g.task.phase == kg.S_READY
