@@ -99,13 +99,9 @@ class Scene(screens.Scene):
         self.title.refresh()
 
     def tick(self, ctx):
-        if self.pause.shown:
-            return self.menu_tick(ctx)
-        return self.screen.tick(ctx)
-
-    def menu_tick(self, ctx):
-        """A tick of the pause menu: the line chosen, run."""
-        import pausemenu
+        if not self.pause.shown:
+            return self.screen.tick(ctx)
+        import pausemenu                # the pause menu: the line chosen, run
         act = pausemenu.tick(self.pause, ctx)
         if act == "UNDO":
             self.play.chord_undo(ctx)
@@ -180,7 +176,7 @@ class Scene(screens.Scene):
         self.play.reset()
         self.screen = self.play
         self.play.update_status()
-        self.pause.remind()
+        self.pause.reminder = 60    # frames of "HOLD B: MENU" over the map
 
     def start_watch(self):
         """Watch mode (catmouse_watch.py, imported when first chosen)."""
@@ -239,7 +235,7 @@ class Scene(screens.Scene):
         self.view.render(m.game)
         self.play.reset()
         self.play.resume()
-        self.pause.remind()
+        self.pause.reminder = 60    # frames of "HOLD B: MENU" over the map
         return True
 
     def undo_round(self):

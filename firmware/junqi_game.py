@@ -432,13 +432,9 @@ class Scene(screens.Scene):
 
     def tick(self, ctx):
         self.frame += 1
-        if self.pause.shown:
-            return self.menu_tick(ctx)
-        return self.screen.tick(ctx)
-
-    def menu_tick(self, ctx):
-        # A tick of the pause menu: the line chosen, run.
-        import pausemenu
+        if not self.pause.shown:
+            return self.screen.tick(ctx)
+        import pausemenu                    # the pause menu: the line chosen, run
         act = pausemenu.tick(self.pause, ctx)
         if act == "UNDO":
             self.screen.undo(ctx, True)
@@ -488,7 +484,7 @@ class Scene(screens.Scene):
         self.undo.clear()
         self.cursor = 27
         self.screen = self.play_screen
-        self.pause.remind()
+        self.pause.reminder = 60            # frames of "HOLD B: MENU" over the field
 
     def clear_marks(self):
         m = self.mark
@@ -914,8 +910,7 @@ class EndScreen(FieldScreen):
         s.view.draw(fb, s, jb.NONE)
         # the box over the half (rows A-F or G-L) without the last move's end
         x = MID_X + GAP if s.model.last_dst < 6 * jb.COLS else 0
-        gfx.box(fb, x, 10, 60, 44)
-        fb.text(self.banner, x + 30 - 4 * len(self.banner), 14, 1)
-        gfx.text(fb, self.reason, x + 3, 26)
-        gfx.text(fb, "A:AGAIN", x + 3, 36)
-        gfx.text(fb, "B:BACK", x + 3, 44)
+        gfx.box(fb, x, 14, 60, 36)
+        fb.text(self.banner, x + 30 - 4 * len(self.banner), 18, 1)
+        gfx.text(fb, self.reason, x + 3, 30)
+        gfx.text(fb, "A:AGAIN B:BACK", x + 3, 40)

@@ -29,6 +29,11 @@ import gfx
 # (leave the game, kept for CONTINUE: the scene returns "exit").
 
 
+def undo_chord(btn):
+    """B+A (hold B, press A): undo, in every game (Pause.poll's "undo")."""
+    return btn.pressed(B) and btn.just_pressed(A)
+
+
 # An end screen's guard (``screen.armed`` set False when it opens): False
 # while a press carried over from play is still down (pressed, not just
 # pressed) and in the tick of its release; then True (a new press arms it at
@@ -56,9 +61,10 @@ def settled(screen, btn):
 # draws it with ``pausemenu.draw(pause, fb)`` over its play screen
 # (pausemenu.py is loaded while the menu shows, dropped when it closes).
 # ``items``: the labels of the game's lines, in order.  A game whose field
-# fills the screen (no panel to say "HOLD B: MENU") calls ``remind()`` when a
-# game starts and ``draw_reminder(fb)`` after its field: the words show in
-# the middle for its first 60 frames, until a button is pressed.
+# fills the screen (no panel to say "HOLD B: MENU") sets ``reminder`` to the
+# frames it shows for (60: two seconds) when a game starts and calls
+# ``draw_reminder(fb)`` after its field: the words show in the middle for
+# those frames, until a button is pressed.
 class Pause:
     def __init__(self, items):
         self.items = items
@@ -66,10 +72,7 @@ class Pause:
         self.shown = False
         self.used = False         # B's press went to a chord or the menu
         self.rules = None         # howto.Scene while the rules are shown
-        self.reminder = 0         # ticks "HOLD B: MENU" still shows (remind())
-
-    def remind(self):
-        self.reminder = 60                 # ticks: two seconds
+        self.reminder = 0         # frames "HOLD B: MENU" still shows (draw_reminder)
 
     def draw_reminder(self, fb):
         if self.reminder:
@@ -78,9 +81,9 @@ class Pause:
             gfx.text(fb, "HOLD B: MENU", 40, 29)
 
     def poll(self, btn, may_menu):
-        if btn.pressed(ALL):
+        if btn.just_pressed(ALL):
             self.reminder = 0
-        if btn.pressed(B) and btn.just_pressed(A):
+        if undo_chord(btn):
             self.used = True
             return "undo"
         if btn.just_released(B):

@@ -130,13 +130,9 @@ class Scene(screens.Scene):
         self.hinter = trapcat_ai.StrongBlocker(self.board, self.an)
 
     def tick(self, ctx):
-        if self.pause.shown:
-            return self.menu_tick(ctx)
-        return self.screen.tick(ctx)
-
-    def menu_tick(self, ctx):
-        """A tick of the pause menu: the line chosen, run."""
-        import pausemenu
+        if not self.pause.shown:
+            return self.screen.tick(ctx)
+        import pausemenu                # the pause menu: the line chosen, run
         act = pausemenu.tick(self.pause, ctx)
         if act == "HINT":
             self.play_screen.ask_hint()
