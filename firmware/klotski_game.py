@@ -1,10 +1,10 @@
 """Klotski (华容道) on the handheld: the scene around klotski.py.
 
 Screens (``screens.Screen``; ``Scene.screen`` is the one on show, the runtime
-sees ``Scene``): ``LevelList`` (name, best / optimal, a thumbnail of the
-layout), ``PlayScreen`` (the board and its panel), ``WinScreen`` and
-``scenekit.PackErrorScreen``; the pause menu over the board is
-``scenekit.Pause`` (``Scene.pause``).
+sees ``Scene``): ``LevelList`` (fewest optimal steps first: name, best /
+optimal, "+" solved, "*" perfect, a thumbnail of the layout), ``PlayScreen``
+(the board and its panel), ``WinScreen`` and ``scenekit.PackErrorScreen``;
+the pause menu over the board is ``scenekit.Pause`` (``Scene.pause``).
 ``Scene`` holds what they share: the levels (``scenekit.Levels``), the board
 in play, its undo ring and its solver (a ``SolverTask`` run by a
 ``work.Job``).  The list and the pack's error are
@@ -476,6 +476,10 @@ class Scene(screens.Scene):
             self.shown = data["shown"]
         elif not 0 <= level < self.n_levels():
             return False
+        if level < self.nb and self.layouts[level].replace("/", "") != data["start"]:
+            for i in range(self.nb):     # saved before the list was ordered by steps
+                if self.layouts[i].replace("/", "") == data["start"]:
+                    level = i
         self.open_level(level)
         if self.screen is not self.play_screen or bytes(self.start).decode() != data["start"]:
             return False
@@ -486,8 +490,7 @@ class Scene(screens.Scene):
         self.helped = data["helped"]
         self.undo.load(undo)
         self.play_screen.reset()
-        if self.own[data["cursor"] % 20] != NONE:
-            self.play_screen.cursor = data["cursor"] % 20
+        self.play_screen.cursor = data["cursor"] % 20      # (it may rest on an empty cell)
         self.unsaved = False
         return True
 
@@ -662,8 +665,9 @@ class Scene(screens.Scene):
 
 
 class LevelList(screens.Screen):
-    """Name, best / optimal of each level and a thumbnail of the one under the
-    cursor; A plays it, B leaves the game."""
+    """Name, best / optimal of each level (fewest optimal steps first), a
+    solved level marked "+", a perfect one "*", and a thumbnail of the one
+    under the cursor; A plays it, B leaves the game."""
 
     def __init__(self, game):
         self.game = game
@@ -741,13 +745,17 @@ class LevelList(screens.Screen):
             if i >= n:
                 break
             # "best/optimal": "-" no best yet, "?" optimum unknown
-            start = _number(line, end, g.optimal_of(i), 63) - 1
+            opt = g.optimal_of(i)
+            best = g.best(i)
+            start = _number(line, end, opt, 63) - 1
             line[start] = 47
-            start = _number(line, start, g.best(i) or None, 45)
+            start = _number(line, start, best or None, 45)
             x = 98 - (end - start) * gfx.ADVANCE
-            name = fit_name(g.name(i), x - 4)
+            name = fit_name(g.name(i), x - 8)
             c = 0 if i == g.level else 1
-            gfx.text(fb, name, 1, y, c)
+            if best:                     # the mark: "*" perfect (best = optimal), "+" solved
+                gfx.text(fb, "*" if best == opt else "+", 1, y, c)
+            gfx.text(fb, name, 5, y, c)
             gfx.text_codes(fb, line, start, end, x, y, c)
             y += 7
         if self.thumb_fb is None:

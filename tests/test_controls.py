@@ -55,7 +55,8 @@ def _in_play(game):
     else:
         ctx = Ctx(1)
         g = klotski_game.Scene(ctx)
-        tap(g, ctx, A)                          # the first level
+        g.level = g.layouts.index("VBBV/VBBV/VHHV/VSSV/S..S")      # 横刀立马
+        tap(g, ctx, A)
         for key in (DOWN, DOWN, A, DOWN, A, RIGHT, UP, A, DOWN, A):
             tap(g, ctx, key)                    # the two soldiers down: two steps
         play = g.play_screen

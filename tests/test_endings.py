@@ -161,7 +161,7 @@ def _junqi(pieces, quiet=0, mode=0, easy=False):
 
 RED, BLUE = 0, 1
 F2, G2, E2, A1, K0, L1 = 27, 32, 22, 1, 50, 56
-KLOTSKI_0 = "VBBV/VBBV/VHHV/VSSV/S..S"          # the first level (横刀立马)
+KLOTSKI_0 = "SBBS/VBBV/VSSV/VHHV/V..V"          # the first level (桃花园中)
 
 
 def _klotski(helped=False):

@@ -14,6 +14,7 @@ import savestore as saves  # noqa: E402
 from runtime import play_id  # noqa: E402
 from savecuts import RecordingFs, cut_states  # noqa: E402
 from buttons import A, B, DOWN, LEFT, RIGHT, UP  # noqa: E402,F401
+import klotski_levels  # noqa: E402
 
 # keys that leave play in every game: hold B (the pause menu), UP (round to QUIT), A
 QUIT = "hold:b:20 up a wait:2"
@@ -22,7 +23,9 @@ GAMES = {
     "catmouse": (0, "a wait:2 a wait:8 left wait:10 left wait:10 up wait:10", QUIT),
     "trapcat": (1, "a wait:3 left a wait:20 up a wait:20", QUIT),
     "junqi": (2, "a wait:2 a wait:2 a wait:40 right a wait:40", QUIT),
-    "klotski": (3, "a wait:2 a wait:3 down down a down wait:2 a up right a down wait:2 a", QUIT),
+    # (Klotski: 横刀立马, down the list ordered by optimal steps)
+    "klotski": (3, "a wait:2 down*%d a wait:3 down down a down wait:2 a up right a down wait:2 a"
+                % klotski_levels.LEVELS.split("\n").index("横刀立马|VBBV/VBBV/VHHV/VSSV/S..S|81"), QUIT),
 }
 
 
