@@ -918,8 +918,7 @@ class PlayScreen(screens.Screen):
             ctx.toast("NO SOLVER", 45)
             return
         if task.phase != S_READY:
-            self.pending = what
-            ctx.toast("SOLVING %d%%" % task.progress(), 30)
+            self.pending = what          # the panel says so (status): no toast over it
             return
         self.pending = _WANT_NOTHING
         if what == _WANT_AUTO:
@@ -937,6 +936,8 @@ class PlayScreen(screens.Screen):
             return "HINTS READY"
         if ph == S_FAIL:
             return "NO SOLVER"
+        if self.pending:                 # a hint or auto solve asked for: it waits
+            return ("HINT" if self.pending == _WANT_HINT else "AUTO") + " WAITS %d%%" % self.game.task.progress()
         if ph == S_NEW or ph == S_SETUP or ph == S_LOAD:
             return "SOLVER: SETUP"
         return "SOLVING %d%%" % self.game.task.progress()
