@@ -17,13 +17,10 @@ pack shows "LEVEL PACK BAD" and the reason first, then the built-in maps.  In
 play the arrows move the player's piece one cell per round (A = stay, for the
 mouse); the AI answers a few ticks later.  The difficulty setting picks the
 AI: easy = a cat that wanders one move in three / a random mouse, normal =
-BFS cat / evasive mouse, hard = A* (least stamina) cat / evasive mouse.  The
-controls of B are every game's (scenekit.Pause): B+A (hold B, press A)
-undoes a round: back to the player's last move, with the AI's RNG state
-(catmouse_match.UNDO_DEPTH rounds in a preallocated undo ring), so the same
-moves replay the same AI; holding B opens the pause menu (resume, undo,
-restart, rules, quit); a B tap does nothing in play (nothing is picked up).
-The end screen (the result over the map) waits for every button to be up.
+BFS cat / evasive mouse, hard = A* (least stamina) cat / evasive mouse.  B
+is every game's (scenekit.Pause): B+A undoes a round (back to the player's
+last move, with the AI's RNG state: catmouse_match.UNDO_DEPTH rounds in an
+undo ring), holding B opens the pause menu.
 Every ending (caught or escaped, won or lost) goes through ``ctx.finish``:
 the game in progress is cleared, then the records stored (wins and losses
 per side, the fastest catch).  Nothing is allocated in a tick of play, moves
@@ -211,8 +208,7 @@ class Scene(screens.Scene):
     # -- the game in progress (runtime.save_game, CONTINUE) ---------------------------
     def snapshot(self):
         """The game in play (catmouse_match.Match.snapshot), None when no game
-        is in play (also while the pause menu is over it).  The title keeps
-        the game in progress until another starts."""
+        is in play (the title keeps it until another starts)."""
         if self.screen is not self.play and self.screen is not self.title:
             return None
         return self.match.snapshot()
@@ -344,9 +340,8 @@ class PlayScreen(screens.Screen):
         self.resume()
         return True
 
+    # B+A (or the menu's UNDO): undo a round, saved; a low beep when there is none
     def chord_undo(self, ctx):
-        """B+A (or the menu's UNDO): undo a round, saved; a low beep when
-        there is none."""
         if not self.undo():
             ctx.beep(220, 30)
         else:
@@ -494,7 +489,7 @@ class PlayScreen(screens.Screen):
 
 class EndScreen(screens.Screen):
     """The result over the map ("CAUGHT!  A:AGAIN B:BACK"): A plays the same
-    map again, B goes to the title; nothing until every button is up."""
+    map again, B goes to the title."""
 
     def __init__(self, scene):
         self.scene = scene

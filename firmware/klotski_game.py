@@ -20,14 +20,11 @@ Controls while playing: arrows move the cursor (leaving the piece it is on);
 A grabs / drops the piece; with a piece grabbed the arrows move it one cell.
 Moves of the same piece in a row are one step (the standard count: one piece
 moved any distance along any path); moving it back to where the step started
-cancels the step.  The controls of B are every game's (scenekit.Pause): a B
-tap drops the piece, B+A undoes a step, holding B opens the menu (resume,
-hint, auto solve, undo, restart, rules, levels, quit).  A hint plays the
-solver's best next move; auto solve plays them all.  A win with a hint or
-auto solve is not a record.  Every win ends the game in progress with
-``ctx.finish``; the win screen shows the solved board with the result beside
-it, and when the winning move was made with the piece grabbed, the A (or B)
-that drops it is taken as that drop, not as A:NEXT.
+cancels the step.  B is every game's (scenekit.Pause): a tap drops the
+piece, B+A undoes a step, hold B: menu (hint, auto solve, undo, ...).  A
+hint plays the solver's best next move; auto solve plays them all.  A win
+with a hint or auto solve is not a record.  Every win ends the game in
+progress with ``ctx.finish``.
 
 Pieces: the board model is klotski.py's (``owners``, ``can_shift``,
 ``shift``, ``is_goal_cells``); ``LayoutUndo`` (an ``undoring.UndoRing``) keeps
@@ -353,7 +350,7 @@ class Scene(screens.Scene):
     """The scene the runtime runs: the levels (built-in, then the pack's), the
     board in play and its solver, shared by the screens; ``screen`` is the
     one on show (LevelList, PlayScreen, WinScreen or PackError), which ticks
-    and draws; ``pause`` the menu over the play screen while it is shown."""
+    and draws (``pause``: the menu over it)."""
 
     def __init__(self, ctx):
         self.saved = ctx.load(GAME_ID) or {}
@@ -428,8 +425,8 @@ class Scene(screens.Scene):
             ctx.save_game()
         return done
 
+    # a tick of the pause menu: the line chosen, run
     def menu_tick(self, ctx):
-        """A tick of the pause menu: the line chosen, run."""
         import pausemenu
         act = pausemenu.tick(self.pause, ctx)
         play = self.play_screen
@@ -665,9 +662,8 @@ class Scene(screens.Scene):
 
 
 class LevelList(screens.Screen):
-    """Name, best / optimal of each level (fewest optimal steps first), a
-    solved level marked "+", a perfect one "*", and a thumbnail of the one
-    under the cursor; A plays it, B leaves the game."""
+    """Name, best / optimal ("+" solved, "*" perfect) of each level and a
+    thumbnail of the one under the cursor; A plays it, B leaves the game."""
 
     def __init__(self, game):
         self.game = game
@@ -985,9 +981,7 @@ class PlayScreen(screens.Screen):
 
 class WinScreen(screens.Screen):
     """The solved board and the result beside it; A: the next level, B: the
-    list.  Buttons still down from the winning move are ignored until released
-    (``scenekit.settled``); after a win with the piece grabbed, the first A or
-    B only drops it."""
+    list (after a win with the piece grabbed, the first A or B drops it)."""
 
     def __init__(self, game):
         self.game = game

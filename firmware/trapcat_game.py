@@ -7,17 +7,14 @@ cat's), ``EndScreen`` (the last position and the result) and the pack's
 error (``scenekit.PackErrorScreen``).  ``Scene`` holds what they share: the
 grid in play (a trapcat.Board) with its cursor, the cat and the hint
 (trapcat_ai tasks) and the ``work.Job`` that runs them, the undo ring, the
-records, the panel's text, the B+DOWN chord and the pause menu
-(``scenekit.Pause``).
+records, the panel's text and B (``scenekit.Pause``).
 
 The 9x9 hex grid sits on the left (7-pixel cells, odd rows shifted 3 px right,
 63 px tall); the right panel shows the move counter, difficulty and record.
 Arrows move the cursor (UP/DOWN keep the column: in offset rows (r+-1, c) is
 always a neighbour, so the cursor zigzags down the hex grid), A blocks the cell
-under the cursor.  The controls of B are every game's (scenekit.Pause): a B
-tap drops a hint being worked out, holding B opens the pause menu (resume,
-hint: the cursor onto the hinted cell, undo, restart, rules, quit), B+A (hold
-B, press A) undoes a turn, the block and the cat's reply
+under the cursor; B is every game's (scenekit.Pause), the menu's HINT puts
+the cursor on a hint.  B+A undoes a turn, the block and the cat's reply
 (UNDO_DEPTH turns in a preallocated undoring; the easy cat's RNG state is part
 of a record, so the same blocks after an undo get the same replies).  B+DOWN
 shows or hides the distance map: each free cell's steps to the border as a
@@ -30,16 +27,14 @@ every game's end.
 The cat's move and the hint are tasks of work.py (trapcat_ai's begin / step
 / answer): the scene's ``job`` runs their slices (SLICE_UNITS work units each,
 <= ~25 ms on a Pico) while the tick's SLICE_MS allow, with "THINKING" on the
-panel, so input is polled every tick; pressing A or tapping B while a hint
-is being worked out drops it.  A slice that runs out of memory ends the job with the
-"NOT ENOUGH MEMORY" toast: the hint then moves nothing, the cat takes its
-first free step.
+panel, so input is polled every tick; A or a B tap drops a hint under way.
+A slice that runs out of memory ends the job with the "NOT ENOUGH MEMORY"
+toast: the hint then moves nothing, the cat takes its first free step.
 
 Level pack: with ``/levels/trapcat.bin`` (firmware/userlevels.py) the game
 opens on a level choice: RANDOM GRID (the built-in game) or one of the pack's
 starting positions (grids of 3x3 .. 9x9), read from the file when it starts;
-B on the game-over screen goes back to the choice (without a pack it
-leaves the game); the game-over screen waits for every button to be up.  A bad pack shows "LEVEL
+B on the game-over screen goes back to the choice.  A bad pack shows "LEVEL
 PACK BAD" and the reason, then the built-in random game.  ``show_level(text)``
 starts a given position (``levels preview`` renders packs through it).
 """
@@ -134,8 +129,10 @@ class Scene(screens.Scene):
             return self.screen.tick(ctx)
         import pausemenu                # the pause menu: the line chosen, run
         act = pausemenu.tick(self.pause, ctx)
-        if act == "HINT":
-            self.play_screen.ask_hint()
+        if act == "HINT" and not self.play_screen.cat_turn:
+            self.hinter.begin(self.board)       # worked out from the next tick
+            self.job.start(self.hinter)
+            self.play_screen.spin = 0
         elif act == "UNDO":
             self.undo_or_beep(ctx, True)
         elif act == "RESTART":
@@ -250,10 +247,9 @@ class Scene(screens.Scene):
             ("BEST %d" % best) if best else "BEST -",
         )
 
+    # B+DOWN (the distance map; that press of B is used), then what B did
+    # (scenekit.Pause.poll): B+A undoes a turn (refused unless ``playing``)
     def chords(self, ctx, playing):
-        """B+DOWN (the distance map), then what B did (scenekit.Pause.poll;
-        B+DOWN's press of B counts as used): B+A undoes a turn here (refused
-        unless ``playing``).  Returns the B event, B_BUSY for B+DOWN."""
         btn = ctx.buttons
         if btn.pressed(B) and btn.just_pressed(DOWN):
             self.pause.used = True
@@ -266,9 +262,8 @@ class Scene(screens.Scene):
             self.undo_or_beep(ctx, playing)
         return ev
 
+    # B+A or the menu's UNDO: a turn undone, saved; else a low beep
     def undo_or_beep(self, ctx, playing):
-        """Undo a turn (B+A, the menu's UNDO), saved; a low beep when there is
-        none or the game is over."""
         if not playing or not self.undo_turn():
             ctx.beep(220, 30)
         else:
@@ -420,8 +415,8 @@ class Scene(screens.Scene):
 
 
 class PlayScreen(screens.Screen):
-    """The grid in play.  The player's turn: the cursor, A blocks, the pause
-    menu's HINT asks for a hint (worked out by the scene's job over ticks).  The cat's turn
+    """The grid in play.  The player's turn: the cursor, A blocks, the menu's
+    HINT asks for a hint (worked out by the scene's job over ticks).  The cat's turn
     (``cat_turn``): its move is worked out the same way and made once it is
     ready and AI_DELAY ticks have passed since the block."""
 
@@ -456,16 +451,6 @@ class PlayScreen(screens.Screen):
         if btn.just_pressed(A):
             self.block(ctx)
         return None
-
-    def ask_hint(self):
-        """The menu's HINT: the hint is worked out from the next tick (not
-        in the cat's turn); the cursor goes onto its cell."""
-        g = self.scene
-        if self.cat_turn:
-            return
-        g.hinter.begin(g.board)
-        g.job.start(g.hinter)
-        self.spin = 0
 
     def move_cursor(self, btn):
         g = self.scene
@@ -547,9 +532,8 @@ class PlayScreen(screens.Screen):
 
 
 class EndScreen(screens.Screen):
-    """The last position and the result beside it; A: a new game, B: the
-    level choice (with a pack) or leave.  B+DOWN still shows the distance
-    map.  Nothing until every button is up (``armed``: Scene.end clears it)."""
+    """The last position and the result; A: a new game, B: the level choice
+    (with a pack) or leave.  B+DOWN still shows the distance map."""
 
     def __init__(self, scene):
         self.scene = scene
