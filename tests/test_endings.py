@@ -493,7 +493,7 @@ VPICO = ["klotski-solved", "catmouse-mouse-lost-cornered", "trapcat-won", "junqi
 VPICO_OVER = {"klotski": "g.screen is g.win_screen and not g.helped",
               "catmouse": "g.screen is g.end and g.end.banner == b'CAUGHT!'",
               "trapcat": "g.screen is g.end_screen and g.banner == 'TRAPPED!'",
-              "junqi": "g.screen is g.end_screen and g.end_screen.banner == 'YOU WIN!'"}
+              "junqi": "g.screen is g.end_screen and g.end_screen.banner == 'YOU WIN'"}
 
 _VP_BOOT = r"""
 import gc, boardcfg, hw_machine, main, savestore
