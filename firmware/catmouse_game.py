@@ -17,10 +17,10 @@ pack shows "LEVEL PACK BAD" and the reason first, then the built-in maps.  In
 play the arrows move the player's piece one cell per round (A = stay, for the
 mouse); the AI answers a few ticks later.  The difficulty setting picks the
 AI: easy = a cat that wanders one move in three / a random mouse, normal =
-BFS cat / evasive mouse, hard = A* (least stamina) cat / evasive mouse.  B+A
-(hold B, press A) undoes a round: back to the player's last move, with the
-AI's RNG state (catmouse_match.UNDO_DEPTH rounds in a preallocated undo
-ring), so the same moves replay the same AI; a B tap leaves for the title.
+BFS cat / evasive mouse, hard = A* (least stamina) cat / evasive mouse.  B
+is every game's (scenekit.Pause): B+A undoes a round (back to the player's
+last move, with the AI's RNG state: catmouse_match.UNDO_DEPTH rounds in an
+undo ring), holding B opens the pause menu.
 Every ending (caught or escaped, won or lost) goes through ``ctx.finish``:
 the game in progress is cleared, then the records stored (wins and losses
 per side and the fastest catch over all maps; per map and difficulty, wins,
@@ -87,6 +87,8 @@ class Scene(screens.Scene):
         self.play = PlayScreen(self)
         self.end = EndScreen(self)
         self.watch = None           # the watch mode, made when first chosen
+        # B in play and the pause menu (its lines)
+        self.pause = scenekit.Pause(("RESUME", "UNDO", "RESTART", "RULES", "QUIT"))
         self.screen = self.title
         self.levels = scenekit.Levels(ctx, GAME_ID, _pack_map, len(catmouse_maps.LEVELS))
         self.error_screen = scenekit.PackErrorScreen(self.levels, self.to_title)
@@ -95,12 +97,26 @@ class Scene(screens.Scene):
         self.title.refresh()
 
     def tick(self, ctx):
-        return self.screen.tick(ctx)
+        if not self.pause.shown:
+            return self.screen.tick(ctx)
+        import pausemenu                # the pause menu: the line chosen, run
+        act = pausemenu.tick(self.pause, ctx)
+        if act == "UNDO":
+            self.play.chord_undo(ctx)
+        elif act == "RESTART":
+            self.start_play()
+        elif act == "QUIT":
+            return "exit"
+        return None
 
     def draw(self, fb):
         # each screen draws all of it: the map's terrain copy covers the
         # whole frame, so no fill first (161k VM fuel a frame)
-        self.screen.draw(fb)
+        if self.pause.rules is None:
+            self.screen.draw(fb)
+        if self.pause.shown:
+            import pausemenu
+            pausemenu.draw(self.pause, fb)
 
     def frame_key(self):
         """Runtime frame cache: the title and the pack's error are static, the
@@ -158,6 +174,7 @@ class Scene(screens.Scene):
         self.play.reset()
         self.screen = self.play
         self.play.update_status()
+        self.pause.reminder = 60    # frames of "HOLD B: MENU" over the map
 
     def start_watch(self):
         """Watch mode (catmouse_watch.py, imported when first chosen)."""
@@ -196,8 +213,7 @@ class Scene(screens.Scene):
     # -- the game in progress (runtime.save_game, CONTINUE) ---------------------------
     def snapshot(self):
         """The game in play (catmouse_match.Match.snapshot), None when no game
-        is in play.  B leaves a game for the title: it is still the game in
-        progress until another starts."""
+        is in play (the title keeps it until another starts)."""
         if self.screen is not self.play and self.screen is not self.title:
             return None
         return self.match.snapshot()
@@ -220,6 +236,7 @@ class Scene(screens.Scene):
         self.view.render(m.game)
         self.play.reset()
         self.play.resume()
+        self.pause.reminder = 60    # frames of "HOLD B: MENU" over the map
         return True
 
     def undo_round(self):
@@ -313,11 +330,9 @@ class PlayScreen(screens.Screen):
         self.queued = 0             # a press made while the AI was answering
         self.forced = False         # the player's last cell was forced (a rest)
         self.cat_due = False        # the AI cat's move of this round is under way
-        self.chord = False          # B+A was used: B's release does nothing else
 
     def reset(self):
         """A new game: the AI (a cat) answers after AI_DELAY ticks."""
-        self.chord = False
         self.cat_due = False
         self.wait = AI_DELAY if self.match.side == "mouse" else 0
 
@@ -336,22 +351,20 @@ class PlayScreen(screens.Screen):
         self.resume()
         return True
 
+    # B+A (or the menu's UNDO): undo a round, saved; a low beep when there is none
+    def chord_undo(self, ctx):
+        if not self.undo():
+            scenekit.refuse(ctx, "NOTHING TO UNDO")
+        else:
+            ctx.save_game()
+
     def tick(self, ctx):
         btn = ctx.buttons
         self.match.ready()                           # the AI's board, after the start's tick
-        if scenekit.undo_chord(btn):                 # B+A: undo a round
-            self.chord = True
-            if not self.undo():
-                scenekit.refuse(ctx, "NOTHING TO UNDO")
-            else:
-                ctx.save_game()
-            return None
-        if self.chord:
-            if not btn.pressed(B):
-                self.chord = False                   # B's release ends it
-            return None
-        if btn.just_released(B):
-            self.scene.to_title()
+        ev = self.scene.pause.poll(btn, True)        # a B tap: nothing to put down
+        if ev == "undo":
+            self.chord_undo(ctx)
+        if ev:
             return None
         if self.wait:
             self.wait -= 1
@@ -482,27 +495,32 @@ class PlayScreen(screens.Screen):
 
     def draw(self, fb):
         self.view.draw(fb, self.match.game)
+        self.scene.pause.draw_reminder(fb)
 
 
 class EndScreen(screens.Screen):
-    """The result over the map ("CAUGHT!  A:AGAIN B:MENU"): A plays the same
+    """The result over the map ("CAUGHT!  A:AGAIN B:BACK"): A plays the same
     map again, B goes to the title."""
 
     def __init__(self, scene):
         self.scene = scene
         self.banner = b""
+        self.armed = False
 
     def show(self, banner):
         self.banner = banner
+        self.armed = False
         view = self.scene.view
         line = view.line
         line.clear()
         line.put(banner)
-        line.put(b"  A:AGAIN B:MENU")
+        line.put(b"  A:AGAIN B:BACK")
         view.status = line.text()
 
     def tick(self, ctx):
         btn = ctx.buttons
+        if not scenekit.settled(self, btn):
+            return None
         if btn.just_pressed(A):
             self.scene.start_play()
         elif btn.just_pressed(B):

@@ -5,8 +5,10 @@ carry them.
 
 The text is the game's, in ``<game id>_rules.py``: ``PAGES``, a tuple of pages,
 each a heading (8x8 font, <= 15 characters) and up to LINES lines of the 3x5 font
-(<= 31 characters).  RIGHT / DOWN / A: next page (A on the last one goes back),
-LEFT / UP: previous, B: back to the launcher.
+(<= 31 characters); CONTROLS, the controls every game shares (scenekit.Pause,
+the table in docs/runtime.md), is written once here and shown as every game's
+second page.  RIGHT / DOWN / A: next page (A on the last one goes back),
+LEFT / UP: previous, B: back (to the launcher, or to a game's pause menu).
 """
 
 import screens
@@ -21,12 +23,20 @@ except ImportError:
 
 LINES = const(7)
 NO_RULES = (("HOW TO PLAY", "NO RULES FOR THIS GAME YET."),)
+CONTROLS = ("CONTROLS",
+            "B TAP: PUT DOWN / CANCEL",
+            "B+A (HOLD B, PRESS A): UNDO",
+            "HOLD B: MENU - RESUME, HINT",
+            "(IF ANY), UNDO, RESTART, RULES,",
+            "QUIT (KEPT FOR CONTINUE)",
+            "END: A AGAIN/NEXT, B BACK")
 
 
 class Scene(screens.Scene):
     def __init__(self, ctx):
         try:
-            self.pages = __import__(ctx.game_id + "_rules").PAGES
+            pages = __import__(ctx.game_id + "_rules").PAGES
+            self.pages = pages[:1] + (CONTROLS,) + pages[1:]
         except ImportError:
             self.pages = NO_RULES
         self.page = 0

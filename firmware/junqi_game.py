@@ -26,9 +26,11 @@ this source and keep every docstring on the heap while the game runs.
 # piece (its legal destinations blink; on a destination the route is drawn)
 # and A again moves there (engineer routes are animated cell by cell; while an
 # engineer on the railway is picked up, each empty cell its BFS reached shows
-# the cells entered to get there, router.dist); B drops
-# the selection; holding B leaves; B+A (hold B, press A) undoes: against the AI
-# your last move and the AI's answer, in two-player games one move (UNDO_PLIES
+# the cells entered to get there, router.dist).  The controls of B are every
+# game's (scenekit.Pause): a B tap drops the selection; holding B opens the
+# pause menu (resume, undo, restart, rules, quit); B+A (hold B, press A)
+# undoes: against the AI your last move and the AI's answer, in two-player
+# games one move (UNDO_PLIES
 # moves in a preallocated undoring: what each move changed, with the AI's RNG
 # state, so the same moves replay the same AI).  Menu at start: vs AI or two players (pass
 # and play), and the rule "mines guard the flag" (MINE GUARD: ON/OFF; kept in
@@ -77,7 +79,6 @@ FLIP_TICKS = const(6)          # the AI's flip: the tile narrows, the piece wide
 FLIP_W = b"\x09\x05\x01\x03\x07\x09"   # its visible width at each of those ticks
 THINK_MIN = const(10)          # ticks the AI "thinks" at least (so its move is seen)
 SLICE_MS = const(8)            # AI work per tick: the job's budget (work.Job)
-EXIT_HOLD_MS = const(900)
 MENU_ITEMS = ("VS DEVICE AI", "2 PLAYERS")
 GUARD_ITEMS = ("MINE GUARD: OFF", "MINE GUARD: ON")
 GUARD_DEFAULT = True           # "mines guard the flag" until the player turns it off
@@ -406,7 +407,7 @@ class FieldView:
 # sees ``Scene``): ``MenuScreen`` (vs AI or two players, the record),
 # ``PlayScreen`` (a player's turn: cursor, selection, routes), ``ThinkScreen``
 # (the AI's turn), ``MoveScreen`` (a move animated along its route) and
-# ``EndScreen`` (the result over the field).  ``Scene`` holds what they share:
+# ``EndScreen`` (the final field, the result beside the last move).  ``Scene`` holds what they share:
 # the model (``model``, a junqi_flip.FlipGame), the AI and the ``work.Job``
 # that runs its search, the undo ring, the cursor, selection and route, the
 # records; ``FieldView`` draws the field.  Every end of a game (won, lost,
@@ -448,7 +449,8 @@ class Scene(screens.Scene):
         self.frame = 0
         self.labels = LABELS_AI
         self.undo = undoring.UndoRing(UNDO_SIZE, UNDO_PLIES)
-        self.chord = False                  # B+A was used: B's release / hold do nothing else
+        # B in play and the pause menu (its lines)
+        self.pause = scenekit.Pause(("RESUME", "UNDO", "RESTART", "RULES", "QUIT"))
         self.record = ""
         self._record_text()
         self.note = ""                      # the colours' note, shown while note_ticks
@@ -461,16 +463,27 @@ class Scene(screens.Scene):
         self.screen = self.menu_screen
 
     def tick(self, ctx):
-        btn = ctx.buttons
         self.frame += 1
         if self.note_ticks:
             self.note_ticks -= 1
-        if btn.pressed(B) and btn.held_ms(B) >= EXIT_HOLD_MS and not self.chord:
+        if not self.pause.shown:
+            return self.screen.tick(ctx)
+        import pausemenu                    # the pause menu: the line chosen, run
+        act = pausemenu.tick(self.pause, ctx)
+        if act == "UNDO":
+            self.screen.undo(ctx, True)
+        elif act == "RESTART":
+            self.new_game()
+        elif act == "QUIT":
             return "exit"
-        return self.screen.tick(ctx)
+        return None
 
     def draw(self, fb):
-        self.screen.draw(fb)
+        if self.pause.rules is None:
+            self.screen.draw(fb)
+        if self.pause.shown:
+            import pausemenu
+            pausemenu.draw(self.pause, fb)
 
     def frame_key(self):
         # Runtime frame cache: only the menu is static (the field blinks).
@@ -516,6 +529,7 @@ class Scene(screens.Scene):
         self.cursor = 27
         self.note_ticks = 0
         self.screen = self.play_screen
+        self.pause.reminder = 60            # frames of "HOLD B: MENU" over the field
 
     def clear_marks(self):
         m = self.mark
@@ -743,30 +757,39 @@ class MenuScreen(screens.Screen):
 
 
 class FieldScreen(screens.Screen):
-    # A screen over the field: B+A (hold B, press A) undoes where
-    # ``may_undo`` (else scenekit.refuse), and until B is released nothing else
-    # happens; otherwise ``act(ctx)`` is this screen's tick.
+    # A screen over the field, B's controls (scenekit.Pause.poll) first:
+    # B+A (hold B, press A) undoes and holding B opens the pause menu where
+    # ``may_undo`` (else scenekit.refuse / nothing), a B tap drops the selection
+    # (on the end screen: the menu); while B is busy nothing else happens;
+    # otherwise ``act(ctx)`` is this screen's tick.
 
     may_undo = True
+    armed = True                             # the end screen's: scenekit.settled
 
     def __init__(self, scene):
         self.scene = scene
 
     def tick(self, ctx):
         s = self.scene
-        btn = ctx.buttons
-        if scenekit.undo_chord(btn):
-            s.chord = True
-            if self.may_undo and s.undo_turn():
-                ctx.save_game()
-            else:
-                scenekit.refuse(ctx, "CAN'T UNDO")
+        if not scenekit.settled(self, ctx.buttons):
             return None
-        if s.chord:
-            if not btn.pressed(B):
-                s.chord = False                     # B's release ends it
+        ev = s.pause.poll(ctx.buttons, self.may_undo)
+        if ev == "undo":
+            self.undo(ctx, self.may_undo)
+        elif ev == "tap" and s.sel != jb.NONE:
+            s.drop()
+        elif ev == "tap" and self is s.end_screen:
+            s.screen = s.menu_screen
+        if ev:
             return None
         return self.act(ctx)
+
+    def undo(self, ctx, may):
+        # B+A or the menu's UNDO: undo (where ``may``), saved; else refused.
+        if may and self.scene.undo_turn():
+            ctx.save_game()
+        else:
+            scenekit.refuse(ctx, "CAN'T UNDO")
 
 
 class PlayScreen(FieldScreen):
@@ -778,8 +801,6 @@ class PlayScreen(FieldScreen):
         self.move_cursor(btn)
         if btn.just_pressed(A):
             self.press_a(ctx)
-        elif btn.just_released(B) and self.scene.sel != jb.NONE:
-            self.scene.drop()
         return None
 
     def move_cursor(self, btn):
@@ -844,6 +865,7 @@ class PlayScreen(FieldScreen):
         fb.hline(x + BOX_W - 2, y + BOX_H + 1, 4, 1)
         fb.vline(x + BOX_W + 1, y + BOX_H - 2, 4, 1)
         view.draw_status(fb, s, False)
+        s.pause.draw_reminder(fb)
 
 
 class ThinkScreen(FieldScreen):
@@ -940,8 +962,12 @@ class MoveScreen(FieldScreen):
 
 
 class EndScreen(FieldScreen):
-    # The result over the final field: ``banner`` and ``reason``; A: the
-    # menu, B: leave; no undo.
+    # The final field with the result beside it: ``banner`` and ``reason`` in
+    # a box over the half of the field away from the last move (the capture
+    # that ended the game stays in sight); A: another game in the same mode,
+    # a B tap: the menu (FieldScreen); no undo, no pause menu.  Nothing until
+    # every button is up (a press carried over from play is not its:
+    # scenekit.settled).
 
     may_undo = False
     banner = ""
@@ -954,22 +980,23 @@ class EndScreen(FieldScreen):
         else:
             self.reason = "FLAG TAKEN" if took_flag else "NO MOVES LEFT"
             if self.scene.mode == 0:
-                self.banner = "YOU WIN!" if winner == 0 else "YOU LOSE"
+                self.banner = "YOU WIN" if winner == 0 else "AI WINS"
             else:
                 self.banner = "P1 WINS" if winner == 0 else "P2 WINS"
+        self.armed = False
         self.scene.screen = self
 
     def act(self, ctx):
-        btn = ctx.buttons
-        if btn.just_pressed(A):
-            self.scene.screen = self.scene.menu_screen
-        elif btn.just_released(B):
-            return "exit"
+        if ctx.buttons.just_pressed(A):
+            self.scene.new_game()
         return None
 
     def draw(self, fb):
-        self.scene.view.draw(fb, self.scene, jb.NONE)
-        gfx.box(fb, 14, 16, 100, 32)
-        fb.text(self.banner, 64 - 4 * len(self.banner), 19, 1)
-        gfx.center(fb, self.reason, 29)
-        gfx.center(fb, "A:MENU  B:EXIT", 39)
+        s = self.scene
+        s.view.draw(fb, s, jb.NONE)
+        # the box over the half (rows A-F or G-L) without the last move's end
+        x = _MID_X + GAP if s.model.last_dst < 6 * jb.COLS else 0
+        gfx.box(fb, x, 14, 60, 36)
+        fb.text(self.banner, x + 30 - 4 * len(self.banner), 18, 1)
+        gfx.text(fb, self.reason, x + 3, 30)
+        gfx.text(fb, "A:AGAIN B:BACK", x + 3, 40)

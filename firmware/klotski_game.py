@@ -1,9 +1,10 @@
 """Klotski (华容道) on the handheld: the scene around klotski.py.
 
 Screens (``screens.Screen``; ``Scene.screen`` is the one on show, the runtime
-sees ``Scene``): ``LevelList`` (name, best / optimal, a thumbnail of the
-layout), ``PlayScreen`` (the board and its panel), ``MenuScreen`` (the pause
-menu over the board), ``WinScreen`` and ``scenekit.PackErrorScreen``.
+sees ``Scene``): ``LevelList`` (fewest optimal steps first: name, best /
+optimal, "+" solved, "*" perfect, a thumbnail of the layout), ``PlayScreen``
+(the board and its panel), ``WinScreen`` and ``scenekit.PackErrorScreen``;
+the pause menu over the board is ``scenekit.Pause`` (``Scene.pause``).
 ``Scene`` holds what they share: the levels (``scenekit.Levels``), the board
 in play, its undo ring and its solver (a ``SolverTask`` run by a
 ``work.Job``).  The list and the pack's error are
@@ -19,10 +20,11 @@ Controls while playing: arrows move the cursor (leaving the piece it is on);
 A grabs / drops the piece; with a piece grabbed the arrows move it one cell.
 Moves of the same piece in a row are one step (the standard count: one piece
 moved any distance along any path); moving it back to where the step started
-cancels the step.  B (tap): drop the piece, or undo a step.  Hold B: menu
-(hint, auto solve, undo, restart, levels).  A hint plays the solver's best next
-move; auto solve plays them all.  A win with a hint or auto solve is not a
-record.  Every win ends the game in progress with ``ctx.finish``.
+cancels the step.  B is every game's (scenekit.Pause): a tap drops the
+piece, B+A undoes a step, hold B: menu (hint, auto solve, undo, ...).  A
+hint plays the solver's best next move; auto solve plays them all.  A win
+with a hint or auto solve is not a record.  Every win ends the game in
+progress with ``ctx.finish``.
 
 Pieces: the board model is klotski.py's (``owners``, ``can_shift``,
 ``shift``, ``is_goal_cells``); ``LayoutUndo`` (an ``undoring.UndoRing``) keeps
@@ -90,7 +92,6 @@ MAX_SLICES = const(12)   # per tick, whatever the clock says (the simulator's cl
 UNDO = const(200)        # undo depth (10 bytes per step: UndoRing)
 _SAVED_UNDO = const(12)  # of which a saved game keeps the newest (its play save stays under
 #                          littlefs' 512-byte inline limit: 437 B, a shown layout +20 B)
-_HOLD_MS = const(500)
 AUTO_TICKS = const(8)
 _FLASH_TICKS = const(10)
 _ROWS_SHOWN = const(8)
@@ -112,13 +113,6 @@ S_NO_TABLE = const(8)    # this runtime cannot build the table and has none that
 # when its setup fits the heap (klotski_filetable, loaded only there).
 BUILDS = sys.implementation.name != "circuitpython"
 
-MENU_ITEMS = ("HINT", "AUTO SOLVE", "UNDO", "RESTART", "LEVELS")
-# what each line of MENU_ITEMS does (its index; private consts: folded, no module globals)
-_M_HINT = const(0)
-_M_AUTO = const(1)
-_M_UNDO = const(2)
-_M_RESTART = const(3)
-_M_LEVELS = const(4)
 # what waits for the solver's table (PlayScreen.pending)
 _WANT_NOTHING = const(0)
 _WANT_HINT = const(1)
@@ -380,8 +374,8 @@ class LayoutUndo(undoring.UndoRing):
 class Scene(screens.Scene):
     """The scene the runtime runs: the levels (built-in, then the pack's), the
     board in play and its solver, shared by the screens; ``screen`` is the
-    one on show (LevelList, PlayScreen, MenuScreen, WinScreen or PackError),
-    which ticks and draws."""
+    one on show (LevelList, PlayScreen, WinScreen or PackError), which ticks
+    and draws (``pause``: the menu over it)."""
 
     def __init__(self, ctx):
         import gamesaves                 # dropped again once read
@@ -418,7 +412,9 @@ class Scene(screens.Scene):
         self.new_best = False
         self.list_screen = LevelList(self)
         self.play_screen = PlayScreen(self)
-        self.menu_screen = MenuScreen(self)
+        # the pause menu over the play screen (its lines)
+        self.pause = scenekit.Pause(("RESUME", "HINT", "AUTO SOLVE", "UNDO", "RESTART", "RULES",
+                                     "LEVELS", "QUIT"))
         self.win_screen = WinScreen(self)
         self.screen = self.list_screen
         self.unsaved = False             # a step, an undo or a restart since the last save
@@ -446,11 +442,34 @@ class Scene(screens.Scene):
             play.flash_ticks -= 1
             if not play.flash_ticks:
                 play.flash = NONE
-        done = self.screen.tick(ctx)
+        if self.pause.shown:
+            done = self.menu_tick(ctx)
+        else:
+            done = self.screen.tick(ctx)
         if self.unsaved:
             self.unsaved = False
             ctx.save_game()
         return done
+
+    # a tick of the pause menu: the line chosen, run
+    def menu_tick(self, ctx):
+        import pausemenu
+        act = pausemenu.tick(self.pause, ctx)
+        play = self.play_screen
+        if act == "HINT":
+            play.request(ctx, _WANT_HINT)
+        elif act == "AUTO SOLVE":
+            play.request(ctx, _WANT_AUTO)
+        elif act == "UNDO":
+            if not play.undo():
+                scenekit.refuse(ctx, "NOTHING TO UNDO")
+        elif act == "RESTART":
+            self.restart()
+        elif act == "LEVELS":
+            self.to_list()
+        elif act == "QUIT":
+            return "exit"
+        return None
 
     # ------------------------------------------------------------ the game in progress
     def snapshot(self):
@@ -480,6 +499,12 @@ class Scene(screens.Scene):
         if level == _SHOWN:
             check_level(data["shown"])
             self.shown = data["shown"]
+        elif not 0 <= level < self.n_levels():
+            return False
+        if level < self.nb and self.layouts[level].replace("/", "") != data["start"]:
+            for i in range(self.nb):     # saved before the list was ordered by steps
+                if self.layouts[i].replace("/", "") == data["start"]:
+                    level = i
         self.open_level(level)
         if self.screen is not self.play_screen or bytes(self.start).decode() != data["start"]:
             return False
@@ -496,19 +521,22 @@ class Scene(screens.Scene):
         self.helped = data["helped"]
         self.undo.load(undo)
         self.play_screen.reset()
-        if self.own[data["cursor"] % 20] != NONE:
-            self.play_screen.cursor = data["cursor"] % 20
+        self.play_screen.cursor = data["cursor"] % 20      # (it may rest on an empty cell)
         self.unsaved = False
         return True
 
     def draw(self, fb):
         fb.fill(0)
-        self.screen.draw(fb)
+        if self.pause.rules is None:
+            self.screen.draw(fb)
+        if self.pause.shown:
+            import pausemenu
+            pausemenu.draw(self.pause, fb)
 
     def frame_key(self):
         """The runtime's frame cache (docs/runtime.md): the list and the
         pack's error are redrawn only when this changes, the board every tick."""
-        if self.screen is self.list_screen:
+        if self.screen is self.list_screen and not self.pause.shown:
             return self.list_screen.frame_key()
         return 0 if self.screen is self.error_screen else None
 
@@ -673,9 +701,10 @@ class Scene(screens.Scene):
 
 
 class LevelList(screens.Screen):
-    """Name, best / optimal of each level and a thumbnail of the one under the
-    cursor ("NO HINT" under it where this runtime has no table for its piece
-    set: ``SolverTask.can_solve``); A plays it, B leaves the game."""
+    """Name, best / optimal ("+" solved, "*" perfect) of each level and a
+    thumbnail of the one under the cursor ("NO HINT" under it where this
+    runtime has no table for its piece set: ``SolverTask.can_solve``); A plays
+    it, B leaves the game."""
 
     def __init__(self, game):
         self.game = game
@@ -759,13 +788,17 @@ class LevelList(screens.Screen):
             if i >= n:
                 break
             # "best/optimal": "-" no best yet, "?" optimum unknown
-            start = _number(line, end, g.optimal_of(i), 63) - 1
+            opt = g.optimal_of(i)
+            best = g.best(i)
+            start = _number(line, end, opt, 63) - 1
             line[start] = 47
-            start = _number(line, start, g.best(i) or None, 45)
+            start = _number(line, start, best or None, 45)
             x = 98 - (end - start) * gfx.ADVANCE
-            name = fit_name(g.name(i), x - 4)
+            name = fit_name(g.name(i), x - 8)
             c = 0 if i == g.level else 1
-            gfx.text(fb, name, 1, y, c)
+            if best:                     # the mark: "*" perfect (best = optimal), "+" solved
+                gfx.text(fb, "*" if best == opt else "+", 1, y, c)
+            gfx.text(fb, name, 5, y, c)
             gfx.text_codes(fb, line, start, end, x, y, c)
             y += 7
         if self.thumb_fb is None:
@@ -804,7 +837,6 @@ class PlayScreen(screens.Screen):
         self.pending = _WANT_NOTHING
         self.flash = NONE
         self.flash_ticks = 0
-        self.b_held = False      # B is still down from a hold (menu) or an auto stop
 
     def reset(self):
         """A new board: the cursor on the block, nothing grabbed or waiting."""
@@ -827,7 +859,8 @@ class PlayScreen(screens.Screen):
         if self.auto:                    # a hint every AUTO_TICKS ticks; any key stops it
             if btn.just_pressed(A | B | UP | DOWN | LEFT | RIGHT):
                 self.auto = False
-                self.b_held = btn.pressed(B)
+                if btn.pressed(B):
+                    g.pause.used = True        # that press of B only stops it
                 return None
             self.auto_wait -= 1
             if self.auto_wait <= 0:
@@ -838,20 +871,13 @@ class PlayScreen(screens.Screen):
                 else:
                     self.after_move(ctx)
             return None
-        # B: tap = drop / undo, hold = menu
-        if btn.pressed(B) and not self.b_held and btn.held_ms(B) >= _HOLD_MS:
-            self.b_held = True
-            self.grabbed = False
-            g.menu_screen.item = _M_HINT
-            g.screen = g.menu_screen
-            return None
-        if btn.just_released(B):
-            if self.b_held:
-                self.b_held = False
-            elif self.grabbed:
-                self.grabbed = False
-            elif not self.undo():
+        ev = g.pause.poll(btn, True)     # B: tap = drop, B+A = undo, hold = menu
+        if ev == "undo":
+            if not self.undo():
                 scenekit.refuse(ctx, "NOTHING TO UNDO")
+        elif ev:                         # the menu (dropped), a tap (drop)
+            self.grabbed = False
+        if ev:
             return None
         d = 0
         if btn.repeat(LEFT):
@@ -894,6 +920,7 @@ class PlayScreen(screens.Screen):
     def after_move(self, ctx):
         if klotski.is_goal_cells(self.game.cells):
             self.auto = False
+            self.game.win_screen.open(self.grabbed)
             self.grabbed = False
             self.game.win(ctx)
 
@@ -939,8 +966,7 @@ class PlayScreen(screens.Screen):
             ctx.toast("NO HINTS", 45)
             return
         if task.phase != S_READY:
-            self.pending = what
-            ctx.toast("SOLVING %d%%" % task.progress(), 30)
+            self.pending = what          # the panel says so (status): no toast over it
             return
         self.pending = _WANT_NOTHING
         if what == _WANT_AUTO:
@@ -960,6 +986,8 @@ class PlayScreen(screens.Screen):
             return "NO SOLVER"
         if ph == S_NO_TABLE:
             return "NO HINTS"
+        if self.pending:                 # a hint or auto solve asked for: it waits
+            return ("HINT" if self.pending == _WANT_HINT else "AUTO") + " WAITS %d%%" % self.game.task.progress()
         if ph == S_NEW or ph == S_SETUP or ph == S_LOAD:
             return "SOLVER: SETUP"
         return "SOLVING %d%%" % self.game.task.progress()
@@ -1001,76 +1029,31 @@ class PlayScreen(screens.Screen):
             gfx.text(fb, "MOVE: ARROWS", PX, 46)
             gfx.text(fb, "A/B: DROP", PX, 53)
         else:
-            gfx.text(fb, "A:GRAB B:UNDO", PX, 46)
+            gfx.text(fb, "A:GRAB B+A:UNDO", PX, 46)
             gfx.text(fb, "HOLD B: MENU", PX, 53)
 
 
-class MenuScreen(screens.Screen):
-    """The pause menu over the board (hold B): MENU_ITEMS, each line the
-    action of the same index (_M_HINT .. _M_LEVELS)."""
-
-    def __init__(self, game):
-        self.game = game
-        self.item = _M_HINT
-
-    def tick(self, ctx):
-        btn = ctx.buttons
-        play = self.game.play_screen
-        if btn.repeat(UP):
-            self.item = (self.item - 1) % len(MENU_ITEMS)
-        elif btn.repeat(DOWN):
-            self.item = (self.item + 1) % len(MENU_ITEMS)
-        elif btn.just_released(B):
-            if play.b_held:          # the release of the hold that opened the menu
-                play.b_held = False
-            else:
-                self.game.screen = play
-        elif btn.just_pressed(A):
-            self.game.screen = play
-            self.choose(ctx, self.item)
-        return None
-
-    def choose(self, ctx, item):
-        """Run the action ``item`` (_M_HINT .. _M_LEVELS)."""
-        play = self.game.play_screen
-        if item == _M_HINT:
-            play.request(ctx, _WANT_HINT)
-        elif item == _M_AUTO:
-            play.request(ctx, _WANT_AUTO)
-        elif item == _M_UNDO:
-            play.undo()
-        elif item == _M_RESTART:
-            self.game.restart()
-        else:
-            self.game.to_list()
-
-    def draw(self, fb):
-        play = self.game.play_screen
-        play.draw_board(fb, self.game.own[play.cursor], False)
-        play.draw_panel(fb)
-        gfx.box(fb, PX - 2, 0, 76, 64)
-        gfx.text(fb, "MENU", PX + 2, 2)
-        y = 11
-        for k in range(len(MENU_ITEMS)):
-            if k == self.item:
-                fb.fill_rect(PX, y - 1, 72, 7, 1)
-                gfx.text(fb, MENU_ITEMS[k], PX + 2, y, 0)
-            else:
-                gfx.text(fb, MENU_ITEMS[k], PX + 2, y)
-            y += 8
-        gfx.text(fb, "A:OK B:BACK", PX + 2, 56)
-
-
 class WinScreen(screens.Screen):
-    """The solved board and the result; A: the next level, B: the list."""
+    """The solved board and the result beside it; A: the next level, B: the
+    list (after a win with the piece grabbed, the first A or B drops it)."""
 
     def __init__(self, game):
         self.game = game
+        self.armed = False
+        self.drop_first = False
+
+    def open(self, grabbed):
+        self.armed = False
+        self.drop_first = grabbed
 
     def tick(self, ctx):
         btn = ctx.buttons
         g = self.game
-        if btn.just_pressed(A):
+        if not scenekit.settled(self, btn):
+            return None
+        if self.drop_first and (btn.just_pressed(A) or btn.just_released(B)):
+            self.drop_first = False
+        elif btn.just_pressed(A):
             if 0 <= g.level and g.level + 1 < g.n_levels():
                 g.open_level(g.level + 1)
             else:
@@ -1096,7 +1079,7 @@ class WinScreen(screens.Screen):
             gfx.text(fb, "BEST %d%s" % (b, " NEW!" if g.new_best else ""), PX + 1, 31)
             if g.steps == opt:
                 gfx.text(fb, "PERFECT!", PX + 1, 37)
-        gfx.text(fb, "A:NEXT B:LIST", PX + 1, 52)
+        gfx.text(fb, "A:NEXT B:BACK", PX + 1, 52)
 
 
 _line = bytearray(12)        # numbers being drawn ("12/81", "STEPS 5"): see _number

@@ -1,23 +1,41 @@
-"""What every game's scene shares, written once: the undo chord, the refusal
-of an illegal move (a low beep and a flash on screen), the list of levels
-(built-in, then a level pack's) and the "LEVEL PACK BAD" screen.
+"""What every game's scene shares, written once: B in play and the pause
+menu, the refusal of an illegal move (a low beep and a flash on screen), the
+end screens' guard, the levels and the "LEVEL PACK BAD" screen.
 
 Imported by the games' scene modules only (it leaves with the game).  The
 level-pack reader (userlevels, levelpack: ~11 KB of heap on a Pico) is
 imported where a pack is opened or its error shown, so a game without level
-packs (Flip Junqi) that only needs the undo chord does not carry it; and when
-a game finds no pack, ``Levels`` drops userlevels again (on MicroPython), so
-a game played without one does not carry it either.
+packs (Flip Junqi) does not carry it; and when a game finds no pack,
+``Levels`` drops userlevels again (on MicroPython), so a game played without
+one does not carry it either.
 """
 
 import sys
 
+# The controls of B, the same in every game (docs/runtime.md, "Controls"): a
+# B tap puts down what is picked up and never discards anything; B+A (hold B,
+# press A) undoes; holding B half a second opens the pause menu over the play
+# screen; an end screen waits for every button to be up (``settled``).
+# Comments rather than docstrings here: a MicroPython that compiles the source
+# keeps docstrings on the heap, and every game carries this module.
+
 import screens
-from buttons import A, B
+from buttons import A, ALL, B
+import gfx
+
+# What B did in a tick (Pause.poll; strings, like the runtime's "exit": no
+# module globals for the games to share): None, nothing of B's (the screen
+# reads the other buttons); "busy", B is down after a chord or the menu, or
+# that press ends (nothing else this tick); "tap", B released within half a
+# second with nothing else (put down, cancel); "menu", B held half a second
+# (the pause menu opens, where the screen allows it); "undo", B+A.
+# The pause menu's lines are their labels: "RESUME", "HINT", "AUTO SOLVE",
+# "UNDO", "RESTART", "RULES" (shown by the menu itself), "LEVELS", "QUIT"
+# (leave the game, kept for CONTINUE: the scene returns "exit").
 
 
 def undo_chord(btn):
-    """B+A (hold B, press A): undo, in every game."""
+    """B+A (hold B, press A): undo, in every game (Pause.poll's "undo")."""
     return btn.pressed(B) and btn.just_pressed(A)
 
 
@@ -27,6 +45,76 @@ def refuse(ctx, message):
     the sound off too.  ``message`` is a constant: nothing is allocated."""
     ctx.beep(220, 30)               # the low beep
     ctx.toast(message, 20)          # 2/3 s
+
+
+# An end screen's guard (``screen.armed`` set False when it opens): False
+# while a press carried over from play is still down (pressed, not just
+# pressed) and in the tick of its release; then True (a new press arms it at
+# once), so the press that ended the game is never the end screen's.
+def settled(screen, btn):
+    if screen.armed:
+        return True
+    if btn.just_pressed(ALL):
+        screen.armed = True
+        return True
+    if not btn.pressed(ALL):
+        screen.armed = True
+        return not btn.just_released(ALL)
+    return False
+
+
+# B in play and the pause menu, one per scene.  ``poll(btn, may_menu)``,
+# called by the screens each tick, says what B did (above), keeping the one
+# piece of bookkeeping every game needs: a press of B that went to a chord
+# (B+A, a game's own B+DOWN: sets ``used``) or to the menu ends without a
+# tap.  Held, it shows the menu (``shown``) where ``may_menu`` (play screens;
+# not an end screen, not an animation): the scene then sends its ticks to
+# ``pausemenu.tick(pause, ctx)``, which returns the label of the line chosen
+# ("RULES" is handled there: the game's pages show until B), else None, and
+# draws it with ``pausemenu.draw(pause, fb)`` over its play screen
+# (pausemenu.py is loaded while the menu shows, dropped when it closes).
+# ``items``: the labels of the game's lines, in order.  A game whose field
+# fills the screen (no panel to say "HOLD B: MENU") sets ``reminder`` to the
+# frames it shows for (60: two seconds) when a game starts and calls
+# ``draw_reminder(fb)`` after its field: the words show in the middle for
+# those frames, until a button is pressed.
+class Pause:
+    def __init__(self, items):
+        self.items = items
+        self.item = 0
+        self.shown = False
+        self.used = False         # B's press went to a chord or the menu
+        self.rules = None         # howto.Scene while the rules are shown
+        self.reminder = 0         # frames "HOLD B: MENU" still shows (draw_reminder)
+
+    def draw_reminder(self, fb):
+        if self.reminder:
+            self.reminder -= 1
+            gfx.box(fb, 36, 27, 56, 9)
+            gfx.text(fb, "HOLD B: MENU", 40, 29)
+
+    def poll(self, btn, may_menu):
+        if btn.just_pressed(ALL):
+            self.reminder = 0
+        if undo_chord(btn):
+            self.used = True
+            return "undo"
+        if btn.just_released(B):
+            used = self.used
+            self.used = False
+            return "busy" if used else "tap"
+        if not btn.pressed(B):
+            return None
+        if self.used:
+            return "busy"
+        if btn.held_ms(B) >= 500:          # ms: hold B for the menu
+            self.used = True
+            if may_menu:
+                self.item = 0
+                self.shown = True
+            return "menu"
+        return None
+
 
 
 class Levels:

@@ -7,16 +7,16 @@ cat's), ``EndScreen`` (the last position and the result) and the pack's
 error (``scenekit.PackErrorScreen``).  ``Scene`` holds what they share: the
 grid in play (a trapcat.Board) with its cursor, the cat and the hint
 (trapcat_ai tasks) and the ``work.Job`` that runs them, the undo ring, the
-records, the panel's text and the B chords.
+records, the panel's text and B (``scenekit.Pause``).
 
 The 9x9 hex grid sits on the left (7-pixel cells, odd rows shifted 3 px right,
 63 px tall); the right panel shows the move counter, difficulty and record.
 Arrows move the cursor (UP/DOWN keep the column: in offset rows (r+-1, c) is
 always a neighbour, so the cursor zigzags down the hex grid; on a blocked cell
 it frames a smaller block), A blocks the cell under the cursor (refused on a
-blocked cell: scenekit.refuse), B puts the cursor on a hint (its cell marked
-with an X, "HINT: BLOCK X" on the panel), holding B leaves.  B+A (hold B,
-press A; scenekit.undo_chord) undoes a turn, the block and the cat's reply
+blocked cell: scenekit.refuse); B is every game's (scenekit.Pause), the menu's
+HINT puts the cursor on a hint (its cell marked with an X, "HINT: BLOCK X" on
+the panel).  B+A undoes a turn, the block and the cat's reply
 (UNDO_DEPTH turns in a preallocated undoring; the easy cat's RNG state is part
 of a record, so the same blocks after an undo get the same replies).  B+DOWN
 shows or hides the distance map: each free cell's steps to the border as a
@@ -32,8 +32,8 @@ The cat's move and the hint are tasks of work.py (trapcat_ai's begin / step
 / answer): the scene's ``job`` runs their slices (SLICE_UNITS work units each,
 <= ~25 ms on a Pico) while the tick's SLICE_MS allow, so input is polled every
 tick; the panel says which one runs ("CAT THINKS..." for the cat,
-"FINDING HINT" in inverse video for the hint).  Pressing A or B while a hint
-is being worked out drops it.  A slice that runs out of memory ends the job with the
+"FINDING HINT" in inverse video for the hint).  A or a B tap drops a hint under
+way.  A slice that runs out of memory ends the job with the
 "NOT ENOUGH MEMORY" toast: the hint then moves nothing, the cat takes its
 first free step.
 
@@ -66,7 +66,6 @@ CELL = const(7)
 _SHIFT = const(3)
 AI_DELAY = const(4)
 SLICE_MS = const(25)     # the job's share of a tick; input is polled between ticks
-EXIT_HOLD_MS = const(900)
 GAME_ID = "trapcat"
 UNDO_DEPTH = const(64)   # turns; a record: block, cat before, easy cat's RNG a | b << 15
 UNDO_SIZE = const(6)
@@ -107,7 +106,8 @@ class Scene(screens.Scene):
         self.banner = ""
         self.lines = ("", "", "", "")
         self.undo = undoring.UndoRing(UNDO_SIZE, UNDO_DEPTH)
-        self.chord = False       # B+A or B+DOWN was used: B's release and hold do nothing else
+        # B in play (its chords) and the pause menu (its lines)
+        self.pause = scenekit.Pause(("RESUME", "HINT", "UNDO", "RESTART", "RULES", "QUIT"))
         self.overlay = False     # B+DOWN: the distance map on the free cells
         self.digits = None       # its glyphs, made the first time it shows
         self.play_screen = PlayScreen(self)
@@ -134,14 +134,29 @@ class Scene(screens.Scene):
         self.hinter = trapcat_ai.StrongBlocker(self.board, self.an)
 
     def tick(self, ctx):
-        btn = ctx.buttons
-        if btn.pressed(B) and btn.held_ms(B) >= EXIT_HOLD_MS and not self.chord:
+        if not self.pause.shown:
+            return self.screen.tick(ctx)
+        import pausemenu                # the pause menu: the line chosen, run
+        act = pausemenu.tick(self.pause, ctx)
+        if act == "HINT" and not self.play_screen.cat_turn:
+            self.hinter.begin(self.board)       # worked out from the next tick
+            self.job.start(self.hinter)
+            self.play_screen.spin = 0
+        elif act == "UNDO":
+            self.undo_or_refuse(ctx, True)
+        elif act == "RESTART":
+            self.new_game()
+        elif act == "QUIT":
             return "exit"
-        return self.screen.tick(ctx)
+        return None
 
     def draw(self, fb):
         fb.fill(0)
-        self.screen.draw(fb)
+        if self.pause.rules is None:
+            self.screen.draw(fb)
+        if self.pause.shown:
+            import pausemenu
+            pausemenu.draw(self.pause, fb)
 
     def frame_key(self):
         """The runtime's frame cache: the level choice, the pack's error and
@@ -220,6 +235,7 @@ class Scene(screens.Scene):
         self.banner = "TRAPPED!" if won else "ESCAPED!"
         ctx.finish(GAME_ID, self.records)    # the game in progress ends, the records stay
         ctx.beep(1500 if won else 200, 120)
+        self.end_screen.armed = False
         self.screen = self.end_screen
         self.show_text()
 
@@ -259,29 +275,28 @@ class Scene(screens.Scene):
             ("BEST %d" % best) if best else "BEST -",
         )
 
+    # B+DOWN (the distance map; that press of B is used), then what B did
+    # (scenekit.Pause.poll): B+A undoes a turn (refused unless ``playing``)
     def chords(self, ctx, playing):
-        """B+DOWN (the distance map) and B+A (undo a turn; refused unless
-        ``playing``), and B held after either: True when this tick was theirs."""
         btn = ctx.buttons
         if btn.pressed(B) and btn.just_pressed(DOWN):
-            self.chord = True
+            self.pause.used = True
             self.overlay = not self.overlay
             if self.digits is None:
                 self.digits = tuple(gfx.glyph(ch) for ch in "0123456789+")
-            return True
-        if scenekit.undo_chord(btn):
-            self.chord = True
-            if not playing or not self.undo_turn():
-                scenekit.refuse(ctx, "NOTHING TO UNDO")
-            else:
-                self.show_text()             # the panel, as after a move
-                ctx.save_game()
-            return True
-        if self.chord:
-            if not btn.pressed(B):
-                self.chord = False           # B's release ends it
-            return True
-        return False
+            return "busy"
+        ev = self.pause.poll(btn, playing)
+        if ev == "undo":
+            self.undo_or_refuse(ctx, playing)
+        return ev
+
+    # B+A or the menu's UNDO: a turn undone, saved; else refused
+    def undo_or_refuse(self, ctx, playing):
+        if not playing or not self.undo_turn():
+            scenekit.refuse(ctx, "NOTHING TO UNDO")
+        else:
+            self.show_text()             # the panel, as after a move
+            ctx.save_game()
 
     # -- undo -----------------------------------------------------------------
     def push_turn(self, cell):
@@ -448,8 +463,8 @@ class Scene(screens.Scene):
 
 
 class PlayScreen(screens.Screen):
-    """The grid in play.  The player's turn: the cursor, A blocks, B asks
-    for a hint (worked out by the scene's job over ticks).  The cat's turn
+    """The grid in play.  The player's turn: the cursor, A blocks, the menu's
+    HINT asks for a hint (worked out by the scene's job over ticks).  The cat's turn
     (``cat_turn``): its move is worked out the same way and made once it is
     ready and AI_DELAY ticks have passed since the block."""
 
@@ -461,7 +476,10 @@ class PlayScreen(screens.Screen):
 
     def tick(self, ctx):
         g = self.scene
-        if g.chords(ctx, True):
+        ev = g.chords(ctx, True)
+        if ev == "tap" and not self.cat_turn:
+            g.job.cancel()                   # a hint being worked out is dropped
+        if ev:
             return None
         if self.cat_turn:
             self.cat_moves(ctx)
@@ -470,7 +488,7 @@ class PlayScreen(screens.Screen):
         self.move_cursor(btn)
         job = g.job
         if job.running():                    # a hint is being worked out
-            if btn.just_pressed(A) or btn.just_released(B):
+            if btn.just_pressed(A):
                 job.cancel()                 # the player acts first: drop it
             else:
                 if self.think(ctx) == work.DONE:
@@ -478,11 +496,7 @@ class PlayScreen(screens.Screen):
                     if cell != trapcat.NONE:
                         g.show_hint(cell)
                 return None
-        if btn.just_released(B):
-            g.hinter.begin(g.board)
-            job.start(g.hinter)
-            self.spin = 0
-        elif btn.just_pressed(A):
+        if btn.just_pressed(A):
             self.block(ctx)
         return None
 
@@ -557,7 +571,7 @@ class PlayScreen(screens.Screen):
     def draw(self, fb):
         # The line at y 44 says what runs: the cat's move ("CAT THINKS..."),
         # the hint's search (inverse video: the two never look alike), the
-        # hint shown, or the undo chord.
+        # hint shown, or A:BLOCK.
         g = self.scene
         g.draw_grid(fb, g.cursor)
         g.draw_panel(fb)
@@ -571,11 +585,12 @@ class PlayScreen(screens.Screen):
             x = gfx.text(fb, "FINDING HINT", PX, 44, 0)
             dots = dots if dots < 3 else 1           # two dots at most: the line ends at 128
         else:
-            gfx.text(fb, "B+A:UNDO" if g.hint_cell == trapcat.NONE else "HINT: BLOCK X", PX, 44)
+            gfx.text(fb, "A:BLOCK" if g.hint_cell == trapcat.NONE else "HINT: BLOCK X", PX, 44)
             dots = 0
         for i in range(dots):                        # the font's "." (no string per count)
             fb.pixel(x + 4 * i + 1, 48, ink)
-        gfx.text(fb, "A:BLOCK B:HINT", PX, 52)
+        gfx.text(fb, "B+A:UNDO", PX, 51)
+        gfx.text(fb, "HOLD B: MENU", PX, 58)
 
 
 class EndScreen(screens.Screen):
@@ -584,18 +599,20 @@ class EndScreen(screens.Screen):
 
     def __init__(self, scene):
         self.scene = scene
+        self.armed = False
 
     def tick(self, ctx):
         g = self.scene
-        if g.chords(ctx, False):
-            return None
         btn = ctx.buttons
-        if btn.just_pressed(A):
-            g.new_game()
-        elif btn.just_released(B):
+        if not scenekit.settled(self, btn):
+            return None
+        ev = g.chords(ctx, False)
+        if ev == "tap":
             if g.levels.pack is None:
                 return "exit"
             g.screen = g.choice_screen
+        elif ev is None and btn.just_pressed(A):
+            g.new_game()
         return None
 
     def frame_key(self):
@@ -612,7 +629,7 @@ class EndScreen(screens.Screen):
         else:
             g.draw_panel(fb)
         gfx.text(fb, g.banner, PX, 44)
-        gfx.text(fb, "A:AGAIN B:MENU", PX, 52)
+        gfx.text(fb, "A:AGAIN B:BACK", PX, 52)
 
 
 class LevelChoice(screens.Screen):

@@ -116,7 +116,7 @@ def _status_str(g):
     """The status text as the scene formatted it before it composed it in place."""
     c = g.match.game
     if g.screen is g.end:
-        return "%s  A:AGAIN B:MENU" % g.end.banner.decode()
+        return "%s  A:AGAIN B:BACK" % g.end.banner.decode()
     mouse = g.side == "mouse"
     return "R%d/%d %s ST%d%s" % (c.round, c.round_limit, g.side.upper(),
                                  c.mouse_stamina if mouse else c.cat_stamina,

@@ -37,7 +37,7 @@ from savecuts import RecordingFs, cut_states  # noqa: E402
 
 LINE = {entry[games.ID]: i for i, entry in enumerate(games.GAMES)}
 # keys that leave each game's end screen for the launcher
-LEAVE = {"catmouse": "b wait:2 b wait:2", "trapcat": "b wait:2", "junqi": "b wait:2",
+LEAVE = {"catmouse": "b wait:2 b wait:2", "trapcat": "b wait:2", "junqi": "b wait:2 b wait:2",
          "klotski": "b wait:2 b wait:2"}
 # keys from the launcher's first line into a game, to a game in progress
 START = {"catmouse": "a wait:3 a wait:10", "trapcat": "a wait:3", "junqi": "a wait:3 a wait:3",
@@ -161,7 +161,7 @@ def _junqi(pieces, quiet=0, mode=0, easy=False):
 
 RED, BLUE = 0, 1
 F2, G2, E2, A1, K0, L1 = 27, 32, 22, 1, 50, 56
-KLOTSKI_0 = "VBBV/VBBV/VHHV/VSSV/S..S"          # the first level (横刀立马)
+KLOTSKI_0 = "SBBS/VBBV/VSSV/VHHV/V..V"          # the first level (桃花园中)
 
 
 def _klotski(helped=False):
@@ -296,33 +296,34 @@ ENDINGS = [
            _changed({"lost": 1, "lost1": 1}),
            snap=lambda: _trapcat(10, [40, 41], 2, 80), prior=TC_PRIOR),
     # Flip Junqi against the AI: the marshal takes the flag (F2 -> G2) ...
-    Ending("junqi", "won", "a wait:2 right wait:2 a wait:10", _junqi_end("YOU WIN!"),
+    Ending("junqi", "won", "a wait:2 right wait:2 a wait:10", _junqi_end("YOU WIN"),
            _changed({"won": 1}), snap=lambda: _junqi(JQ_WON), prior=JQ_PRIOR),
     # ... the last movable piece dies on a mine: after the AI's move you have none
-    Ending("junqi", "lost", "a wait:2 right wait:2 a wait:60", _junqi_end("YOU LOSE"),
+    Ending("junqi", "lost", "a wait:2 right wait:2 a wait:60", _junqi_end("AI WINS"),
            _changed({"lost": 1}), snap=lambda: _junqi(JQ_LOST), prior=JQ_PRIOR),
     # ... the 80th quiet move (F2 -> E2)
     Ending("junqi", "drawn", "a wait:2 left wait:2 a wait:10", _junqi_end("DRAW"),
            _changed({"drawn": 1}), snap=lambda: _junqi(JQ_QUIET, quiet=79), prior=JQ_PRIOR),
     # ... against the easy AI (its own records) ...
-    Ending("junqi", "easy-won", "a wait:2 right wait:2 a wait:10", _junqi_end("YOU WIN!"),
+    Ending("junqi", "easy-won", "a wait:2 right wait:2 a wait:10", _junqi_end("YOU WIN"),
            _changed({"easy_won": 1}), snap=lambda: _junqi(JQ_WON, easy=True), prior=JQ_PRIOR,
            settings={"difficulty": 0}),
     # ... and two players (one count for every result)
     Ending("junqi", "two-players", "a wait:2 right wait:2 a wait:10", _junqi_end("P1 WINS"),
            _changed({"pvp": 1}), snap=lambda: _junqi(JQ_WON, mode=1), prior=JQ_PRIOR),
-    # Klotski: the block down to the exit, the 81st step: the level's first best ...
-    Ending("klotski", "solved", "a wait:2 down wait:4", _klotski_won(False),
+    # Klotski: the block down to the exit, the 81st step: the level's first best
+    # (the A after it drops the block: the win screen stays) ...
+    Ending("klotski", "solved", "a wait:2 down wait:4 a wait:4", _klotski_won(False),
            _best(KLOTSKI_0, 81), snap=_klotski, prior={"best": {"VBBV/VBBV/SHHS/VSSV/V..V": 70}}),
     # ... a better one than the saved best ...
-    Ending("klotski", "solved-new-best", "a wait:2 down wait:4", _klotski_won(False),
+    Ending("klotski", "solved-new-best", "a wait:2 down wait:4 a wait:4", _klotski_won(False),
            _best(KLOTSKI_0, 81), snap=_klotski, prior={"best": {KLOTSKI_0: 100}}),
     # ... not better than it ...
-    Ending("klotski", "solved-no-best", "a wait:2 down wait:4", _klotski_won(False), _same,
+    Ending("klotski", "solved-no-best", "a wait:2 down wait:4 a wait:4", _klotski_won(False), _same,
            snap=_klotski, prior={"best": {KLOTSKI_0: 50}}),
     # ... with help: the last step is the menu's HINT (played once the solver's
     # table is built): no record
-    Ending("klotski", "solved-with-hint", "hold:b:20 a", _klotski_won(True), _same,
+    Ending("klotski", "solved-with-hint", "hold:b:20 down a", _klotski_won(True), _same,
            snap=_klotski, prior={"best": {KLOTSKI_0: 100}}),
 ]
 
@@ -512,7 +513,7 @@ VPICO = ["klotski-solved", "catmouse-mouse-lost-cornered", "trapcat-won", "junqi
 VPICO_OVER = {"klotski": "g.screen is g.win_screen and not g.helped",
               "catmouse": "g.screen is g.end and g.end.banner == b'CAUGHT!'",
               "trapcat": "g.screen is g.end_screen and g.banner == 'TRAPPED!'",
-              "junqi": "g.screen is g.end_screen and g.end_screen.banner == 'YOU WIN!'"}
+              "junqi": "g.screen is g.end_screen and g.end_screen.banner == 'YOU WIN'"}
 
 _VP_BOOT = r"""
 import gc, boardcfg, hw_machine, main, savestore

@@ -25,10 +25,30 @@ def test_every_game_has_rules_that_fit_the_screen(game_id):
     assert "A:" in text or "A " in text
 
 
-@pytest.mark.parametrize("game_id", ["trapcat", "catmouse", "junqi"])
-def test_the_undo_button_is_on_the_rules_page(game_id):
-    pages = importlib.import_module(game_id + "_rules").PAGES
-    assert any("B+A (HOLD B, PRESS A): UNDO" in line for page in pages for line in page)
+@pytest.mark.parametrize("game_id", [g[games.ID] for g in games.GAMES])
+def test_every_game_shows_the_one_controls_page_second(game_id):
+    ctx = gamectx.FakeCtx()
+    ctx.game_id = game_id
+    g = howto.Scene(ctx)
+    assert g.pages[1] is howto.CONTROLS
+    assert any("B+A (HOLD B, PRESS A): UNDO" in line for line in howto.CONTROLS)
+    page = howto.CONTROLS
+    assert len(page[0]) <= 15 and len(page) <= howto.LINES + 1
+    assert all(len(line) <= 31 and line == line.upper() for line in page)
+
+
+def test_the_docs_table_says_what_the_controls_page_says():
+    """docs/runtime.md, "Controls": the same words as the page every game shows."""
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "runtime.md").read_text()
+    table = doc[doc.index("## Controls"):]
+    table = table[:table.index("\n## ", 1)].upper()
+    for words in ("B TAP", "PUT DOWN / CANCEL", "B+A (HOLD B, PRESS A)", "UNDO", "HOLD B",
+                  "RESUME", "HINT (IF ANY)", "RESTART", "RULES", "QUIT", "KEPT FOR CONTINUE",
+                  "A AGAIN/NEXT", "B BACK"):
+        assert words in table, words
+        assert words in " ".join(howto.CONTROLS), words
 
 
 def test_paging_and_a_game_without_rules():

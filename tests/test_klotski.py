@@ -186,7 +186,11 @@ def test_levels_list_well_formed():
         name, layout, steps = klotski_levels.level(i)
         klotski.anchors(klotski.parse(layout))
         assert steps > 0
-    assert [klotski_levels.level(i)[2] for i in range(3)] == [81, 70, 72]
+    steps = [klotski_levels.level(i)[2] for i in range(klotski_levels.count())]
+    assert steps == sorted(steps)                       # the list: fewest optimal steps first
+    names = [klotski_levels.level(i)[0] for i in range(klotski_levels.count())]
+    assert {"横刀立马", "指挥若定", "兵分三路"} <= set(names)   # the seed article's openings
+    assert not any(n.startswith("Gen ") for n in names) and len(set(names)) == len(names)
 
 
 @pytest.mark.slow

@@ -20,17 +20,20 @@ import klotski_game as kg  # noqa: E402
 import klotski_levels  # noqa: E402
 import undoring  # noqa: E402
 from buttons import A, B, DOWN, LEFT, RIGHT, UP  # noqa: E402
-from gamectx import FakeCtx, hold, tap, tick  # noqa: E402
+from gamectx import FakeCtx, chord, hold, tap, tick  # noqa: E402
 from host_tools.emulation.guestctx import GUEST_CTX  # noqa: E402
 
 CLASSIC = "VBBV/VBBV/VHHV/VSSV/S..S"
+# its place in the list (ordered by optimal steps)
+CLASSIC_AT = [klotski_levels.level(i)[1] for i in range(klotski_levels.count())].index(CLASSIC)
 DIRS = {-1: LEFT, 1: RIGHT, -4: UP, 4: DOWN}
 
 
 def menu(g, ctx, item):
+    """Hold B for the pause menu, then its line ``item`` (a label)."""
     hold(g, ctx, B)
-    assert g.screen is g.menu_screen
-    for _ in range(item):
+    assert g.pause.shown and g.screen is g.play_screen
+    for _ in range(g.pause.items.index(item)):
         tap(g, ctx, DOWN)
     tap(g, ctx, A)
 
@@ -112,10 +115,9 @@ def set_up(g, ctx):
     return n
 
 
-def open_ready(ctx, level=0):
+def open_ready(ctx, layout=CLASSIC):
     g = kg.Scene(ctx)
-    for _ in range(level):
-        tap(g, ctx, DOWN)
+    g.level = g.layouts.index(layout)
     tap(g, ctx, A)
     assert g.screen is g.play_screen
     assert set_up(g, ctx) > 3
@@ -129,9 +131,10 @@ def test_level_list_names_and_drawing():
     ctx = FakeCtx()
     g = kg.Scene(ctx)
     assert len(g.layouts) == klotski_levels.count() >= 23
-    assert g.optimal[:3] == [81, 70, 72]
-    assert g.names[0] == "HENG DAO LI MA"
+    assert g.optimal == sorted(g.optimal) and g.optimal[CLASSIC_AT] == 81
+    assert g.names[0] == "TAO HUA YUAN ZHONG" and g.names[CLASSIC_AT] == "HENG DAO LI MA"
     assert all(all(32 <= ord(ch) < 127 for ch in n) for n in g.names)
+    assert not any(n.startswith("GEN ") for n in g.names)
     fb = framebuf.FrameBuffer(bytearray(1024), 128, 64, framebuf.MONO_VLSB)
     g.draw(fb)
     tap(g, ctx, UP)
@@ -142,9 +145,40 @@ def test_level_list_names_and_drawing():
     assert tap(g, ctx, B) == "exit"
 
 
+def test_the_list_marks_solved_and_perfect_levels(monkeypatch):
+    """Fewest optimal steps first; a best at the optimum is "*", another "+"."""
+    import gfx
+
+    ctx = FakeCtx()
+    ctx.saved["klotski"] = {"best": {klotski_levels.level(0)[1]: klotski_levels.level(0)[2],
+                                     klotski_levels.level(1)[1]: klotski_levels.level(1)[2] + 5}}
+    g = kg.Scene(ctx)
+    said = []
+    real = gfx.text
+    monkeypatch.setattr(gfx, "text", lambda fb, s, x, y, c=1: said.append((s, y)) or real(fb, s, x, y, c))
+    g.draw(framebuf.FrameBuffer(bytearray(1024), 128, 64, framebuf.MONO_VLSB))
+    marks = [(s, y) for s, y in said if s in ("*", "+")]
+    assert marks == [("*", 8), ("+", 15)]
+
+
+def test_a_game_saved_before_the_list_was_ordered_plays_on():
+    """A play save names its level by its place in the list: one saved when
+    横刀立马 was the first level comes back on 横刀立马."""
+    ctx = FakeCtx()
+    g = kg.Scene(ctx)
+    g.level = CLASSIC_AT
+    tap(g, ctx, A)
+    tap(g, ctx, DOWN)
+    snap = g.snapshot()
+    snap["level"] = 0                       # its place then
+    g2 = kg.Scene(ctx)
+    assert g2.restore(snap) and g2.level == CLASSIC_AT and g2.snapshot() == g.snapshot()
+
+
 def test_select_move_continue_undo_restart():
     ctx = FakeCtx()
     g = kg.Scene(ctx)
+    g.level = CLASSIC_AT
     tap(g, ctx, A)
     assert g.screen is g.play_screen and bytes(g.cells) == CLASSIC.replace("/", "").encode()
     assert g.cells[g.play_screen.cursor] == kg.CH_B
@@ -186,21 +220,24 @@ def test_select_move_continue_undo_restart():
     assert g.steps == 3
     tap(g, ctx, A)
     before = bytes(g.cells)
-    tap(g, ctx, B)                          # undo
+    tap(g, ctx, B)                          # a B tap with nothing grabbed: nothing
+    assert g.steps == 3 and bytes(g.cells) == before
+    chord(g, ctx, B, A)                     # B+A: undo
     assert g.steps == 2 and bytes(g.cells) != before and g.cells[17] == kg.CH_S
-    tap(g, ctx, B)
-    tap(g, ctx, B)
+    assert not g.play_screen.grabbed
+    chord(g, ctx, B, A)
+    chord(g, ctx, B, A)
     assert g.steps == 0 and bytes(g.cells) == CLASSIC.replace("/", "").encode()
-    tap(g, ctx, B)                          # nothing left to undo
+    chord(g, ctx, B, A)                     # nothing left to undo
     assert g.steps == 0 and g.own[g.play_screen.cursor] != kg.NONE
     for d in cursor_path(g, 16):
         tap(g, ctx, DIRS[d])
     tap(g, ctx, A)
     tap(g, ctx, RIGHT)
     assert g.steps == 1
-    menu(g, ctx, 3)                         # restart
+    menu(g, ctx, "RESTART")                         # restart
     assert g.steps == 0 and g.undo.count == 0 and bytes(g.cells) == bytes(g.start)
-    menu(g, ctx, 4)                         # levels
+    menu(g, ctx, "LEVELS")                         # levels
     assert g.screen is g.list_screen
 
 
@@ -211,7 +248,7 @@ def test_hint_moves_toward_the_goal(cache_dir, classic_solver):
     d0 = s.distance(s.rank_of(g.cells))
     assert d0 == 81
     for k in range(1, 6):
-        menu(g, ctx, 0)
+        menu(g, ctx, "HINT")
         assert g.steps == k
         assert s.distance(s.rank_of(g.cells)) == 81 - k
     assert g.helped
@@ -221,8 +258,8 @@ def test_hint_moves_toward_the_goal(cache_dir, classic_solver):
 
 def test_auto_solve_reaches_the_goal_without_record(cache_dir):
     ctx = FakeCtx(cache_dir=cache_dir)
-    g = open_ready(ctx, level=1)
-    menu(g, ctx, 1)
+    g = open_ready(ctx, "VBBV/VBBV/SHHS/VSSV/V..V")      # 指挥若定, 70 steps
+    menu(g, ctx, "AUTO SOLVE")
     assert g.play_screen.auto
     for _ in range(70 * kg.AUTO_TICKS + 5):
         tick(g, ctx)
@@ -241,7 +278,7 @@ def test_auto_solve_reaches_the_goal_without_record(cache_dir):
 def test_auto_solve_stops_on_a_key(cache_dir):
     ctx = FakeCtx(cache_dir=cache_dir)
     g = open_ready(ctx)
-    menu(g, ctx, 1)
+    menu(g, ctx, "AUTO SOLVE")
     for _ in range(3 * kg.AUTO_TICKS):
         tick(g, ctx)
     n = g.steps
@@ -255,7 +292,7 @@ def test_auto_solve_stops_on_a_key(cache_dir):
 
 def test_playing_the_solution_by_buttons_wins_and_saves_the_best(cache_dir, classic_solver):
     ctx = FakeCtx(cache_dir=cache_dir)
-    g = open_ready(ctx, level=0)
+    g = open_ready(ctx)
     s = classic_solver
     moves = s.solution(s.rank_of(g.cells))
     assert len(moves) == 81
@@ -267,8 +304,14 @@ def test_playing_the_solution_by_buttons_wins_and_saves_the_best(cache_dir, clas
     assert ctx.finishes == 1 and g.snapshot() is None
     fb = framebuf.FrameBuffer(bytearray(1024), 128, 64, framebuf.MONO_VLSB)
     g.draw(fb)
+    # the winning move was made with the block grabbed: the A that drops it
+    # leaves the win screen on show (it is not A:NEXT)
+    assert g.win_screen.drop_first
+    tap(g, ctx, A)
+    assert g.screen is g.win_screen and g.level == CLASSIC_AT
     # a worse win does not replace the record; the list shows it
     tap(g, ctx, B)
+    assert g.screen is g.list_screen
     tap(g, ctx, A)
     play_move(g, ctx, 16, 17)               # a wasted step first
     moves = s.solution(s.rank_of(g.cells))
@@ -278,7 +321,7 @@ def test_playing_the_solution_by_buttons_wins_and_saves_the_best(cache_dir, clas
     assert ctx.saved["klotski"]["best"][CLASSIC] == 81 and ctx.finishes == 2
     # a new Game reads the saved best
     g2 = kg.Scene(ctx)
-    assert g2.best(0) == 81
+    assert g2.best(CLASSIC_AT) == 81
 
 
 def test_sliced_build_progress_pending_hint_and_cache_written(tmp_path):
@@ -291,8 +334,9 @@ def test_sliced_build_progress_pending_hint_and_cache_written(tmp_path):
     assert g.play_screen.status() == "SOLVER: SETUP" and g.task.progress() == 0
     set_up(g, ctx)
     assert g.task.phase == kg.S_BUILD and g.task.cache_status == "missing"
-    menu(g, ctx, 0)                          # hint asked for before the table exists
-    assert g.play_screen.pending == 1 and g.steps == 0 and any(t.startswith("SOLVING") for t in ctx.toasts)
+    menu(g, ctx, "HINT")                          # hint asked for before the table exists
+    assert g.play_screen.pending == 1 and g.steps == 0 and not ctx.toasts   # no toast over the panel
+    assert g.play_screen.status().startswith("HINT WAITS ")
     seen = []
     fb = framebuf.FrameBuffer(bytearray(1024), 128, 64, framebuf.MONO_VLSB)
     for n in range(5000):
@@ -342,17 +386,17 @@ def test_a_solver_out_of_memory_is_the_jobs_toast_and_no_solver(monkeypatch):
     assert ctx.toasts == ["NOT ENOUGH MEMORY"]
     assert g.task.phase == kg.S_FAIL and g.task.solver is None and not g.job.running()
     assert g.play_screen.status() == "NO SOLVER"
-    menu(g, ctx, 0)
+    menu(g, ctx, "HINT")
     assert ctx.toasts[-1] == "NO SOLVER" and g.steps == 0 and g.screen is g.play_screen
 
 
 def test_same_piece_set_keeps_the_solver(cache_dir):
     ctx = FakeCtx(cache_dir=cache_dir)
-    g = open_ready(ctx, level=0)
+    g = open_ready(ctx)
     s = g.task.solver
-    menu(g, ctx, 4)
-    tap(g, ctx, DOWN)
-    tap(g, ctx, A)                            # 指挥若定: 4V1H4S too
+    menu(g, ctx, "LEVELS")
+    tap(g, ctx, UP)
+    tap(g, ctx, A)                            # 兵分三路: 4V1H4S too
     assert g.task.solver is s and g.task.phase == kg.S_READY
 
 
@@ -693,6 +737,9 @@ def test_in_the_simulator_launcher(tmp_path):
         s.step(key)
     g = rt.screen
     assert type(g).__name__ == "Scene" and g.screen is g.list_screen
+    for key in parse_keys("down wait " * CLASSIC_AT):
+        s.step(key)
+    assert g.level == CLASSIC_AT
     for key in parse_keys("a wait:3 down wait down wait a wait down wait:3"):
         s.step(key)
     assert g.screen is g.play_screen and g.steps == 1 and g.cells[17] == kg.CH_S
@@ -735,6 +782,7 @@ emit('game', (f, al, gc.mem_alloc() - a0))
 VM_PLAY = VM_GAME + r"""
 measure(g.draw, fb)
 emit('list_draw', measure(frame, g)[1:])
+g.level = LEVEL
 ctx.buttons.down = buttons.A
 g.tick(ctx)                              # opens the level
 ctx.buttons.down = 0
@@ -800,7 +848,7 @@ def test_game_in_the_micropython_vm(tmp_path, classic_solver):
     from host_tools.emulation import mpvm
 
     fw = _stage(tmp_path, classic_solver)
-    r = mpvm.run("CACHE = '/input/cache'\n" + VM_PLAY, input_dir=fw)
+    r = mpvm.run("CACHE = '/input/cache'\nLEVEL = %d\n" % CLASSIC_AT + VM_PLAY, input_dir=fw)
     res = r.results
     open_fuel, open_alloc, phase, status, open_ticks = res["open"]
     assert status == "ok" and phase == 3, res

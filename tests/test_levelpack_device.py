@@ -211,7 +211,7 @@ def test_trapcat_plays_pack_levels(tmp_path):
     assert not _tc_cat_turn(g)
     # back to the choice, then the 5x5 position
     g.screen = g.end_screen
-    tick(g, ctx, up=B)
+    tap(g, ctx, B)
     assert g.screen is g.choice_screen
     tap(g, ctx, DOWN)
     tick(g, ctx, down=A)
@@ -236,7 +236,7 @@ def test_trapcat_bad_pack_shows_the_error_then_the_random_game(tmp_path, kind, d
     tick(g, ctx, down=A)
     assert g.screen is g.play_screen and g.board.size == 9 and g.fixed is None
     g.screen = g.end_screen
-    assert tick(g, ctx, up=B) == "exit"           # no pack: B leaves as before
+    assert tap(g, ctx, B) == "exit"               # no pack: B leaves as before
 
 
 def test_trapcat_grid_too_big(tmp_path):
@@ -269,6 +269,8 @@ def test_klotski_lists_and_plays_pack_levels(tmp_path):
     assert g.screen is g.win_screen and g.steps == 1
     assert ctx.saved["klotski"]["best"][KL_ONE_MOVE.decode()] == 1
     g.draw(ctx.fb)
+    tick(g, ctx, down=A)                           # drops the block: the win screen stays
+    assert g.screen is g.win_screen
     tick(g, ctx, down=A)                           # next: pack level 2
     assert g.screen is g.play_screen and g.level == nb + 1
 

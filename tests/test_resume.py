@@ -14,14 +14,18 @@ import savestore as saves  # noqa: E402
 from runtime import play_id  # noqa: E402
 from savecuts import RecordingFs, cut_states  # noqa: E402
 from buttons import A, B, DOWN, LEFT, RIGHT, UP  # noqa: E402,F401
+import klotski_levels  # noqa: E402
 
+# keys that leave play in every game: hold B (the pause menu), UP (round to QUIT), A
+QUIT = "hold:b:20 up a wait:2"
 # per game: its launcher line, keys that make a few moves, keys that leave it
 GAMES = {
-    "catmouse": (0, "a wait:2 a wait:8 left wait:10 left wait:10 up wait:10", "b wait:2 b wait:2"),
-    "trapcat": (1, "a wait:3 left a wait:20 up a wait:20", "hold:b:30 wait:2"),
-    "junqi": (2, "a wait:2 a wait:2 a wait:40 right a wait:40", "hold:b:30 wait:2"),
-    "klotski": (3, "a wait:2 a wait:3 down down a down wait:2 a up right a down wait:2 a",
-                "hold:b:20 up a wait:2 b wait:2"),
+    "catmouse": (0, "a wait:2 a wait:8 left wait:10 left wait:10 up wait:10", QUIT),
+    "trapcat": (1, "a wait:3 left a wait:20 up a wait:20", QUIT),
+    "junqi": (2, "a wait:2 a wait:2 a wait:40 right a wait:40", QUIT),
+    # (Klotski: 横刀立马, down the list ordered by optimal steps)
+    "klotski": (3, "a wait:2 down*%d a wait:3 down down a down wait:2 a up right a down wait:2 a"
+                % klotski_levels.LEVELS.split("\n").index("横刀立马|VBBV/VBBV/VHHV/VSSV/S..S|81"), QUIT),
 }
 
 
@@ -85,7 +89,7 @@ def test_a_resumed_game_plays_on_as_the_saved_one(game_id):
 def test_right_starts_a_new_game_and_leaving_its_title_drops_the_saved_one():
     s = _playing("catmouse")
     rt = s.runtime
-    _run(s, "b wait:2 b wait:2")
+    _run(s, QUIT)
     assert rt.resumable == ["catmouse"]
     _run(s, "right wait:2")
     assert rt.ctx.game_id == "catmouse" and rt.game.screen is rt.game.title   # no game
@@ -148,7 +152,7 @@ def test_the_end_of_a_game_keeps_the_records_and_drops_the_saved_game():
     saved = rt.saves.load("trapcat")[0]
     assert saved.get("won", 0) + saved.get("lost", 0) == 1
     assert rt.resumable == [] and rt.saves.load("trapcat/play")[0] == {}
-    _run(s, "hold:b:30 wait:2")
+    _run(s, "b wait:2")
     assert rt.resumable == [] and "*" not in s.screen_text().splitlines()[14]
 
 
@@ -196,7 +200,7 @@ def test_a_cut_at_a_games_end_never_offers_the_finished_game_with_its_new_record
 def test_a_snapshot_the_game_refuses_starts_a_fresh_game_and_keeps_the_records():
     s = _playing("trapcat")
     rt = s.runtime
-    _run(s, "hold:b:30 wait:2")
+    _run(s, QUIT)
     rt.saves.store("trapcat", {"won": 7})
     play = rt.saves.load("trapcat/play")[0]
     play["resume"]["size"] = 99
@@ -213,7 +217,7 @@ def test_golden_launcher_with_a_saved_game(golden):
     rt = s.runtime
     rt.registry = rt.registry[:1]
     rt.launcher.items = [rt.registry[0][1], "Settings", "About"]
-    _run(s, "wait:2 a wait:2 a wait:8 left wait:10 b wait:2 b wait:2")
+    _run(s, "wait:2 a wait:2 a wait:8 left wait:10 " + QUIT)
     assert rt.resumable == ["catmouse"]
     golden("launcher_continue", s.screen_text())
 
@@ -233,7 +237,7 @@ def test_a_power_cut_during_a_move_save_resumes_at_that_move_or_the_one_before(g
         g.cursor = [c for c in range(b.n) if b.can_block(c)][0]
         _run(s, "a wait:20")
     else:
-        _run(s, "b wait:2")                  # undo a step: a change, saved as a move is
+        _run(s, "b+a wait:2")                # undo a step: a change, saved as a move is
     new = rt.saves.load(play_id(game_id))[0]
     assert rec.log and new["resume"] != old["resume"]
     for files in cut_states(before, rec.log, every=97):
@@ -349,7 +353,7 @@ def test_at_the_cut_off_the_game_is_saved_and_the_screen_says_so(golden):
     golden("trapcat_battery_empty", s.screen_text())
     _run(s, "wait:90")
     assert rt.saves.seq["trapcat/play"] == seq + 1   # once, while the supply stays there
-    _run(s, "hold:b:30 wait:20")                     # the next reading, at the launcher
+    _run(s, "hold:b:20 up a wait:20")                # the next reading, at the launcher
     assert rt.screen is rt.launcher and rt._toast == "BATTERY EMPTY - CHARGE NOW"
     golden("launcher_battery_empty", s.screen_text())
 

@@ -27,6 +27,10 @@ def _sim(board="pico-ssd1306"):
     return s
 
 
+# keys that leave play in every game: hold B (the pause menu), UP (round to QUIT), A
+QUIT = "hold:b:20 up a wait:2"
+
+
 def _run(s, keys):
     for k in parse_keys(keys):
         s.step(k)
@@ -145,7 +149,7 @@ def test_golden_undo_screens(golden):
     _run(s, "b+a wait:3")
     assert (bytes(g.board.cells), g.board.cat) == start and g.board.moves == 0
     golden("trapcat_undone", s.screen_text())
-    _run(s, "hold:b:30 wait:2 up a wait:3 a wait:10 left wait:10 up wait:10")
+    _run(s, QUIT + " up a wait:3 a wait:10 left wait:10 up wait:10")
     g = rt.screen
     c = g.match.game
     assert c.round == 3
@@ -153,7 +157,7 @@ def test_golden_undo_screens(golden):
     _run(s, "b+a wait:3")
     assert c.round == 2 and (c.cat, c.mouse) != cm
     golden("catmouse_undone", s.screen_text())
-    _run(s, "b wait:2 b wait:2 down*2 a wait:2 a wait:2 a wait:25")
+    _run(s, QUIT + " down*2 a wait:2 a wait:2 a wait:25")
     g = rt.screen
     assert g.model.plies == 2 and g.screen is g.play_screen
     _run(s, "b+a wait:3")
@@ -168,7 +172,7 @@ def test_catmouse_as_cat_against_the_evasive_mouse():
     assert g.side == "cat" and g.screen is g.play
     _run(s, "right*3 down*3 wait:10")
     assert g.match.game.round >= 5 and g.match.game.cat != 0
-    _run(s, "b wait:2 b wait:2")
+    _run(s, QUIT)
     assert s.runtime.screen is s.runtime.launcher
     assert "catmouse_game" not in sys.modules
 

@@ -12,11 +12,21 @@ import trapcat_ai  # noqa: E402
 import trapcat_game  # noqa: E402
 import work  # noqa: E402
 from buttons import A, B, DOWN, RIGHT  # noqa: E402
-from gamectx import press, release  # noqa: E402
+from gamectx import press  # noqa: E402
 
 
 class FakeCtx(gamectx.FakeCtx):
     now = 1234          # seeds the boards these games were checked with
+
+
+def hint(g, ctx):
+    """The pause menu's HINT: hold B, DOWN onto HINT, A."""
+    gamectx.hold(g, ctx, B)
+    assert g.pause.shown
+    for _ in range(g.pause.items.index("HINT")):
+        press(g, ctx, DOWN)
+    press(g, ctx, A)
+    assert not g.pause.shown
 
 
 class FakeFb:
@@ -79,7 +89,7 @@ def test_scene_plays_whole_games_with_hints():
             if _over(g):
                 break
             if not _cat_turn(g):
-                release(g, ctx, B)                  # hint moves the cursor
+                hint(g, ctx)                        # hint moves the cursor
                 while g.job.running():              # worked out over ticks
                     g.tick(ctx)
                     g.draw(fb)
@@ -95,9 +105,8 @@ def test_scene_plays_whole_games_with_hints():
         assert ctx.saved["trapcat"] == {}
         press(g, ctx, A)
         assert g.screen is g.play_screen and g.board.moves == 0
-        ctx.buttons.up = B
         g.screen = g.end_screen
-        assert g.tick(ctx) == "exit"
+        assert gamectx.tap(g, ctx, B) == "exit"
 
 
 def test_every_ending_calls_finish_once_with_the_records():
@@ -132,7 +141,7 @@ def test_hard_cat_and_hint_are_sliced_over_ticks():
     g = trapcat_game.Scene(ctx)
     b = g.board
     ref_hint = trapcat_ai.StrongBlocker(b).choose(b)
-    release(g, ctx, B)
+    hint(g, ctx)
     assert g.job.task is g.hinter
     ticks = 1
     while g.job.running():
@@ -140,7 +149,7 @@ def test_hard_cat_and_hint_are_sliced_over_ticks():
         ticks += 1
     assert g.cursor == ref_hint and ticks > 2          # several ticks
     # a hint in progress is dropped when the player blocks
-    release(g, ctx, B)
+    hint(g, ctx)
     assert g.job.running() and g.job.task is g.hinter
     g.cursor = ref_hint
     press(g, ctx, A)
@@ -179,7 +188,7 @@ def test_out_of_memory_in_a_slice_is_the_jobs_toast_and_the_game_goes_on():
 
     g.hinter.step = no_memory
     cursor = g.cursor
-    release(g, ctx, B)
+    hint(g, ctx)
     g.tick(ctx)
     assert ctx.toasts == ["NOT ENOUGH MEMORY"] and not g.job.running() and g.cursor == cursor
     b = g.board

@@ -268,14 +268,6 @@ def test_catmouse_undo_after_50_rounds_and_at_the_rings_limit(depth, monkeypatch
     assert undone == min(depth, len(states) - 1)
 
 
-def test_catmouse_b_tap_still_leaves_to_the_title():
-    g, ctx = _cm_game("mouse", 1)
-    press(g, ctx, B)
-    assert g.screen is g.play
-    gamectx.release(g, ctx, B)
-    assert g.screen is g.title
-
-
 # -- Flip Junqi ------------------------------------------------------------------------
 
 
@@ -367,19 +359,6 @@ def test_junqi_undo_while_the_ai_thinks_and_in_two_player_games_at_the_rings_lim
         undone += 1
         assert _jq_state(g) == states[-1 - undone]
     assert undone == junqi_game.UNDO_PLIES >= 100
-
-
-def test_junqi_b_still_drops_the_selection_and_holding_it_leaves():
-    g, ctx = _jq_game(1)
-    c = g.model
-    c.legal_moves()
-    g.start_move(c.moves[0])                      # a flip: P2 moves next
-    press(g, ctx, B)
-    gamectx.release(g, ctx, B)
-    assert g.screen is g.play_screen
-    ctx.buttons.held = B
-    ctx.buttons.ms = 1000
-    assert g.tick(ctx) == "exit"
 
 
 def test_junqi_undo_against_the_ai_never_hands_you_the_ais_move(monkeypatch):

@@ -76,7 +76,7 @@ def test_at_the_cut_off_the_game_is_saved_and_the_screen_says_so_as_in_the_simul
 
     before = [("Trap the Cat", "wait:2 down wait:2 a wait:3"), ("the cursor moved", "right wait:2")]
     # the gauge's median of 5 readings (one every 15 ticks) reaches the cut-off in ~3
-    after = [("battery empty: saved", "wait:90"), ("the launcher at the cut-off", "hold:b:30 wait:20")]
+    after = [("battery empty: saved", "wait:90"), ("the launcher at the cut-off", "hold:b:20 up a wait:20")]
     sim = simmod.Simulator(BOARD, battery=3.8)
     want = []
     for segments, volts in ((before, None), (after, 3.3)):

@@ -17,7 +17,8 @@ BOARD = "pico-cp-ssd1306"
 # (CircuitPython's loop runs on its own clock, not the simulator's ticks):
 # (game, keys to its first screen, keys back to the launcher)
 TOUR = (("catmouse", "hold:a:3 wait:30", "hold:b:3 wait:20"),
-        ("trapcat", "hold:down:3 wait:15 hold:a:3 wait:45", "hold:b:40 wait:20"),
+        ("trapcat", "hold:down:3 wait:15 hold:a:3 wait:45",
+         "hold:b:40 wait:10 hold:up:3 wait:10 hold:a:3 wait:20"),     # the pause menu's QUIT
         ("junqi", "hold:down:3 wait:15 hold:a:3 wait:45", "hold:b:40 wait:20"),
         ("klotski", "hold:down:3 wait:15 hold:a:3 wait:45", ""))
 PANEL_X = 70        # Trap the Cat: the board is seeded from the clock, the panel is not

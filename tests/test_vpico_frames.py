@@ -23,12 +23,15 @@ STEPPED = [
     ("Cat & Mouse how to play", "b wait:2"),
     ("Cat & Mouse how to play, page 2", "right wait:2"),
     ("launcher after how to play", "b wait:2"),
-    ("Cat & Mouse board", "a wait:2 a wait:3"),
+    # (a game's first 60 frames say "HOLD B: MENU" over the map: 64 ticks later
+    # it is gone, the blinks in the same phase)
+    ("Cat & Mouse board", "a wait:2 a wait:67"),
     ("Cat & Mouse after a move and the AI's reply", "left wait:15"),
     ("Cat & Mouse after undo (B+A)", "b+a wait:3"),
-    ("launcher after Cat & Mouse", "b wait:2 b wait:2"),       # it offers CONTINUE now
-    ("Cat & Mouse continued (A on the launcher)", "a wait:3"),
-    ("launcher after the continued game", "b wait:2 b wait:2"),
+    ("Cat & Mouse pause menu (B held)", "hold:b:20 wait:2"),
+    ("launcher after Cat & Mouse (QUIT)", "up a wait:2"),       # it offers CONTINUE now
+    ("Cat & Mouse continued (A on the launcher)", "a wait:67"),
+    ("launcher after the continued game", "hold:b:20 up a wait:2"),
     ("Cat & Mouse watch mode, a search half drawn", "right wait:2 left wait:2 a wait:8"),  # RIGHT: NEW
     ("Cat & Mouse watch mode, the path, paused", "wait:18 a wait:2"),
     ("launcher after watching", "b wait:2 b wait:2"),
@@ -36,12 +39,12 @@ STEPPED = [
     ("Trap the Cat after a block and the cat's move", "right a wait:15"),
     ("Trap the Cat after another block", "left a wait:15"),
     ("Trap the Cat after undo (B+A)", "b+a wait:3"),
-    ("launcher after Trap the Cat", "hold:b:30 wait:2"),
+    ("launcher after Trap the Cat", "hold:b:20 up a wait:2"),
     ("Flip Junqi menu", "down a wait:2"),
-    ("Flip Junqi board", "a wait:2"),
+    ("Flip Junqi board", "a wait:66"),
     ("Flip Junqi after a flip and the AI's turn", "a wait:20"),
     ("Flip Junqi after undo (B+A)", "b+a wait:3"),
-    ("launcher after Flip Junqi", "hold:b:30 wait:2"),
+    ("launcher after Flip Junqi", "hold:b:20 up a wait:2"),
     ("Klotski level list", "down a wait:2"),
     ("Klotski level, solver setting up", "a wait:3"),
 ]
@@ -53,7 +56,7 @@ SAME = (
     ("Cat & Mouse after undo (B+A)", "Cat & Mouse board"),
     ("Flip Junqi after undo (B+A)", "Flip Junqi board"),
     ("Cat & Mouse continued (A on the launcher)", "Cat & Mouse after undo (B+A)"),
-    ("launcher after the continued game", "launcher after Cat & Mouse"),
+    ("launcher after the continued game", "launcher after Cat & Mouse (QUIT)"),
 )
 
 

@@ -251,7 +251,7 @@ def test_a_game_in_progress_survives_a_reload(site, browser, tmp_path):
     """A move's save (the game's play save: a folder of its own, catmouse/play.new)
     is copied to the browser's storage and back: after a reload the launcher offers
     CONTINUE, pixel for pixel the simulator's on the same saves."""
-    played = "a wait:2 a wait:8 left wait:10 b wait:2 b wait:2"       # a move, then leave
+    played = "a wait:2 a wait:8 left wait:10 hold:b:20 up a wait:2"   # a move, then QUIT
     load(browser, keys_url(site[1], played))
     keys = browser.evaluate("Object.keys(localStorage).filter((k) => k.includes('catmouse/play'))")
     assert keys, "the play save was not kept"

@@ -282,10 +282,11 @@ ROWS = (
 
 GAME_SCRIPTS = (
     # (game title, key script from the launcher with the cursor on it, exit script)
-    ("Cat & Mouse", "a wait:2 a wait:3 left wait:15 up wait:15", "b wait:2 b wait:2"),
-    ("Trap the Cat", "a wait:3 right a wait:15 up a wait:15", "hold:b:30 wait:2"),
-    ("Flip Junqi", "a wait:2 a wait:2 a wait:30", "hold:b:30 wait:2"),
-    ("Klotski", "a wait:2 a wait:40 right wait:5", "b wait:2 b wait:2 b wait:2"),
+    # (every game is left the same way: B held for the pause menu, UP round to QUIT, A)
+    ("Cat & Mouse", "a wait:2 a wait:3 left wait:15 up wait:15", "hold:b:20 up a wait:2"),
+    ("Trap the Cat", "a wait:3 right a wait:15 up a wait:15", "hold:b:20 up a wait:2"),
+    ("Flip Junqi", "a wait:2 a wait:2 a wait:30", "hold:b:20 up a wait:2"),
+    ("Klotski", "a wait:2 a wait:40 right wait:5", "hold:b:20 up a wait:2"),
 )
 
 

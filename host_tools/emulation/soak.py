@@ -6,7 +6,7 @@ The player is the host: seeded random keys, pressed only through the buttons
 (never through a game's attributes), in turn on every game: the launcher starts
 it (A; CONTINUE or RIGHT for a new game when one is saved), keys are played
 (arrows, A, B taps, B+A undo, B held for the menus, waits for the AI), then the
-game is left (B held, B taps, as each game leaves); now and then the settings
+game is left (B held for the pause menu's QUIT, B taps); now and then the settings
 screen and a game's "how to play" pages.  Level lists, hints and Cat & Mouse's
 watch mode are reached the way a player reaches them: through those keys.
 
@@ -447,11 +447,10 @@ class Player:
                 self.hold(0, n, "wait%d" % n)
 
     def leave(self):
-        """B held (leaves Trap the Cat and Junqi; Cat & Mouse's play goes to
-        its title, which B leaves; opens Klotski's menu, whose last line, UP
-        from the first, is LEVELS: A there, then B leaves the level list), B
-        taps (lists, rules pages, end screens), A now and then (an end or error
-        screen's A/B: BACK).  False when still not at the launcher."""
+        """B held (in play: every game's pause menu, whose last line, UP from
+        the first, is QUIT: A there leaves), B taps (the menu, lists, titles,
+        rules pages, end screens), A now and then (an end or error screen's
+        A/B: BACK).  False when still not at the launcher."""
         t = self.t
         for round_no in range(16):
             self.settle(3)
