@@ -242,7 +242,9 @@ def _refused_and_played_on(game_id, snap):
 
 
 def _to_launcher(s, rt):
-    """Leave the game as a player does (Klotski: its menu's LEVELS, then B)."""
+    """Leave the game as a player does: in play, holding B opens the pause
+    menu, UP wraps round to its last line, QUIT (Klotski's: LEVELS, then B);
+    on an end screen, B."""
     for _ in range(6):
         if rt.screen is rt.launcher:
             return
@@ -252,7 +254,8 @@ def _to_launcher(s, rt):
         elif rt.ctx.game_id == "klotski" and g.screen is g.menu_screen:
             _run(s, "b wait:2")
         else:
-            _run(s, "hold:b:40 wait:3")
+            _run(s, "hold:b:20 wait:2")
+            _run(s, "up a wait:3" if rt.screen is not rt.launcher and g.pause.shown else "b wait:3")
     assert rt.screen is rt.launcher
 
 
@@ -262,7 +265,7 @@ def test_trapcat_drops_records_that_are_not_counts():
     rt = _enter(s, "trapcat")
     assert rt._toast == "RECORDS RESET" and rt.game.records == {"best1": 7}
     assert rt.game.lines[2] == "WON 0 LOST 0" and rt.game.lines[3] == "BEST 7"
-    _run(s, "a wait:30 hold:b:40 wait:5")
+    _run(s, "a wait:30 hold:b:20 up a wait:5")     # the pause menu's QUIT
     assert rt.screen is rt.launcher
 
 

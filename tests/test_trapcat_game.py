@@ -312,9 +312,9 @@ def test_records_are_kept_per_difficulty_and_an_old_save_reads_into_them():
 
 
 def test_a_hint_won_game_leaves_the_records_unchanged():
-    """HARD, a hint at every turn (B, then A on its cell, as a player who
-    presses B then A): a won game is marked, ends through ctx.finish with
-    the records as they were, and its end screen says "WITH HELP: NO RECORD"."""
+    """HARD, a hint at every turn (the pause menu's HINT, then A on its
+    cell): a won game is marked, ends through ctx.finish with the records as
+    they were, and its end screen says "WITH HELP: NO RECORD"."""
     won = 0
     for seed in range(4):
         ctx = FakeCtx(2)
@@ -328,7 +328,7 @@ def test_a_hint_won_game_leaves_the_records_unchanged():
             if _cat_turn(g):
                 g.tick(ctx)
                 continue
-            release(g, ctx, B)
+            hint(g, ctx)
             while g.job.running():
                 g.tick(ctx)
             assert g.hint_cell == g.cursor != trapcat.NONE
@@ -345,7 +345,7 @@ def test_a_hint_won_game_leaves_the_records_unchanged():
 def test_help_is_kept_across_continue_and_an_older_snapshot_is_unhelped():
     ctx = FakeCtx(1)
     g = trapcat_game.Scene(ctx)
-    release(g, ctx, B)
+    hint(g, ctx)
     while g.job.running():
         g.tick(ctx)
     snap = g.snapshot()
@@ -359,8 +359,11 @@ def test_help_is_kept_across_continue_and_an_older_snapshot_is_unhelped():
 def test_a_hint_is_labelled_and_its_cell_marked_until_the_block():
     ctx = FakeCtx(1)
     g = trapcat_game.Scene(ctx)
-    assert _text_at(_screen(g), trapcat_game.PX, 44, 8) == "B+A:UNDO"
-    release(g, ctx, B)
+    fb = _screen(g)
+    assert _text_at(fb, trapcat_game.PX, 44, 7) == "A:BLOCK"
+    assert _text_at(fb, trapcat_game.PX, 51, 8) == "B+A:UNDO"
+    assert _text_at(fb, trapcat_game.PX, 58, 12) == "HOLD B: MENU"
+    hint(g, ctx)
     while g.job.running():
         g.tick(ctx)
     cell = g.hint_cell
@@ -383,7 +386,7 @@ def test_a_hint_is_labelled_and_its_cell_marked_until_the_block():
 def test_the_cats_thinking_and_the_hints_search_look_different():
     ctx = SlicedCtx(2)
     g = trapcat_game.Scene(ctx)
-    release(g, ctx, B)
+    hint(g, ctx)
     g.tick(ctx)
     assert g.job.running() and not g.play_screen.cat_turn
     fb = _screen(g)
