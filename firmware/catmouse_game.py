@@ -2,9 +2,9 @@
 
 Screens, one object each (``Scene.screen`` is the one on show; the runtime
 sees ``Scene``): ``TitleScreen`` (the side and the map), ``PlayScreen``,
-``EndScreen`` (the result over the map), scenekit's ``PackErrorScreen`` and
+``EndScreen`` (the result over the map), gamelevels' ``PackErrorScreen`` and
 the watch mode (catmouse_watch.WatchScreen, imported when first chosen).
-``Scene`` holds what they share: the levels (scenekit.Levels: the built-in
+``Scene`` holds what they share: the levels (gamelevels.Levels: the built-in
 maps, then a level pack's), the title's choices, the records, the match
 (catmouse_match.Match: the model that play and watch both drive) and the map
 view (catmouse_view.MapView).
@@ -37,6 +37,7 @@ import catmouse
 import catmouse_maps
 import catmouse_match
 import catmouse_view
+import gamelevels
 import scenekit
 
 try:
@@ -64,7 +65,7 @@ def check_level(text):
 
 
 def _pack_map(text):
-    """A pack level's text once check_level passes it (scenekit.Levels.read
+    """A pack level's text once check_level passes it (gamelevels.Levels.read
     gives this: the match keeps the text, for the play save)."""
     check_level(text)
     return text
@@ -90,8 +91,8 @@ class Scene(screens.Scene):
         # B in play and the pause menu (its lines)
         self.pause = scenekit.Pause(("RESUME", "UNDO", "RESTART", "RULES", "QUIT"))
         self.screen = self.title
-        self.levels = scenekit.Levels(ctx, GAME_ID, _pack_map, len(catmouse_maps.LEVELS))
-        self.error_screen = scenekit.PackErrorScreen(self.levels, self.to_title)
+        self.levels = gamelevels.Levels(ctx, GAME_ID, _pack_map, len(catmouse_maps.LEVELS))
+        self.error_screen = gamelevels.PackErrorScreen(self.levels, self.to_title)
         if self.levels.error:
             self.screen = self.error_screen
         self.title.refresh()

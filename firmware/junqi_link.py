@@ -12,6 +12,7 @@ import junqi_flip as jf
 import junqi_game as jg
 import link
 import linkmatch
+import scenekit
 
 GAME = "junqi"
 
@@ -36,6 +37,9 @@ class Match(linkmatch.Match):
         self.frame = 0
         self.made = linkmatch.NO_MOVE
         self.note_ticks = 0                  # the solo game's colours note: not shown here
+        # the solo game's B controls (PlayScreen draws their reminder); here B is
+        # linkplay's, so the reminder stays off and the pause menu never opens
+        self.pause = scenekit.Pause(())
         self.labels = ("ME", "P2") if me == 0 else ("P1", "ME")
         self.screen = jg.PlayScreen(self)
         linkmatch.Match.__init__(self, ctx, seed, me)

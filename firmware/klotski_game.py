@@ -3,9 +3,9 @@
 Screens (``screens.Screen``; ``Scene.screen`` is the one on show, the runtime
 sees ``Scene``): ``LevelList`` (fewest optimal steps first: name, best /
 optimal, "+" solved, "*" perfect, a thumbnail of the layout), ``PlayScreen``
-(the board and its panel), ``WinScreen`` and ``scenekit.PackErrorScreen``;
+(the board and its panel), ``WinScreen`` and ``gamelevels.PackErrorScreen``;
 the pause menu over the board is ``scenekit.Pause`` (``Scene.pause``).
-``Scene`` holds what they share: the levels (``scenekit.Levels``), the board
+``Scene`` holds what they share: the levels (``gamelevels.Levels``), the board
 in play, its undo ring and its solver (a ``SolverTask`` run by a
 ``work.Job``).  The list and the pack's error are
 kept on screen by the runtime's frame cache (``Scene.frame_key``).
@@ -63,6 +63,7 @@ import gfx
 import klotski
 import klotski_cache
 import klotski_levels
+import gamelevels
 import scenekit
 import undoring
 import userlevels
@@ -419,8 +420,8 @@ class Scene(screens.Scene):
         self.screen = self.list_screen
         self.unsaved = False             # a step, an undo or a restart since the last save
         self.playing = False             # a board is in play (opened, not solved)
-        self.levels = scenekit.Levels(ctx, GAME_ID, check_level, n)   # built-in, then the pack's
-        self.error_screen = scenekit.PackErrorScreen(self.levels, self.to_list)
+        self.levels = gamelevels.Levels(ctx, GAME_ID, check_level, n)   # built-in, then the pack's
+        self.error_screen = gamelevels.PackErrorScreen(self.levels, self.to_list)
         if self.levels.error:
             self.screen = self.error_screen
 

@@ -1,16 +1,9 @@
-"""What every game's scene shares, written once: B in play and the pause
-menu, the refusal of an illegal move (a low beep and a flash on screen), the
-end screens' guard, the levels and the "LEVEL PACK BAD" screen.
-
-Imported by the games' scene modules only (it leaves with the game).  The
-level-pack reader (userlevels, levelpack: ~11 KB of heap on a Pico) is
-imported where a pack is opened or its error shown, so a game without level
-packs (Flip Junqi) does not carry it; and when a game finds no pack,
-``Levels`` drops userlevels again (on MicroPython), so a game played without
-one does not carry it either.
-"""
-
-import sys
+# What every game's scene shares, written once: B in play and the pause
+# menu, the refusal of an illegal move (a low beep and a flash on screen) and
+# the end screens' guard.  The levels and the "LEVEL PACK BAD" screen are
+# gamelevels.py's, imported only by the games that offer level packs.
+#
+# Imported by the games' scene modules only (it leaves with the game).
 
 # The controls of B, the same in every game (docs/runtime.md, "Controls"): a
 # B tap puts down what is picked up and never discards anything; B+A (hold B,
@@ -19,7 +12,6 @@ import sys
 # Comments rather than docstrings here: a MicroPython that compiles the source
 # keeps docstrings on the heap, and every game carries this module.
 
-import screens
 from buttons import A, ALL, B
 import gfx
 
@@ -34,15 +26,15 @@ import gfx
 # (leave the game, kept for CONTINUE: the scene returns "exit").
 
 
+# B+A (hold B, press A): undo, in every game (Pause.poll's "undo").
 def undo_chord(btn):
-    """B+A (hold B, press A): undo, in every game (Pause.poll's "undo")."""
     return btn.pressed(B) and btn.just_pressed(A)
 
 
+# An illegal move or an undo that cannot be done, in every game: a low
+# beep and ``message`` flashed on screen (a short toast), so it shows with
+# the sound off too.  ``message`` is a constant: nothing is allocated.
 def refuse(ctx, message):
-    """An illegal move or an undo that cannot be done, in every game: a low
-    beep and ``message`` flashed on screen (a short toast), so it shows with
-    the sound off too.  ``message`` is a constant: nothing is allocated."""
     ctx.beep(220, 30)               # the low beep
     ctx.toast(message, 20)          # 2/3 s
 
@@ -114,70 +106,3 @@ class Pause:
                 self.shown = True
             return "menu"
         return None
-
-
-
-class Levels:
-    """The levels a game offers: its ``n_builtin`` built-in ones (the game
-    names and reads those), then the pack's, ``/levels/<game_id>.bin``
-    (firmware/userlevels.py), each checked with ``check(text)`` when the pack
-    opens and again when it is read.  ``error``: the wrapped reason a pack was
-    dropped (for ``PackErrorScreen``), else None."""
-
-    def __init__(self, ctx, game_id, check, n_builtin):
-        self.n_builtin = n_builtin
-        self.check = check
-        self.error = None
-        import userlevels
-        self.pack, err = userlevels.open_for(ctx, game_id, check)
-        if err:
-            self.drop_pack(err)
-        elif self.pack is None and sys.implementation.name != "cpython":
-            sys.modules.pop("userlevels", None)     # no pack: the reader leaves (~2 KB)
-
-    def count(self):
-        return self.n_builtin + (self.pack.count if self.pack is not None else 0)
-
-    def in_pack(self, i):
-        return i >= self.n_builtin
-
-    def pack_label(self, i):
-        """"PACK k/N" for level ``i`` of the pack."""
-        return "PACK %d/%d" % (i - self.n_builtin + 1, self.pack.count)
-
-    def read(self, i):
-        """Level ``i`` of the pack, parsed by ``check``; None when the pack
-        cannot give it (the pack is then dropped, ``error`` says why)."""
-        import userlevels
-        try:
-            return self.check(self.pack.text(i - self.n_builtin))
-        except Exception as exc:          # LevelPackError, the parser's ValueError
-            self.drop_pack(userlevels.short_reason(exc))
-            return None
-
-    def drop_pack(self, reason):
-        import userlevels
-        self.pack = None
-        self.error = userlevels.wrap(reason)
-
-
-class PackErrorScreen(screens.Screen):
-    """Why the level pack was dropped; A or B calls ``on_close()`` (the game
-    shows its built-in levels)."""
-
-    def __init__(self, levels, on_close):
-        self.levels = levels
-        self.on_close = on_close
-
-    def tick(self, ctx):
-        btn = ctx.buttons
-        if btn.just_pressed(A) or btn.just_released(B):
-            self.on_close()
-        return None
-
-    def frame_key(self):
-        return 0
-
-    def draw(self, fb):
-        import userlevels
-        userlevels.draw_error(fb, self.levels.error)

@@ -4,7 +4,7 @@ Screens, one object each with ``tick(ctx)`` / ``draw(fb)`` (``Scene.screen``
 is the one on show; the runtime sees ``Scene``): ``LevelChoice`` (only with
 a level pack), ``PlayScreen`` (the grid in play: the player's turn and the
 cat's), ``EndScreen`` (the last position and the result) and the pack's
-error (``scenekit.PackErrorScreen``).  ``Scene`` holds what they share: the
+error (``gamelevels.PackErrorScreen``).  ``Scene`` holds what they share: the
 grid in play (a trapcat.Board) with its cursor, the cat and the hint
 (trapcat_ai tasks) and the ``work.Job`` that runs them, the undo ring, the
 records, the panel's text and B (``scenekit.Pause``).
@@ -48,6 +48,7 @@ starts a given position (``levels preview`` renders packs through it).
 import screens
 from buttons import A, B, DOWN, LEFT, RIGHT, UP
 import gfx
+import gamelevels
 import scenekit
 import trapcat
 import trapcat_ai
@@ -115,8 +116,8 @@ class Scene(screens.Scene):
         self.choice_screen = LevelChoice(self)
         self.screen = self.play_screen
         self.new_game()
-        self.levels = scenekit.Levels(ctx, GAME_ID, check_level, 1)
-        self.error_screen = scenekit.PackErrorScreen(self.levels, self.close_error)
+        self.levels = gamelevels.Levels(ctx, GAME_ID, check_level, 1)
+        self.error_screen = gamelevels.PackErrorScreen(self.levels, self.close_error)
         if self.levels.error is not None:
             self.pack_bad()
         elif self.levels.pack is not None:

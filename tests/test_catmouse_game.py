@@ -18,7 +18,7 @@ import catmouse_records  # noqa: E402
 import catmouse_game  # noqa: E402
 import catmouse_match  # noqa: E402
 import gamectx  # noqa: E402
-import scenekit  # noqa: E402
+import gamelevels  # noqa: E402
 import work  # noqa: E402
 from buttons import A, B, DOWN, LEFT, RIGHT, UP  # noqa: E402
 
@@ -63,8 +63,8 @@ def _play_until_the_end(g, ctx, keys, limit=3000):
 def test_one_object_per_screen_and_no_state_dispatch():
     ctx = Ctx()
     g = catmouse_game.Scene(ctx)
-    assert g.screen is g.title and isinstance(g.error_screen, scenekit.PackErrorScreen)
-    assert isinstance(g.levels, scenekit.Levels) and g.n_levels() == g.levels.count()
+    assert g.screen is g.title and isinstance(g.error_screen, gamelevels.PackErrorScreen)
+    assert isinstance(g.levels, gamelevels.Levels) and g.n_levels() == g.levels.count()
     assert g.title.lines[1].startswith("MAP:")
     source = (FIRMWARE / "catmouse_game.py").read_text()
     assert "state ==" not in source and "hasattr" not in source

@@ -654,11 +654,11 @@ def test_a_runtime_that_cannot_build_marks_the_levels_without_a_table(cache_dir,
     tap(g, ctx, A)
     assert g.task.phase == kg.S_NO_TABLE and g.task.solver is None and not g.job.running()
     assert g.play_screen.status() == "NO HINTS"
-    menu(g, ctx, 0)                         # hint
+    menu(g, ctx, "HINT")
     assert "NO HINTS" in ctx.toasts and g.steps == 0
-    menu(g, ctx, 4)                         # levels: back up to the classic set, which loads
-    for _ in range(six):
-        tap(g, ctx, UP)
+    menu(g, ctx, "LEVELS")                  # on to the classic layout, whose table loads
+    for _ in range(CLASSIC_AT - six):
+        tap(g, ctx, DOWN)
     assert not _mark_shown(g)
     tap(g, ctx, A)
     set_up(g, ctx)
@@ -666,16 +666,18 @@ def test_a_runtime_that_cannot_build_marks_the_levels_without_a_table(cache_dir,
     s = g.task.solver
     assert s.search is None and isinstance(s.table, klotski_filetable.FileWords)
     assert s.distance(s.rank_of(g.cells)) == 81
-    menu(g, ctx, 0)                         # a hint, from the file
+    menu(g, ctx, "HINT")                    # a hint, from the file
     assert g.steps == 1 and s.distance(s.rank_of(g.cells)) == 80
     table = s.table
-    menu(g, ctx, 4)
-    tap(g, ctx, DOWN)
+    classic_set = klotski.piece_set(klotski.parse(CLASSIC))
+    assert klotski.piece_set(klotski.parse(g.layouts[CLASSIC_AT - 1])) == classic_set
+    menu(g, ctx, "LEVELS")
+    tap(g, ctx, UP)
     tap(g, ctx, A)                          # the same piece set: the same solver
     assert g.task.solver is s and g.task.phase == kg.S_READY
-    menu(g, ctx, 4)
-    for _ in range(six - 1):
-        tap(g, ctx, DOWN)
+    menu(g, ctx, "LEVELS")
+    for _ in range(CLASSIC_AT - 1 - six):
+        tap(g, ctx, UP)
     tap(g, ctx, A)                          # another set: the file is closed
     assert table.f.closed and g.task.phase == kg.S_NO_TABLE
     # a heap with too little room for the setup

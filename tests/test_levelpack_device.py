@@ -81,7 +81,7 @@ def reason(game):
 
 
 def cm_reason(game):
-    """Cat & Mouse's: why its scenekit.Levels dropped the pack."""
+    """Cat & Mouse's: why its gamelevels.Levels dropped the pack."""
     return " ".join(game.levels.error)
 
 

@@ -31,6 +31,9 @@ def test_klotski_a_blocked_piece():
     import klotski_game as kg
     ctx = Ctx()
     g = kg.Scene(ctx)
+    levels = kg.klotski_levels
+    layouts = [levels.level(i)[1] for i in range(levels.count())]
+    g.level = layouts.index("VBBV/VBBV/VHHV/VSSV/S..S")   # the classic (the list: by optimal steps)
     for key in (A, DOWN, DOWN, A, DOWN, RIGHT):      # the soldier down, then right
         gamectx.tap(g, ctx, key)
     assert g.steps == 1 and ctx.toasts == []

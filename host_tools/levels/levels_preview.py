@@ -6,6 +6,8 @@ Each level goes through the simulator's whole path: the game's own ``Scene``
 with ``Game.show_level(text)``, draws into the frame buffer, the display driver
 sends the frame over the fake I2C bus, and the controller model
 (host_tools/emulation/oledmodel.py) decodes it into the pixels that are saved, scaled up.
+The "HOLD B: MENU" reminder a new game shows for two seconds is left out: the
+preview is the level itself.
 Without ``--index`` every level of the pack is drawn on one contact sheet
 (level 0 top left, row by row).
 
@@ -50,6 +52,9 @@ def render_level(game, data, scale=4, board="pico-ssd1306"):
     if check is not None:
         check(data)                     # what the device and `flash` refuse (e.g. too big)
     screen.show_level(level_text(data))
+    pause = getattr(screen, "pause", None)  # scenekit.Pause: the level, not the two seconds
+    if pause is not None:                   # of "HOLD B: MENU" a new game shows over it
+        pause.reminder = 0
     rt.game = rt.screen = screen
     screen.draw(rt.fb)                  # the game's draw code, no tick: no AI move yet
     rt.display.show()                   # driver -> I2C bytes -> controller model
