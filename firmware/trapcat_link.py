@@ -35,6 +35,7 @@ class Match(linkmatch.Match):
         self.cursor = 0
         self.side = ("BLOCKER", "CAT")[me]
         self.lines = ("", "", "")
+        self.hint_cell = trapcat.NONE    # the solo grid's hint mark: no hints in a linked game
         linkmatch.Match.__init__(self, ctx, seed, me)
         self.cursor = self.board.cat - 1     # (an undo's replay leaves it where it is)
 

@@ -17,7 +17,7 @@ from gamectx import FakeCtx
 
 from host_tools.emulation.pinsim import install_host_modules
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.device
 
 LOST = "LINK LOST - CHECK CABLE"
 
