@@ -91,23 +91,31 @@ for index in range(4):
         peak = max(peak, gc.mem_alloc() - BASE)
     frames('game%d' % index)
     emit('peak%d' % index, peak)
+    scene = None
     if index == 3:                  # Klotski: its first level, until the hints are ready (or not)
-        import klotski_game as kg
-        scene = rt.screen
-        if not isinstance(scene, kg.Scene):       # the game did not start (its error screen)
+        try:
+            import klotski_game as kg
+        except MemoryError:         # the measuring itself out of heap: said, not a crash
+            emit('klotski_ready', 'MemoryError')
+            kg = None
+        scene = rt.screen if kg is not None else None
+        if scene is not None and not isinstance(scene, kg.Scene):   # the game did not start
             emit('klotski_ready', type(scene).__name__)
             scene = None
     if index == 3 and scene is not None:
-        t = time.monotonic_ns()
-        steps(2, buttons.A)
-        peak = n = 0
-        while scene.task.phase not in (kg.S_READY, kg.S_FAIL, kg.S_NO_TABLE) and n < READY_WITHIN:
-            steps(1)
-            n += 1
-            gc.collect()
-            peak = max(peak, gc.mem_alloc() - BASE)
-        emit('klotski_ready', (scene.task.phase == kg.S_READY, (time.monotonic_ns() - t) / 1e6, n, peak,
-                               scene.play_screen.status(), scene.task.piece_set))
+        try:
+            t = time.monotonic_ns()
+            steps(2, buttons.A)
+            peak = n = 0
+            while scene.task.phase not in (kg.S_READY, kg.S_FAIL, kg.S_NO_TABLE) and n < READY_WITHIN:
+                steps(1)
+                n += 1
+                gc.collect()
+                peak = max(peak, gc.mem_alloc() - BASE)
+            emit('klotski_ready', (scene.task.phase == kg.S_READY, (time.monotonic_ns() - t) / 1e6, n, peak,
+                                   scene.play_screen.status(), scene.task.piece_set))
+        except MemoryError:             # the measuring itself out of heap: said, not a crash
+            emit('klotski_ready', 'MemoryError')
         del scene
     steps(40, buttons.B)
     steps(10)
@@ -174,8 +182,10 @@ def _klotski_ready(report, figures):
     if isinstance(figures, str):              # the screen on show instead of the game's
         for name, unit in (("Klotski: time to hints ready", "ms"),
                            ("Klotski peak live heap, table ready", "bytes")):
-            report.add(SECTION, name, None, unit, note="not measured: the game did not start here "
-                       "(%s on show)" % figures)
+            report.add(SECTION, name, None, unit, note=(
+                "not measured: the measuring program ran out of CircuitPython's heap"
+                if figures == "MemoryError" else
+                "not measured: the game did not start here (%s on show)" % figures))
         return
     ready, ms, ticks, peak, status, piece_set = figures
     why = "" if ready else ("not reached: the board says %s (%d ticks, peak live heap %d B)"
