@@ -116,7 +116,7 @@ for index in range(4):
                                    scene.play_screen.status(), scene.task.piece_set))
         except MemoryError:             # the measuring itself out of heap: said, not a crash
             emit('klotski_ready', 'MemoryError')
-        del scene
+    scene = kg = None                   # nothing of the game's kept past its leaving
     steps(40, buttons.B)
     steps(10)
     if rt.screen is not rt.launcher:
