@@ -18,6 +18,7 @@ module (hw_*.py) is not read: what a backend uses of itself (the web page's
 
 import ast
 import re
+from pathlib import Path
 
 import pytest
 from gamectx import FakeCtx
@@ -221,6 +222,14 @@ def test_every_backend_opens_its_link_cable(machine_backends, web_backend, monke
     busio = types.ModuleType("busio")
     busio.UART = lambda tx, rx, **kw: made.append((tx, rx, kw)) or hw_web.LinkPipe()
     monkeypatch.setitem(sys.modules, "busio", busio)
+    # CircuitPython's ``board`` (GP0..GP29): the stand-in, whichever ``board`` (Blinka's on
+    # this host) an earlier test left imported
+    import importlib.util
+    spec = importlib.util.spec_from_file_location(
+        "board", Path(__file__).resolve().parent.parent / "host_tools" / "emulation" / "fakecp" / "board.py")
+    fake_board = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(fake_board)
+    monkeypatch.setitem(sys.modules, "board", fake_board)
     cp = object.__new__(hw_circuitpython.Hardware)
     cp.cfg = {"mcu": "rp2040", "link": {"uart": 0, "tx": 0, "rx": 1}}
     cp._uart = None
