@@ -79,15 +79,6 @@ class Pause:
         self.rules = None         # howto.Scene while the rules are shown
         self.reminder = 0         # frames "HOLD B: MENU" still shows (draw_reminder)
 
-    # The scene's frame: its screen (not while the rules pages cover it), then
-    # the menu over it while shown.
-    def draw_over(self, screen, fb):
-        if self.rules is None:
-            screen.draw(fb)
-        if self.shown:
-            import pausemenu
-            pausemenu.draw(self, fb)
-
     def draw_reminder(self, fb):
         if self.reminder:
             self.reminder -= 1

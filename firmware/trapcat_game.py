@@ -85,21 +85,6 @@ def check_level(text):
     return level
 
 
-def moved_cursor(btn, cursor, size):
-    """The grid cursor after this tick's arrows (held ones repeat), kept on
-    the ``size`` x ``size`` grid; the linked game moves its cursor so too."""
-    r = cursor // size
-    c = cursor % size
-    if btn.repeat(LEFT) and c > 0:
-        c -= 1
-    elif btn.repeat(RIGHT) and c < size - 1:
-        c += 1
-    elif btn.repeat(UP) and r > 0:
-        r -= 1
-    elif btn.repeat(DOWN) and r < size - 1:
-        r += 1
-    return r * size + c
-
 class Scene(screens.Scene):
     """The scene the runtime runs: the grid in play, its cat, hint, job and
     undo ring, the records and the levels, shared by the screens; ``screen``
@@ -168,7 +153,11 @@ class Scene(screens.Scene):
 
     def draw(self, fb):
         fb.fill(0)
-        self.pause.draw_over(self.screen, fb)
+        if self.pause.rules is None:
+            self.screen.draw(fb)
+        if self.pause.shown:
+            import pausemenu
+            pausemenu.draw(self.pause, fb)
 
     def frame_key(self):
         """The runtime's frame cache: the level choice, the pack's error and
@@ -514,7 +503,18 @@ class PlayScreen(screens.Screen):
 
     def move_cursor(self, btn):
         g = self.scene
-        g.cursor = moved_cursor(btn, g.cursor, g.board.size)
+        size = g.board.size
+        r = g.cursor // size
+        c = g.cursor % size
+        if btn.repeat(LEFT) and c > 0:
+            c -= 1
+        elif btn.repeat(RIGHT) and c < size - 1:
+            c += 1
+        elif btn.repeat(UP) and r > 0:
+            r -= 1
+        elif btn.repeat(DOWN) and r < size - 1:
+            r += 1
+        g.cursor = r * size + c
 
     def block(self, ctx):
         """A on the cell under the cursor: the block, then the end or the cat's turn."""
