@@ -70,3 +70,37 @@ def test_compare_file_errors_are_one_line(tmp_path, text, message):
         path.write_text(text)
     with pytest.raises(UserError, match=message):
         runner.load_rows(path)
+
+
+def test_a_crashing_module_is_an_error_row_and_the_run_goes_on(tmp_path, monkeypatch, capsys):
+    """A module that raises leaves an ERROR row (exit 1), the next module still runs,
+    and build/bench.json holds every figure after each module."""
+    import sys
+    import types
+
+    def crash(report):
+        report.add("first", "measured before the crash", 1, "fuel")
+        raise RuntimeError("the emulator went away")
+
+    def fine(report):
+        report.add("second", "fast", 1.0, "ms", budget=2.0)
+
+    for name, collect in (("benchfake_crash", crash), ("benchfake_fine", fine)):
+        monkeypatch.setitem(sys.modules, name, types.SimpleNamespace(collect=collect))
+    monkeypatch.setattr(runner, "bench_modules", lambda: ["benchfake_crash", "benchfake_fine"])
+    monkeypatch.setattr(runner, "BUILD_DIR", tmp_path)
+    monkeypatch.setattr(runner, "ERROR_LOG", runner.ROOT / "build" / "bench-errors-test.log")
+    try:
+        args = types.SimpleNamespace(compare=None, only="benchfake")
+        assert runner.run_bench(args) == 1
+        out = capsys.readouterr().out
+        assert "ERROR: the module stopped" in out and "RuntimeError: the emulator went away" in out
+        assert "ERROR: benchfake_crash: ERROR: the module stopped" in out
+        data = json.loads((tmp_path / "bench.json").read_text())
+        assert data["complete"] is True
+        assert [r["name"] for r in data["rows"]] == [
+            "measured before the crash", "ERROR: the module stopped", "fast"]
+        assert "the emulator went away" in runner.ERROR_LOG.read_text()
+    finally:
+        if runner.ERROR_LOG.exists():
+            runner.ERROR_LOG.unlink()

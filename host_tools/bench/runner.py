@@ -5,6 +5,9 @@ Each bench module defines ``collect(report)`` and calls ``report.add(...)`` per
 figure: first every game's (its "bench" hook in host_tools/core/registry.py,
 in games.GAMES order), then PLATFORM_BENCHES.  Budgets are checked
 here and nowhere else (no timed unit tests): a figure over budget is marked OVER and the command exits 1.
+Each module's figures are printed and written to build/bench.json as soon as it ends (a run of
+half an hour that stops keeps what it measured); a module that crashes becomes an ERROR row
+(exit 1, traceback in build/bench-errors.log) and the modules after it still run.
 
 Each figure with a budget also gets its share of that budget.  A real Pico runs up to
 ~40 % slower than the virtual one, so an on-device time measured on the virtual Pico
@@ -19,6 +22,7 @@ have no margin.
 import importlib
 import json
 import time
+import traceback
 from pathlib import Path
 
 from host_tools.core import registry
@@ -43,6 +47,7 @@ def bench_modules():
 
 
 BUILD_DIR = ROOT / "build"
+ERROR_LOG = BUILD_DIR / "bench-errors.log"
 
 # the share of its budget a figure may use before it is THIN, by kind
 MARGINS = {"device": 0.70, "heap": 0.95}
@@ -106,7 +111,7 @@ def _verdict(row):
     if row["ok"] is None:
         return ""
     if not row["ok"]:
-        return "OVER"
+        return "ERROR" if row["value"] is None else "OVER"
     return "THIN" if row["thin"] else "ok"
 
 
@@ -171,6 +176,32 @@ def print_comparison(report, old_rows):
         print(line)
 
 
+def _write(report, started, done, out):
+    """build/bench.json as it stands: rewritten after each module (atomically), so a
+    long run that is stopped or crashes keeps the figures measured so far;
+    ``complete`` says whether every module ran."""
+    BUILD_DIR.mkdir(exist_ok=True)
+    tmp = out.with_suffix(".json.tmp")
+    tmp.write_text(json.dumps({"generated": time.strftime("%Y-%m-%d %H:%M:%S"),
+                               "seconds": round(time.time() - started, 1),
+                               "complete": done, "rows": report.rows}, indent=1))
+    tmp.replace(out)
+
+
+def _collect(report, name):
+    """One module's figures; a module that crashes leaves an ERROR row (counted as
+    over budget) and its traceback in build/bench-errors.log, and the run goes on."""
+    try:
+        importlib.import_module(name).collect(report)
+    except Exception as exc:   # a crash is a bench result: reported, not fatal
+        BUILD_DIR.mkdir(exist_ok=True)
+        with open(ERROR_LOG, "a", encoding="utf-8") as log:
+            log.write("== %s %s\n%s\n" % (time.strftime("%H:%M:%S"), name, traceback.format_exc()))
+        report.add(name.rsplit(".", 1)[-1], "ERROR: the module stopped", None, "", note=(
+            "%s: %s (traceback in %s)" % (exc.__class__.__name__, exc, ERROR_LOG.relative_to(ROOT)))[:300])
+        report.rows[-1]["ok"] = False
+
+
 def run_bench(args):
     old_rows = load_rows(args.compare) if args.compare else None
     modules = bench_modules()
@@ -180,24 +211,28 @@ def run_bench(args):
             args.only, ", ".join(m.rsplit(".", 1)[-1].replace("bench_", "") for m in modules)))
     report = Report()
     started = time.time()
-    for name in names:
-        importlib.import_module(name).collect(report)
-    print_report(report)
+    out = BUILD_DIR / "bench.json"
+    if ERROR_LOG.exists():
+        ERROR_LOG.unlink()
+    for number, name in enumerate(names, 1):
+        print("\n-- [%d/%d] %s (%.0f s so far)" % (number, len(names), name.rsplit(".", 1)[-1],
+                                              time.time() - started), flush=True)
+        first = len(report.rows)
+        _collect(report, name)
+        shown = Report()
+        shown.rows = report.rows[first:]
+        print_report(shown)
+        _write(report, started, number == len(names), out)
     if old_rows is not None:
         print_comparison(report, old_rows)
-    BUILD_DIR.mkdir(exist_ok=True)
-    out = BUILD_DIR / "bench.json"
-    tmp = out.with_suffix(".json.tmp")
-    tmp.write_text(json.dumps({"generated": time.strftime("%Y-%m-%d %H:%M:%S"),
-                               "seconds": round(time.time() - started, 1),
-                               "rows": report.rows}, indent=1))
-    tmp.replace(out)
     over = report.over_budget()
     thin = report.thin()
     print("\n%d figures, %d over budget, %d thin (within budget, past the margin a real Pico "
           "needs: %d %% of a time budget on the virtual Pico, %d %% of a heap budget); "
           "written to %s" % (len(report.rows), len(over), len(thin),
                              round(100 * MARGINS["device"]), round(100 * MARGINS["heap"]), out))
+    for row in over:
+        print("  %s: %s: %s" % (_verdict(row), row["section"], row["name"]))
     return 1 if over else 0
 
 
