@@ -113,11 +113,7 @@ class Scene(screens.Scene):
     def draw(self, fb):
         # each screen draws all of it: the map's terrain copy covers the
         # whole frame, so no fill first (161k VM fuel a frame)
-        if self.pause.rules is None:
-            self.screen.draw(fb)
-        if self.pause.shown:
-            import pausemenu
-            pausemenu.draw(self.pause, fb)
+        self.pause.draw_over(self.screen, fb)
 
     def frame_key(self):
         """Runtime frame cache: the title and the pack's error are static, the

@@ -479,11 +479,7 @@ class Scene(screens.Scene):
         return None
 
     def draw(self, fb):
-        if self.pause.rules is None:
-            self.screen.draw(fb)
-        if self.pause.shown:
-            import pausemenu
-            pausemenu.draw(self.pause, fb)
+        self.pause.draw_over(self.screen, fb)
 
     def frame_key(self):
         # Runtime frame cache: only the menu is static (the field blinks).

@@ -85,6 +85,23 @@ def check_level(text):
     return level
 
 
+# The grid cursor after this tick's arrows (held ones repeat), kept on the
+# ``size`` x ``size`` grid: the solo game's and the linked game's
+# (trapcat_link.Match.act).
+def moved_cursor(btn, cursor, size):
+    r = cursor // size
+    c = cursor % size
+    if btn.repeat(LEFT) and c > 0:
+        c -= 1
+    elif btn.repeat(RIGHT) and c < size - 1:
+        c += 1
+    elif btn.repeat(UP) and r > 0:
+        r -= 1
+    elif btn.repeat(DOWN) and r < size - 1:
+        r += 1
+    return r * size + c
+
+
 class Scene(screens.Scene):
     """The scene the runtime runs: the grid in play, its cat, hint, job and
     undo ring, the records and the levels, shared by the screens; ``screen``
@@ -153,11 +170,7 @@ class Scene(screens.Scene):
 
     def draw(self, fb):
         fb.fill(0)
-        if self.pause.rules is None:
-            self.screen.draw(fb)
-        if self.pause.shown:
-            import pausemenu
-            pausemenu.draw(self.pause, fb)
+        self.pause.draw_over(self.screen, fb)
 
     def frame_key(self):
         """The runtime's frame cache: the level choice, the pack's error and
@@ -486,7 +499,7 @@ class PlayScreen(screens.Screen):
             self.cat_moves(ctx)
             return None
         btn = ctx.buttons
-        self.move_cursor(btn)
+        g.cursor = moved_cursor(btn, g.cursor, g.board.size)
         job = g.job
         if job.running():                    # a hint is being worked out
             if btn.just_pressed(A):
@@ -500,21 +513,6 @@ class PlayScreen(screens.Screen):
         if btn.just_pressed(A):
             self.block(ctx)
         return None
-
-    def move_cursor(self, btn):
-        g = self.scene
-        size = g.board.size
-        r = g.cursor // size
-        c = g.cursor % size
-        if btn.repeat(LEFT) and c > 0:
-            c -= 1
-        elif btn.repeat(RIGHT) and c < size - 1:
-            c += 1
-        elif btn.repeat(UP) and r > 0:
-            r -= 1
-        elif btn.repeat(DOWN) and r < size - 1:
-            r += 1
-        g.cursor = r * size + c
 
     def block(self, ctx):
         """A on the cell under the cursor: the block, then the end or the cat's turn."""
