@@ -135,7 +135,7 @@ def _junqi_next(model):
     flags = [c for c in flips if model.kind[c] == jf.FLAG]
     near = [c for c in flips for f in range(jb.CELLS)
             if model.occ[f] != 0 and model.kind[f] == jf.FLAG and c in jb.road_neighbours(f)
-            and model.colour[c] != model.colour[f] and jb.KIND[c] == jb.POST
+            and model.colour[c] != model.colour[f] and jb.KIND[c] == jb._POST
             and model.kind[c] not in (jf.FLAG, jf.MINE)]
     for pick in (near, flags, flips):
         if pick:
