@@ -35,7 +35,7 @@ COUNT = const(6)
 NAMES = ("up", "down", "left", "right", "a", "b")
 
 _DEBOUNCE_MS = const(30)
-REPEAT_DELAY_MS = const(300)
+_REPEAT_DELAY_MS = const(300)
 _REPEAT_MS = const(100)
 
 
@@ -57,7 +57,7 @@ def combine(raw, combos):
 
 
 class Buttons:
-    def __init__(self, debounce_ms=_DEBOUNCE_MS, repeat_delay_ms=REPEAT_DELAY_MS,
+    def __init__(self, debounce_ms=_DEBOUNCE_MS, repeat_delay_ms=_REPEAT_DELAY_MS,
                  repeat_ms=_REPEAT_MS):
         self.debounce_ms = debounce_ms
         self.repeat_delay_ms = repeat_delay_ms

@@ -28,7 +28,7 @@ from asciitext import first_bad
 FREE = const(0)
 CAT = const(1)
 MOUSE = const(2)
-OBSTACLE = const(3)
+_OBSTACLE = const(3)
 MAX_SIDE = const(64)
 _DEFAULT_COLS = const(16)
 _DEFAULT_ROWS = const(8)
@@ -173,7 +173,7 @@ class BoardView:
         self.cat_rest = 0
         self.mouse_rest = 0
         for i in range(len(costs)):
-            self.flags[i] = FREE if costs[i] else OBSTACLE
+            self.flags[i] = FREE if costs[i] else _OBSTACLE
 
     def __len__(self):
         return len(self.flags)

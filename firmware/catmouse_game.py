@@ -47,10 +47,10 @@ except ImportError:
         return value
 
 GAME_ID = "catmouse"
-AI_DELAY = const(4)   # ticks between the player's move and the AI's answer
+_AI_DELAY = const(4)   # ticks between the player's move and the AI's answer
 _MOVES = const(31)    # UP | DOWN | LEFT | RIGHT | A
-SCREEN_COLS = const(16)  # 8 x 7 px cells above the status bar (catmouse_view)
-SCREEN_ROWS = const(8)
+_SCREEN_COLS = const(16)  # 8 x 7 px cells above the status bar (catmouse_view)
+_SCREEN_ROWS = const(8)
 _SIDES = ("mouse", "cat", "watch")
 
 
@@ -58,9 +58,9 @@ def check_level(text):
     """A pack level the game can play: catmouse's parser, and a map that fits
     the 16 x 8 cells of the screen."""
     cmap = catmouse.parse_map(text)
-    if cmap.cols > SCREEN_COLS or cmap.rows > SCREEN_ROWS:
+    if cmap.cols > _SCREEN_COLS or cmap.rows > _SCREEN_ROWS:
         raise ValueError("the map is %dx%d; the screen fits %dx%d"
-                         % (cmap.cols, cmap.rows, SCREEN_COLS, SCREEN_ROWS))
+                         % (cmap.cols, cmap.rows, _SCREEN_COLS, _SCREEN_ROWS))
     return cmap
 
 
@@ -113,11 +113,7 @@ class Scene(screens.Scene):
     def draw(self, fb):
         # each screen draws all of it: the map's terrain copy covers the
         # whole frame, so no fill first (161k VM fuel a frame)
-        if self.pause.rules is None:
-            self.screen.draw(fb)
-        if self.pause.shown:
-            import pausemenu
-            pausemenu.draw(self.pause, fb)
+        self.pause.draw_over(self.screen, fb)
 
     def frame_key(self):
         """Runtime frame cache: the title and the pack's error are static, the
@@ -333,9 +329,9 @@ class PlayScreen(screens.Screen):
         self.cat_due = False        # the AI cat's move of this round is under way
 
     def reset(self):
-        """A new game: the AI (a cat) answers after AI_DELAY ticks."""
+        """A new game: the AI (a cat) answers after _AI_DELAY ticks."""
         self.cat_due = False
-        self.wait = AI_DELAY if self.match.side == "mouse" else 0
+        self.wait = _AI_DELAY if self.match.side == "mouse" else 0
 
     def resume(self):
         """Play on at once from the state the match was put back to."""
@@ -405,7 +401,7 @@ class PlayScreen(screens.Screen):
         if g.winner:
             self.scene.end_game(ctx)
         else:
-            self.wait = AI_DELAY
+            self.wait = _AI_DELAY
             self.update_status()
 
     def _as_cat(self, ctx):
@@ -423,7 +419,7 @@ class PlayScreen(screens.Screen):
             if g.winner:
                 self.scene.end_game(ctx)
                 return
-            self.wait = AI_DELAY
+            self.wait = _AI_DELAY
             self.update_status()
             return
         if not m.ai_move(ctx, "mouse"):

@@ -1,6 +1,6 @@
 """Cat & Mouse's records per map and difficulty (``saved["maps"]`` of
 catmouse_game.Scene; the totals over all maps stay in the scene): each map's
-MAP_RECORD counts, MAP_DIFF for each difficulty in turn (EASY, NORMAL, HARD):
+MAP_RECORD counts, _MAP_DIFF for each difficulty in turn (EASY, NORMAL, HARD):
 as the mouse won, lost, best (the most rounds lasted), as the cat won, lost,
 best (the fewest rounds to a catch; 0: none yet).  A built-in map is keyed by
 its name, any other (a pack's) by "P" and the CRC-32 of its text, so a record
@@ -21,7 +21,7 @@ except ImportError:
     def const(value):
         return value
 
-MAP_DIFF = const(6)
+_MAP_DIFF = const(6)
 MAP_RECORD = const(18)
 MAX_MAPS = const(24)
 MAP_KEY_LEN = const(16)
@@ -63,7 +63,7 @@ def add(saved, key, diff, side, won, rounds):
     rec = record(saved, key, True)
     if rec is None:
         return
-    at = MAP_DIFF * diff + (0 if side == "mouse" else 3)
+    at = _MAP_DIFF * diff + (0 if side == "mouse" else 3)
     rec[at + (0 if won else 1)] += 1
     best = rec[at + 2]
     if side == "mouse" and rounds > best:
@@ -88,7 +88,7 @@ def title_line(scene):
         rec = record(scene.saved, map_key(level, None))
     elif m.game is not None and m.level == level and m.map_text is not None:
         rec = record(scene.saved, map_key(level, m.map_text))
-    at = MAP_DIFF * diff + (0 if side == "mouse" else 3)
+    at = _MAP_DIFF * diff + (0 if side == "mouse" else 3)
     if rec is None or not (rec[at] or rec[at + 1]):
         return "%s: NO RECORD YET" % name
     line = "%s: WON %d LOST %d" % (name, rec[at], rec[at + 1])

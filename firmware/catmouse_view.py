@@ -5,7 +5,7 @@ nothing).
 
 A cell is 8 pixels wide and 7 high (CELL_W x CELL_H), so the largest map
 the screen takes, 16 x 8 cells, fills the top 128 x 56 pixels and the status
-bar has the bottom 7 rows to itself (STATUS_Y): it never covers the map.
+bar has the bottom 7 rows to itself (_STATUS_Y): it never covers the map.
 Road (empty), grass (tufts), stream (waves), obstacle (brick), cat (face
 with ears), mouse (side view: ear, snout, tail).
 """
@@ -24,27 +24,7 @@ except ImportError:
 _STATUS_SIZE = const(32)
 CELL_W = const(8)       # a map cell on the screen, in pixels
 CELL_H = const(7)
-STATUS_Y = const(57)    # the status bar: the bottom 7 rows, below 8 rows of cells
-
-_ROAD = gfx.sprite_rows((
-    "........", "........", "........", "........",
-    "........", "........", "........"))
-_GRASS = gfx.sprite_rows((
-    "........", ".X...X..", ".X.X.X..", "........",
-    "....X...", "X...X.X.", "X.X....."))
-_STREAM = gfx.sprite_rows((
-    "........", ".XX...XX", "X..XXX..", "........",
-    ".XX...XX", "X..XXX..", "........"))
-_OBSTACLE = gfx.sprite_rows((
-    "XXXXXXXX", "X..X...X", "XXXXXXXX", "X...X..X",
-    "XXXXXXXX", "X..X...X", "XXXXXXXX"))
-_CAT = gfx.sprite_rows((
-    "X.....X.", "XX...XX.", "XXXXXXX.", "X.XXX.X.",
-    "XXXXXXX.", "XX.X.XX.", ".XXXXX.."))
-_MOUSE = gfx.sprite_rows((
-    "..XX....", ".XXXX...", ".XXXXXX.",
-    "X.XXXXXX", "XXXXXXXX", ".X...X..", "......XX"))
-
+_STATUS_Y = const(57)    # the status bar: the bottom 7 rows, below 8 rows of cells
 
 class StatusText:
     """The status bar text, composed in place: one bytearray and a prebuilt
@@ -96,12 +76,27 @@ class MapView:
 
     def __init__(self, ctx):
         self.ctx = ctx
+        # the terrain's cells (obstacle, road, grass, stream), the cat, the mouse
         self.sprites = (
-            gfx.Sprite(_OBSTACLE, CELL_W, CELL_H), gfx.Sprite(_ROAD, CELL_W, CELL_H),
-            gfx.Sprite(_GRASS, CELL_W, CELL_H), gfx.Sprite(_STREAM, CELL_W, CELL_H),
+            gfx.Sprite(gfx.sprite_rows((
+                "XXXXXXXX", "X..X...X", "XXXXXXXX", "X...X..X",
+                "XXXXXXXX", "X..X...X", "XXXXXXXX")), CELL_W, CELL_H),
+            gfx.Sprite(gfx.sprite_rows((
+                "........", "........", "........", "........",
+                "........", "........", "........")), CELL_W, CELL_H),
+            gfx.Sprite(gfx.sprite_rows((
+                "........", ".X...X..", ".X.X.X..", "........",
+                "....X...", "X...X.X.", "X.X.....")), CELL_W, CELL_H),
+            gfx.Sprite(gfx.sprite_rows((
+                "........", ".XX...XX", "X..XXX..", "........",
+                ".XX...XX", "X..XXX..", "........")), CELL_W, CELL_H),
         )
-        self.cat_sprite = gfx.Sprite(_CAT, CELL_W, CELL_H)
-        self.mouse_sprite = gfx.Sprite(_MOUSE, CELL_W, CELL_H)
+        self.cat_sprite = gfx.Sprite(gfx.sprite_rows((
+            "X.....X.", "XX...XX.", "XXXXXXX.", "X.XXX.X.",
+            "XXXXXXX.", "XX.X.XX.", ".XXXXX..")), CELL_W, CELL_H)
+        self.mouse_sprite = gfx.Sprite(gfx.sprite_rows((
+            "..XX....", ".XXXX...", ".XXXXXX.", "X.XXXXXX",
+            "XXXXXXXX", ".X...X..", "......XX")), CELL_W, CELL_H)
         self.bg = None
         self.bg_fb = None
         self.line = StatusText(_STATUS_SIZE)
@@ -136,5 +131,5 @@ class MapView:
         fb.blit(self.mouse_sprite.fb, (g.mouse % cols) * CELL_W, (g.mouse // cols) * CELL_H)
         if g.winner != "cat" or (ctx.tick_no() >> 3) & 1:
             fb.blit(self.cat_sprite.fb, (g.cat % cols) * CELL_W, (g.cat // cols) * CELL_H)
-        fb.fill_rect(0, STATUS_Y, 128, 7, 1)
-        gfx.text(fb, self.status, 1, STATUS_Y + 1, 0)
+        fb.fill_rect(0, _STATUS_Y, 128, 7, 1)
+        gfx.text(fb, self.status, 1, _STATUS_Y + 1, 0)

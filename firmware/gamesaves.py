@@ -35,26 +35,26 @@ except ImportError:
 
 # levelpack.MAX_LEVELS and MAX_LEVEL_BYTES, not imported for two numbers (the
 # pack reader is ~7 KB of heap on a Pico; a test keeps them equal)
-PACK_LEVELS = const(4096)
-LEVEL_BYTES = const(4160)
+_PACK_LEVELS = const(4096)
+_LEVEL_BYTES = const(4160)
 _CELLS = const(60)             # junqi_board.CELLS, junqi_flip.TYPES, HIDDEN, NOBODY
 _TYPES = const(12)             # (a test keeps them equal)
 _HIDDEN = const(3)
 _NOBODY = const(255)
-CM_UNDO_SIZE = const(12)       # catmouse_match.UNDO_SIZE, UNDO_DEPTH
-CM_UNDO_DEPTH = const(64)
-CM_MAPS = const(24)            # catmouse_records.MAX_MAPS, MAP_RECORD, MAP_KEY_LEN
-CM_MAP_RECORD = const(18)      # (a test keeps them equal)
-CM_MAP_KEY_LEN = const(16)
-JQ_UNDO_SIZE = const(12)       # junqi_game.UNDO_SIZE, UNDO_PLIES
-JQ_UNDO_PLIES = const(100)
-TC_SIDE = const(9)             # trapcat_game.MAX_SIDE, UNDO_SIZE, UNDO_DEPTH
-TC_UNDO_SIZE = const(6)
-TC_UNDO_DEPTH = const(64)
-KL_UNDO_SIZE = const(10)       # klotski_game.LayoutUndo's record, the saved game's undo
-KL_SAVED_UNDO = const(12)      # layouts (_SAVED_UNDO), its built-in levels (klotski_levels)
-KL_LEVELS = const(23)
-KL_BESTS = const(8192)         # Klotski's bests kept: one per layout ever solved
+_CM_UNDO_SIZE = const(12)       # catmouse_match.UNDO_SIZE, UNDO_DEPTH
+_CM_UNDO_DEPTH = const(64)
+_CM_MAPS = const(24)            # catmouse_records.MAX_MAPS, MAP_RECORD, MAP_KEY_LEN
+_CM_MAP_RECORD = const(18)      # (a test keeps them equal)
+_CM_MAP_KEY_LEN = const(16)
+_JQ_UNDO_SIZE = const(12)       # junqi_game.UNDO_SIZE, _UNDO_PLIES
+_JQ_UNDO_PLIES = const(100)
+_TC_SIDE = const(9)             # trapcat_game.MAX_SIDE, UNDO_SIZE, UNDO_DEPTH
+_TC_UNDO_SIZE = const(6)
+_TC_UNDO_DEPTH = const(64)
+_KL_UNDO_SIZE = const(10)       # klotski_game.LayoutUndo's record, the saved game's undo
+_KL_SAVED_UNDO = const(12)      # layouts (_SAVED_UNDO), its built-in levels (klotski_levels)
+_KL_LEVELS = const(23)
+_KL_BESTS = const(8192)         # Klotski's bests kept: one per layout ever solved
 
 
 def _done():
@@ -75,13 +75,13 @@ def _trapcat_records():
 
 def _records_schema(game_id):
     if game_id == "klotski":     # the fewest steps per layout solved (its text)
-        return ss.fields(("best", ss.dict_of(ss.COUNT, KL_BESTS, LEVEL_BYTES)))
+        return ss.fields(("best", ss.dict_of(ss.COUNT, _KL_BESTS, _LEVEL_BYTES)))
     if game_id == "catmouse":
         # the totals over every map (a save from before the records per map
         # holds only these: they are kept as they were), then "maps": per map
-        # CM_MAP_RECORD counts (catmouse_records)
+        # _CM_MAP_RECORD counts (catmouse_records)
         keys = ("wins_mouse", "wins_cat", "lost_mouse", "lost_cat", "best_catch")
-        per_map = ss.dict_of(ss.row(*([ss.COUNT] * CM_MAP_RECORD)), CM_MAPS, CM_MAP_KEY_LEN)
+        per_map = ss.dict_of(ss.row(*([ss.COUNT] * _CM_MAP_RECORD)), _CM_MAPS, _CM_MAP_KEY_LEN)
         return ss.fields(*([(key, ss.COUNT) for key in keys] + [("maps", per_map)]))
     if game_id == "trapcat":
         keys = _trapcat_records()
@@ -107,14 +107,14 @@ def records(ctx, game_id):
 # -- Cat & Mouse -----------------------------------------------------------------------
 def catmouse_snapshot(snap, n_levels):
     """catmouse_match.Match.snapshot()'s dict: the state one undo record, at
-    most CM_UNDO_DEPTH undo rounds, a level the scene offers (``n_levels``)."""
+    most _CM_UNDO_DEPTH undo rounds, a level the scene offers (``n_levels``)."""
     import catmouse_maps
     schema = ss.fields(
         ("side", ss.one_of(("mouse", "cat"))),
-        ("level", ss.integer(0, len(catmouse_maps.LEVELS) + PACK_LEVELS - 1)),
-        ("map", ss.maybe(ss.text(LEVEL_BYTES))), ("diff", ss.integer(0, 2)),
-        ("seed", ss.integer(0, 0xFFFF)), ("state", ss.hexbytes(CM_UNDO_SIZE, 1, 1)),
-        ("undo", ss.hexbytes(CM_UNDO_SIZE, 0, CM_UNDO_DEPTH)))
+        ("level", ss.integer(0, len(catmouse_maps.LEVELS) + _PACK_LEVELS - 1)),
+        ("map", ss.maybe(ss.text(_LEVEL_BYTES))), ("diff", ss.integer(0, 2)),
+        ("seed", ss.integer(0, 0xFFFF)), ("state", ss.hexbytes(_CM_UNDO_SIZE, 1, 1)),
+        ("undo", ss.hexbytes(_CM_UNDO_SIZE, 0, _CM_UNDO_DEPTH)))
     ok = ss.whole(schema, snap) and snap["level"] < n_levels
     _done()
     return ok
@@ -144,7 +144,7 @@ def junqi_snapshot(snap):
         ("board", ss.hexbytes(1, n, n)),
         ("counts", ss.row(ss.integer(0, 1), byte, ss.COUNT, ss.integer(0, jb.CELLS), byte, byte)),
         ("rng", ss.integer(0, 1073741788)), ("cursor", ss.integer(0, jb.CELLS - 1)),
-        ("undo", ss.hexbytes(JQ_UNDO_SIZE, 0, JQ_UNDO_PLIES)))
+        ("undo", ss.hexbytes(_JQ_UNDO_SIZE, 0, _JQ_UNDO_PLIES)))
     ok = ss.whole(schema, snap)
     if ok:
         guard = snap.get("guard", False)
@@ -174,7 +174,7 @@ def junqi_plies(undo):
     (junqi_game._pop_ply): cells on the field, both cells' codes fit (colour
     code 3: nobody), a flip of a face-down piece or a move of a face-up one
     (not onto a face-down one), players' colour codes 0, 1 or 3."""
-    for at in range(0, len(undo), JQ_UNDO_SIZE):
+    for at in range(0, len(undo), _JQ_UNDO_SIZE):
         src = undo[at]
         dst = undo[at + 1]
         if src >= _CELLS or dst >= _CELLS:
@@ -248,21 +248,21 @@ def trapcat_snapshot(snap):
     start (if any) of the same size, the easy cat's RNG state, no more undo
     turns than moves.  The turns themselves: ``trapcat_turns``, on the grid."""
     from binascii import unhexlify
-    cell = ss.integer(0, TC_SIDE * TC_SIDE - 1)
-    side = ss.integer(3, TC_SIDE)
-    grid = ss.hexbytes(1, 9, TC_SIDE * TC_SIDE)
+    cell = ss.integer(0, _TC_SIDE * _TC_SIDE - 1)
+    side = ss.integer(3, _TC_SIDE)
+    grid = ss.hexbytes(1, 9, _TC_SIDE * _TC_SIDE)
     schema = ss.fields(
         ("size", side), ("cells", grid), ("cat", cell), ("moves", ss.COUNT),
         ("diff", ss.integer(0, 2)), ("seed", ss.integer(0, 65536)), ("rng", ss.COUNT),
         ("fixed", ss.maybe(ss.row(side, grid, cell))), ("cursor", cell),
-        ("cat_turn", ss.boolean()), ("undo", ss.hexbytes(TC_UNDO_SIZE, 0, TC_UNDO_DEPTH)))
+        ("cat_turn", ss.boolean()), ("undo", ss.hexbytes(_TC_UNDO_SIZE, 0, _TC_UNDO_DEPTH)))
     ok = ss.whole(schema, snap)
     if ok:
         size = snap["size"]
         fixed = snap["fixed"]
         ok = (_grid_fits(size, unhexlify(snap["cells"]), snap["cat"])
               and snap["cursor"] < size * size
-              and len(snap["undo"]) // (2 * TC_UNDO_SIZE) <= snap["moves"]
+              and len(snap["undo"]) // (2 * _TC_UNDO_SIZE) <= snap["moves"]
               and (snap["diff"] != 0 or _rng_fits(snap["rng"]))
               and (fixed is None or (fixed[0] == size
                                      and _grid_fits(size, unhexlify(fixed[1]), fixed[2]))))
@@ -282,7 +282,7 @@ def trapcat_turns(undo, b, easy):
     cells = b.cells
     at = len(undo)
     while at:
-        at -= TC_UNDO_SIZE
+        at -= _TC_UNDO_SIZE
         block = undo[at]
         cat = undo[at + 1]
         if block >= n or cat >= n or not cells[block] or cat == block:
@@ -308,17 +308,17 @@ def klotski_snapshot(snap, n_levels):
     themselves are the scene's to check (``check_level``, the piece set:
     ``klotski_layouts``)."""
     schema = ss.fields(
-        ("level", ss.integer(-1, KL_LEVELS + PACK_LEVELS - 1)),
-        ("shown", ss.maybe(ss.text(LEVEL_BYTES))), ("start", ss.text(20)),
+        ("level", ss.integer(-1, _KL_LEVELS + _PACK_LEVELS - 1)),
+        ("shown", ss.maybe(ss.text(_LEVEL_BYTES))), ("start", ss.text(20)),
         ("cells", ss.text(24)), ("steps", ss.COUNT), ("last", ss.integer(0, 255)),
         ("helped", ss.boolean()), ("cursor", ss.integer(0, 19)),
-        ("undo", ss.hexbytes(KL_UNDO_SIZE, 0, KL_SAVED_UNDO)))
+        ("undo", ss.hexbytes(_KL_UNDO_SIZE, 0, _KL_SAVED_UNDO)))
     ok = ss.whole(schema, snap)
     if ok:
         level = snap["level"]
         last = snap["last"]
         ok = ((level < n_levels if level >= 0 else snap["shown"] is not None)
-              and len(snap["undo"]) // (2 * KL_UNDO_SIZE) <= snap["steps"]
+              and len(snap["undo"]) // (2 * _KL_UNDO_SIZE) <= snap["steps"]
               and (last < 20 or last == 255))
     _done()
     return ok
@@ -332,8 +332,8 @@ def klotski_layouts(undo, letters, pieces):
     back a layout the board and the solver can take."""
     import klotski
     cells = bytearray(20)
-    for at in range(0, len(undo), KL_UNDO_SIZE):
-        for i in range(2 * KL_UNDO_SIZE):
+    for at in range(0, len(undo), _KL_UNDO_SIZE):
+        for i in range(2 * _KL_UNDO_SIZE):
             code = (undo[at + (i >> 1)] >> (4 * (i & 1))) & 15
             ch = letters[code]
             if ch == 46 and code != 14:      # no letter has this code ('.' & 15 is 14)

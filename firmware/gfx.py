@@ -28,8 +28,8 @@ except ImportError:
     def const(value):
         return value
 
-FONT_W = const(3)
-FONT_H = const(5)
+_FONT_W = const(3)
+_FONT_H = const(5)
 ADVANCE = const(4)
 LINE = const(6)
 
@@ -51,17 +51,17 @@ _FONT = (
 
 
 # Text is composed into a strip (a glyph's 3 columns + a blank one per
-# character) and drawn with ONE blit per up to STRIP_CHARS characters: the
+# character) and drawn with ONE blit per up to _STRIP_CHARS characters: the
 # blank columns are transparent in both colours, so the pixels are those of
 # one blit per glyph.  The pure-Python framebuf (deployed to CircuitPython,
 # where a blit's setup costs more than its columns) skips the strip: its
 # FrameBuffer.glyphs draws the same pixels from _FONT4 when the text is on
 # screen.
-STRIP_CHARS = const(32)
-_strip = bytearray(STRIP_CHARS * ADVANCE)
+_STRIP_CHARS = const(32)
+_strip = bytearray(_STRIP_CHARS * ADVANCE)
 # _strips[n]: the first n characters of the strip (4n - 1 columns, no trailing blank)
-_strips = [None] + [framebuf.FrameBuffer(_strip, n * ADVANCE - 1, FONT_H, framebuf.MONO_VLSB)
-                    for n in range(1, STRIP_CHARS + 1)]
+_strips = [None] + [framebuf.FrameBuffer(_strip, n * ADVANCE - 1, _FONT_H, framebuf.MONO_VLSB)
+                    for n in range(1, _STRIP_CHARS + 1)]
 _inverse = framebuf.FrameBuffer(bytearray(b"\x01\x00"), 2, 1, framebuf.MONO_VLSB)  # 0->1, 1->0
 _GLYPHS = hasattr(_inverse, "glyphs")    # the pure-Python framebuf (CircuitPython, CPython)
 
@@ -110,8 +110,8 @@ def text(fb, s, x, y, c=1):
     done = 0
     while done < n:
         count = n - done
-        if count > STRIP_CHARS:
-            count = STRIP_CHARS
+        if count > _STRIP_CHARS:
+            count = _STRIP_CHARS
         for i in range(count):
             code = ord(s[done + i])
             _codes[i] = code if code < 256 else 63
@@ -129,8 +129,8 @@ def text_codes(fb, codes, start, end, x, y, c=1):
     strip = _strip
     while start < end:
         count = end - start
-        if count > STRIP_CHARS:
-            count = STRIP_CHARS
+        if count > _STRIP_CHARS:
+            count = _STRIP_CHARS
         o = 0
         for i in range(start, start + count):
             base = codes[i] << 2
@@ -152,7 +152,7 @@ def glyph(char):
     """A 3x5 FrameBuffer of one character of the font (a glyph drawn by one
     blit, no text composing: digits in board cells)."""
     base = 4 * ord(char)
-    return framebuf.FrameBuffer(bytearray(_FONT4[base:base + FONT_W]), FONT_W, FONT_H,
+    return framebuf.FrameBuffer(bytearray(_FONT4[base:base + _FONT_W]), _FONT_W, _FONT_H,
                                 framebuf.MONO_VLSB)
 
 

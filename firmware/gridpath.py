@@ -37,8 +37,8 @@ except ImportError:
 
 BLOCKED = const(0)
 ROAD = const(1)
-GRASS = const(2)
-STREAM = const(3)
+_GRASS = const(2)
+_STREAM = const(3)
 MAX_SIDE = const(64)
 UNREACHED = const(0xFFFF)
 _FROM_WALL = const(5)  # ``came`` and ``sides`` of walls and of the search's source

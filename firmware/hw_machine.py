@@ -14,8 +14,14 @@ import buttons
 import clock
 import hardware
 
-_MASK = 0x3FFFFFFF
-LINK_BAUD = 115200
+try:
+    from micropython import const
+except ImportError:
+    def const(value):
+        return value
+
+_MASK = const(0x3FFFFFFF)
+_LINK_BAUD = const(115200)
 _LIGHTSLEEP = getattr(machine, "lightsleep", None)
 
 
@@ -136,6 +142,6 @@ class Hardware(hardware.Hardware):
         if self._uart is None:
             import link
 
-            self._uart = link.UartPort(machine.UART(cfg["uart"], LINK_BAUD, tx=machine.Pin(cfg["tx"]),
+            self._uart = link.UartPort(machine.UART(cfg["uart"], _LINK_BAUD, tx=machine.Pin(cfg["tx"]),
                                                     rx=machine.Pin(cfg["rx"]), timeout=0, rxbuf=512))
         return self._uart

@@ -58,7 +58,7 @@ _GUARD_ENTER = const(30)       # taking one
 _GUARD_BLOCK = const(1000)     # taking one an enemy piece could step on next
 _FLAG_NEAR = const(400)        # killing a piece that reaches a free flag neighbour
 _HQ_STUCK = const(2)           # divisor: entering a headquarters costs value / 2
-TOP_K = const(5)              # candidates re-checked two-ply (our flag reachable after them?)
+_TOP_K = const(5)              # candidates re-checked two-ply (our flag reachable after them?)
 _FLIP_CHUNK = const(12)        # cells per phase-2 slice
 _REPLY_FLAG = const(5000)      # per enemy piece that reaches our face-up flag after the move
 _RACE = const(40)              # per road step closer to the enemy's face-up flag
@@ -384,13 +384,13 @@ class AI(work.Task):
     def __init__(self, seed=1, easy=False):
         # easy: every score blurred by up to _EASY_NOISE and no two-ply check,
         # so it leaves pieces and its flag open more often
-        self.top_k = 0 if easy else TOP_K
+        self.top_k = 0 if easy else _TOP_K
         self.noise = 8 * _EASY_NOISE if easy else 8
         self.th = ThreatMap()
         self.mine_adj = bytearray(8)         # scratch: our piece types next to a cell
-        self.cand_move = array("H", bytes(2 * TOP_K))   # the best top_k moves, best first
-        self.cand_score = array("i", bytes(4 * TOP_K))
-        self.cand_reach = bytearray(TOP_K)   # enemy pieces reaching our flag after the move
+        self.cand_move = array("H", bytes(2 * _TOP_K))   # the best top_k moves, best first
+        self.cand_score = array("i", bytes(4 * _TOP_K))
+        self.cand_reach = bytearray(_TOP_K)   # enemy pieces reaching our flag after the move
         self.ncand = 0
         self.ci = 0                          # phase 3: candidate and enemy cell being checked
         self.rng = jf.Rng(seed)

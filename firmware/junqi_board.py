@@ -49,7 +49,7 @@ ROWS = const(12)
 CELLS = const(60)
 NONE = const(255)
 
-POST = const(0)
+_POST = const(0)
 HQ = const(1)
 CAMP = const(2)
 
@@ -57,14 +57,14 @@ IMMOBILE = const(0)
 NORMAL = const(1)
 ENGINEER = const(2)
 
-EMPTY = const(0)
+_EMPTY = const(0)
 _NEUTRAL = const(3)
 
 # Directions for RAIL: west, east, north (towards row A), south (towards row L).
-W = const(0)
-E = const(1)
-N = const(2)
-S = const(3)
+_W = const(0)
+_E = const(1)
+_N = const(2)
+_S = const(3)
 
 BOARD = (
     "o-H-o-H-o",  # A
@@ -92,10 +92,9 @@ BOARD = (
     "o-H-o-H-o",  # L
 )
 
-ROW_NAMES = "ABCDEFGHIJKL"
 
 # Parsed tables ------------------------------------------------------------
-KIND = bytearray(CELLS)            # POST / HQ / CAMP
+KIND = bytearray(CELLS)            # _POST / HQ / CAMP
 ROAD = bytearray(CELLS * 8)        # road neighbours of c at ROAD[8c .. 8c+ROAD_N[c]-1]
 ROAD_N = bytearray(CELLS)
 RAIL = bytearray(CELLS * 4)        # rail neighbour of c in direction d at RAIL[4c+d], or NONE
@@ -113,7 +112,7 @@ def _link(a, b):
 def _parse():
     for i in range(CELLS * 4):
         RAIL[i] = NONE
-    kinds = {"o": POST, "H": HQ, "C": CAMP}
+    kinds = {"o": _POST, "H": HQ, "C": CAMP}
     for r in range(ROWS):
         line = BOARD[2 * r]
         for c in range(COLS):
@@ -124,8 +123,8 @@ def _parse():
                 if ch in "-=":
                     _link(a, a + 1)
                 if ch == "=":
-                    RAIL[a * 4 + E] = a + 1
-                    RAIL[(a + 1) * 4 + W] = a
+                    RAIL[a * 4 + _E] = a + 1
+                    RAIL[(a + 1) * 4 + _W] = a
     for r in range(ROWS - 1):
         line = BOARD[2 * r + 1]
         for c in range(COLS):
@@ -134,8 +133,8 @@ def _parse():
             if ch in "|#":
                 _link(a, a + COLS)
             if ch == "#":
-                RAIL[a * 4 + S] = a + COLS
-                RAIL[(a + COLS) * 4 + N] = a
+                RAIL[a * 4 + _S] = a + COLS
+                RAIL[(a + COLS) * 4 + _N] = a
             if c < COLS - 1:
                 ch = line[2 * c + 1]
                 if ch == "\\":
@@ -152,14 +151,14 @@ _parse()
 
 
 def cell_name(c):
-    return ROW_NAMES[c // COLS] + str(c % COLS)
+    return "ABCDEFGHIJKL"[c // COLS] + str(c % COLS)        # the rows' names
 
 
 def parse_cell(name):
     """"B0" -> 5; raises ValueError for anything else."""
     if not isinstance(name, str) or len(name) != 2:
         raise ValueError("bad cell name %r (expected A0..L4)" % (name,))
-    r = ROW_NAMES.find(name[0].upper()) if ord(name[0]) < 127 else -1  # 'ı'.upper() is 'I'
+    r = "ABCDEFGHIJKL".find(name[0].upper()) if ord(name[0]) < 127 else -1  # 'ı'.upper() is 'I'
     c = ord(name[1]) - 48
     if r < 0 or not 0 <= c < COLS:
         raise ValueError("bad cell name %r (expected A0..L4)" % (name,))
@@ -224,7 +223,7 @@ class Router:
                         if q == NONE or dist[q] != NONE:
                             continue
                         o = occ[q]
-                        if o == EMPTY:
+                        if o == _EMPTY:
                             queue[tail] = q
                             tail += 1
                         elif o == side or o == _NEUTRAL:
@@ -240,13 +239,13 @@ class Router:
                     d = 1
                     while q != NONE:
                         o = occ[q]
-                        if o != EMPTY and (o == side or o == _NEUTRAL):
+                        if o != _EMPTY and (o == side or o == _NEUTRAL):
                             break
                         dist[q] = d
                         parent[q] = p
                         dests[n] = q
                         n += 1
-                        if o != EMPTY:
+                        if o != _EMPTY:
                             break
                         p = q
                         q = rail[q * 4 + k]
@@ -255,7 +254,7 @@ class Router:
         for i in range(ROAD_N[src]):
             q = ROAD[base + i]
             o = occ[q]
-            if o != EMPTY and (o == side or o == _NEUTRAL or KIND[q] == CAMP):
+            if o != _EMPTY and (o == side or o == _NEUTRAL or KIND[q] == CAMP):
                 continue
             d = dist[q]
             if d == NONE:

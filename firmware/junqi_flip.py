@@ -28,7 +28,7 @@ FLAG = const(0)
 MINE = const(1)
 BOMB = const(2)
 ENGINEER = const(3)
-MARSHAL = const(11)
+_MARSHAL = const(11)
 TYPES = const(12)
 COUNTS = (1, 3, 2, 3, 3, 3, 2, 2, 2, 2, 1, 1)
 GLYPHS = "FMBE12345678"
@@ -46,7 +46,7 @@ BOTH_DIE = const(2)
 
 # apply() events
 _EV_MOVE = const(0)
-EV_FLIP = const(1)
+_EV_FLIP = const(1)
 EV_WIN = const(2)
 EV_LOSE = const(3)
 EV_TRADE = const(4)
@@ -245,7 +245,7 @@ class FlipGame:
                 self.player_colour[player] = col
                 self.player_colour[1 - player] = 1 - col
             self.quiet = 0
-            ev = EV_FLIP
+            ev = _EV_FLIP
         else:
             a = kind[src]
             ac = colour[src]

@@ -16,11 +16,11 @@ this source and keep every docstring on the heap while the game runs.
 # camps as rings, headquarters as squares.  The gap shows whose turn it is (the
 # mover's colour swatch and "P1"/"P2" or "P1"/"AI") and a spinner while the
 # AI thinks; the mountains F1-G1 / F3-G3 have no line across the gap.  The
-# first flip, which gives the players their colours, says so for NOTE_TICKS
+# first flip, which gives the players their colours, says so for _NOTE_TICKS
 # ("YOU: RED (FILLED)", drawn as a toast is, gone with an undo of that flip).
 # The last move: a dashed frame around the piece that moved or was flipped, a
 # small square where it came from; the AI's flip turns the tile over
-# (FLIP_TICKS), its moves run along their route.
+# (_FLIP_TICKS), its moves run along their route.
 #
 # Controls: arrows move the cursor; A flips a face-down piece, picks up an own
 # piece (its legal destinations blink; on a destination the route is drawn)
@@ -30,7 +30,7 @@ this source and keep every docstring on the heap while the game runs.
 # game's (scenekit.Pause): a B tap drops the selection; holding B opens the
 # pause menu (resume, undo, restart, rules, quit); B+A (hold B, press A)
 # undoes: against the AI your last move and the AI's answer, in two-player
-# games one move (UNDO_PLIES
+# games one move (_UNDO_PLIES
 # moves in a preallocated undoring: what each move changed, with the AI's RNG
 # state, so the same moves replay the same AI).  Menu at start: vs AI or two players (pass
 # and play), and the rule "mines guard the flag" (MINE GUARD: ON/OFF; kept in
@@ -64,35 +64,24 @@ GAME_ID = "junqi"
 
 CELL_W = const(10)
 _CELL_H = const(12)
-BOX_W = const(9)
-BOX_H = const(11)
-GAP = const(8)
-TOP = const(2)
+_BOX_W = const(9)
+_BOX_H = const(11)
+_GAP = const(8)
+_TOP = const(2)
 _MID_X = const(60)              # the front-line gap, x 60..67
 _ANIM_TICKS = const(3)          # ticks per cell of an animated route
-# the last move's dashed frame, 11 x 13 (MONO_VLSB: the top 8 rows' 11 columns,
-# then the 5 rows' below)
-DASHED = b"\x55\x00\x01\x00\x01\x00\x01\x00\x01\x00\x55\x15\x00\x10\x00\x10\x00\x10\x00\x10\x00\x15"
-NOTE_TICKS = const(45)         # how long the colours' note shows
-NOTE_W = const(87)             # its box, the longest note's width (drawn once, then blitted)
-FLIP_TICKS = const(6)          # the AI's flip: the tile narrows, the piece widens
-FLIP_W = b"\x09\x05\x01\x03\x07\x09"   # its visible width at each of those ticks
-THINK_MIN = const(10)          # ticks the AI "thinks" at least (so its move is seen)
+_NOTE_TICKS = const(45)         # how long the colours' note shows
+_NOTE_W = const(87)             # its box, the longest note's width (drawn once, then blitted)
+_FLIP_TICKS = const(6)          # the AI's flip: the tile narrows, the piece widens
+# (_FLIP_W, in MoveScreen.draw: its visible width at each of those ticks)
+_THINK_MIN = const(10)          # ticks the AI "thinks" at least (so its move is seen)
 SLICE_MS = const(8)            # AI work per tick: the job's budget (work.Job)
-MENU_ITEMS = ("VS DEVICE AI", "2 PLAYERS")
-GUARD_ITEMS = ("MINE GUARD: OFF", "MINE GUARD: ON")
-GUARD_DEFAULT = True           # "mines guard the flag" until the player turns it off
-# the note of the first flip: "YOU: " (or "P1: ") and [colour of P1]
-COLOURS = ("RED (FILLED)", "BLUE (OUTLINED)")
 # undo: one record per move (ply): src, dst, both cells before it (occupant,
 # colour and type in a byte), both players' colours, the quiet
 # count, the last move's cells, the AI's RNG state (30 bits); an even number of
 # plies keeps whole turns against the AI
-UNDO_PLIES = const(100)
+_UNDO_PLIES = const(100)
 UNDO_SIZE = const(12)
-LABELS_AI = ("P1", "AI")
-LABELS_PVP = ("P1", "P2")
-_DIGITS = b"0123456789"        # an engineer's steps: gfx.text_codes draws one of them
 
 # 5x7 glyphs, indexed by piece type (junqi_flip: FLAG MINE BOMB ENGINEER 1..8):
 # one string (the heap holds no tuple per glyph or row), 7 rows of 5 per glyph
@@ -110,28 +99,28 @@ GLYPHS = (
     "XXXXX" "....X" "...X." "..X.." ".X..." ".X..." ".X..."   # 7 corps
     ".XXX." "X...X" "X...X" ".XXX." "X...X" "X...X" ".XXX."   # 8 marshal
 )
-GLYPH_LEN = const(35)
+_GLYPH_LEN = const(35)
 
 
 def _box_sprite(t, filled):
     # A 9x11 piece box with the 5x7 glyph of piece type ``t`` at (2, 2);
     # ``t`` None: face-down.
-    buf = bytearray(BOX_W * 2)
-    fb = framebuf.FrameBuffer(buf, BOX_W, BOX_H, framebuf.MONO_VLSB)
+    buf = bytearray(_BOX_W * 2)
+    fb = framebuf.FrameBuffer(buf, _BOX_W, _BOX_H, framebuf.MONO_VLSB)
     if t is None:
         # face-down: a dotted tile, no outline (face-up pieces stand out)
-        for y in range(1, BOX_H - 1):
-            for x in range(1 + y % 2, BOX_W - 1, 2):
+        for y in range(1, _BOX_H - 1):
+            for x in range(1 + y % 2, _BOX_W - 1, 2):
                 fb.pixel(x, y, 1)
-        fb.hline(1, 0, BOX_W - 2, 1)
-        fb.hline(1, BOX_H - 1, BOX_W - 2, 1)
+        fb.hline(1, 0, _BOX_W - 2, 1)
+        fb.hline(1, _BOX_H - 1, _BOX_W - 2, 1)
         return fb
     if filled:
-        fb.fill_rect(0, 0, BOX_W, BOX_H, 1)
+        fb.fill_rect(0, 0, _BOX_W, _BOX_H, 1)
     else:
-        fb.rect(0, 0, BOX_W, BOX_H, 1)
+        fb.rect(0, 0, _BOX_W, _BOX_H, 1)
     c = 0 if filled else 1
-    at = t * GLYPH_LEN
+    at = t * _GLYPH_LEN
     for y in range(7):
         for x in range(5):
             if GLYPHS[at + 5 * y + x] == "X":
@@ -142,8 +131,8 @@ def _box_sprite(t, filled):
 def cell_xy(c):
     # Top-left pixel of cell c's box (row along x, column along y).
     r = c // jb.COLS
-    x = r * CELL_W + (GAP if r >= 6 else 0)
-    return x, TOP + (c % jb.COLS) * _CELL_H
+    x = r * CELL_W + (_GAP if r >= 6 else 0)
+    return x, _TOP + (c % jb.COLS) * _CELL_H
 
 
 
@@ -239,10 +228,12 @@ class FieldView:
         self.hidden = _box_sprite(None, False)
         # a dashed frame in the 1-px gaps around a box (every other pixel):
         # no road or railway line looks like it
-        self.dashed = framebuf.FrameBuffer(bytearray(DASHED), BOX_W + 2, BOX_H + 2,
-                                           framebuf.MONO_VLSB)
+        # (11 x 13, MONO_VLSB: the top 8 rows' 11 columns, then the 5 rows' below)
+        self.dashed = framebuf.FrameBuffer(bytearray(
+            b"\x55\x00\x01\x00\x01\x00\x01\x00\x01\x00\x55\x15\x00\x10\x00\x10\x00\x10\x00\x10\x00\x15"),
+            _BOX_W + 2, _BOX_H + 2, framebuf.MONO_VLSB)
         # the colours' note, drawn into its own box once per note (Scene.tell_colours)
-        self.note = framebuf.FrameBuffer(bytearray(NOTE_W * 2), NOTE_W, 11, framebuf.MONO_VLSB)
+        self.note = framebuf.FrameBuffer(bytearray(_NOTE_W * 2), _NOTE_W, 11, framebuf.MONO_VLSB)
         self.bg = bytearray(1024)
         self.bg_fb = framebuf.FrameBuffer(self.bg, 128, 64, framebuf.MONO_VLSB)
         self.draw_empty(self.bg_fb)
@@ -294,8 +285,8 @@ class FieldView:
             else:
                 fb.fill_rect(mx - 1, my - 1, 3, 3, 1)
         # the front line: nothing drawn across the mountains F1-G1 / F3-G3
-        fb.fill_rect(_MID_X + 1, TOP + _CELL_H, GAP - 2, 9, 0)
-        fb.fill_rect(_MID_X + 1, TOP + 3 * _CELL_H, GAP - 2, 9, 0)
+        fb.fill_rect(_MID_X + 1, _TOP + _CELL_H, _GAP - 2, 9, 0)
+        fb.fill_rect(_MID_X + 1, _TOP + 3 * _CELL_H, _GAP - 2, 9, 0)
 
     def draw(self, fb, s, moving):
         # The field with scene ``s``'s pieces, marks and route; ``moving``:
@@ -340,9 +331,9 @@ class FieldView:
                 fb.blit(sprites[col * jf.TYPES + kind[c]], x, y)
             if jb.KIND[c] == jb.CAMP:
                 fb.pixel(x, y, 0)
-                fb.pixel(x + BOX_W - 1, y, 0)
-                fb.pixel(x, y + BOX_H - 1, 0)
-                fb.pixel(x + BOX_W - 1, y + BOX_H - 1, 0)
+                fb.pixel(x + _BOX_W - 1, y, 0)
+                fb.pixel(x, y + _BOX_H - 1, 0)
+                fb.pixel(x + _BOX_W - 1, y + _BOX_H - 1, 0)
         if last:
             c = m.last_dst
             fb.blit(self.dashed, cx[c] - 1, cy[c] - 1, 0)
@@ -352,11 +343,11 @@ class FieldView:
         # square in its box: the engineer's BFS, layer by layer.
         fb.fill_rect(x + 1, y + 2, 7, 7, 0)
         if n < 10:
-            gfx.text_codes(fb, _DIGITS, n, n + 1, x + 3, y + 3)
+            gfx.text_codes(fb, b"0123456789", n, n + 1, x + 3, y + 3)
         else:
             d = n // 10 % 10
-            gfx.text_codes(fb, _DIGITS, d, d + 1, x + 1, y + 3)
-            gfx.text_codes(fb, _DIGITS, n % 10, n % 10 + 1, x + 5, y + 3)
+            gfx.text_codes(fb, b"0123456789", d, d + 1, x + 1, y + 3)
+            gfx.text_codes(fb, b"0123456789", n % 10, n % 10 + 1, x + 5, y + 3)
 
     def draw_path(self, fb, path, n):
         cx = self.cx
@@ -380,11 +371,11 @@ class FieldView:
         # The gap's swatch and label of the player to move; a spinner while
         # the AI thinks; the colours' note over the field while it shows.
         if s.note_ticks:
-            fb.blit(self.note, 64 - NOTE_W // 2, 26)
+            fb.blit(self.note, 64 - _NOTE_W // 2, 26)
         m = s.model
         p = m.to_move
         x = _MID_X + 1
-        y = TOP + _CELL_H
+        y = _TOP + _CELL_H
         pc = m.player_colour[p]
         if pc == 0:
             fb.fill_rect(x, y, 6, 4, 1)
@@ -394,7 +385,7 @@ class FieldView:
             fb.hline(x, y + 2, 6, 1)
         gfx.text(fb, s.labels[p], x - 1, y + 6)
         if thinking:
-            y = TOP + 3 * _CELL_H + 1
+            y = _TOP + 3 * _CELL_H + 1
             k = (s.frame >> 2) % 3
             for i in range(3):
                 if i == k:
@@ -415,7 +406,7 @@ class FieldView:
 # end screen.
 #
 # The AI's turn: its move search (junqi_ai.AI, a task of firmware/work.py) runs
-# in slices under each tick's deadline (the job's), THINK_MIN ticks at least.
+# in slices under each tick's deadline (the job's), _THINK_MIN ticks at least.
 # Should a slice run out of memory, the job shows "NOT ENOUGH MEMORY" and the
 # AI plays the best move its search had found so far, or the first legal move
 # when it had none: the game goes on with the player's turn.
@@ -431,7 +422,7 @@ class Scene(screens.Scene):
         import gamesaves                    # dropped again once read
         self.saved = gamesaves.records(ctx, GAME_ID)
         self.view = FieldView()
-        self.model = jf.FlipGame(seed=1, mines_guard_flag=self.saved.get("guard", GUARD_DEFAULT))
+        self.model = jf.FlipGame(seed=1, mines_guard_flag=self.guard())
         self.ai = None
         self.ai_easy = False
         self.job = work.Job(SLICE_MS)
@@ -447,8 +438,8 @@ class Scene(screens.Scene):
         self.cursor = 27                    # F2
         self.sel = jb.NONE
         self.frame = 0
-        self.labels = LABELS_AI
-        self.undo = undoring.UndoRing(UNDO_SIZE, UNDO_PLIES)
+        self.labels = ("P1", "AI")
+        self.undo = undoring.UndoRing(UNDO_SIZE, _UNDO_PLIES)
         # B in play and the pause menu (its lines)
         self.pause = scenekit.Pause(("RESUME", "UNDO", "RESTART", "RULES", "QUIT"))
         self.record = ""
@@ -479,11 +470,7 @@ class Scene(screens.Scene):
         return None
 
     def draw(self, fb):
-        if self.pause.rules is None:
-            self.screen.draw(fb)
-        if self.pause.shown:
-            import pausemenu
-            pausemenu.draw(self.pause, fb)
+        self.pause.draw_over(self.screen, fb)
 
     def frame_key(self):
         # Runtime frame cache: only the menu is static (the field blinks).
@@ -494,7 +481,7 @@ class Scene(screens.Scene):
 
     def guard(self):
         # The rule "mines guard the flag" for the next game (the menu's setting).
-        return self.saved.get("guard", GUARD_DEFAULT)
+        return self.saved.get("guard", True)       # on until the player turns it off
 
     def toggle_guard(self):
         # The menu's MINE GUARD line: the setting flipped and stored with the records.
@@ -518,10 +505,10 @@ class Scene(screens.Scene):
         if self.mode == 0:
             self.ai_easy = self._easy()
             self.ai = junqi_ai.AI(seed=self.seed + 1, easy=self.ai_easy)
-            self.labels = LABELS_AI
+            self.labels = ("P1", "AI")
         else:
             self.ai = None
-            self.labels = LABELS_PVP
+            self.labels = ("P1", "P2")
         self.sel = jb.NONE
         self.path_len = 0
         self.clear_marks()
@@ -574,7 +561,7 @@ class Scene(screens.Scene):
         self.path_len = n
 
     def start_move(self, move):
-        # A player's flip at once, the AI's turned over (FLIP_TICKS); a piece
+        # A player's flip at once, the AI's turned over (_FLIP_TICKS); a piece
         # move is animated along its route, then applied.
         m = self.model
         src = move >> 6
@@ -621,11 +608,11 @@ class Scene(screens.Scene):
         # The players' colours, once the first flip gave them: the note (filled = red).
         c = self.model.player_colour[0]
         if c != jf.NOBODY:
-            self.note = ("P1: " if self.mode else "YOU: ") + COLOURS[c]
+            self.note = ("P1: " if self.mode else "YOU: ") + ("RED (FILLED)", "BLUE (OUTLINED)")[c]
             box = self.view.note                # drawn once, blitted while it shows
-            gfx.box(box, 0, 0, NOTE_W, 11)
-            gfx.center(box, self.note, 3, 1, NOTE_W)
-            self.note_ticks = NOTE_TICKS
+            gfx.box(box, 0, 0, _NOTE_W, 11)
+            gfx.center(box, self.note, 3, 1, _NOTE_W)
+            self.note_ticks = _NOTE_TICKS
 
     def undo_turn(self):
         # Against the AI: back to before your last move (and the AI's answer);
@@ -748,7 +735,8 @@ class MenuScreen(screens.Screen):
         fb.text("FLIP JUNQI", 24, 1, 0)
         for i in range(3):
             y = 13 + 11 * i
-            item = MENU_ITEMS[i] if i < 2 else GUARD_ITEMS[self.scene.guard()]
+            item = (("VS DEVICE AI", "2 PLAYERS")[i] if i < 2
+                    else ("MINE GUARD: OFF", "MINE GUARD: ON")[self.scene.guard()])
             if i == self.sel:
                 fb.fill_rect(0, y - 2, 128, 11, 1)
             gfx.center8(fb, item, y, 0 if i == self.sel else 1)
@@ -847,30 +835,30 @@ class PlayScreen(FieldScreen):
         view.draw(fb, s, jb.NONE)
         if s.sel != jb.NONE:
             c = s.sel
-            fb.rect(view.cx[c] - 1, view.cy[c] - 1, BOX_W + 2, BOX_H + 2, 1)
+            fb.rect(view.cx[c] - 1, view.cy[c] - 1, _BOX_W + 2, _BOX_H + 2, 1)
         # the cursor's corners, its box inverted 10 frames in 16
         x = view.cx[s.cursor] - 1
         y = view.cy[s.cursor] - 1
         if (s.frame & 15) < 10:
             if x < 0:
-                gfx.invert_rect(fb, 0, y, BOX_W + 1, BOX_H + 2)
+                gfx.invert_rect(fb, 0, y, _BOX_W + 1, _BOX_H + 2)
             else:
-                gfx.invert_rect(fb, x, y, min(BOX_W + 2, 128 - x), min(BOX_H + 2, 64 - y))
+                gfx.invert_rect(fb, x, y, min(_BOX_W + 2, 128 - x), min(_BOX_H + 2, 64 - y))
         fb.hline(x, y, 4, 1)
         fb.vline(x, y, 4, 1)
-        fb.hline(x + BOX_W - 2, y, 4, 1)
-        fb.vline(x + BOX_W + 1, y, 4, 1)
-        fb.hline(x, y + BOX_H + 1, 4, 1)
-        fb.vline(x, y + BOX_H - 2, 4, 1)
-        fb.hline(x + BOX_W - 2, y + BOX_H + 1, 4, 1)
-        fb.vline(x + BOX_W + 1, y + BOX_H - 2, 4, 1)
+        fb.hline(x + _BOX_W - 2, y, 4, 1)
+        fb.vline(x + _BOX_W + 1, y, 4, 1)
+        fb.hline(x, y + _BOX_H + 1, 4, 1)
+        fb.vline(x, y + _BOX_H - 2, 4, 1)
+        fb.hline(x + _BOX_W - 2, y + _BOX_H + 1, 4, 1)
+        fb.vline(x + _BOX_W + 1, y + _BOX_H - 2, 4, 1)
         view.draw_status(fb, s, False)
         s.pause.draw_reminder(fb)
 
 
 class ThinkScreen(FieldScreen):
     # The AI's turn: its search, a task of the scene's ``job``, runs under
-    # each tick's deadline for THINK_MIN ticks at least, a spinner in the gap.
+    # each tick's deadline for _THINK_MIN ticks at least, a spinner in the gap.
     # When the job failed (a slice ran out of memory: the job has shown "NOT
     # ENOUGH MEMORY"), the AI plays what its search had found so far, or the
     # first legal move when it had found nothing: the game goes on.
@@ -879,7 +867,7 @@ class ThinkScreen(FieldScreen):
 
     def open(self):
         s = self.scene
-        self.wait = THINK_MIN
+        self.wait = _THINK_MIN
         s.ai.begin(s.model)
         s.job.start(s.ai)
         s.screen = self
@@ -906,7 +894,7 @@ class ThinkScreen(FieldScreen):
 
 class MoveScreen(FieldScreen):
     # A piece moving along its route (_ANIM_TICKS per cell), or the AI's flip
-    # (the face-down tile narrows, the piece ``sprite`` widens: FLIP_TICKS),
+    # (the face-down tile narrows, the piece ``sprite`` widens: _FLIP_TICKS),
     # then the move is applied; no undo meanwhile.
 
     may_undo = False
@@ -924,7 +912,7 @@ class MoveScreen(FieldScreen):
         s = self.scene
         self.pos += 1
         move = self.move
-        end = FLIP_TICKS if move >> 6 == move & 63 else (s.path_len - 1) * _ANIM_TICKS
+        end = _FLIP_TICKS if move >> 6 == move & 63 else (s.path_len - 1) * _ANIM_TICKS
         if self.pos >= end:
             s.path_len = 0
             s.apply(move)
@@ -935,15 +923,15 @@ class MoveScreen(FieldScreen):
         view = s.view
         src = self.move >> 6
         if src == self.move & 63:
-            # the flip, tick ``pos``: the tile, then the piece, FLIP_W[pos] wide
+            # the flip, tick ``pos``: the tile, then the piece, _FLIP_W[pos] wide
             view.draw(fb, s, src)
             x = view.cx[src]
             y = view.cy[src]
             pos = self.pos
-            fb.blit(view.hidden if pos < FLIP_TICKS // 2 else self.sprite, x, y)
-            side = (BOX_W - FLIP_W[pos]) >> 1
-            fb.fill_rect(x, y, side, BOX_H, 0)
-            fb.fill_rect(x + BOX_W - side, y, side, BOX_H, 0)
+            fb.blit(view.hidden if pos < _FLIP_TICKS // 2 else self.sprite, x, y)
+            side = (_BOX_W - b"\x09\x05\x01\x03\x07\x09"[pos]) >> 1    # _FLIP_W
+            fb.fill_rect(x, y, side, _BOX_H, 0)
+            fb.fill_rect(x + _BOX_W - side, y, side, _BOX_H, 0)
             view.draw_status(fb, s, False)
             return
         view.draw(fb, s, src)
@@ -956,7 +944,7 @@ class MoveScreen(FieldScreen):
         cy = view.cy
         x = cx[a] + (cx[b] - cx[a]) * f // _ANIM_TICKS
         y = cy[a] + (cy[b] - cy[a]) * f // _ANIM_TICKS
-        fb.fill_rect(x - 1, y - 1, BOX_W + 2, BOX_H + 2, 0)
+        fb.fill_rect(x - 1, y - 1, _BOX_W + 2, _BOX_H + 2, 0)
         fb.blit(self.sprite, x, y)
         view.draw_status(fb, s, False)
 
@@ -995,7 +983,7 @@ class EndScreen(FieldScreen):
         s = self.scene
         s.view.draw(fb, s, jb.NONE)
         # the box over the half (rows A-F or G-L) without the last move's end
-        x = _MID_X + GAP if s.model.last_dst < 6 * jb.COLS else 0
+        x = _MID_X + _GAP if s.model.last_dst < 6 * jb.COLS else 0
         gfx.box(fb, x, 14, 60, 36)
         fb.text(self.banner, x + 30 - 4 * len(self.banner), 18, 1)
         gfx.text(fb, self.reason, x + 3, 30)

@@ -528,11 +528,7 @@ class Scene(screens.Scene):
 
     def draw(self, fb):
         fb.fill(0)
-        if self.pause.rules is None:
-            self.screen.draw(fb)
-        if self.pause.shown:
-            import pausemenu
-            pausemenu.draw(self.pause, fb)
+        self.pause.draw_over(self.screen, fb)
 
     def frame_key(self):
         """The runtime's frame cache (docs/runtime.md): the list and the

@@ -21,13 +21,16 @@ import runtime
 import screens
 from buttons import A, B, DOWN, LEFT, RIGHT, UP
 
-MENU = 0
-SETTINGS = 1
-ABOUT = 2
-CONTRASTS = (24, 96, 176, 255)
-DIFFICULTIES = ("EASY", "NORMAL", "HARD")
-SLEEP_LABELS = ("30 S", "1 MIN", "5 MIN", "NEVER")     # runtime.SLEEP_CHOICES, in order
-VISIBLE = 5
+try:
+    from micropython import const
+except ImportError:
+    def const(value):
+        return value
+
+_MENU = const(0)
+_SETTINGS = const(1)
+_ABOUT = const(2)
+_VISIBLE = const(5)
 
 
 def _sleep_index(settings):
@@ -43,7 +46,7 @@ def _sleep_index(settings):
 class Launcher(screens.Screen):
     def __init__(self, runtime):
         self.rt = runtime
-        self.mode = MENU
+        self.mode = _MENU
         self.items = [entry[games.TITLE] for entry in runtime.registry] + [
             "Settings", "About", games.LINK[games.TITLE]]
         self.sel = 0
@@ -71,11 +74,11 @@ class Launcher(screens.Screen):
 
     def tick(self, ctx):
         btn = ctx.buttons
-        if self.mode == SETTINGS:
+        if self.mode == _SETTINGS:
             return self._tick_settings(ctx)
-        if self.mode == ABOUT:
+        if self.mode == _ABOUT:
             if btn.just_pressed(A | B):
-                self.mode = MENU
+                self.mode = _MENU
             return None
         n = len(self.items)
         if btn.repeat(DOWN):
@@ -84,8 +87,8 @@ class Launcher(screens.Screen):
             self.sel = (self.sel - 1) % n
         if self.sel < self.top:
             self.top = self.sel
-        elif self.sel >= self.top + VISIBLE:
-            self.top = self.sel - VISIBLE + 1
+        elif self.sel >= self.top + _VISIBLE:
+            self.top = self.sel - _VISIBLE + 1
         if btn.just_pressed(RIGHT) and self._saved_game(self.sel):
             ctx.beep(1200, 30)
             self.rt.start_game(self._entry(self.sel))
@@ -99,7 +102,7 @@ class Launcher(screens.Screen):
             if entry is not None:
                 self.rt.start_game(entry, resume=entry[games.ID] in self.rt.resumable)
             elif self.sel == ngames:
-                self.mode = SETTINGS
+                self.mode = _SETTINGS
                 self.set_sel = 0
                 self._refresh_labels()
             else:
@@ -120,10 +123,10 @@ class Launcher(screens.Screen):
 
     def draw(self, fb):
         fb.fill(0)
-        if self.mode == SETTINGS:
+        if self.mode == _SETTINGS:
             self._draw_settings(fb)
             return
-        if self.mode == ABOUT:
+        if self.mode == _ABOUT:
             self._draw_about(fb)
             return
         fb.fill_rect(0, 0, 128, 10, 1)
@@ -132,7 +135,7 @@ class Launcher(screens.Screen):
         if gauge is not None:
             gauge.draw(fb, 115, 1)
         y = 12
-        for i in range(self.top, min(self.top + VISIBLE, len(self.items))):
+        for i in range(self.top, min(self.top + _VISIBLE, len(self.items))):
             if i == self.sel:
                 fb.fill_rect(0, y - 1, 128, 10, 1)
                 fb.text(self.items[i], 10, y, 0)
@@ -160,16 +163,16 @@ class Launcher(screens.Screen):
             row = rows[i]
             if row == "contrast":
                 level = 0
-                for k in range(len(CONTRASTS)):
-                    if CONTRASTS[k] <= s.get("contrast", 255):
+                for k in range(4):
+                    if (24, 96, 176, 255)[k] <= s.get("contrast", 255):   # the 4 levels
                         level = k
                 self._labels[i] = "Contrast  " + "#" * (level + 1) + "." * (3 - level)
             elif row == "sound":
                 self._labels[i] = "Sound     " + ("ON" if s.get("sound") else "OFF")
             elif row == "difficulty":
-                self._labels[i] = "Level  " + DIFFICULTIES[s.get("difficulty", 1) % 3]
+                self._labels[i] = "Level  " + ("EASY", "NORMAL", "HARD")[s.get("difficulty", 1) % 3]
             elif row == "sleep":
-                self._labels[i] = "Off after " + SLEEP_LABELS[_sleep_index(s)]
+                self._labels[i] = "Off after " + ("30 S", "1 MIN", "5 MIN", "NEVER")[_sleep_index(s)]   # SLEEP_CHOICES
             else:
                 self._labels[i] = "Back"
 
@@ -189,11 +192,12 @@ class Launcher(screens.Screen):
         s = self.rt.settings
         if step:
             if row == "contrast":
+                contrasts = (24, 96, 176, 255)          # the 4 levels
                 level = 0
-                for k in range(len(CONTRASTS)):
-                    if CONTRASTS[k] <= s.get("contrast", 255):
+                for k in range(4):
+                    if contrasts[k] <= s.get("contrast", 255):
                         level = k
-                s["contrast"] = CONTRASTS[(level + step) % len(CONTRASTS)]
+                s["contrast"] = contrasts[(level + step) % 4]
                 self.rt.apply_settings()
             elif row == "sound":
                 s["sound"] = not s.get("sound")
@@ -205,7 +209,7 @@ class Launcher(screens.Screen):
             self._refresh_labels()
         if btn.just_pressed(B) or (btn.just_pressed(A) and row == "back"):
             self.rt.save_settings()
-            self.mode = MENU
+            self.mode = _MENU
         return None
 
     def _draw_settings(self, fb):
@@ -235,7 +239,7 @@ class Launcher(screens.Screen):
             "%d GAMES INSTALLED" % len(rt.registry),
         )
         self._gen += 1
-        self.mode = ABOUT
+        self.mode = _ABOUT
 
     def _draw_about(self, fb):
         fb.fill_rect(0, 0, 128, 10, 1)

@@ -58,7 +58,6 @@ import buttons
 import clock
 import games
 import gfx
-import screens
 
 try:
     from micropython import const
@@ -77,7 +76,7 @@ _TICKS_PER_SECOND = const(30)
 SETTINGS_ID = "_settings"
 DEFAULT_SETTINGS = {"difficulty": 1, "contrast": 255, "sound": True, "sleep": 60}
 SLEEP_CHOICES = (30, 60, 300, 0)    # seconds without a button before the screen goes off
-DIM_CONTRAST = const(8)
+_DIM_CONTRAST = const(8)
 _DOZE_MS = const(33)                 # the poll while off: one tick, so a press wakes within two
 # the buttons' poll while waiting for the next tick: every press of 8 ms or more
 # is seen (a tap is ~50 ms) and the core sleeps in between; a 1 ms poll kept it
@@ -85,9 +84,9 @@ _DOZE_MS = const(33)                 # the poll while off: one tick, so a press 
 _SAMPLE_MS = const(8)
 _SUPPLY_EVERY = const(15)            # ticks between two supply readings (0.5 s)
 _EMPTY_TOAST_TICKS = const(600)      # "BATTERY EMPTY": on screen until the brown-out (20 s)
-AWAKE = const(0)
+_AWAKE = const(0)
 _DIM = const(1)
-OFF = const(2)
+_OFF = const(2)
 RESUME = "resume"                   # a game's play save: its snapshot under this key
 _RESUME_TRIAL = const(30)           # ticks after CONTINUE in which a game error clears the save
 
@@ -205,38 +204,6 @@ class Context:
         return self._rt.hw.open_link()
 
 
-class ErrorScreen(screens.Screen):
-    def __init__(self, title, message):
-        self.title = title
-        self.lines = []
-        words = str(message).split(" ")
-        line = ""
-        for w in words:
-            if len(line) + len(w) + 1 > 31 and line:
-                self.lines.append(line)
-                line = w
-            else:
-                line = (line + " " + w) if line else w
-        if line:
-            self.lines.append(line)
-        self.lines = self.lines[:6]
-
-    def tick(self, ctx):
-        if ctx.buttons.just_pressed(buttons.A | buttons.B):
-            return "exit"
-        return None
-
-    def draw(self, fb):
-        fb.fill(0)
-        fb.fill_rect(0, 0, 128, 10, 1)
-        fb.text(self.title[:16], 1, 1, 0)
-        y = 14
-        for line in self.lines:
-            gfx.text(fb, line, 1, y)
-            y += 7
-        gfx.text(fb, "A/B: BACK", 1, 58)
-
-
 # an exception's traceback on the console (the serial port on a device)
 def report(exc):
     pe = getattr(sys, "print_exception", None)
@@ -316,9 +283,9 @@ class Runtime:
         self._next = 0
         self._k = 0
         self._base = 0
-        # idle: AWAKE, _DIM or OFF; the ms of the last button activity; buttons
+        # idle: _AWAKE, _DIM or _OFF; the ms of the last button activity; buttons
         # held since the waking press (they reach no screen until released)
-        self.power = AWAKE
+        self.power = _AWAKE
         self._active_at = hw.ticks_ms()
         self._waking = False
         # the battery gauge (battery.py) when the board reads its supply, else None
@@ -417,7 +384,7 @@ class Runtime:
         self.store(SETTINGS_ID, self.settings)
 
     def apply_settings(self):
-        if self.power == AWAKE:
+        if self.power == _AWAKE:
             self.display.contrast(self.settings.get("contrast", 255))
 
     # -- idle: dim, screen off, wake ---------------------------------------------------
@@ -427,21 +394,21 @@ class Runtime:
         if not limit:
             return
         idle = clock.ticks_diff(now, self._active_at)
-        if self.power == AWAKE and idle >= limit * 667:
+        if self.power == _AWAKE and idle >= limit * 667:
             self.power = _DIM
-            self.display.contrast(min(DIM_CONTRAST, self.settings.get("contrast", 255)))
+            self.display.contrast(min(_DIM_CONTRAST, self.settings.get("contrast", 255)))
         if idle >= limit * 1000 and not screen.busy():
-            self.power = OFF
+            self.power = _OFF
             self.display.poweroff()
             self.save_game()
 
     def wake(self, now):
         """Panel on at the user's contrast, the whole frame sent again."""
-        if self.power == OFF:
+        if self.power == _OFF:
             self.display.poweron()
             self.display.invalidate()
             self._waking = True
-        self.power = AWAKE
+        self.power = _AWAKE
         self._active_at = now
         self.apply_settings()
 
@@ -492,8 +459,7 @@ class Runtime:
                 self.start_game(entry, module)      # a fresh game instead
                 return
         except MemoryError:
-            self._drop_game()
-            self.screen = ErrorScreen("NO MEMORY", "not enough memory to start " + title)
+            self._error_screen("NO MEMORY", "not enough memory to start " + title)
         except Exception as exc:
             self._game_error(exc)
         self.buttons.reset(self.buttons.stable, self.hw.ticks_ms())
@@ -521,8 +487,16 @@ class Runtime:
         if self.ticks < self._resumed_until and game_id in self.resumable:
             self._clear_play(game_id)
             self.toast("SAVED GAME LOST", 60)
+        self._error_screen("GAME ERROR", "%s: %s" % (type(exc).__name__, exc))
+
+    # the game is dropped and what went wrong shows on a screen of its own
+    # (errorscreen.py: loaded for it, and dropped with it when the player
+    # leaves it, as a game's modules are)
+    def _error_screen(self, title, message):
         self._drop_game()
-        self.screen = ErrorScreen("GAME ERROR", "%s: %s" % (type(exc).__name__, exc))
+        self._loaded = tuple(sys.modules) if _UNLOAD_ALL else None
+        import errorscreen
+        self.screen = errorscreen.ErrorScreen(title, message)
 
     def leave_game(self):
         """The player leaves: the game in progress is saved, then the launcher."""
@@ -571,7 +545,7 @@ class Runtime:
         now = hw.ticks_ms()
         btn = self.buttons
         btn.sample(hw.read_buttons(), now)
-        if self.power == OFF:
+        if self.power == _OFF:
             if not btn.stable:
                 return              # asleep: nothing ticked, drawn or sent
             self.wake(now)
@@ -653,7 +627,7 @@ class Runtime:
             max_ticks -= 1
             self.step()
             self.save_pending()
-            if self.power == OFF:
+            if self.power == _OFF:
                 hw.doze(_DOZE_MS)
                 self._base = hw.ticks_ms()
                 self._k = 0

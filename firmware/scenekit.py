@@ -62,9 +62,10 @@ def settled(screen, btn):
 # tap.  Held, it shows the menu (``shown``) where ``may_menu`` (play screens;
 # not an end screen, not an animation): the scene then sends its ticks to
 # ``pausemenu.tick(pause, ctx)``, which returns the label of the line chosen
-# ("RULES" is handled there: the game's pages show until B), else None, and
-# draws it with ``pausemenu.draw(pause, fb)`` over its play screen
-# (pausemenu.py is loaded while the menu shows, dropped when it closes).
+# ("RULES" is handled there: the game's pages show until B), else None; the
+# scene's ``draw`` is ``pause.draw_over(screen, fb)``: its screen, then the
+# menu over it (pausemenu.py is loaded while the menu shows, dropped when it
+# closes).
 # ``items``: the labels of the game's lines, in order.  A game whose field
 # fills the screen (no panel to say "HOLD B: MENU") sets ``reminder`` to the
 # frames it shows for (60: two seconds) when a game starts and calls
@@ -78,6 +79,15 @@ class Pause:
         self.used = False         # B's press went to a chord or the menu
         self.rules = None         # howto.Scene while the rules are shown
         self.reminder = 0         # frames "HOLD B: MENU" still shows (draw_reminder)
+
+    # The scene's frame, in every game: its screen (not while the rules pages
+    # cover it), then the menu over it while shown.
+    def draw_over(self, screen, fb):
+        if self.rules is None:
+            screen.draw(fb)
+        if self.shown:
+            import pausemenu
+            pausemenu.draw(self, fb)
 
     def draw_reminder(self, fb):
         if self.reminder:

@@ -14,10 +14,10 @@ Cats
   smallest distance (first in W, E, NW, NE, SW, SE order on ties).
 - HardCat: exact tactics first, then a "two-distance" evaluation:
   1. step onto the border when possible;
-  2. the fastest forced escape within ESCAPE_DEPTH (5) cat moves, found
+  2. the fastest forced escape within _ESCAPE_DEPTH (5) cat moves, found
      exactly by Deep (iterative deepening: 2, 3, 4, 5 moves);
   3. never step into a cell from which the player forces a capture within
-     CAPTURE_DEPTH (4) blocks, when another move avoids that (when none
+     _CAPTURE_DEPTH (4) blocks, when another move avoids that (when none
      does, the step with the slowest forced capture);
   4. among the steps left, the one with the smallest two-distance: free
      border cells are 0 and any other cell is 1 + the SECOND smallest value
@@ -32,7 +32,7 @@ Blockers
   keeps a forced capture within 4 blocks when there is one; else, among
   the blocks that leave the cat no forced escape within 5 moves, the one
   that leaves the cat the worst two-distance.  Where the viper kernel
-  (trapcat_viper) runs, it first looks LOOK_DEPTH (7) moves deep: the
+  (trapcat_viper) runs, it first looks _LOOK_DEPTH (7) moves deep: the
   best-scored block that leaves no forced escape within 7, within
   LOOK_NODES kernel expansions.  ``hint(board)``.
 
@@ -62,7 +62,7 @@ try:
     import trapcat_viper as _tv   # Deep.run for ESCAPE searches as a viper kernel
 except (ImportError, SyntaxError):  # no native emitter here (WebAssembly VMs, CircuitPython)
     _tv = None
-# the hint looks LOOK_DEPTH moves deep where the kernel runs (as machine code
+# the hint looks _LOOK_DEPTH moves deep where the kernel runs (as machine code
 # on a Pico, as Python on CPython: the simulator plays the device's moves)
 LOOK_KERNEL = _tv is not None
 
@@ -199,12 +199,12 @@ _CAND = const(6)
 _SCORE = const(7)
 _VERIFY = const(8)
 
-ESCAPE_DEPTH = const(5)     # cat moves: forced escapes found exactly
-CAPTURE_DEPTH = const(4)    # blocks: forced captures found exactly
+_ESCAPE_DEPTH = const(5)     # cat moves: forced escapes found exactly
+_CAPTURE_DEPTH = const(4)    # blocks: forced captures found exactly
 DEEP_CHUNK = const(2)       # deep-search expansions per work unit
 _HINT_TRIES = const(3)       # best-scored blocks the hint verifies itself
 VERIFY_NODES = const(300)   # expansions the hint spends verifying them
-LOOK_DEPTH = const(7)       # cat moves: the hint's kernel look past ESCAPE_DEPTH
+_LOOK_DEPTH = const(7)       # cat moves: the hint's kernel look past _ESCAPE_DEPTH
 LOOK_NODES = const(22000)   # kernel expansions the look may spend per hint
 KERNEL_CHUNK = const(200)   # kernel expansions per 10-unit work item (~5 ms)
 
@@ -1174,9 +1174,9 @@ class NormalCat(_Task):
 
 
 class HardCat(_Task):
-    """Exact within its horizon: the fastest forced escape within ESCAPE_DEPTH
+    """Exact within its horizon: the fastest forced escape within _ESCAPE_DEPTH
     moves; else the best-evaluated step from which the player cannot force
-    a capture within CAPTURE_DEPTH blocks (see the module docstring)."""
+    a capture within _CAPTURE_DEPTH blocks (see the module docstring)."""
 
     def __init__(self, board, analyzer=None):
         self.answer = NO_ANSWER  # attributes made here: begin() allocates nothing
@@ -1220,7 +1220,7 @@ class HardCat(_Task):
                 self.reason = self.k
                 self.answer = deep.first
                 self.phase = _DONE
-            elif self.k < ESCAPE_DEPTH:
+            elif self.k < _ESCAPE_DEPTH:
                 self.k += 1
             else:
                 self.phase = _SWEEP_DIST
@@ -1229,7 +1229,7 @@ class HardCat(_Task):
             self._order_steps()
             return
         # _CAPTURE: the best-evaluated move the player cannot capture within
-        # h = CAPTURE_DEPTH blocks; when every move loses so, again with
+        # h = _CAPTURE_DEPTH blocks; when every move loses so, again with
         # h - 1 (the slowest capture), and at h = 1 the best-evaluated one.
         x = moves[self.order[self.i]]
         if self.inner:
@@ -1317,7 +1317,7 @@ class HardCat(_Task):
                 j -= 1
             order[j] = i
         self.i = 0
-        self.k = CAPTURE_DEPTH
+        self.k = _CAPTURE_DEPTH
         self.inner = False
         self.phase = _CAPTURE
 
@@ -1399,7 +1399,7 @@ class _BlockScores(_Task):
         self.costs = _costs(board)
         self.i = 0
         self.nc = 0
-        self.horizon = ESCAPE_DEPTH        # cat moves: escapes it avoids
+        self.horizon = _ESCAPE_DEPTH        # cat moves: escapes it avoids
         self.lost = False                  # every block leaves a forced escape
         self.cl = bytearray(board.n)       # candidate blocks, best score first
         self.sc = array("i", bytes(4 * board.n))
@@ -1527,7 +1527,7 @@ class _BlockScores(_Task):
         adj = board.adj
         cat = board.cat
         # candidates: free cells within three steps of the cat, and every
-        # cell whose block can matter to an escape within ESCAPE_DEPTH
+        # cell whose block can matter to an escape within _ESCAPE_DEPTH
         # (unless some block avoids a forced escape: then not the blocks
         # proven to leave one)
         top = deep._near(cat, self.horizon, 0, True)
@@ -1606,12 +1606,12 @@ class _BlockScores(_Task):
 
 class StrongBlocker(_BlockScores):
     """The player's HINT: closes a border cell next to the cat; else keeps a
-    forced capture within CAPTURE_DEPTH blocks when there is one; else, with
+    forced capture within _CAPTURE_DEPTH blocks when there is one; else, with
     ``look`` (default: where the kernel runs), the best-scored block that
-    leaves the cat no forced escape within LOOK_DEPTH moves, found within
+    leaves the cat no forced escape within _LOOK_DEPTH moves, found within
     LOOK_NODES kernel expansions; else the best-scored of its first
     _HINT_TRIES blocks it verifies (within VERIFY_NODES expansions) to leave
-    none within ESCAPE_DEPTH moves, else the escape-free block its root
+    none within _ESCAPE_DEPTH moves, else the escape-free block its root
     search found (the best-scored block when every block leaves one).
     Without the look it plays 1 in 4 tournament games lost to the hard cat,
     with it 1 in 8 (docs/trapcat.md).
@@ -1634,7 +1634,7 @@ class StrongBlocker(_BlockScores):
         # within k moves uses 2k - 4 plies (its player nodes with 2 moves
         # left are decided in closed form)
         self.look = LOOK_KERNEL if look is None else look
-        if self.look and len(self.deep.at) < 2 * LOOK_DEPTH - 4:
+        if self.look and len(self.deep.at) < 2 * _LOOK_DEPTH - 4:
             raise ValueError("Deep has too few plies for the look")
         self.lleft = 0                     # kernel expansions left for _LOOK
         self.looked = False                # the look chose the answer
@@ -1671,7 +1671,7 @@ class StrongBlocker(_BlockScores):
             self._take_sure_block()
             return
         if phase == _CAPTURE:
-            r = self._search(CAPTURE, _BLKN, CAPTURE_DEPTH)
+            r = self._search(CAPTURE, _BLKN, _CAPTURE_DEPTH)
             if r == 1 and deep.first != NONE:
                 self.answer = deep.first
                 self.phase = _DONE
@@ -1728,13 +1728,13 @@ class StrongBlocker(_BlockScores):
     def _look_next(self):
         """The _LOOK phase's unit (KERNEL_CHUNK kernel expansions): the
         best-scored block after which the cat has no forced escape within
-        LOOK_DEPTH moves (so none within ESCAPE_DEPTH either), within
+        _LOOK_DEPTH moves (so none within _ESCAPE_DEPTH either), within
         LOOK_NODES kernel expansions; else the verify."""
         deep = self.deep
         i = self.i
         cl = self.cl
         if not self.inner:
-            # (blocks proven to leave an escape within ESCAPE_DEPTH)
+            # (blocks proven to leave an escape within _ESCAPE_DEPTH)
             while i < self.nc and self.bad[cl[i]]:
                 i += 1
             if i >= self.nc:
@@ -1744,7 +1744,7 @@ class StrongBlocker(_BlockScores):
             self.i = i
             deep.block(cl[i])
         c = cl[i]
-        r = self._search(ESCAPE, _CATN, LOOK_DEPTH, self.lleft)
+        r = self._search(ESCAPE, _CATN, _LOOK_DEPTH, self.lleft)
         if r < 0:
             if deep.nodes < self.lleft:
                 return

@@ -65,13 +65,11 @@ except ImportError:
 MAX_SIDE = const(9)      # 9 rows of 7 px fill the 64-px screen
 CELL = const(7)
 _SHIFT = const(3)
-AI_DELAY = const(4)
+_AI_DELAY = const(4)
 SLICE_MS = const(25)     # the job's share of a tick; input is polled between ticks
 GAME_ID = "trapcat"
 UNDO_DEPTH = const(64)   # turns; a record: block, cat before, easy cat's RNG a | b << 15
 UNDO_SIZE = const(6)
-LEVEL_NAMES = ("EASY", "NORMAL", "HARD")
-RANDOM = "RANDOM GRID"   # the level choice's built-in level
 PX = const(70)           # the panel's left edge
 
 
@@ -83,6 +81,23 @@ def check_level(text):
         raise ValueError("the grid is %dx%d; the screen fits %dx%d at most"
                          % (level[0], level[0], MAX_SIDE, MAX_SIDE))
     return level
+
+
+# The grid cursor after this tick's arrows (held ones repeat), kept on the
+# ``size`` x ``size`` grid: the solo game's and the linked game's
+# (trapcat_link.Match.act).
+def moved_cursor(btn, cursor, size):
+    r = cursor // size
+    c = cursor % size
+    if btn.repeat(LEFT) and c > 0:
+        c -= 1
+    elif btn.repeat(RIGHT) and c < size - 1:
+        c += 1
+    elif btn.repeat(UP) and r > 0:
+        r -= 1
+    elif btn.repeat(DOWN) and r < size - 1:
+        r += 1
+    return r * size + c
 
 
 class Scene(screens.Scene):
@@ -153,11 +168,7 @@ class Scene(screens.Scene):
 
     def draw(self, fb):
         fb.fill(0)
-        if self.pause.rules is None:
-            self.screen.draw(fb)
-        if self.pause.shown:
-            import pausemenu
-            pausemenu.draw(self.pause, fb)
+        self.pause.draw_over(self.screen, fb)
 
     def frame_key(self):
         """The runtime's frame cache: the level choice, the pack's error and
@@ -270,7 +281,7 @@ class Scene(screens.Scene):
         d = self.diff
         best = rec.get("best%d" % d, 0)
         self.lines = (
-            LEVEL_NAMES[d] + ": HELPED" if self.helped else LEVEL_NAMES[d],
+            ("EASY", "NORMAL", "HARD")[d] + (": HELPED" if self.helped else ""),
             "MOVES %d" % self.board.moves,
             "WON %d LOST %d" % (rec.get("won%d" % d, 0), rec.get("lost%d" % d, 0)),
             ("BEST %d" % best) if best else "BEST -",
@@ -467,7 +478,7 @@ class PlayScreen(screens.Screen):
     """The grid in play.  The player's turn: the cursor, A blocks, the menu's
     HINT asks for a hint (worked out by the scene's job over ticks).  The cat's turn
     (``cat_turn``): its move is worked out the same way and made once it is
-    ready and AI_DELAY ticks have passed since the block."""
+    ready and _AI_DELAY ticks have passed since the block."""
 
     def __init__(self, scene):
         self.scene = scene
@@ -486,7 +497,7 @@ class PlayScreen(screens.Screen):
             self.cat_moves(ctx)
             return None
         btn = ctx.buttons
-        self.move_cursor(btn)
+        g.cursor = moved_cursor(btn, g.cursor, g.board.size)
         job = g.job
         if job.running():                    # a hint is being worked out
             if btn.just_pressed(A):
@@ -500,21 +511,6 @@ class PlayScreen(screens.Screen):
         if btn.just_pressed(A):
             self.block(ctx)
         return None
-
-    def move_cursor(self, btn):
-        g = self.scene
-        size = g.board.size
-        r = g.cursor // size
-        c = g.cursor % size
-        if btn.repeat(LEFT) and c > 0:
-            c -= 1
-        elif btn.repeat(RIGHT) and c < size - 1:
-            c += 1
-        elif btn.repeat(UP) and r > 0:
-            r -= 1
-        elif btn.repeat(DOWN) and r < size - 1:
-            r += 1
-        g.cursor = r * size + c
 
     def block(self, ctx):
         """A on the cell under the cursor: the block, then the end or the cat's turn."""
@@ -536,14 +532,14 @@ class PlayScreen(screens.Screen):
         """The cat's turn: its move is worked out from the next tick."""
         g = self.scene
         self.cat_turn = True
-        self.wait = AI_DELAY
+        self.wait = _AI_DELAY
         g.cat.begin(g.board)
         g.job.start(g.cat)
         self.spin = 0
 
     def cat_moves(self, ctx):
         """A tick of the cat's turn: its slices, then its move once they are
-        done and AI_DELAY ticks have passed (its first free step when the
+        done and _AI_DELAY ticks have passed (its first free step when the
         job failed)."""
         g = self.scene
         self.wait -= 1
@@ -640,7 +636,7 @@ class LevelChoice(screens.Screen):
     def __init__(self, scene):
         self.scene = scene
         self.choice = 0          # 0 the random grid, i > 0 pack level i - 1
-        self.text = "< %s >" % RANDOM
+        self.text = "< RANDOM GRID >"          # the built-in level
 
     def tick(self, ctx):
         btn = ctx.buttons
@@ -659,7 +655,7 @@ class LevelChoice(screens.Screen):
     def pick(self, i):
         levels = self.scene.levels
         self.choice = i
-        name = RANDOM if i == 0 or levels.pack is None else levels.pack_label(i)
+        name = "RANDOM GRID" if i == 0 or levels.pack is None else levels.pack_label(i)
         self.text = "< %s >" % name
 
     def frame_key(self):

@@ -12,7 +12,7 @@ import link
 import linkmatch
 import trapcat
 import trapcat_game as tg
-from buttons import A, DOWN, LEFT, RIGHT, UP
+from buttons import A
 
 GAME = "trapcat"
 PX = tg.PX
@@ -82,18 +82,7 @@ class Match(linkmatch.Match):
     def act(self, ctx, may_move):
         btn = ctx.buttons
         b = self.board
-        size = b.size
-        r = self.cursor // size
-        c = self.cursor % size
-        if btn.repeat(LEFT) and c > 0:
-            c -= 1
-        elif btn.repeat(RIGHT) and c < size - 1:
-            c += 1
-        elif btn.repeat(UP) and r > 0:
-            r -= 1
-        elif btn.repeat(DOWN) and r < size - 1:
-            r += 1
-        self.cursor = r * size + c
+        self.cursor = tg.moved_cursor(btn, self.cursor, b.size)
         if not btn.just_pressed(A) or not may_move or self.to_move() != self.me:
             return linkmatch.NO_MOVE
         if self.legal(self.cursor):

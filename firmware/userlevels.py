@@ -32,13 +32,10 @@ The pack reader (levelpack, ~7 KB of heap on a Pico) is imported only when a
 pack file exists: a game played without a pack does not carry it.
 """
 
-LEVELS_DIR = "/levels"
-
-
 def pack_path(ctx, game):
     root = ctx.levels_dir
     if root is None:
-        root = LEVELS_DIR
+        root = "/levels"            # the device's folder of level packs
     return root + "/" + game + ".bin"
 
 

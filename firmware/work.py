@@ -28,12 +28,12 @@ except ImportError:
     def const(value):
         return value
 
-IDLE = const(0)        # no task
+_IDLE = const(0)        # no task
 RUNNING = const(1)     # a task with slices to go
 DONE = const(2)        # finished: the task's answer is ready
 FAILED = const(3)      # a slice ran out of memory: no answer
 NO_ANSWER = const(-1)
-BUDGET_MS = const(20)  # a tick's share for long work by default (30 ticks/s)
+_BUDGET_MS = const(20)  # a tick's share for long work by default (30 ticks/s)
 
 
 class Task:
@@ -51,9 +51,9 @@ class Task:
 class Job:
     """Runs one task at a time under each tick's deadline (module notes)."""
 
-    def __init__(self, budget_ms=BUDGET_MS):
+    def __init__(self, budget_ms=_BUDGET_MS):
         self.task = None
-        self.state = IDLE
+        self.state = _IDLE
         self.budget_ms = budget_ms
         self.slice_ms = 0        # the longest slice seen since the task began
 
@@ -65,7 +65,7 @@ class Job:
 
     def cancel(self):
         self.task = None
-        self.state = IDLE
+        self.state = _IDLE
 
     def running(self):
         return self.state == RUNNING

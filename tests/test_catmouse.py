@@ -4,7 +4,8 @@ import pytest
 
 import catmouse_ai
 import work
-from catmouse import CAT, MOUSE, OBSTACLE, CatMouseGame, MapError, parse_map
+from catmouse import _OBSTACLE as OBSTACLE
+from catmouse import CAT, MOUSE, CatMouseGame, MapError, parse_map
 from catmouse_maps import LEVELS
 from host_tools.commands.play_cmd import MOUSE_NAMES, difficulty_mouse
 

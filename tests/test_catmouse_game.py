@@ -81,7 +81,7 @@ def test_a_caught_mouse_leaves_no_game_in_progress():
     assert ctx.saved["catmouse/play"] == {} and ctx.finishes == 1
     lasted = g.match.game.round
     garden = [0] * catmouse_records.MAP_RECORD             # NORMAL, as the mouse: lost, lasted
-    garden[catmouse_records.MAP_DIFF + 1:catmouse_records.MAP_DIFF + 3] = [1, lasted]
+    garden[catmouse_records._MAP_DIFF + 1:catmouse_records._MAP_DIFF + 3] = [1, lasted]
     assert ctx.saved["catmouse"] == {"wins_mouse": 2, "wins_cat": 1, "best_catch": 9,
                                      "lost_mouse": 1, "maps": {"Garden": garden}}
     assert g.snapshot() is None
@@ -131,7 +131,7 @@ def test_an_ai_out_of_memory_shows_the_toast_and_plays_on(monkeypatch):
     c = g.match.game
     mouse = c.mouse
     gamectx.tap(g, ctx, RIGHT)
-    for _ in range(catmouse_game.AI_DELAY + 1):
+    for _ in range(catmouse_game._AI_DELAY + 1):
         gamectx.tick(g, ctx)
     assert ctx.toasts == ["NOT ENOUGH MEMORY"]
     assert c.mouse == mouse and c.round == 1 and not g.match.round_started
@@ -297,7 +297,7 @@ def test_records_per_map_and_difficulty_and_an_old_save_read_into_them():
     saved = ctx.saved["catmouse"]
     assert {k: saved[k] for k in old} == {"wins_mouse": 5, "wins_cat": 6, "lost_mouse": 1,
                                           "lost_cat": 6, "best_catch": 18}
-    hard = 2 * catmouse_records.MAP_DIFF
+    hard = 2 * catmouse_records._MAP_DIFF
     assert saved["maps"]["Courtyard"][hard:hard + 6] == [1, 0, 96, 3, 1, 25]
     assert saved["maps"]["Garden"][hard + 3:hard + 6] == [1, 0, 18]
     assert sum(saved["maps"]["Courtyard"]) == sum([1, 96, 3, 1, 25])   # other difficulties: 0

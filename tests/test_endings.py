@@ -254,10 +254,10 @@ def _cm_map(side, won, best, diff=1):
 
 TC_PRIOR = {"won": 5, "lost": 3, "best1": 20}
 JQ_PRIOR = {"won": 2, "lost": 1, "drawn": 1, "easy_won": 3, "pvp": 4}
-JQ_WON = {F2: (RED, jf.MARSHAL), A1: (RED, jf.FLAG), G2: (BLUE, jf.FLAG), K0: (BLUE, jf.MARSHAL)}
-JQ_LOST = {F2: (RED, 4), A1: (RED, jf.FLAG), G2: (BLUE, jf.MINE), K0: (BLUE, jf.MARSHAL),
+JQ_WON = {F2: (RED, jf._MARSHAL), A1: (RED, jf.FLAG), G2: (BLUE, jf.FLAG), K0: (BLUE, jf._MARSHAL)}
+JQ_LOST = {F2: (RED, 4), A1: (RED, jf.FLAG), G2: (BLUE, jf.MINE), K0: (BLUE, jf._MARSHAL),
            L1: (BLUE, jf.FLAG)}
-JQ_QUIET = {F2: (RED, jf.MARSHAL), A1: (RED, jf.FLAG), K0: (BLUE, jf.MARSHAL), L1: (BLUE, jf.FLAG)}
+JQ_QUIET = {F2: (RED, jf._MARSHAL), A1: (RED, jf.FLAG), K0: (BLUE, jf._MARSHAL), L1: (BLUE, jf.FLAG)}
 TC_WALL = _neighbours(40)             # the cells next to the centre
 
 ENDINGS = [

@@ -17,6 +17,7 @@ import catmouse_match  # noqa: E402
 import gfx  # noqa: E402
 import junqi_game  # noqa: E402
 import levelpack  # noqa: E402
+import errorscreen  # noqa: E402
 import runtime  # noqa: E402
 import savestore  # noqa: E402
 import undosave  # noqa: E402
@@ -44,7 +45,7 @@ def _boot(saves):
 def _enter(s, game_id):
     _run(s, "wait:2" + " down" * LINES[game_id] + " a wait:2")
     rt = s.runtime
-    assert not isinstance(rt.screen, runtime.ErrorScreen)
+    assert not isinstance(rt.screen, errorscreen.ErrorScreen)
     assert rt.ctx.game_id == game_id
     return rt
 
@@ -70,7 +71,7 @@ def test_junqi_drops_a_record_that_is_not_a_count_and_keeps_the_rest():
     assert game.saved == {"lost": 4, "easy_won": 2}
     assert "W0 L4" in game.record
     _run(s, "wait:5")
-    assert not isinstance(rt.screen, runtime.ErrorScreen)
+    assert not isinstance(rt.screen, errorscreen.ErrorScreen)
 
 
 def test_catmouse_drops_a_record_that_is_not_a_count():
@@ -106,7 +107,7 @@ def test_a_real_game_in_progress_is_put_back_and_undone(game_id):
     s, rt = _continue(game_id, snap)
     assert rt._toast != "SAVED GAME LOST" and rt.game.snapshot() == snap
     _run(s, "hold:b:2 b+a wait:5")
-    assert not isinstance(rt.screen, runtime.ErrorScreen)
+    assert not isinstance(rt.screen, errorscreen.ErrorScreen)
 
 
 def _with_undo_byte(snap, record, offset, value):
@@ -126,7 +127,7 @@ def test_catmouse_refuses_an_undo_record_with_a_piece_off_the_map_or_on_the_othe
     assert rt._toast == "SAVED GAME LOST" and rt.resumable == []
     assert rt.game.screen is rt.game.title
     _run(s, "hold:b:2 b+a wait:3 a wait:5 hold:b:2 b+a b+a wait:5")
-    assert not isinstance(rt.screen, runtime.ErrorScreen)
+    assert not isinstance(rt.screen, errorscreen.ErrorScreen)
 
 
 def test_catmouse_refuses_a_state_on_an_obstacle():
@@ -147,7 +148,7 @@ def test_junqi_refuses_an_undo_ply_that_does_not_fit(offset, value):
     s, rt = _continue("junqi", _with_undo_byte(snap, 0, offset, value))
     assert rt._toast == "SAVED GAME LOST" and rt.game.screen is rt.game.menu_screen
     _run(s, "hold:b:2 b+a wait:3")
-    assert not isinstance(rt.screen, runtime.ErrorScreen)
+    assert not isinstance(rt.screen, errorscreen.ErrorScreen)
 
 
 def test_junqi_refuses_a_field_whose_counts_disagree():
@@ -184,24 +185,24 @@ def test_the_numbers_gamesaves_copies_are_the_modules_own():
     import gamesaves
     import junqi_board
     import junqi_flip
-    assert (gamesaves.PACK_LEVELS, gamesaves.LEVEL_BYTES) == (levelpack.MAX_LEVELS,
+    assert (gamesaves._PACK_LEVELS, gamesaves._LEVEL_BYTES) == (levelpack.MAX_LEVELS,
                                                               levelpack.MAX_LEVEL_BYTES)
-    assert (gamesaves.CM_UNDO_SIZE, gamesaves.CM_UNDO_DEPTH) == (catmouse_match.UNDO_SIZE,
+    assert (gamesaves._CM_UNDO_SIZE, gamesaves._CM_UNDO_DEPTH) == (catmouse_match.UNDO_SIZE,
                                                                  catmouse_match.UNDO_DEPTH)
-    assert (gamesaves.CM_MAPS, gamesaves.CM_MAP_RECORD, gamesaves.CM_MAP_KEY_LEN) == (
+    assert (gamesaves._CM_MAPS, gamesaves._CM_MAP_RECORD, gamesaves._CM_MAP_KEY_LEN) == (
         catmouse_records.MAX_MAPS, catmouse_records.MAP_RECORD, catmouse_records.MAP_KEY_LEN)
-    assert catmouse_records.MAP_RECORD == 3 * catmouse_records.MAP_DIFF
+    assert catmouse_records.MAP_RECORD == 3 * catmouse_records._MAP_DIFF
     assert max(len(name) for name, _ in catmouse_maps.LEVELS) <= catmouse_records.MAP_KEY_LEN
-    assert (gamesaves.JQ_UNDO_SIZE, gamesaves.JQ_UNDO_PLIES) == (junqi_game.UNDO_SIZE,
-                                                                 junqi_game.UNDO_PLIES)
+    assert (gamesaves._JQ_UNDO_SIZE, gamesaves._JQ_UNDO_PLIES) == (junqi_game.UNDO_SIZE,
+                                                                 junqi_game._UNDO_PLIES)
     assert (gamesaves._CELLS, gamesaves._TYPES, gamesaves._HIDDEN, gamesaves._NOBODY) == (
         junqi_board.CELLS, junqi_flip.TYPES, junqi_flip.HIDDEN, junqi_flip.NOBODY)
     import klotski_game
     import klotski_levels
     import trapcat_game
-    assert (gamesaves.TC_SIDE, gamesaves.TC_UNDO_SIZE, gamesaves.TC_UNDO_DEPTH) == (
+    assert (gamesaves._TC_SIDE, gamesaves._TC_UNDO_SIZE, gamesaves._TC_UNDO_DEPTH) == (
         trapcat_game.MAX_SIDE, trapcat_game.UNDO_SIZE, trapcat_game.UNDO_DEPTH)
-    assert (gamesaves.KL_UNDO_SIZE, gamesaves.KL_SAVED_UNDO, gamesaves.KL_LEVELS) == (
+    assert (gamesaves._KL_UNDO_SIZE, gamesaves._KL_SAVED_UNDO, gamesaves._KL_LEVELS) == (
         klotski_game.LayoutUndo().size, klotski_game._SAVED_UNDO,
         len(klotski_levels.LEVELS.split("\n")))
 
@@ -236,7 +237,7 @@ def _refused_and_played_on(game_id, snap):
     assert rt._toast == "SAVED GAME LOST" and rt.resumable == []
     assert rt.saves.load(runtime.play_id(game_id))[0] == {}
     _run(s, "wait:3 a wait:3 hold:b:2 b+a wait:3 b wait:3 hold:b:40 wait:3 b wait:3 b wait:3")
-    assert not isinstance(rt.screen, runtime.ErrorScreen)
+    assert not isinstance(rt.screen, errorscreen.ErrorScreen)
     _to_launcher(s, rt)
     return s, rt
 
@@ -338,7 +339,7 @@ def test_klotski_refuses_a_value_out_of_its_range(key, value):
     s, rt = _continue("klotski", dict(snap, **{key: value}))
     assert rt._toast == "SAVED GAME LOST"
     _run(s, "b wait:3 a wait:3 b+a wait:3")
-    assert not isinstance(rt.screen, runtime.ErrorScreen)
+    assert not isinstance(rt.screen, errorscreen.ErrorScreen)
     _to_launcher(s, rt)
 
 
@@ -362,7 +363,7 @@ def test_klotski_drops_bests_that_are_not_counts_and_keeps_the_rest():
     rt = _enter(s, "klotski")
     assert rt._toast == "RECORDS RESET" and rt.game.saved == {"best": {}}
     _run(s, "a wait:5 down a down wait:3 hold:b:40 wait:3")
-    assert not isinstance(rt.screen, runtime.ErrorScreen)
+    assert not isinstance(rt.screen, errorscreen.ErrorScreen)
 
 
 def _sealed(save_id, body):
@@ -394,5 +395,5 @@ def test_the_issues_four_cases_end_in_a_default_with_a_toast_and_the_launcher():
     rt = _enter(s, "junqi")
     assert rt._toast == "SAVE CORRUPT - RESET" and rt.game.saved == {}
     _run(s, "a wait:5")
-    assert not isinstance(rt.screen, runtime.ErrorScreen)
+    assert not isinstance(rt.screen, errorscreen.ErrorScreen)
     _to_launcher(s, rt)

@@ -138,7 +138,7 @@ def test_table_matches_rules():
         name = jb.cell_name(c)
         assert jb.parse_cell(name) == c
         assert sorted(jb.cell_name(x) for x in jb.road_neighbours(c)) == sorted(ref_roads(name))
-        kind = jb.HQ if name in HQS else jb.CAMP if name in CAMPS else jb.POST
+        kind = jb.HQ if name in HQS else jb.CAMP if name in CAMPS else jb._POST
         assert jb.KIND[c] == kind
         for d in range(4):
             q = jb.RAIL[c * 4 + d]

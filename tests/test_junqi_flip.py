@@ -68,7 +68,7 @@ def test_first_flip_decides_colours_and_turns_alternate():
     g = jf.FlipGame(seed=5)
     assert g.legal_moves() == 50  # only flips before colours are known
     c = next(c for c in range(60) if g.occ[c] == jf.HIDDEN)
-    assert g.apply(c * 65) == jf.EV_FLIP
+    assert g.apply(c * 65) == jf._EV_FLIP
     assert g.player_colour[0] == g.colour[c]
     assert g.player_colour[1] == 1 - g.colour[c]
     assert g.to_move == 1 and g.hidden == 49

@@ -102,18 +102,18 @@ def test_geometry_rotated_board_fits_and_cells_do_not_overlap():
     boxes = set()
     for c in range(jb.CELLS):
         x, y = junqi_game.cell_xy(c)
-        assert 0 <= x and x + junqi_game.BOX_W <= 128 and 0 <= y and y + junqi_game.BOX_H <= 64
+        assert 0 <= x and x + junqi_game._BOX_W <= 128 and 0 <= y and y + junqi_game._BOX_H <= 64
         boxes.add((x, y))
     assert len(boxes) == jb.CELLS
     # rows A..L left to right, columns 0..4 top to bottom, the front line between F and G
     assert junqi_game.cell_xy(jb.parse_cell("A0")) < junqi_game.cell_xy(jb.parse_cell("L0"))
     fx = junqi_game.cell_xy(jb.parse_cell("F0"))[0]
     gx = junqi_game.cell_xy(jb.parse_cell("G0"))[0]
-    assert gx - fx == junqi_game.CELL_W + junqi_game.GAP
+    assert gx - fx == junqi_game.CELL_W + junqi_game._GAP
 
 
 def test_glyphs_are_distinct():
-    art, n = junqi_game.GLYPHS, junqi_game.GLYPH_LEN
+    art, n = junqi_game.GLYPHS, junqi_game._GLYPH_LEN
     assert n == 35 and len(art) == jf.TYPES * n and set(art) == {"X", "."}
     assert len({art[t * n:(t + 1) * n] for t in range(jf.TYPES)}) == jf.TYPES
 
@@ -125,7 +125,7 @@ def test_vs_ai_whole_game_with_scripted_buttons(difficulty):
     ctx = FakeCtx(difficulty)
     g, fb = start(ctx, 0)
     ctx.game, ctx.game_id = g, "junqi"          # the play save follows the scene
-    assert g.ai.top_k == (0 if difficulty == 0 else ja.TOP_K)
+    assert g.ai.top_k == (0 if difficulty == 0 else ja._TOP_K)
     rng = jf.Rng(99)
     engineer_routes = 0
     for _ in range(600):
@@ -174,7 +174,7 @@ def test_ai_turn_is_sliced_and_shows_thinking():
         g.tick(ctx)
         g.draw(fb)
         ticks += 1
-    assert ticks >= junqi_game.THINK_MIN
+    assert ticks >= junqi_game._THINK_MIN
     run_until_input(g, ctx, fb)
     assert g.model.plies == 2 and g.model.to_move == 0
 
@@ -325,7 +325,7 @@ def test_game_from_the_launcher_in_the_micropython_vm(vm):
     assert r["screen"] == ("Scene", "MenuScreen")
     assert r["idle_alloc"] == [0] * 4
     think, worst, plies, state = r["ai"]
-    assert plies == 2 and state == "PlayScreen" and think >= junqi_game.THINK_MIN - 4
+    assert plies == 2 and state == "PlayScreen" and think >= junqi_game._THINK_MIN - 4
     print('worst AI tick fuel', worst)
     assert worst < 5_500_000           # one tick (AI slices + draw) <= 50 ms on a Pico
     assert r["cursor"] == 32
@@ -497,7 +497,7 @@ def test_the_first_flip_says_which_colour_is_yours(mode):
     human_move(g, ctx, fb, 27 * 65)
     c = g.model.player_colour[0]
     note = "%s: %s" % ("YOU" if mode == 0 else "P1", ("RED (FILLED)", "BLUE (OUTLINED)")[c])
-    assert g.note == note and g.note_ticks == junqi_game.NOTE_TICKS
+    assert g.note == note and g.note_ticks == junqi_game._NOTE_TICKS
     g.draw(fb)
     w = gfx.text_width(note)
     x = 67 - (w + 6) // 2
@@ -506,14 +506,14 @@ def test_the_first_flip_says_which_colour_is_yours(mode):
         human_move(g, ctx, fb, 22 * 65)           # the second flip says nothing
     else:
         run_until_input(g, ctx, fb)
-    assert g.note == note and 0 < g.note_ticks < junqi_game.NOTE_TICKS
+    assert g.note == note and 0 < g.note_ticks < junqi_game._NOTE_TICKS
     while g.model.plies:                          # back before the first flip
         gamectx.chord(g, ctx, B, A)
     assert g.model.player_colour[0] == jf.NOBODY and g.note_ticks == 0
     g.draw(fb)
     assert _read(fb, x, 29, len(note)) != note
     human_move(g, ctx, fb, 27 * 65)
-    for _ in range(junqi_game.NOTE_TICKS):
+    for _ in range(junqi_game._NOTE_TICKS):
         g.tick(ctx)
     g.draw(fb)
     assert g.note_ticks == 0 and _read(fb, x, 29, len(note)) != note and ctx.toasts == []
@@ -590,10 +590,10 @@ def test_the_ais_flip_turns_the_tile_over():
     widths = []
     while g.screen is g.move_screen:
         g.draw(fb)
-        lit = [i for i in range(junqi_game.BOX_W) if any(fb.pixel(x + i, y + j) for j in range(junqi_game.BOX_H))]
+        lit = [i for i in range(junqi_game._BOX_W) if any(fb.pixel(x + i, y + j) for j in range(junqi_game._BOX_H))]
         widths.append(lit[-1] - lit[0] + 1 if lit else 0)
         assert m.occ[c] == jf.HIDDEN and m.plies == 1
         g.tick(ctx)
-    assert len(widths) == junqi_game.FLIP_TICKS
+    assert len(widths) == junqi_game._FLIP_TICKS
     assert widths[2] < widths[1] < widths[0] and widths[3] < widths[4] < widths[5]
     assert m.occ[c] != jf.HIDDEN and m.plies == 2 and g.screen is g.play_screen

@@ -79,7 +79,7 @@ def test_held_and_auto_repeat():
         if b.repeat(RIGHT):
             reps.append(now)
     assert reps[0] == 33                        # the press itself
-    assert reps[1] - reps[0] >= buttons.REPEAT_DELAY_MS
+    assert reps[1] - reps[0] >= buttons._REPEAT_DELAY_MS
     assert all(99 <= b2 - b1 <= 132 for b1, b2 in zip(reps[1:], reps[2:]))
     assert b.held(RIGHT) and b.held_ms(RIGHT) >= 1000
     assert b.pressed(LEFT | RIGHT) and not b.pressed(LEFT)

@@ -197,7 +197,7 @@ def test_out_of_memory_in_a_slice_is_the_jobs_toast_and_the_game_goes_on():
     press(g, ctx, A)
     first = bytearray(6)
     b.free_neighbours(b.cat, first)
-    for _ in range(trapcat_game.AI_DELAY + 1):
+    for _ in range(trapcat_game._AI_DELAY + 1):
         g.tick(ctx)
     assert ctx.toasts == ["NOT ENOUGH MEMORY"] * 2
     assert not _cat_turn(g) and b.cat == first[0] and b.moves == 1

@@ -161,7 +161,7 @@ def test_kernel_sweeps_equal_the_plain_ones(monkeypatch):
 def test_a_deep_with_too_few_plies_is_refused():
     b = trapcat.Board(9)
     an = trapcat_ai.Analyzer(b)
-    an.deep = trapcat_ai.Deep(b, 2 * trapcat_ai.LOOK_DEPTH - 5)
+    an.deep = trapcat_ai.Deep(b, 2 * trapcat_ai._LOOK_DEPTH - 5)
     with pytest.raises(ValueError, match="plies"):
         trapcat_ai.StrongBlocker(b, an, look=True)
     trapcat_ai.StrongBlocker(b, an, look=False)

@@ -352,19 +352,19 @@ def test_junqi_undo_while_the_ai_thinks_and_in_two_player_games_at_the_rings_lim
     while g.screen is g.play_screen and len(states) <= 120:
         _jq_move(g, ctx, rnd)
         states.append(_jq_state(g))
-    assert len(states) > junqi_game.UNDO_PLIES + 1 and g.screen is g.play_screen
+    assert len(states) > junqi_game._UNDO_PLIES + 1 and g.screen is g.play_screen
     undone = 0
     while g.undo.count:
         chord(g, ctx, B, A)
         undone += 1
         assert _jq_state(g) == states[-1 - undone]
-    assert undone == junqi_game.UNDO_PLIES >= 100
+    assert undone == junqi_game._UNDO_PLIES >= 100
 
 
 def test_junqi_undo_against_the_ai_never_hands_you_the_ais_move(monkeypatch):
     """A full ring that lost one move to an undo during the AI's turn keeps an
     AI move as its oldest record: that one is never undone alone."""
-    monkeypatch.setattr(junqi_game, "UNDO_PLIES", 6)
+    monkeypatch.setattr(junqi_game, "_UNDO_PLIES", 6)
     rnd = random.Random(11)
     g, ctx = _jq_game(0)
     for _ in range(5):

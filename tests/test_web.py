@@ -400,12 +400,12 @@ def test_the_panel_goes_dark_when_idle_and_a_key_wakes_it(tmp_path):
     for i in range(30, 61 * 30):        # past 60 s of virtual time, nothing pressed
         now = i * 1000 // 30
         app.tick(0, now)
-    assert app.runtime.power == runtime.OFF and not app.hw.display.powered
+    assert app.runtime.power == runtime._OFF and not app.hw.display.powered
     assert app.frame() == DARK
     assert app.tick(1 << 4, now + 33) == shown      # A wakes it: the same frame, lit
     for k in range(2, 8):
         app.tick(0, now + 33 * k)
-    assert app.runtime.power == runtime.AWAKE and app.runtime.screen is app.runtime.launcher
+    assert app.runtime.power == runtime._AWAKE and app.runtime.screen is app.runtime.launcher
     assert app.game_id() == "" and app.runtime.launcher.sel == 0
 
 

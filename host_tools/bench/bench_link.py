@@ -10,13 +10,11 @@ compiled to .mpy as `flash` deploys them:
   acknowledged with the GC disabled, gc.mem_alloc() before and after);
 - the whole firmware on both boards (main.py from power-on): the launcher's
   2 Players line, Trap the Cat met, and the emulated ms from the blocker's A
-  press to the other handheld's screen showing the block.
+  press to the other handheld's screen showing the block (the boards driven
+  as tests/test_vpico_linkplay.py drives them: host_tools/emulation/vplinkplay.py).
 """
 
 import re
-import shutil
-import tempfile
-from pathlib import Path
 
 SECTION = "link cable: two virtual Picos (MicroPython v1.28.0, emulated ms)"
 
@@ -106,62 +104,37 @@ def _layer():
     return heap, idle_sum / max(idle_n, 1) / 1000.0, worst / 1000.0, alloc / moves, moves
 
 
-def _tap(two, side, key, after=2):
-    two.step((key,) if side == 0 else (), (key,) if side == 1 else (), ticks=2)
-    two.step(ticks=after)
-
-
 def move_shown_ms():
     """Emulated ms from the blocker's A press (Trap the Cat, 2 Players) to the
     other handheld's glass showing the block."""
-    from host_tools.emulation import vpfirmware, vpico
-    from host_tools.emulation.vplink import TwoPicos
+    from host_tools.emulation.vplinkplay import firmware_pair, meet_trapcat, met, tap
 
-    image = vpfirmware.firmware_image()
-    with tempfile.TemporaryDirectory(prefix="vplink-") as tmp:
-        picos = []
-        for name in ("a.img", "b.img"):
-            path = Path(tmp) / name
-            shutil.copyfile(image, path)
-            picos.append(vpico.VirtualPico(path))
-        try:
-            for p in picos:
-                p.start()
-            two = TwoPicos(*picos, seed=3)
-            two.step(ticks=45)
-            for side in (0, 1):
-                _tap(two, side, "up")
-                _tap(two, side, "a", 6)
-                _tap(two, side, "down")
-            _tap(two, 0, "a", 3)
-            _tap(two, 1, "a", 30)
-            found = re.findall(r"link: trapcat seed \d+ player (\d)", two.console(0))
-            if not found:
-                raise RuntimeError("the boards did not meet: %r" % two.console(0)[-300:])
-            blocker = 0 if found[-1] == "0" else 1
-            other = picos[1 - blocker]
+    with firmware_pair(seed=3) as (two, picos):
+        meet_trapcat(two)
+        found = met(two, 0, "trapcat")
+        if found is None:
+            raise RuntimeError("the boards did not meet: %r" % two.console(0)[-300:])
+        blocker = 0 if found[1] == 0 else 1
+        other = picos[1 - blocker]
+        before = other.frame_pixels()
+        # the blocker's A (its cursor starts beside the cat, on a free cell or not:
+        # the nearest free cell is found by moving right until a block lands)
+        for _ in range(6):
+            # A held for 66 ms, the glass of the other looked at every 2 ms
+            picos[blocker].set_buttons(("a",))
+            waited = 0
+            while waited < 1000:
+                if waited == 66:
+                    picos[blocker].set_buttons(())
+                two.cable.step(2)
+                waited += 2
+                if other.frame_pixels() != before:
+                    return waited
+            picos[blocker].set_buttons(())
+            tap(two, blocker, "right")
+            two.step(ticks=4)
             before = other.frame_pixels()
-            # the blocker's A (its cursor starts beside the cat, on a free cell or not:
-            # the nearest free cell is found by moving right until a block lands)
-            for _ in range(6):
-                # A held for 66 ms, the glass of the other looked at every 2 ms
-                picos[blocker].set_buttons(("a",))
-                waited = 0
-                while waited < 1000:
-                    if waited == 66:
-                        picos[blocker].set_buttons(())
-                    two.cable.step(2)
-                    waited += 2
-                    if other.frame_pixels() != before:
-                        return waited
-                picos[blocker].set_buttons(())
-                _tap(two, blocker, "right")
-                two.step(ticks=4)
-                before = other.frame_pixels()
-            raise RuntimeError("no block showed on the other handheld")
-        finally:
-            for p in picos:
-                p.close()
+        raise RuntimeError("no block showed on the other handheld")
 
 
 def collect(report):

@@ -805,6 +805,7 @@ def _game_check(game_id):
             store.store(save_id, saves[save_id])
         from host_tools.core.fwpath import use_pure_framebuf
         use_pure_framebuf()                 # runtime imports gfx, gfx framebuf
+        import errorscreen
         import runtime
         caught = []
         report = runtime.report
@@ -819,7 +820,7 @@ def _game_check(game_id):
             resumed = rt.ctx.game_id == game_id and rt._toast != "SAVED GAME LOST"
             for _ in range(RUNTIME_TICKS):
                 s.step(rng.choice(_RANDOM_KEYS))
-                if isinstance(rt.screen, runtime.ErrorScreen):
+                if isinstance(rt.screen, errorscreen.ErrorScreen):
                     exc = caught[-1]
                     where = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__)[-4:])
                     raise FuzzFailure("%s: %s\n%s" % (rt.screen.title, " ".join(rt.screen.lines), where))

@@ -16,7 +16,7 @@ TICK_MS = 1000.0 / 30
 BOOT_MS = 1200
 OFF_WINDOW_MS = 5000        # the stretch of screen-off time the figures are taken over
 STEP_MS = 250               # how finely the dim / off moments are looked for
-DIM_CONTRAST = 8            # firmware/runtime.py: DIM_CONTRAST
+DIM_CONTRAST = 8            # firmware/runtime.py: _DIM_CONTRAST
 
 _SETTINGS = r"""
 import savestore

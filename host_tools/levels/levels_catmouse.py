@@ -41,9 +41,9 @@ def parse_size(text):
     if not (4 <= cols <= catmouse.MAX_SIDE and 4 <= rows <= catmouse.MAX_SIDE):
         raise UserError("--size %s: each side must be 4..%d" % (text, catmouse.MAX_SIDE))
     screen = game_module("catmouse")
-    if cols > screen.SCREEN_COLS or rows > screen.SCREEN_ROWS:
+    if cols > screen._SCREEN_COLS or rows > screen._SCREEN_ROWS:
         raise UserError("--size %s: the handheld's screen fits %dx%d at most"
-                        % (text, screen.SCREEN_COLS, screen.SCREEN_ROWS))
+                        % (text, screen._SCREEN_COLS, screen._SCREEN_ROWS))
     return cols, rows
 
 
