@@ -178,3 +178,17 @@ def test_stock_micropython_keeps_the_modules_on_the_filesystem():
 def test_romfs_options_that_contradict_are_one_line(capsys, argv, message):
     code, _, err = run_cli(argv, capsys)
     assert code == 2 and err.count("\n") == 1 and message in err, err
+
+
+def test_doctor_tells_an_image_that_differs_from_the_one_flashed():
+    from host_tools.device import doctor
+
+    dev = RomDevice()
+    mpflash.flash_micropython(dev, "pico-ssd1306", log=quiet)
+    lines = []
+    assert doctor.doctor(dev, log=lines.append) == []
+    assert any(line.startswith("romfs:") and line.endswith("as flashed") for line in lines), lines
+    dev.rom[0:BLOCK] = b"\xff" * BLOCK                 # a cut before the header's write
+    lines.clear()
+    problems = doctor.doctor(dev, log=lines.append)
+    assert problems == ["the ROMFS image differs from the one flashed (run flash)"], lines

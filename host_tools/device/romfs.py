@@ -171,3 +171,29 @@ def prepare(dev, files, log=print):
         return None
     rom.check(dev)
     return rom
+
+
+def recorded_image(manifest):
+    """(sha256 hex, bytes) of the image a manifest's ``rom`` line records, or None."""
+    for line in manifest.decode(errors="replace").splitlines():
+        parts = line.split()
+        if len(parts) == 3 and parts[0] == "rom" and parts[2].isdigit():
+            return parts[1], int(parts[2])
+    return None
+
+
+def doctor_check(dev, manifest, log=print):
+    """``doctor``'s ROMFS line; a problem (one phrase) when ``/rom`` lost the image
+    ``flash`` wrote (a cut mid-write), else None.  Nothing without a partition."""
+    size, _ = dev.rom_partition()
+    if not size:
+        return None
+    recorded = recorded_image(manifest or b"")
+    if recorded is None:
+        log("romfs:        %d KB partition at %s, not used by the installed firmware" % (size // 1024, ROM))
+        return None
+    digest, length = recorded
+    same = _eval(dev, _HASH_CODE % length) == binascii.unhexlify(digest)
+    log("romfs:        %d KB partition at %s, image of %d bytes %s" % (
+        size // 1024, ROM, length, "as flashed" if same else "DIFFERS from the one flashed"))
+    return None if same else "the ROMFS image differs from the one flashed (run flash)"
