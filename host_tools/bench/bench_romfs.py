@@ -18,7 +18,7 @@ from pathlib import Path
 from host_tools.bench import bench_vpico
 from host_tools.core import plural
 
-SECTION = "virtual Pico: MicroPython v1.28.0 with a 256 KiB ROMFS, modules in /rom (rp2040js)"
+SECTION = "virtual Pico, ROMFS firmware: MicroPython v1.28.0 with the modules in /rom (rp2040js)"
 BOARD = "pico-ssd1306"
 ROMFS_BYTES = 256 * 1024          # the partition (third_party/rp2040-romfs/README.md)
 LAUNCHER_BUDGET = 60 * 1024       # as the stock row
