@@ -328,24 +328,7 @@ def vpico_figures():
             pico.exec(FORGET_PART)
     # a second boot: the heap figures start from the bare REPL's heap
     with vpfirmware.firmware_pico() as pico:
-        vpfirmware.repl(pico)
-        pico.exec(PRELUDE)
-        pico.exec(_HEAP_BASE)
-        pico.set_buttons(())
-        pico.exec(_PICO_SETUP)
-        out.update(mpvm._parse_results(pico.exec(_FRAME)))
-        out.update(mpvm._parse_results(pico.exec(_HEAP_LAUNCHER)))
-        pico.exec(_HEAP_GAME)
-        for title, keys, leave in GAME_SCRIPTS:
-            pico.exec("PEAK[0] = 0")
-            for tick, count in vpframes._runs(parse_keys(keys + " " + leave)):
-                pico.set_buttons(tick)
-                pico.exec("play(%d, PEAK)" % count, emulated_ms=600000, timeout=3600)
-            out["peak " + title] = int(pico.exec("print(PEAK[0])").strip())
-            pico.set_buttons(("down",))
-            pico.exec("step(); step()")
-            pico.set_buttons(())
-            pico.exec("idle(2)")
+        out.update(heap_figures(pico))
     # a third boot: Cat & Mouse's watch mode from a fresh launcher (its cursor on
     # Cat & Mouse), to its title and PLAY AS: WATCH untimed, then timed from the A
     # that starts it (catmouse_watch imported; the game loads over the next ticks)
@@ -364,6 +347,33 @@ def vpico_figures():
             "emit('watch_tick', tuple(WORST))\n"
             "emit('watch_end', (type(rt.screen).__module__, type(rt.screen.screen).__name__,"
             " rt.screen.level))")))
+    return out
+
+
+def heap_figures(pico):
+    """On a started virtual Pico running the flashed firmware: the full frame's ms
+    ("frame"), the resident heap at the launcher ("heap_launcher") and each game's
+    peak live heap ("peak TITLE"), from the bare REPL's heap (bench_romfs runs the
+    same on the ROMFS firmware)."""
+    out = {}
+    vpfirmware.repl(pico)
+    pico.exec(PRELUDE)
+    pico.exec(_HEAP_BASE)
+    pico.set_buttons(())
+    pico.exec(_PICO_SETUP)
+    out.update(mpvm._parse_results(pico.exec(_FRAME)))
+    out.update(mpvm._parse_results(pico.exec(_HEAP_LAUNCHER)))
+    pico.exec(_HEAP_GAME)
+    for title, keys, leave in GAME_SCRIPTS:
+        pico.exec("PEAK[0] = 0")
+        for tick, count in vpframes._runs(parse_keys(keys + " " + leave)):
+            pico.set_buttons(tick)
+            pico.exec("play(%d, PEAK)" % count, emulated_ms=600000, timeout=3600)
+        out["peak " + title] = int(pico.exec("print(PEAK[0])").strip())
+        pico.set_buttons(("down",))
+        pico.exec("step(); step()")
+        pico.set_buttons(())
+        pico.exec("idle(2)")
     return out
 
 

@@ -43,6 +43,7 @@ RUNTIME = "runtime"
 CP_BACKEND = "CircuitPython backend"
 VPICO = "virtual Pico: MicroPython"
 CPVPICO = "virtual Pico running CircuitPython"
+ROMFS_VP = "virtual Pico, ROMFS firmware"
 
 _rows = None
 
@@ -350,6 +351,16 @@ def save_figures():
              "per-move save with the flash chip's own time, est. (Klotski, undo ring full), mean")
     body = [(n, ms(VPICO, n) + " ms", "%s ms" % num(row(VPICO, n)["budget"]), note(VPICO, n)) for n in rows_]
     return table(("virtual Pico", "measured", "budget", "how"), body)
+
+
+def romfs_heap():
+    """docs/romfs.md: every row of the ROMFS section (the image, the heap with the
+    modules in /rom), each with the stock firmware's figure its note gives."""
+    found = [r for r in rows() if r["section"].startswith(ROMFS_VP)]
+    if not found:
+        row(ROMFS_VP, "ROMFS image: the modules flash put in /rom")     # the one-line error
+    body = [(r["name"], "%s B" % num(r["value"]), "%s B" % num(r["budget"]), r["note"]) for r in found]
+    return table(("virtual Pico, ROMFS firmware", "measured", "budget", "beside it"), body)
 
 
 def trapcat_strength():

@@ -256,8 +256,14 @@ def run_vpico(args):
             raise UserError("--link runs headless: --keys, --keys-b, --ticks, --screenshot (both screens)")
     elif args.keys_b:
         raise UserError("--keys-b is the second handheld's script: add --link")
+    if args.romfs:
+        if args.firmware or args.runtime != "micropython":
+            raise UserError("--romfs boots third_party/rp2040-romfs (MicroPython): no --firmware, "
+                            "no CircuitPython")
+        args.firmware = str(vpico.ROMFS_FIRMWARE)
     try:
-        image = Path(args.flash_image) if args.flash_image else vpico.CACHE_DIR / ("%s.img" % board)
+        image = Path(args.flash_image) if args.flash_image else vpico.CACHE_DIR / (
+            "%s%s.img" % (board, "-romfs" if args.romfs else ""))
         if args.no_provision:
             pass
         elif args.runtime == "circuitpython":
@@ -328,6 +334,10 @@ def register(subparsers):
                         "the game deployed onto its CIRCUITPY drive (default board pico-cp-ssd1306)")
     p.add_argument("--firmware", help="MicroPython image: the official RPI_PICO .uf2 or a .bin "
                                       "(default: the one in third_party/rp2040)")
+    p.add_argument("--romfs", action="store_true",
+                   help="MicroPython with a ROMFS partition (third_party/rp2040-romfs): flash puts "
+                        "the modules in /rom (docs/romfs.md); its own flash image, "
+                        "build/vpico/BOARD-romfs.img")
     p.add_argument("--flash-image", help="the virtual Pico's 2 MB flash file "
                                          "(default build/vpico/BOARD.img, kept between runs)")
     p.add_argument("--no-provision", action="store_true",

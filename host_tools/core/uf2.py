@@ -18,6 +18,9 @@ OTHER_FAMILIES = {0xE48BFF59: "RP2350 (ARM)", 0xE48BFF5A: "RP2350 (RISC-V)",
 # MicroPython v1.28.0 for RPI_PICO and the RP2040 bootrom (provenance, licences,
 # SHA256SUMS in its README): the virtual Pico boots it, `flash` installs it
 RP2040_BUNDLE = ROOT / "third_party" / "rp2040"
+# the same release built with a 256 KiB ROMFS partition at /rom (docs/romfs.md): opt-in,
+# `flash --romfs` installs it, `vpico --romfs` boots it
+ROMFS_BUNDLE = ROOT / "third_party" / "rp2040-romfs"
 CIRCUITPYTHON_BUNDLE = ROOT / "third_party" / "circuitpython"
 
 
@@ -42,9 +45,10 @@ def blocks(data):
         yield off, flags, addr, size, family, data[off + 32:off + 32 + min(size, 476)]
 
 
-def recorded_sha256(name):
-    """The sha256 SHA256SUMS records for a file of the RP2040 bundle, or None."""
-    for line in (RP2040_BUNDLE / "SHA256SUMS").read_text().splitlines():
+def recorded_sha256(name, bundle=RP2040_BUNDLE):
+    """The sha256 SHA256SUMS records for a file of the RP2040 bundle (or of
+    ``bundle``, e.g. ROMFS_BUNDLE), or None."""
+    for line in (bundle / "SHA256SUMS").read_text().splitlines():
         digest, _, file = line.partition("  ")
         if file.strip() == name:
             return digest

@@ -25,6 +25,9 @@ from host_tools.device import usbserial
 SHIPPED_UF2 = uf2.RP2040_BUNDLE / "firmware.uf2"
 SHIPPED_RELEASE = "1.28.0"         # sys.implementation.version of the shipped image
 SHIPPED_VERSION = "MicroPython v%s (RPI_PICO)" % SHIPPED_RELEASE
+# the same release with a ROMFS partition (docs/romfs.md), installed by `flash --romfs`
+ROMFS_UF2 = uf2.ROMFS_BUNDLE / "firmware.uf2"
+ROMFS_VERSION = "MicroPython v%s (RPI_PICO_ROMFS)" % SHIPPED_RELEASE
 MICROPYTHON_VID_PID = (0x2E8A, 0x0005)
 PORT_WITHIN_S = 30          # a Pico enumerates its serial port ~2 s after the UF2 is copied
 DRIVE_WITHIN_S = 30         # and its RPI-RP2 drive ~2 s after machine.bootloader()
@@ -84,11 +87,13 @@ def check_uf2(path):
     if families != {uf2.FAMILY_RP2040}:
         raise UserError("%s is not an RP2040 UF2 (families: %s): use the RPI_PICO image from "
                         "micropython.org" % (path, ", ".join("0x%08x" % f for f in sorted(families)) or "none"))
-    if path.resolve() == SHIPPED_UF2.resolve():
-        want = uf2.recorded_sha256(SHIPPED_UF2.name)
-        if hashlib.sha256(data).hexdigest() != want:
-            raise UserError("%s does not match its recorded sha256 (third_party/rp2040/SHA256SUMS): "
-                            "restore it with `git checkout -- third_party/rp2040`" % path)
+    for shipped, bundle in ((SHIPPED_UF2, uf2.RP2040_BUNDLE), (ROMFS_UF2, uf2.ROMFS_BUNDLE)):
+        if path.resolve() == shipped.resolve():
+            want = uf2.recorded_sha256(shipped.name, bundle)
+            folder = "third_party/" + bundle.name
+            if hashlib.sha256(data).hexdigest() != want:
+                raise UserError("%s does not match its recorded sha256 (%s/SHA256SUMS): "
+                                "restore it with `git checkout -- %s`" % (path, folder, folder))
     return data
 
 
@@ -185,7 +190,7 @@ def install(drive=None, uf2=None, log=print):
                         "hand, then run flash again" % (drive, image.name))
     data = check_uf2(image)
     log("found a Pico in BOOTSEL mode at %s: installing %s"
-        % (drive, SHIPPED_VERSION if image == SHIPPED_UF2 else image))
+        % (drive, {SHIPPED_UF2: SHIPPED_VERSION, ROMFS_UF2: ROMFS_VERSION}.get(image, image)))
     before = micropython_ports()
     started = time.monotonic()
     copy_uf2(data, drive, log)

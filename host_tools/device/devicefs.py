@@ -83,6 +83,17 @@ class DeviceTransport:
         the same code over this interface, an exchange per step)."""
         return None
 
+    def rom_partition(self):
+        """(bytes, erase block) of the board's ROMFS partition (``/rom``: MicroPython
+        built with one, third_party/rp2040-romfs), (0, 0) without one; ``flash``
+        then puts the modules there (host_tools/device/romfs.py)."""
+        return (0, 0)
+
+    def soft_reset(self):
+        """Soft-reset into the raw REPL: main.py does not run, so no code of the
+        game (no timer callback) runs while /rom is rewritten."""
+        raise NotImplementedError
+
     def read(self, path):
         raise NotImplementedError
 
@@ -187,6 +198,24 @@ with open(_p) as _f:
     exec(_f.read(), _g)
 print(repr(_g['run']()))
 del _g, _f, _p
+"""
+
+# the ROMFS partition's size and erase block; (0, 0) on a MicroPython without one
+# (the stock RPI_PICO build has no vfs.rom_ioctl) or with a partition that is not a
+# block device (other ports: flash leaves the modules on the filesystem there)
+_ROM_QUERY_CODE = """
+import vfs
+_r = (0, 0)
+try:
+    if vfs.rom_ioctl(1) > 0:
+        _d = vfs.rom_ioctl(2, 0)
+        if hasattr(_d, 'ioctl'):
+            _r = (_d.ioctl(4, 0) * _d.ioctl(5, 0), _d.ioctl(5, 0))
+        del _d
+except (AttributeError, OSError):
+    pass
+print(repr(_r))
+del _r
 """
 
 # as firmware/hw_machine_fault.py scan_bus: scan() plus a one-byte probe of the display addresses
@@ -377,6 +406,16 @@ class MpremoteTransport(DeviceTransport):
         longer than mpremote's 10 s to rename ~60 files."""
         import ast
         return ast.literal_eval(self.run(_SWITCH_CODE, SWITCH_SILENCE_S).strip())
+
+    def rom_partition(self):
+        return tuple(self._eval(_ROM_QUERY_CODE))
+
+    def soft_reset(self):
+        try:
+            with contextlib.redirect_stdout(io.StringIO()):
+                self._t.enter_raw_repl(soft_reset=True)
+        except self._TransportError as exc:
+            raise DeviceError("device error: %s" % str(exc).strip().splitlines()[-1]) from None
 
     def read(self, path):
         return self._t.fs_readfile(path)

@@ -1,14 +1,15 @@
 """``doctor``: what the connected handheld runs and whether it is ready: the
 MicroPython (or CircuitPython) release, free heap and flash, the board file,
 the display on the board file's I2C bus (worded by the firmware's own
-displaycheck), the firmware ``flash`` installed and any file of it missing, a
-pending switch, the saves.  Exit code 1 when something is wrong.
+displaycheck), the firmware ``flash`` installed and any file of it missing, the
+ROMFS image at /rom where the firmware has a partition, a pending switch, the
+saves.  Exit code 1 when something is wrong.
 """
 
 import host_tools.core.fwpath  # noqa: F401  (firmware/ importable)
 import boot_switch
 from host_tools.core.build import BOARD_FILE, MANIFEST, decode_mpy, parse_manifest
-from host_tools.device import devicefs, usbserial
+from host_tools.device import devicefs, romfs, usbserial
 from host_tools.device.staging import files_present
 from strictjson import loads as json_loads
 
@@ -93,8 +94,9 @@ def doctor(dev, log=print):
     else:
         log("display:      not scanned from here on CircuitPython (code.py prints a missing "
             "display on the console)")
-    if dev.exists("/" + MANIFEST):
-        version, board_name, names = parse_manifest(dev.read("/" + MANIFEST))
+    manifest = dev.read("/" + MANIFEST) if dev.exists("/" + MANIFEST) else None
+    if manifest is not None:
+        version, board_name, names = parse_manifest(manifest)
         present = files_present(dev)
         missing = [n for n in names if not present(n)]
         log("firmware:     %s for %s, %d files%s" % (
@@ -104,6 +106,9 @@ def doctor(dev, log=print):
     else:
         log("firmware:     none installed by flash")
         problems.append("no firmware (run flash)")
+    rom_problem = romfs.doctor_check(dev, manifest, log)     # a MicroPython with a ROMFS partition
+    if rom_problem:
+        problems.append(rom_problem)
     if dev.exists(boot_switch.JOURNAL) or dev.exists(boot_switch.STAGE):
         log("switch:       an interrupted flash is pending (it finishes at the next boot)")
     saves = []

@@ -8,6 +8,9 @@ a CircuitPython board through its mounted CIRCUITPY drive
 the same staged switch (host_tools/device/staging.py): a cut at any moment
 leaves a device that boots the old firmware or the new one.
 
+On a MicroPython with a ROMFS partition (``--romfs`` installs one) the modules
+go into an image at /rom (host_tools/device/romfs.py).
+
 Level packs (``--levels``) and a game's extra files go through the same switch
 as data kept by later flashes: a game whose registry entry has a "flash" hook
 (host_tools/core/registry.py) adds its own flags and files, e.g. Klotski's
@@ -80,10 +83,18 @@ def cmd_flash(args):
     if runtime == "circuitpython":
         raise UserError("board %s runs CircuitPython: no CIRCUITPY drive is mounted (plug the "
                         "Pico in holding B, or give --drive PATH)" % args.board)
+    if args.romfs:
+        if args.micropython_uf2:
+            raise UserError("--romfs installs third_party/rp2040-romfs/firmware.uf2: give "
+                            "either it or --micropython-uf2")
+        args.micropython_uf2 = bootsel.ROMFS_UF2
     port = args.port
+    installed = False
     if port is None and (args.uf2_drive or not usbserial.list_ports()):
         port = bootsel.install(args.uf2_drive, args.micropython_uf2)
-    if args.update_micropython and not args.dry_run:
+        installed = port is not None
+    # --romfs on a board that runs MicroPython: its MicroPython is replaced, as --update-micropython
+    if (args.update_micropython or (args.romfs and not installed)) and not args.dry_run:
         port = bootsel.update_micropython(port, args.uf2_drive, args.micropython_uf2)
     dev = usbserial.connect(port)
     try:
@@ -120,6 +131,10 @@ def register(subparsers):
                    help="first reinstall MicroPython on the connected board (it reboots into BOOTSEL "
                         "mode and gets the shipped v1.28.0, or --micropython-uf2 FILE); files and "
                         "saves stay")
+    p.add_argument("--romfs", action="store_true",
+                   help="install MicroPython with a ROMFS partition first (third_party/rp2040-romfs; "
+                        "tried in the emulator only, docs/romfs.md): the modules then run from "
+                        "flash at /rom, leaving more heap; files and saves stay")
     p.add_argument("--levels", action="append", metavar="FILE|DIR",
                    help="a level pack (or a folder of *.bin packs) to put in /levels/<game>.bin; "
                         "repeatable")

@@ -9,6 +9,9 @@
   4. check the free space for staging, upload to /.stage, verify staged hashes;
   5. commit (journal written then renamed into place), switch (boot_switch.finish),
      verify the live hashes, reset.
+On a MicroPython with a ROMFS partition (third_party/rp2040-romfs) the .mpy modules
+go into one image at /rom instead, written before step 4, and the switch removes
+their copies from the littlefs root (host_tools/device/romfs.py).
 The plan and the staged switch are host_tools/device/staging.py (shared with the
 CircuitPython drive, cpflash.py); connecting is host_tools/device/usbserial.py.
 """
@@ -17,6 +20,7 @@ from host_tools.core import UserError
 from host_tools.core.boards import load_board
 from host_tools.core.build import build_files, decode_mpy
 from host_tools.core.fwpath import FIRMWARE_DIR
+from host_tools.device import romfs
 from host_tools.device.staging import (RUNTIME_NAMES, board_choice, deploy, finish_pending, level_files,
                                        make_plan)
 
@@ -62,12 +66,21 @@ def flash_micropython(dev, board, fw_dir=None, boards_dir=None, dry_run=False, l
     if not dry_run:
         finish_pending(dev, log)
         info = dev.info()
+    rom = romfs.prepare(dev, files, log)     # None without a ROMFS partition
+    if rom is not None:
+        files = rom.fs_files
     plan = make_plan(dev, files, info)
+    if rom is not None:
+        plan.delete = sorted(set(plan.delete) | rom.shadowing(dev, files))
     for line in plan.lines(files):
         log(line)
+    if rom is not None:
+        log(rom.line())
     if dry_run:
         log("dry run: nothing was written")
         return plan
+    if rom is not None:
+        rom.deploy(dev, log)       # first: the staged switch then removes what would shadow it
     deploy(dev, files, plan, log)
     log("flashed firmware %s" % plan.new_version)
     return plan

@@ -44,6 +44,7 @@ class VPicoError(Exception):
 
 BUNDLE_DIR = uf2.RP2040_BUNDLE
 CIRCUITPYTHON_UF2 = uf2.CIRCUITPYTHON_BUNDLE / "firmware.uf2"
+ROMFS_FIRMWARE = uf2.ROMFS_BUNDLE / "firmware.bin"     # `vpico --romfs` (docs/romfs.md)
 
 
 def firmware_dir():
