@@ -34,6 +34,7 @@ PLATFORM_BENCHES = (
     "host_tools.bench.bench_circuitpython",
     "host_tools.bench.bench_plugins",
     "host_tools.bench.bench_vpico",
+    "host_tools.bench.bench_romfs",
     "host_tools.bench.bench_link",
     "host_tools.bench.bench_cpvpico",
     "host_tools.bench.bench_soak",
