@@ -91,8 +91,20 @@ K_B = const(4)
 KIND_CHARS = ".SVHB"
 
 
+# the most steps a table's walk to the goal takes: the longest optimal
+# solution of any piece set is 138 steps (3V2H4S; every set's table built on
+# CPython), so a longer walk is a damaged table's
+MAX_STEPS = const(255)
+
+
 class LayoutError(ValueError):
     pass
+
+
+class TableError(ValueError):
+    """A finished table whose values lead nowhere: no neighbour one step
+    closer, or no goal within ``MAX_STEPS`` (its bytes are wrong under a
+    valid checksum); the caller builds it again."""
 
 
 def parse(text):
@@ -807,26 +819,33 @@ class Table:
         return None
 
     def distance(self, rank):
-        """Exact optimal step count from rank, None if unsolvable."""
+        """Exact optimal step count from rank, None if unsolvable.  Raises
+        TableError for a damaged table (``walk``)."""
+        return self.walk(rank, None)
+
+    def solution(self, rank):
+        """List of (from_anchor, to_anchor) of an optimal solution, None if
+        unsolvable.  Raises TableError for a damaged table (``walk``)."""
+        moves = []
+        return None if self.walk(rank, moves) is None else moves
+
+    def walk(self, rank, moves):
+        """Steps from rank to the goal along ``best_move`` (each appended to
+        the list ``moves`` unless None), None if unsolvable.  At most
+        MAX_STEPS: a walk that finds no closer neighbour or no goal by then
+        (values that go round in a loop) raises TableError."""
         if self.value(rank) == 3:
             return None
         n = 0
         while not self.ranker.is_goal(rank):
-            mv = self.best_move(rank)
+            mv = self.best_move(rank) if n < MAX_STEPS else None
+            if mv is None:
+                raise TableError("the table leads nowhere (damaged)")
+            if moves is not None:
+                moves.append((mv[0], mv[1]))
             rank = mv[2]
             n += 1
         return n
-
-    def solution(self, rank):
-        """List of (from_anchor, to_anchor) of an optimal solution, None if unsolvable."""
-        if self.value(rank) == 3:
-            return None
-        moves = []
-        while not self.ranker.is_goal(rank):
-            mv = self.best_move(rank)
-            moves.append((mv[0], mv[1]))
-            rank = mv[2]
-        return moves
 
 
 class Solver:
