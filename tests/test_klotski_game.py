@@ -926,3 +926,66 @@ def test_a_cached_table_that_leads_nowhere_is_built_again(tmp_path):
         assert n < 5000
     assert g.task.cache_status == "written"
     assert g.optimal_of(g.level) == 81
+
+
+def test_build_bytes_are_the_arrays_the_build_then_allocates():
+    """Solver.build_bytes() before the table's slice: the table's planes and the
+    search's frontier, mirror ranks and bitmaps, as the build then makes them."""
+    s = klotski.Solver(0, 4, 6, sliced=True)
+    assert s.build_bytes() == 0                      # the row DAG is not made yet
+    while not s.heavy_next:
+        s.setup()
+    need, table = s.build_bytes(), s.build_bytes(False)
+    while s.search is None or s.search.active is None:
+        s.step(16)
+    se = s.search
+    assert table == s.table_nbytes
+    assert need == table + sum(len(a) * a.itemsize for a in (se.frontier, se.mirror)) \
+        + len(se.active) + len(se.summary)
+
+
+def test_a_set_whose_build_does_not_fit_the_heap_has_no_hints_not_a_memory_error(tmp_path, monkeypatch):
+    """The heap free before the table's slice below what the build allocates: no
+    build (that would end in NOT ENOUGH MEMORY) but NO HINTS; with room for the
+    table alone and a cached table of the set, that table's hints."""
+    layout = "SBBS/SBBS/HHHH/HHHH/S..S"                  # 过五关, 0V4H6S
+    probe = klotski.Solver(0, 4, 6, sliced=True)
+    while not probe.heavy_next:
+        probe.setup()
+    need, table = probe.build_bytes(), probe.build_bytes(False)
+    free = [need - 1]
+    monkeypatch.setattr(kg, "_mem_free", lambda: free[0])
+    d = tmp_path / "saves"
+
+    def opened():
+        ctx = FakeCtx(cache_dir=str(d))
+        g = kg.Scene(ctx)
+        g.show_level(layout)
+        n = 0
+        while g.task.phase not in (kg.S_READY, kg.S_NO_TABLE, kg.S_FAIL):
+            tick(g, ctx)
+            n += 1
+            assert n < 3000
+        assert "NOT ENOUGH MEMORY" not in ctx.toasts
+        return g, ctx
+
+    g, ctx = opened()
+    assert g.task.phase == kg.S_NO_TABLE and g.task.solver is None
+    menu(g, ctx, "HINT")
+    assert ctx.toasts[-1] == "NO HINTS"
+    # the table alone fits, and the cache has it: its hints, no search
+    built = klotski.Solver(0, 4, 6)
+    built.build()
+    klotski_cache.save(klotski_cache.Dir(str(d)), built)
+    free[0] = table
+    g, ctx = opened()
+    assert g.task.phase == kg.S_READY and g.task.cache_status == "ok"
+    assert g.optimal_of(g.level) == 32
+    free[0] = table - 1                                  # not even the table
+    g, ctx = opened()
+    assert g.task.phase == kg.S_NO_TABLE
+    # room for the whole build: built as before
+    (d / klotski_cache.name_for(built)).unlink()
+    free[0] = need
+    g, ctx = opened()
+    assert g.task.phase == kg.S_READY and g.task.cache_status == "written"
