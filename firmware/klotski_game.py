@@ -218,10 +218,11 @@ class SolverTask(work.Task):
             self.writer = None
         if not self.builds:
             __import__("klotski_filetable").drop(self)
-        self.solver = None
+        elif self.solver is not None:    # its table goes before the next one is made
+            self.solver = None
+            gc.collect()                 # (~7 ms on the virtual Pico: not when there is none)
         self.answer = work.NO_ANSWER
         self.search_fits = True
-        gc.collect()
         self.piece_set = piece_set
         self.phase = S_NEW
         return True
