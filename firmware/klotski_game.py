@@ -37,8 +37,7 @@ tick's deadline allows (one slice is <= ~45 ms on a Pico), with a progress
 bar; a MemoryError ends it (the job's "NOT ENOUGH MEMORY", then "NO SOLVER").  A
 finished table is written to flash (klotski_cache) and read back the next time
 (instant hints).  Before the setup makes the table, the heap free is weighed
-against the build's arrays (``klotski.Solver.build_bytes``, each array in a
-block of its own: ``_blocks_fit``): a piece set
+against the build's arrays (``klotski.Solver.build_bytes``): a piece set
 whose build cannot fit beside the runtime (on a Pico: 2V2H6S, ~100 KB) gets
 its hints only from a cached table (``flash --klotski-tables``), else its
 board says "NO HINTS" (no build that would run out of memory).  The solver's setup ("SOLVER: SETUP"), seeding the goal
