@@ -950,13 +950,6 @@ class Solver:
         job = self._setup
         return job.build_bytes(search) if job else 0
 
-    def build_blocks(self):
-        """Before the setup's table slice: the bytes of the build's three
-        big arrays (table, mirror ranks, frontier; each one heap block),
-        else None (``klotski_setup.Setup.build_blocks``)."""
-        job = self._setup
-        return job.build_blocks() if job else None
-
     def _init_search(self, job):
         """The setup ``job`` is done: the table's array, the search's code
         (for 30-bit words, what its last slices loaded) and its state."""

@@ -170,24 +170,6 @@ def _layout_text(cells):
     return s[0:4] + "/" + s[4:8] + "/" + s[8:12] + "/" + s[12:16] + "/" + s[16:20]
 
 
-def _blocks_fit(a, b, c):
-    """True when blocks of a, b and c bytes fit in the heap side by side now
-    (the heap free is not enough: a table build needs each of its arrays in
-    one block; on the virtual Pico 2V2H6S's build ran out of memory with the
-    heap free above its arrays' sum).  They are made, then let go."""
-    held = [None, None, None]
-    ok = True
-    try:
-        held[0] = bytearray(a)
-        held[1] = bytearray(b)
-        held[2] = bytearray(c)
-    except MemoryError:
-        ok = False
-    held[0] = held[1] = held[2] = None
-    gc.collect()
-    return ok
-
-
 class SolverTask(work.Task):
     """The solver of the open level's piece set, built in the background as a
     task for the scene's ``work.Job``: ``phase`` (_S_NONE .. S_SAVE) says
@@ -315,10 +297,9 @@ class SolverTask(work.Task):
 
     def _room(self, s):
         """Before the setup's table slice: True when the heap free can hold
-        what the rest of the build allocates (``Solver.build_bytes``), its
-        big arrays each in a block of its own (``_blocks_fit``), or at least
-        the table alone and the cache has a file for it (then no search:
-        ``search_fits``).  Else the solver goes and the level has
+        what the rest of the build allocates (``Solver.build_bytes``), or at
+        least the table alone and the cache has a file for it (then no
+        search: ``search_fits``).  Else the solver goes and the level has
         no hints (S_NO_TABLE) instead of a build that runs out of memory."""
         need = s.build_bytes()
         if not need or _mem_free is None:
@@ -326,11 +307,10 @@ class SolverTask(work.Task):
         self.search_fits = True
         gc.collect()
         free = _mem_free()
-        table, mirror, frontier = s.build_blocks()
-        if free >= need and _blocks_fit(table, mirror, frontier):
+        if free >= need:
             return True
         self.search_fits = False
-        if (self.cache is not None and free >= table and _blocks_fit(table, 0, 0)
+        if (self.cache is not None and free >= s.build_bytes(False)
                 and self.cache.exists(klotski_cache.name_for(s))):
             return True
         self.solver = None

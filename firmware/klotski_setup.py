@@ -551,19 +551,6 @@ class Setup(_RowDag):
         self.heavy_next = self.phase == _TABLE or self.phase == _KERNEL
         return self.phase == _DONE
 
-    def build_blocks(self):
-        """Right before the table's slice (else None): the bytes of the
-        build's three big arrays, each one block of the heap, in the order
-        they are made: the table's planes, the search's mirror ranks and its
-        frontier."""
-        if self.phase != _TABLE:
-            return None
-        P = self.ranker.pairs
-        B = 16 if P <= 16 else 30
-        U = self.ranker.geos * ((P + B - 1) // B)
-        item = 2 if B == 16 else 4
-        return 2 * U * item, 2 * self.ranker.geos, U * item
-
     def build_bytes(self, search=True):
         """Right before the table's slice (the row DAG made; 0 at any other
         phase): the least heap the rest of the build allocates, its big

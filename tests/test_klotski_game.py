@@ -936,20 +936,12 @@ def test_build_bytes_are_the_arrays_the_build_then_allocates():
     while not s.heavy_next:
         s.setup()
     need, table = s.build_bytes(), s.build_bytes(False)
-    blocks = s.build_blocks()
     while s.search is None or s.search.active is None:
         s.step(16)
     se = s.search
     assert table == s.table_nbytes
     assert need == table + sum(len(a) * a.itemsize for a in (se.frontier, se.mirror)) \
         + len(se.active) + len(se.summary)
-    assert blocks == (table, len(se.mirror) * se.mirror.itemsize, len(se.frontier) * se.frontier.itemsize)
-    assert s.build_blocks() is None
-
-
-def test_blocks_fit_makes_them_side_by_side():
-    assert kg._blocks_fit(1000, 2000, 3000)
-    assert not kg._blocks_fit(1000, 1 << 60, 0)      # no heap has that block
 
 
 def test_a_set_whose_build_does_not_fit_the_heap_has_no_hints_not_a_memory_error(tmp_path, monkeypatch):
@@ -997,19 +989,3 @@ def test_a_set_whose_build_does_not_fit_the_heap_has_no_hints_not_a_memory_error
     free[0] = need
     g, ctx = opened()
     assert g.task.phase == kg.S_READY and g.task.cache_status == "written"
-
-
-def test_a_build_whose_arrays_find_no_blocks_has_no_hints(tmp_path, monkeypatch):
-    """Enough heap free in all, but not the build's arrays each in a block of
-    its own (a heap in pieces): no build, NO HINTS, no NOT ENOUGH MEMORY."""
-    monkeypatch.setattr(kg, "_mem_free", lambda: 10 ** 9)
-    monkeypatch.setattr(kg, "_blocks_fit", lambda a, b, c: b == 0 and c == 0)   # the table alone
-    ctx = FakeCtx(cache_dir=str(tmp_path / "saves"))
-    g = kg.Scene(ctx)
-    g.show_level("SBBS/SBBS/HHHH/HHHH/S..S")
-    n = 0
-    while g.task.phase not in (kg.S_READY, kg.S_NO_TABLE, kg.S_FAIL):
-        tick(g, ctx)
-        n += 1
-        assert n < 3000
-    assert g.task.phase == kg.S_NO_TABLE and "NOT ENOUGH MEMORY" not in ctx.toasts
