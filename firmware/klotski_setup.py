@@ -58,9 +58,6 @@ _KERNEL = const(18)       # 30-bit words: search32's module is loaded (a tick of
 _SEARCH = const(19)       # the search's state object
 _DONE = const(20)
 
-# the heap the 30-bit search's code takes when its module loads: klotski_viper32's
-# machine code 9,744 B on the virtual Pico, klotski_loop's bytecode 8,784 B
-_SEARCH32_CODE = const(8784)
 _GUARD = const(0x820820)  # the guard bits of the pieces' 6-bit fields
 _POP4 = (0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4)
 
@@ -556,8 +553,7 @@ class Setup(_RowDag):
         phase): the least heap the rest of the build allocates, its big
         arrays alone: the table's two planes and, with ``search``, the
         search's frontier (a plane's worth of words), mirror ranks (2 B a
-        geometry) and bitmaps (``klotski.Search.allocate``), and for 30-bit
-        words the code of their search, whose module loads after the table."""
+        geometry) and bitmaps (``klotski.Search.allocate``)."""
         if self.phase != _TABLE:
             return 0
         P = self.ranker.pairs
@@ -566,8 +562,6 @@ class Setup(_RowDag):
         n = 2 * U * (2 if B == 16 else 4)
         if search:
             n += n // 2 + 2 * self.ranker.geos + (U + 7) // 8 + (U + 63) // 64
-            if self.load_kernel:          # and the code of search32 (or the plain loop)
-                n += _SEARCH32_CODE
         return n
 
     # ------------------------------------------------------------ the tables
