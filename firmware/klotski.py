@@ -942,14 +942,6 @@ class Solver:
             sys.modules.pop("klotski_setup", None)
         return True
 
-    def build_bytes(self, search=True):
-        """Before the setup's table slice (``heavy_next``): the least heap the
-        rest of the build allocates (``klotski_setup.Setup.build_bytes``;
-        ``search=False``: the table alone, as a cache read fills it); 0
-        otherwise."""
-        job = self._setup
-        return job.build_bytes(search) if job else 0
-
     def _init_search(self, job):
         """The setup ``job`` is done: the table's array, the search's code
         (for 30-bit words, what its last slices loaded) and its state."""

@@ -36,11 +36,7 @@ moment a level opens: each tick the job runs ``step(CHUNK)`` slices while the
 tick's deadline allows (one slice is <= ~45 ms on a Pico), with a progress
 bar; a MemoryError ends it (the job's "NOT ENOUGH MEMORY", then "NO SOLVER").  A
 finished table is written to flash (klotski_cache) and read back the next time
-(instant hints).  Before the setup makes the table, the heap free is weighed
-against the build's arrays (``klotski.Solver.build_bytes``): a piece set
-whose build cannot fit beside the runtime (on a Pico: 2V2H6S, ~100 KB) gets
-its hints only from a cached table (``flash --klotski-tables``), else its
-board says "NO HINTS" (no build that would run out of memory).  The solver's setup ("SOLVER: SETUP"), seeding the goal
+(instant hints).  The solver's setup ("SOLVER: SETUP"), seeding the goal
 layouts and the search itself all come in bounded slices; the one slice that
 makes the table gets a tick of its own.  Where no table can be built
 (``BUILDS``: CircuitPython) the solver reads the table ``flash`` put on
@@ -110,18 +106,13 @@ S_FAIL = const(4)
 S_SETUP = const(5)       # the solver's setup runs in slices
 S_LOAD = const(6)        # then the cache is read
 S_SAVE = const(7)        # the finished table is written, a step a tick (klotski_cache.Writer)
-S_NO_TABLE = const(8)    # no hints: no table can be built here (or fit the heap) and none was read
+S_NO_TABLE = const(8)    # this runtime cannot build the table and has none that fits: no hints
 # Where the table can be built beside the runtime: not on
 # CircuitPython (no viper kernel, and on 10.2.1 a Pico has ~28 KB free at a
 # level's board, where the classic set's build needs ~45 KB before its search).
 # There a level's solver reads the table `flash` put on the board from its file,
 # when its setup fits the heap (klotski_filetable, loaded only there).
 BUILDS = sys.implementation.name != "circuitpython"
-
-try:
-    _mem_free = gc.mem_free   # the heap free (MicroPython, CircuitPython)
-except AttributeError:        # CPython: no such figure, every table build is tried
-    _mem_free = None
 
 # what waits for the solver's table (PlayScreen.pending)
 _WANT_NOTHING = const(0)
@@ -206,7 +197,6 @@ class SolverTask(work.Task):
         self.ctx = ctx           # for the cache's toasts
         self.builds = BUILDS     # this runtime can build a table (else klotski_filetable
         #                          reads it, and adds free_before and held: the heap)
-        self.search_fits = True  # the heap holds this set's search (else only a cached table)
 
     def want(self, piece_set):
         """A level of ``piece_set`` is open: True when that needs a new solver
@@ -222,7 +212,6 @@ class SolverTask(work.Task):
             self.solver = None
             gc.collect()                 # (~7 ms on the virtual Pico: not when there is none)
         self.answer = work.NO_ANSWER
-        self.search_fits = True
         self.piece_set = piece_set
         self.phase = S_NEW
         return True
@@ -244,8 +233,6 @@ class SolverTask(work.Task):
         s = self.solver
         if ph == S_SETUP:
             heavy = s.heavy_next
-            if heavy and not self._room(s):
-                return True                  # NO HINTS: this set's build does not fit
             if s.setup():
                 self.phase = S_LOAD          # the cache read: a tick of its own
                 return True
@@ -295,29 +282,6 @@ class SolverTask(work.Task):
         self.ctx.toast("CACHE CORRUPT - REBUILD", 45)
         return True
 
-    def _room(self, s):
-        """Before the setup's table slice: True when the heap free can hold
-        what the rest of the build allocates (``Solver.build_bytes``), or at
-        least the table alone and the cache has a file for it (then no
-        search: ``search_fits``).  Else the solver goes and the level has
-        no hints (S_NO_TABLE) instead of a build that runs out of memory."""
-        need = s.build_bytes()
-        if not need or _mem_free is None:
-            return True
-        self.search_fits = True
-        gc.collect()
-        free = _mem_free()
-        if free >= need:
-            return True
-        self.search_fits = False
-        if (self.cache is not None and free >= s.build_bytes(False)
-                and self.cache.exists(klotski_cache.name_for(s))):
-            return True
-        self.solver = None
-        self.phase = S_NO_TABLE
-        gc.collect()
-        return False
-
     def _load(self):
         """The solver is set up: its finished table may be in the cache."""
         self.phase = S_BUILD
@@ -330,13 +294,8 @@ class SolverTask(work.Task):
             self.cache_status = st
             if st == "ok":
                 self.phase = S_READY
-                return
-            if st in ("corrupt", "stale"):
+            elif st in ("corrupt", "stale"):
                 self.ctx.toast("CACHE " + st.upper() + " - REBUILD", 45)
-        if not self.search_fits:          # only a cached table fitted: no hints
-            self.solver = None
-            self.phase = S_NO_TABLE
-            gc.collect()
 
     def _save(self):
         """One step of the table's cache write (the whole write in one tick
@@ -494,7 +453,7 @@ class Scene(screens.Scene):
                 job.start(task)          # the search: a stage a tick (see SolverTask)
             st = job.run(ctx)
             if st == work.DONE:
-                if task.phase != S_READY and task.phase != S_NO_TABLE:
+                if task.phase != S_READY:
                     job.start(task)      # its next stage, from the next tick
             elif st == work.FAILED:
                 task.failed()

@@ -548,22 +548,6 @@ class Setup(_RowDag):
         self.heavy_next = self.phase == _TABLE or self.phase == _KERNEL
         return self.phase == _DONE
 
-    def build_bytes(self, search=True):
-        """Right before the table's slice (the row DAG made; 0 at any other
-        phase): the least heap the rest of the build allocates, its big
-        arrays alone: the table's two planes and, with ``search``, the
-        search's frontier (a plane's worth of words), mirror ranks (2 B a
-        geometry) and bitmaps (``klotski.Search.allocate``)."""
-        if self.phase != _TABLE:
-            return 0
-        P = self.ranker.pairs
-        B = 16 if P <= 16 else 30
-        U = self.ranker.geos * ((P + B - 1) // B)
-        n = 2 * U * (2 if B == 16 else 4)
-        if search:
-            n += n // 2 + 2 * self.ranker.geos + (U + 7) // 8 + (U + 63) // 64
-        return n
-
     # ------------------------------------------------------------ the tables
     def _pairs(self):
         """Pair rank: i < j -> j*(j-1)/2 + i; its unrank tables and
