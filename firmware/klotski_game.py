@@ -208,10 +208,9 @@ class SolverTask(work.Task):
             self.writer = None
         if not self.builds:
             __import__("klotski_filetable").drop(self)
-        elif self.solver is not None:    # its table goes before the next one is made
-            self.solver = None
-            gc.collect()                 # (~7 ms on the virtual Pico: not when there is none)
+        self.solver = None
         self.answer = work.NO_ANSWER
+        gc.collect()
         self.piece_set = piece_set
         self.phase = S_NEW
         return True
