@@ -101,10 +101,10 @@ class LayoutError(ValueError):
     pass
 
 
+# a finished table whose values lead nowhere (Table.walk): its bytes are
+# wrong under a valid checksum; the caller builds it again
 class TableError(ValueError):
-    """A finished table whose values lead nowhere: no neighbour one step
-    closer, or no goal within ``MAX_STEPS`` (its bytes are wrong under a
-    valid checksum); the caller builds it again."""
+    pass
 
 
 def parse(text):
@@ -819,28 +819,24 @@ class Table:
         return None
 
     def distance(self, rank):
-        """Exact optimal step count from rank, None if unsolvable.  Raises
-        TableError for a damaged table (``walk``)."""
+        """Exact optimal step count from rank, None if unsolvable (``walk``)."""
         return self.walk(rank, None)
 
     def solution(self, rank):
-        """List of (from_anchor, to_anchor) of an optimal solution, None if
-        unsolvable.  Raises TableError for a damaged table (``walk``)."""
+        """[(from_anchor, to_anchor)] of an optimal solution, None if unsolvable."""
         moves = []
         return None if self.walk(rank, moves) is None else moves
 
     def walk(self, rank, moves):
-        """Steps from rank to the goal along ``best_move`` (each appended to
-        the list ``moves`` unless None), None if unsolvable.  At most
-        MAX_STEPS: a walk that finds no closer neighbour or no goal by then
-        (values that go round in a loop) raises TableError."""
+        """Steps to the goal along ``best_move`` (appended to ``moves`` unless
+        None), None if unsolvable; TableError past MAX_STEPS or at a dead end."""
         if self.value(rank) == 3:
             return None
         n = 0
         while not self.ranker.is_goal(rank):
             mv = self.best_move(rank) if n < MAX_STEPS else None
             if mv is None:
-                raise TableError("the table leads nowhere (damaged)")
+                raise TableError("damaged table")
             if moves is not None:
                 moves.append((mv[0], mv[1]))
             rank = mv[2]

@@ -264,10 +264,8 @@ class SolverTask(work.Task):
         gc.collect()
 
     def damaged(self):
-        """The finished table leads nowhere (``klotski.TableError``: its bytes
-        wrong under a valid checksum).  As the cache refuses a corrupt file:
-        the file goes and the table is built again; True when the scene is to
-        start its job for that (where no table is built: no hints)."""
+        # the table leads nowhere (klotski.TableError): refused as the cache
+        # refuses a corrupt file (removed, built again); True: start the job
         ps = self.piece_set
         name = klotski_cache.name_for(self.solver)
         self.piece_set = None
