@@ -64,19 +64,12 @@ def settled(screen, btn):
 # ``pausemenu.tick(pause, ctx)``, which returns the label of the line chosen
 # ("RULES" is handled there: the game's pages show until B), else None, and
 # draws it with ``pausemenu.draw(pause, fb)`` over its play screen
-# (pausemenu.py is loaded while the menu shows, dropped when it closes; it
-# loads while B is held, from 300 ms, and goes if B is let go before 500).
+# (pausemenu.py is loaded while the menu shows, dropped when it closes).
 # ``items``: the labels of the game's lines, in order.  A game whose field
 # fills the screen (no panel to say "HOLD B: MENU") sets ``reminder`` to the
 # frames it shows for (60: two seconds) when a game starts and calls
 # ``draw_reminder(fb)`` after its field: the words show in the middle for
 # those frames, until a button is pressed.
-def _drop_menu():
-    import sys
-    if "pausemenu" in sys.modules:
-        del sys.modules["pausemenu"]
-
-
 class Pause:
     def __init__(self, items):
         self.items = items
@@ -101,8 +94,6 @@ class Pause:
         if btn.just_released(B):
             used = self.used
             self.used = False
-            if not self.shown:            # a menu loaded ahead (below) that did not open
-                _drop_menu()
             return "busy" if used else "tap"
         if not btn.pressed(B):
             return None
@@ -114,9 +105,4 @@ class Pause:
                 self.item = 0
                 self.shown = True
             return "menu"
-        if may_menu and btn.held_ms(B) >= 300:
-            # the menu's module loads a few ticks before the menu shows, in
-            # a tick that draws little: on the virtual Pico the import (16 ms)
-            # in the tick that draws the menu made it 59-71 ms
-            __import__("pausemenu")
         return None

@@ -222,31 +222,3 @@ def test_junqi_a_on_the_end_screen_plays_again_in_the_same_mode():
     gamectx.tick(g, ctx)
     tap(g, ctx, A)
     assert g.screen is play and g.mode == 0 and g.model.plies == 0
-
-
-@pytest.mark.parametrize("game", GAMES)
-def test_the_menu_module_loads_while_b_is_held_before_the_menu_shows(game):
-    """From 300 ms of B held the pause menu's module is loaded, in a tick before
-    the one that shows the menu (the import and the menu's drawing in one tick
-    made it too long); B let go before 500 ms drops it again, as the menu's
-    closing does."""
-    from gamectx import release, tick
-    g, ctx, play = _in_play(game)
-    sys.modules.pop("pausemenu", None)
-    ctx.buttons.held = B
-    ctx.buttons.ms = 0
-    press(g, ctx, B)
-    ctx.buttons.ms = 200
-    tick(g, ctx)
-    assert "pausemenu" not in sys.modules
-    ctx.buttons.ms = 350
-    tick(g, ctx)
-    assert "pausemenu" in sys.modules and not g.pause.shown
-    ctx.buttons.held = 0
-    release(g, ctx, B)                          # let go before 500 ms: no menu
-    assert not g.pause.shown and "pausemenu" not in sys.modules
-    assert g.screen is play
-    hold(g, ctx, B)                             # the menu, then closed by a B tap
-    assert g.pause.shown and "pausemenu" in sys.modules
-    tap(g, ctx, B)
-    assert not g.pause.shown and "pausemenu" not in sys.modules
