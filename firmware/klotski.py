@@ -91,7 +91,19 @@ K_B = const(4)
 KIND_CHARS = ".SVHB"
 
 
+# the most steps a table's walk to the goal takes: the longest optimal
+# solution of any piece set is 138 steps (3V2H4S; every set's table built on
+# CPython), so a longer walk is a damaged table's
+MAX_STEPS = const(255)
+
+
 class LayoutError(ValueError):
+    pass
+
+
+# a finished table whose values lead nowhere (Table.walk): its bytes are
+# wrong under a valid checksum; the caller builds it again
+class TableError(ValueError):
     pass
 
 
@@ -807,26 +819,29 @@ class Table:
         return None
 
     def distance(self, rank):
-        """Exact optimal step count from rank, None if unsolvable."""
+        """Exact optimal step count from rank, None if unsolvable (``walk``)."""
+        return self.walk(rank, None)
+
+    def solution(self, rank):
+        """[(from_anchor, to_anchor)] of an optimal solution, None if unsolvable."""
+        moves = []
+        return None if self.walk(rank, moves) is None else moves
+
+    def walk(self, rank, moves):
+        """Steps to the goal along ``best_move`` (appended to ``moves`` unless
+        None), None if unsolvable; TableError past MAX_STEPS or at a dead end."""
         if self.value(rank) == 3:
             return None
         n = 0
         while not self.ranker.is_goal(rank):
-            mv = self.best_move(rank)
+            mv = self.best_move(rank) if n < MAX_STEPS else None
+            if mv is None:
+                raise TableError("damaged table")
+            if moves is not None:
+                moves.append((mv[0], mv[1]))
             rank = mv[2]
             n += 1
         return n
-
-    def solution(self, rank):
-        """List of (from_anchor, to_anchor) of an optimal solution, None if unsolvable."""
-        if self.value(rank) == 3:
-            return None
-        moves = []
-        while not self.ranker.is_goal(rank):
-            mv = self.best_move(rank)
-            moves.append((mv[0], mv[1]))
-            rank = mv[2]
-        return moves
 
 
 class Solver:

@@ -263,6 +263,22 @@ class SolverTask(work.Task):
         self.phase = S_FAIL
         gc.collect()
 
+    def damaged(self):
+        # the table leads nowhere (klotski.TableError): refused as the cache
+        # refuses a corrupt file (removed, built again); True: start the job
+        ps = self.piece_set
+        name = klotski_cache.name_for(self.solver)
+        self.piece_set = None
+        self.want(ps)                     # the solver dropped, S_NEW
+        if not self.builds:
+            self.phase = S_NO_TABLE
+            return False
+        if self.cache is not None:
+            self.cache.remove(name)
+        self.cache_status = "corrupt"
+        self.ctx.toast("CACHE CORRUPT - REBUILD", 45)
+        return True
+
     def _load(self):
         """The solver is set up: its finished table may be in the cache."""
         self.phase = S_BUILD
@@ -580,7 +596,11 @@ class Scene(screens.Scene):
             return None
         s = self.task.solver
         if self._pack_opt is None and self.task.phase == S_READY and s is not None:
-            self._pack_opt = s.distance(s.rank_of(self.start))
+            try:
+                self._pack_opt = s.distance(s.rank_of(self.start))
+            except klotski.TableError:   # a damaged table: built again
+                if self.task.damaged():
+                    self.job.start(self.task)
         return self._pack_opt
 
     def best(self, i):

@@ -452,3 +452,31 @@ def test_the_viper_kernel_is_written_once_and_rendered_per_width(tmp_path):
     assert kernelgen.main(["--out", str(tmp_path)]) == 0
     for name, source in modules.items():
         assert (tmp_path / name).read_text(encoding="utf-8") == source
+
+
+def test_a_table_that_leads_nowhere_is_refused_not_walked_forever(classic, monkeypatch):
+    """distance/solution walk the table's values to the goal: a table whose
+    values give a layout no closer neighbour, or no goal within MAX_STEPS
+    (values going round in a loop: a table's bytes wrong under a valid
+    checksum), raises TableError instead of looping."""
+    rank = classic.rank_of(klotski.parse("VBBV/VBBV/VHHV/VSSV/S..S"))
+    assert classic.distance(rank) == 81 < klotski.MAX_STEPS
+    # the longest optimal walk of every piece set is 138 steps
+    assert klotski.MAX_STEPS > 138
+    # no goal within the bound: the walk stops there (the bound lowered below 81)
+    monkeypatch.setattr(klotski, "MAX_STEPS", 40)
+    with pytest.raises(klotski.TableError):
+        classic.distance(rank)
+    with pytest.raises(klotski.TableError):
+        classic.solution(rank)
+    monkeypatch.undo()
+    # every layout at the same value: no neighbour is one step closer
+    bad = klotski.Solver(4, 1, 4)
+    t = bad.table
+    for i in range(bad.distances.units):
+        t[i] = 0xFFFF                     # the first plane only: every value is 0
+    bad.finish()
+    with pytest.raises(klotski.TableError):
+        bad.distance(rank)
+    with pytest.raises(klotski.TableError):
+        bad.solution(rank)

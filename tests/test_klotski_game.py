@@ -898,3 +898,31 @@ def test_solver_slices_in_the_micropython_vm(tmp_path, prefix):
     # the one slice that makes the table runs alone in its tick: ~2.4 M fuel for
     # 16-bit words, ~4.1 M for the 30-bit words of sets with 5+ soldiers
     assert len(heavy) == 1 and heavy[0] < 6_500_000
+
+
+def test_a_cached_table_that_leads_nowhere_is_built_again(tmp_path):
+    """A cache file whose checksum is right but whose table leads nowhere (every
+    value the same): the first distance the scene asks for (a shown layout's
+    optimal steps) refuses it as the cache refuses a corrupt file: the file is
+    removed, CACHE CORRUPT - REBUILD, and the table is built again."""
+    d = tmp_path / "saves"
+    bad = klotski.Solver(4, 1, 4)
+    for i in range(bad.distances.units):
+        bad.table[i] = 0xFFFF
+    bad.finish()
+    klotski_cache.save(klotski_cache.Dir(str(d)), bad)
+    ctx = FakeCtx(cache_dir=str(d))
+    g = kg.Scene(ctx)
+    g.show_level(CLASSIC)
+    set_up(g, ctx)
+    assert g.task.phase == kg.S_READY and g.task.cache_status == "ok"
+    assert g.optimal_of(g.level) is None
+    assert "CACHE CORRUPT - REBUILD" in ctx.toasts
+    assert not (d / klotski_cache.name_for(bad)).exists()
+    n = 0
+    while g.task.phase != kg.S_READY:
+        tick(g, ctx)
+        n += 1
+        assert n < 5000
+    assert g.task.cache_status == "written"
+    assert g.optimal_of(g.level) == 81

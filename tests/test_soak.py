@@ -70,6 +70,20 @@ def test_tracebacks_error_screens_and_a_heap_off_baseline_fail():
     assert t.sel == 3 and t.resumable == ()
 
 
+def test_a_long_tick_is_told_with_what_it_did_as_it_comes():
+    """A tick over 45 ms: the probe's line (the screen, the saves, the modules
+    it imported) goes to ``live`` at once and into the findings."""
+    t = _Lines()
+    seen = []
+    t.live = seen.append
+    t.feed("@@launcher\n@@game\tklotski\tklotski_game\n"
+           "@@tick\t61\tPlayScreen menu saves=0 +pausemenu\n")
+    assert seen == ["tick over 45 ms: 61 ms in klotski (PlayScreen menu saves=0 +pausemenu)"]
+    assert t.long_ticks == [(61, "klotski", "PlayScreen menu saves=0 +pausemenu", "")]
+    result = soak.Result(t, 1, 1, [])
+    assert any("61 ms in klotski (PlayScreen menu saves=0 +pausemenu)" in line for line in result.findings())
+
+
 def test_soak_command_help_and_one_line_errors(capsys):
     with pytest.raises(SystemExit) as exc:
         run_cli(["soak", "--help"], capsys)

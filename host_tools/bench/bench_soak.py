@@ -47,5 +47,8 @@ def collect(report):
     s = pico.totals()
     # the runtime's limit for a tick of play: input polled at least every 50 ms
     # (docs/conventions.md, "Long work"); the ticks over the 33 ms period are counted
+    longest = max(pico.long_ticks, default=None)     # (ms, game, what it did, keys): start/leave too
     report.add(SECTION, "virtual Pico: worst tick of play", s["worst_tick"], "ms", 50,
-               note="%d ticks over 33 ms; a game's start or leaving: %d ms" % (s["over_33"], s["switch_tick"]))
+               note="%d ticks over 33 ms; a game's start or leaving: %d ms%s"
+               % (s["over_33"], s["switch_tick"],
+                  "; longest tick: %d ms in %s (%s)" % longest[:3] if longest else ""))

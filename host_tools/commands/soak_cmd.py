@@ -5,6 +5,7 @@ the two targets).  Exit 1 on any traceback or memory error, or a heap not back
 within 1 KB of the baseline."""
 
 import argparse
+import sys
 
 HELP = "play every game in turn for N emulated minutes and check the heap comes back (make soak)"
 
@@ -53,7 +54,8 @@ def run(args):
         def progress(ms):
             bar.update(min(int(ms / 1000), bar.total) - bar.n)
     try:
-        result = soak.run(args.target, args.minutes, args.seed, progress)
+        result = soak.run(args.target, args.minutes, args.seed, progress,
+                          live=lambda line: print(line, file=sys.stderr, flush=True))
     finally:
         if bar is not None:
             bar.close()

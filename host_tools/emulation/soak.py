@@ -59,8 +59,8 @@ MENU_ROWS = len(GAME_IDS) + 3                              # + Settings, About, 
 # guest code, after ``rt`` exists; REPORT_INLINE: soak_report() right at the
 # launcher (a VM whose gc.collect() only marks a collection calls it later)
 PROBE = r"""
-import gc, micropython
-SOAK = [0, 0, 0, None, 0, 0]
+import gc, micropython, sys
+SOAK = [0, 0, 0, None, 0, 0, 0]
 def soak_report():
     gc.collect()
     print('@@home\t%d\t%d\t%d\t%d\t%d\t%d\t%s\t%d' % (gc.mem_alloc(), gc.mem_free(), SOAK[0],
@@ -74,10 +74,38 @@ def _soak_oom():
     _soak_oom0()
 rt.out_of_memory = _soak_oom
 _soak_step0 = rt.step
+_soak_store0 = rt.saves.store
+def _soak_store(game_id, data):
+    SOAK[6] += 1
+    return _soak_store0(game_id, data)
+rt.saves.store = _soak_store
+_soak_often0 = rt.saves.store_often
+def _soak_often(game_id, data):
+    SOAK[6] += 1
+    return _soak_often0(game_id, data)
+rt.saves.store_often = _soak_often
+def _soak_what(s, n0):
+    inner = getattr(s, 'screen', s)
+    mods = [m for m in sys.modules if m not in _soak_mods]
+    if len(sys.modules) != n0 or mods:
+        _soak_mods.clear()
+        for m in sys.modules:
+            _soak_mods[m] = 1
+    menu = getattr(getattr(s, 'pause', None), 'shown', 0)
+    return '%s%s saves=%d +%s' % (type(inner).__name__, ' menu' if menu else '', SOAK[6], ','.join(mods))
+_soak_mods = {}
+for _m in sys.modules:
+    _soak_mods[_m] = 1
 def _soak_step():
+    n0 = len(sys.modules)
+    SOAK[6] = 0
     _soak_step0()
     t = rt.tick_ms
     s = rt.screen
+    if t > 45:
+        print('@@tick\t%d\t%s' % (t, _soak_what(s, n0)))
+    elif len(sys.modules) != n0:
+        _soak_what(s, n0)
     if s is not SOAK[3]:
         SOAK[3] = s
         if t > SOAK[5]:
@@ -148,6 +176,8 @@ class Target:
         self._tb = None
         self._qstr = None
         self.console = []         # lines that are not the probe's
+        self.long_ticks = []      # (ms, game, what the tick did, keys): every tick over 45 ms
+        self.live = None          # print(line) for each as it comes (the command's stderr)
 
     def feed(self, text):
         self._pending += text.replace("\r", "")
@@ -199,6 +229,12 @@ class Target:
                 visit.largest_free, visit.heap_total = self._home[2], self._home[3]
                 visit.qstr = self._qstr
                 self.visit = None
+        elif line.startswith("@@tick\t"):
+            _, ms, what = line.split("\t", 2)
+            where = visit.game if visit is not None else "launcher"
+            self.long_ticks.append((int(ms), where, what, " ".join(visit.keys[-6:]) if visit else ""))
+            if self.live is not None:
+                self.live("tick over 45 ms: %s ms in %s (%s)" % (ms, where, what))
         elif line.startswith("@@slow\t"):
             if visit is not None:
                 visit.slow.append((int(line.split("\t")[1]), " ".join(visit.keys[-8:])))
@@ -518,6 +554,7 @@ class Result:
         self.unfinished = [v for v in target.visits if v.heap is None]
         self.homes = list(target.homes)
         self.console_tracebacks = [c for c in target.console if c.startswith("Traceback")]
+        self.long_ticks = list(target.long_ticks)
         self.stuck = stuck
         self.baseline = self.visits[0].heap if self.visits else None
         self.interrupted = False
@@ -645,12 +682,14 @@ class Result:
         worst = sorted(((ms, v.game, keys) for v in self.visits for ms, keys in v.slow), reverse=True)
         for ms, game, keys in worst[:5]:
             out.append("slow tick: %d ms in %s after the keys %s" % (ms, game, keys))
+        for ms, game, what, keys in sorted(self.long_ticks, reverse=True)[:30]:
+            out.append("tick over 45 ms: %d ms in %s (%s) after the keys %s" % (ms, game, what, keys))
         for game, keys in self.stuck:
             out.append("stuck in %s; keys: %s" % (game, " ".join(keys)))
         return out
 
 
-def run(target="vm", minutes=1.0, seed=1, progress=None, play_s=(8, 45)):
+def run(target="vm", minutes=1.0, seed=1, progress=None, play_s=(8, 45), live=None):
     """One soak; returns a Result (``interrupted`` True when Ctrl-C cut it short:
     the games played so far)."""
     try:
@@ -658,6 +697,7 @@ def run(target="vm", minutes=1.0, seed=1, progress=None, play_s=(8, 45)):
     except KeyError:
         raise UserError("unknown target %r (vm or vpico)" % target) from None
     t = cls()
+    t.live = live
     interrupted = False
     stuck = []
     try:
