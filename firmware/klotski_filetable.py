@@ -68,13 +68,19 @@ def can_solve(task, piece_set):
 
 def drop(task):
     """The task's solver goes: its table file closed; the heap free noted (what
-    the next solver will hold is measured from it)."""
+    the next solver will hold is measured from it), with the setup's module
+    when it is loaded (the setup drops it: else what the solver holds would
+    come out too small, even below zero).  The task's answer (the old
+    solver) is let go first, or it would still be counted."""
     s = task.solver
-    task.solver = None
+    task.solver = task.answer = None
     if s is not None and s.table is not None:
         s.table.close()
+    s = None
     gc.collect()
     task.free_before = heap_free()
+    if "klotski_setup" in sys.modules:
+        task.free_before += SETUP_CODE
     task.held = 0
 
 

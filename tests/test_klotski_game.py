@@ -513,7 +513,8 @@ def test_the_heap_a_ready_solver_holds_counts_as_free_for_another_set(cache_dir,
     ctx = FakeCtx(cache_dir=cache_dir)
     g = kg.Scene(ctx)
     tap(g, ctx, A)                          # 横刀立马: the solver made with 10**6 free ...
-    free[0] = 10 ** 6 - 5000                # ... holds 5,000 B once ready
+    # ... holds 5,000 B once ready, when its setup's module is gone again
+    free[0] = 10 ** 6 - 5000 + klotski_filetable.SETUP_CODE
     set_up(g, ctx)
     assert g.task.phase == kg.S_READY and g.task.held == 5000
     assert not g.task.can_solve((2, 2, 6))     # no table file for that set
