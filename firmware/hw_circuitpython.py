@@ -152,17 +152,18 @@ def open_display(cfg, i2c=None):
     CircuitPython refuses a bus with nothing on it (no pull-ups: "No pull up found on
     SDA or SCL", RuntimeError) and a display that does not answer its probe
     (ValueError): both are the maker's wiring, not a crash.  No LED blink code here:
-    CircuitPython's own status LED already blinks for a stopped code.py."""
-    import displaycheck
-
+    CircuitPython's own status LED already blinks for a stopped code.py.
+    displaycheck is imported only for a fault (resident it took ~1.4 KB)."""
     try:
         if i2c is None:
             i2c = open_i2c(cfg)
     except RuntimeError as exc:
+        import displaycheck
         raise displaycheck.DisplayFault(cfg, [], exc) from None
     try:
         return i2c, DisplayioOled(cfg, i2c)
     except (ValueError, RuntimeError, OSError) as exc:
+        import displaycheck
         found = []
         if i2c.try_lock():
             try:

@@ -9,6 +9,7 @@ answers.  A bad file is left in place (the device cannot build another).
 Imported only there: a runtime that builds its tables never loads it."""
 
 import gc
+import sys
 
 import klotski_cache as cache
 from asciitext import first_bad
@@ -19,10 +20,16 @@ except ImportError:
     def const(value):
         return value
 
-# The heap a solver's setup needs here (its ranker's tables; measured on the
-# virtual CircuitPython Pico: each shipped set's setup ran with 29-34 KB free
-# and held 12-16 KB once ready; the rest for the slices' temporaries).
-SETUP_SPARE = const(24576)
+# The heap a solver's setup needs here, measured on the virtual CircuitPython
+# Pico: the least heap free (klotski_setup loaded, as at the list before any
+# setup) with which each shipped set's setup and attach still finished, found
+# by halving a ballast of 480-byte blocks: 0V4H6S 13.3 KB, 1V4H4S 17.8 KB,
+# 1V3H6S 18.0 KB, 4V1H4S 21.4 KB, 2V2H6S and 2V3H4S 22.5 KB, 3V2H4S 24,070 B
+# (the most); SETUP_SPARE is that and 1.5 KB for the ticks' own temporaries.
+# A ready solver drops the setup's module and the next set's solver imports
+# it again: SETUP_CODE more then (its import measured there: 6,832 B).
+SETUP_SPARE = const(25600)
+SETUP_CODE = const(7168)
 
 
 def heap_free():
@@ -47,25 +54,33 @@ def table_bytes(d, piece_set):
 def can_solve(task, piece_set):
     """For klotski_game's ``SolverTask`` (``task``): True when its cache holds a
     table for ``piece_set`` and the setup of a solver that reads it fits the
-    heap free now, with what the solver held now takes (it goes first)."""
+    heap free now, with what the solver held now takes (it goes first), and
+    the setup's module when it is to be imported again."""
     if task.cache is None or table_bytes(task.cache, piece_set) <= 0:
         return False
     gc.collect()
     free = heap_free()
     if task.solver is not None:
         free += task.held
-    return free < 0 or SETUP_SPARE <= free
+    need = SETUP_SPARE if "klotski_setup" in sys.modules else SETUP_SPARE + SETUP_CODE
+    return free < 0 or need <= free
 
 
 def drop(task):
     """The task's solver goes: its table file closed; the heap free noted (what
-    the next solver will hold is measured from it)."""
+    the next solver will hold is measured from it), with the setup's module
+    when it is loaded (the setup drops it: else what the solver holds would
+    come out too small, even below zero).  The task's answer (the old
+    solver) is let go first, or it would still be counted."""
     s = task.solver
-    task.solver = None
+    task.solver = task.answer = None
     if s is not None and s.table is not None:
         s.table.close()
+    s = None
     gc.collect()
     task.free_before = heap_free()
+    if "klotski_setup" in sys.modules:
+        task.free_before += SETUP_CODE
     task.held = 0
 
 

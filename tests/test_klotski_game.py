@@ -504,23 +504,31 @@ class FullDir(klotski_cache.Dir):
 
 def test_the_heap_a_ready_solver_holds_counts_as_free_for_another_set(cache_dir, monkeypatch):
     """The list weighs another piece set's setup against the heap free plus what the
-    solver held now takes (measured when it became ready): it goes before that setup."""
+    solver held now takes (measured when it became ready): it goes before that setup;
+    the setup's module, dropped once a solver is ready, is counted too (it is imported
+    again)."""
     monkeypatch.setattr(kg, "BUILDS", False)
     free = [10 ** 6]
     monkeypatch.setattr(klotski_filetable, "heap_free", lambda: free[0])
     ctx = FakeCtx(cache_dir=cache_dir)
     g = kg.Scene(ctx)
     tap(g, ctx, A)                          # 横刀立马: the solver made with 10**6 free ...
-    free[0] = 10 ** 6 - 5000                # ... holds 5,000 B once ready
+    # ... holds 5,000 B once ready, when its setup's module is gone again
+    free[0] = 10 ** 6 - 5000 + klotski_filetable.SETUP_CODE
     set_up(g, ctx)
     assert g.task.phase == kg.S_READY and g.task.held == 5000
     assert not g.task.can_solve((2, 2, 6))     # no table file for that set
     # a file for it (only its name counts here)
     shutil.copy(Path(cache_dir) / "klotski_414.tbl", Path(cache_dir) / "klotski_226.tbl")
+    assert "klotski_setup" not in sys.modules  # dropped by the ready solver's setup
+    need = klotski_filetable.SETUP_SPARE + klotski_filetable.SETUP_CODE
     for spare, fits in ((4000, True), (6000, False)):
-        free[0] = klotski_filetable.SETUP_SPARE - spare
+        free[0] = need - spare
         assert g.task.can_solve((4, 1, 4))     # its own set: ready
         assert g.task.can_solve((2, 2, 6)) is fits
+    __import__("klotski_setup")                 # loaded (as at the list before any setup)
+    free[0] = klotski_filetable.SETUP_SPARE - 4000
+    assert g.task.can_solve((2, 2, 6))
 
 
 def test_a_table_read_from_its_file_answers_as_the_one_in_memory(tmp_path, classic_solver):
