@@ -2,9 +2,12 @@
 
 A board of cols x rows cells: road, grass, stream (entering costs 1, 2, 3
 stamina) or obstacle.  The cat starts top-left, the mouse bottom-right.  Each
-round the cat moves to a neighbouring cell, then the mouse moves to one or
-stays where it is.  The cat wins by entering the mouse's cell; the mouse wins
-when the round limit passes.
+round the cat moves to a neighbouring cell or waits where it is, then the
+mouse moves to one or stays.  The cat wins by entering the mouse's cell; the
+mouse wins when the round limit passes.  (The seed article's cat always
+moves; a mouse that moves every round then keeps the parity of its distance
+to the cat on a grid, and a cat that must move too could never step onto
+it: waiting a round is how a cat changes that parity.)
 
 Terrain mode makes stamina matter: entering a cell that costs c stamina also
 costs the piece c - 1 rounds of rest, so the least-stamina route (A*) is also
@@ -227,8 +230,9 @@ class CatMouseGame:
     # Moves ----------------------------------------------------------------
     def legal_moves(self, piece, out=None):
         """Cells ``piece`` ("cat" or "mouse") may choose now, into ``out`` (a list
-        reused when given).  The mouse may also stay; a resting piece may only
-        stay; a cat with no way out stays."""
+        reused when given): the free neighbours (the mouse may not enter the
+        cat's cell), then the piece's own cell, last (either piece may stay:
+        the cat waits a round); a resting piece may only stay."""
         out = self.legal if out is None else out
         # emptied in place, slots kept: MicroPython's list.clear() gives back
         # all but 4, so a mouse with 5 choices would regrow it every turn
@@ -252,8 +256,7 @@ class CatMouseGame:
                 q = here + cols
             if 0 <= q < len(costs) and costs[q] and (piece == "cat" or q != self.cat):
                 out.append(q)
-        if piece == "mouse" or not out:
-            out.append(here)
+        out.append(here)
         return out
 
     def move(self, piece, cell):

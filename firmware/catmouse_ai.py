@@ -15,6 +15,17 @@ from gridpath import FloodSearch, GridSearch, UNREACHED
 from rng import Rng
 from work import NO_ANSWER
 
+try:
+    from micropython import const
+except ImportError:
+    def const(value):
+        return value
+
+# BfsCat.state: the route's target + 1 in the low bits (maps of up to 64 x 64
+# cells), the mouse's cell it last saw + 1 above them; 26 bits in all
+_SEEN_SHIFT = const(13)
+_TARGET_MASK = const(0x1FFF)
+
 
 class _Searcher:
     """Shared part: one GridSearch loaded from the board's terrain once."""
@@ -49,24 +60,40 @@ class _Searcher:
 
 
 class BfsCat(_Searcher):
-    """Fewest moves to the mouse (BFS), the seed's cat.  It keeps its route
-    while that is still a shortest one: on a tie it does not switch to
-    another equally short route (a search whose tie-break flips with each
-    step of the mouse would send it back and forth between two cells).
+    """Fewest moves to the mouse (BFS), the seed's cat, a hunter: it keeps its
+    route while that is still a shortest one, and waits a round when a step
+    could never land on the mouse.
 
-    The route is the search's path to ``target``, the mouse's cell when the
-    route was chosen: each move the cat takes the route's next cell if that
-    cell is on a shortest path to the mouse now (``GridSearch.path_through``),
-    else the first step of the new path, whose end becomes the target.  A
-    path to a fixed cell is the same from every cell along it (the search
-    links each cell the same way whatever its start), so the target alone
-    fixes the route: ``state`` (target + 1, 0: none) is what undo and the
-    saved game keep, and the route itself is a cache, rebuilt with one more
-    search when the cat is not on it (after an undo)."""
+    The route: on a tie the cat does not switch to another equally short
+    route (a search whose tie-break flips with each step of the mouse would
+    send it back and forth between two cells).  The route is the search's
+    path to the mouse's cell when it was chosen (its target): each move the
+    cat takes the route's next cell if that cell is on a shortest path to the
+    mouse now (``GridSearch.path_through``), else the first step of the new
+    path, whose end becomes the target.  A path to a fixed cell is the same
+    from every cell along it (the search links each cell the same way
+    whatever its start), so the target alone fixes the route; the route
+    itself is a cache, rebuilt with one more search when the cat is not on it
+    (after an undo).
+
+    The wait: the cat enters the mouse's cell from one move away, so on a
+    grid (each move changes the distance by one) a mouse that moves every
+    round keeps the distance's parity, and a cat that moves every round too
+    never catches it: at two moves away it would step next to the mouse, the
+    mouse step off, for ever (or the mouse ends cornered).  So when the mouse
+    is two moves away, has moved since the cat's last choice and owes no
+    rest, the cat waits a round instead: the mouse's next move brings it next
+    to the cat (caught) or three away, where the chase has the catching
+    parity.  A mouse that stays put is chased (the article's demo: a BFS cat
+    against a mouse that never moves, caught in 12 rounds, as before).
+
+    ``state`` is what undo and the saved game keep (30 bits): the target + 1
+    (0: none) in the low ``_SEEN_SHIFT`` bits, above them the mouse's cell
+    at the cat's last choice + 1 (0: none)."""
 
     def __init__(self):
         _Searcher.__init__(self)
-        self.state = 0          # the route's end (a cell) + 1, 0: no route
+        self.state = 0          # target + 1, and (the mouse's cell seen + 1) << _SEEN_SHIFT
         self.route = None       # the route's cells (a cache of the target's path)
         self.route_len = 0
         self.at = 0             # the cat's index on the route
@@ -88,18 +115,22 @@ class BfsCat(_Searcher):
 
     def __call__(self, board, position, legal):
         search = self.prepare(board)
-        step = self._route_step(search, board, position)
         mouse = board.mouse
+        moved = (self.state >> _SEEN_SHIFT) != mouse + 1
+        step = self._route_step(search, board, position)
+        self.state = (self.state & _TARGET_MASK) | (mouse + 1) << _SEEN_SHIFT
         search.bfs(position, mouse)
+        if moved and search.path_len == 3 and not board.mouse_rest and position in legal:
+            return position             # two moves away: wait a round (see above)
         if step >= 0 and step in legal and search.path_through(step):
             return step
-        self.state = mouse + 1
+        self.state = mouse + 1 | (mouse + 1) << _SEEN_SHIFT
         self._keep_path(search, mouse)
         return self._first_step(search, position, legal)
 
     def _route_step(self, search, board, position):
         """The route's next cell from ``position``, -1 when there is none."""
-        target = self.state - 1         # a saved game's is checked here
+        target = (self.state & _TARGET_MASK) - 1    # a saved game's is checked here
         if target < 0 or target >= len(board.costs) or not board.costs[target]:
             self.state = 0
             return -1
@@ -152,7 +183,8 @@ class RandomMover:
 class EasyCat(_Searcher):
     """The handheld's EASY cat: the first step of each new shortest path (the
     seed's cat: no route kept, undo keeps only its Rng), but one move in
-    three is a random legal cell."""
+    three is a random step (a neighbour: it never waits, the last legal
+    cell, its own, is left out when there is another)."""
 
     def __init__(self, seed):
         _Searcher.__init__(self)
@@ -160,7 +192,8 @@ class EasyCat(_Searcher):
 
     def __call__(self, board, position, legal):
         if self.rng.below(3) == 0:
-            return legal[self.rng.below(len(legal))]
+            n = len(legal)
+            return legal[self.rng.below(n - 1 if n > 1 else 1)]
         search = self._grid(board)
         search.bfs(position, board.mouse)
         return self._first_step(search, position, legal)

@@ -14,8 +14,8 @@ Flow: the title picks the side (LEFT/RIGHT: mouse, cat or watch) and the map
 ``/levels/catmouse.bin`` (firmware/userlevels.py) adds its maps after the
 built-in ones ("PACK i/N"), each read from the file when it is started; a bad
 pack shows "LEVEL PACK BAD" and the reason first, then the built-in maps.  In
-play the arrows move the player's piece one cell per round (A = stay, for the
-mouse); the AI answers a few ticks later.  The difficulty setting picks the
+play the arrows move the player's piece one cell per round (A = stay: wait
+a round, either side); the AI answers a few ticks later.  The difficulty setting picks the
 AI: easy = a cat that wanders one move in three / a random mouse, normal =
 BFS cat / evasive mouse, hard = A* (least stamina) cat / evasive mouse.  B
 is every game's (scenekit.Pause): B+A undoes a round (back to the player's
@@ -432,7 +432,7 @@ class PlayScreen(screens.Screen):
             ctx.save_game()
 
     def _player_cell(self, ctx, piece):
-        """The cell the arrows ask for, or -1; A = stay (mouse only)."""
+        """The cell the arrows ask for, or -1; A = stay (wait a round)."""
         btn = ctx.buttons
         g = self.match.game
         here = g.cat if piece == "cat" else g.mouse
@@ -463,7 +463,7 @@ class PlayScreen(screens.Screen):
             target = here - cols
         elif want & DOWN:
             target = here + cols
-        elif want & A and piece == "mouse":
+        elif want & A:
             target = here
         if target >= 0 and target in legal:
             return target

@@ -32,7 +32,8 @@ this source and keep every docstring on the heap while the game runs.
 # undoes: against the AI your last move and the AI's answer, in two-player
 # games one move (_UNDO_PLIES
 # moves in a preallocated undoring: what each move changed, with the AI's RNG
-# state, so the same moves replay the same AI).  Menu at start: vs AI or two players (pass
+# state, so the same moves replay the same AI; a longer game keeps its newest
+# UNDO_PLIES, and an undo past them says "NO OLDER MOVES").  Menu at start: vs AI or two players (pass
 # and play), and the rule "mines guard the flag" (MINE GUARD: ON/OFF; kept in
 # the game's save as "guard", on unless the player turned it off: a measured
 # AI-vs-AI tournament, docs/junqi.md, has longer games and the stronger AI
@@ -773,9 +774,15 @@ class FieldScreen(screens.Screen):
         return self.act(ctx)
 
     def undo(self, ctx, may):
-        # B+A or the menu's UNDO: undo (where ``may``), saved; else refused.
-        if may and self.scene.undo_turn():
+        # B+A or the menu's UNDO: undo (where ``may``), saved; else refused:
+        # "NO OLDER MOVES" once the ring has let the game's first moves go
+        # (it keeps the newest UNDO_PLIES; a game with the mine guard lasts
+        # ~190 plies), else "CAN'T UNDO".
+        s = self.scene
+        if may and s.undo_turn():
             ctx.save_game()
+        elif may and s.model.plies > s.undo.count:
+            scenekit.refuse(ctx, "NO OLDER MOVES")
         else:
             scenekit.refuse(ctx, "CAN'T UNDO")
 

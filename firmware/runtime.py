@@ -242,6 +242,38 @@ def read_boot_saves(rt):
     rt.apply_settings()
 
 
+# The save a move asks for (ctx.save_game) runs after the tick, with the tick's
+# frame already sent; after a heavy tick (an AI's move drawn and sent: ~25 ms
+# on the virtual Pico) the pair could pass the 50 ms a tick has, so the save
+# waits for a tick shorter than _LIGHT_MS, at most _HOLD_TICKS ticks (a cut
+# meanwhile loses that move, never a whole save).  And the garbage: in play
+# the ticks allocate nothing, so the heap fills with what the saves leave
+# (~3 KB each) and a collection lands inside a save (21 ms of a 31 ms save of
+# Trap the Cat there); so after _TIDY_SAVES saves the next light tick that
+# saves nothing collects (~20 ms), ahead of need.  ``rt.pace``:
+# [ticks the pending save has waited, saves since the last collection].
+# (Runtime.save_pending, after every tick.)
+_LIGHT_MS = const(16)
+_HOLD_TICKS = const(8)
+_TIDY_SAVES = const(4)
+
+
+def pace_saves(rt):
+    pace = rt.pace
+    if not rt.save_due:
+        pace[0] = 0
+        if pace[1] >= _TIDY_SAVES and rt.tick_ms < _LIGHT_MS:
+            pace[1] = 0
+            rt.collect()
+    elif rt.tick_ms >= _LIGHT_MS and pace[0] < _HOLD_TICKS:
+        pace[0] += 1
+    else:
+        pace[0] = 0
+        rt.save_game()
+        if pace[1] < _TIDY_SAVES:
+            pace[1] += 1
+
+
 class Runtime:
     # hw: a hardware.Hardware, hw.display a hardware.Display (the contract, with
     # its defaults: a panel without power save still has poweroff/poweron, a
@@ -293,7 +325,8 @@ class Runtime:
         self.battery = None if supply is None else supply.gauge
         self._empty_for = ""        # the game id (None: the launcher) told the battery is empty
         self.resumable = []         # ids of the games with a saved game in progress
-        self.save_due = False       # a move asked for a save (done after the tick)
+        self.save_due = False       # a move asked for a save (done after a tick: save_pending)
+        self.pace = bytearray(2)    # save_pending's counts
         self.save_ms = 0            # how long the last save_game took
         self._resumed_until = 0     # ticks: a game that fails before this loses its saved game
         try:
@@ -376,9 +409,9 @@ class Runtime:
         return snap is not None
 
     def save_pending(self):
-        """Store the game if a move of the last tick asked for it."""
-        if self.save_due:
-            self.save_game()
+        """Store the game if a move asked for it (after a light tick), or
+        collect the heap ahead of need (pace_saves)."""
+        pace_saves(self)
 
     def save_settings(self):
         self.store(SETTINGS_ID, self.settings)

@@ -76,10 +76,21 @@ def test_round_order_capture_and_board_view():
         return position
 
     assert game.play_round(cat, mouse) is None
-    assert seen["flags"] == bytes([CAT, 0, MOUSE]) and seen["legal"] == [1]
+    assert seen["flags"] == bytes([CAT, 0, MOUSE]) and seen["legal"] == [1, 0]  # or wait
     assert seen["mouse_legal"] == [2]  # the cat's cell is never legal for the mouse
     assert game.play_round(cat, mouse) == "cat"
     assert (game.round, game.cat, game.cat_stamina) == (2, 2, 2)
+
+
+def test_the_cat_may_wait_a_round_at_no_cost():
+    """Either piece may stay (its own cell is the last legal one); a resting
+    piece may only stay."""
+    game = CatMouseGame(parse_map("C.g\n..M\n"))
+    assert game.legal_moves("cat") == [1, 3, 0]
+    assert game.legal_moves("mouse") == [4, 2, 5]
+    game.play_round(lambda b, p, legal: p, lambda b, p, legal: 2)
+    assert (game.cat, game.cat_stamina, game.cat_rest, game.winner) == (0, 0, 0, None)
+    assert game.mouse_rest == 1 and game.legal_moves("mouse") == [2]
 
 
 def test_round_limit_makes_the_mouse_win():

@@ -104,7 +104,8 @@ def test_a_won_game_as_the_cat_keeps_the_fastest_catch():
         down = 0
         if k % 3 == 0 and not g.match.round_started:
             d = chase(c.board, c.cat, c.legal_moves("cat")) - c.cat
-            down = LEFT if d == -1 else RIGHT if d == 1 else UP if d < 0 else DOWN
+            down = (A if d == 0 else LEFT if d == -1 else RIGHT if d == 1
+                    else UP if d < 0 else DOWN)
         gamectx.tick(g, ctx, down=down)
         k += 1
         assert k < 3000
@@ -117,6 +118,22 @@ def test_a_won_game_as_the_cat_keeps_the_fastest_catch():
     gamectx.tap(g, ctx, B)
     assert g.title.lines[2] == "EASY: WON 1 LOST 0 BEST %d" % c.round
     assert ctx.saved["catmouse/play"] == {} and ctx.finishes == 1 and g.snapshot() is None
+
+
+def test_a_as_the_cat_waits_a_round():
+    """The cat may wait as the mouse may stay: A keeps it on its cell, costs
+    no stamina, and the round goes on to the mouse; undo takes it back."""
+    ctx = Ctx(difficulty=0)
+    g = _scene(ctx, "cat")
+    c = g.match.game
+    cat = c.cat
+    gamectx.tap(g, ctx, A)
+    assert c.cat == cat and c.cat_stamina == 0 and c.round == 1 and ctx.toasts == []
+    for _ in range(catmouse_game.AI_DELAY + 3):
+        gamectx.tick(g, ctx)
+    assert not g.match.round_started and g.undo.count == 1      # the mouse answered
+    gamectx.tap(g, ctx, RIGHT)
+    assert c.cat == cat + 1 and c.round == 2
 
 
 def test_an_ai_out_of_memory_shows_the_toast_and_plays_on(monkeypatch):
@@ -215,29 +232,48 @@ UPDOWN = " ".join(["up wait:6 down wait:6"] * 48)
 
 @pytest.mark.parametrize("level", range(len(catmouse_maps.LEVELS)))
 def test_the_normal_cat_catches_the_up_down_mouse(level):
-    """It keeps its route and reaches the mouse on every built-in map.  A
-    mouse that moves every round keeps the parity of its distance to the cat
-    unless a rest on grass or a stream changes it: on Garden and Seed A* the
-    cat then catches it within the script; elsewhere it corners it (up and
-    down both refused: into the cat, a wall or off the map), and the one
-    move left to the script's player, staying (A), is caught."""
+    """The script alone ends in the cat's win on every built-in map.  A mouse
+    that moves every round keeps the parity of its distance to the cat (a
+    cat that had to move every round caught it only where a rest on grass
+    changed it, Garden and Seed A*, and elsewhere cornered it, both keys
+    refused, never caught): the NORMAL cat waits a round when the mouse is
+    two moves away and has just moved, and steps onto it a round or two
+    later."""
     s = simmod.Simulator()
     rt = s.runtime
-    for k in parse_keys("wait:10 a wait:20 " + "down wait:2 " * level + "a wait:10 " + UPDOWN):
+    keys = parse_keys("wait:10 a wait:20 " + "down wait:2 " * level + "a wait:10 " + UPDOWN)
+    for k in keys:
         s.step(k)
+        g = rt.game
+        if g is not None and g.screen is g.end:
+            break
     g = rt.game
     c = g.match.game
-    assert g.level == level and c.winner != "mouse"
-    if catmouse_maps.LEVELS[level][0] in ("Garden", "Seed A*"):
-        assert g.screen is g.end and g.end.banner == b"CAUGHT!"
-    if g.screen is g.play:                          # cornered
-        legal = c.legal_moves("mouse")
-        assert c.mouse - c.cols not in legal and c.mouse + c.cols not in legal
-        assert abs(c.cat - c.mouse) in (1, c.cols) and c.round < c.round_limit // 2
-        for k in parse_keys("a wait:10"):
-            s.step(k)
+    assert g.level == level and rt.settings["difficulty"] == 1
     assert g.screen is g.end and c.winner == "cat" and g.end.banner == b"CAUGHT!"
+    assert c.cat == c.mouse and c.round < c.round_limit // 2
     assert rt.saves.load("catmouse")[0].get("lost_mouse") == 1
+
+
+def test_the_normal_cat_waits_only_for_a_mouse_on_the_move():
+    """Two moves from a mouse that has just moved (and owes no rest) the BFS
+    cat waits; from one that stayed, or that must rest, it steps on; the
+    article's demo (a mouse that never moves) is caught in 12 rounds as
+    before."""
+    cmap = catmouse.parse_map("C.M..\n.....\n")
+    g = catmouse.CatMouseGame(cmap)
+    cat = catmouse_ai.BfsCat()
+    assert cat(g.board, 0, g.legal_moves("cat")) == 0            # never seen: it has moved
+    assert cat(g.board, 0, g.legal_moves("cat")) == 1            # it stayed: on
+    g.cat, g.mouse = 1, 3
+    g.board._place(1, 3)
+    assert cat(g.board, 1, g.legal_moves("cat")) == 1            # it moved: wait
+    g.cat, g.mouse = 1, 8
+    g.board._place(1, 8)
+    g.board.mouse_rest = 1
+    assert cat(g.board, 1, g.legal_moves("cat")) in (2, 6)       # it must rest: on
+    seed = catmouse.CatMouseGame(catmouse.parse_map(catmouse_maps.LEVELS[1][1]))
+    assert seed.play(catmouse_ai.BfsCat(), lambda b, p, legal: p) == "cat" and seed.round == 12
 
 
 def test_the_bfs_cat_keeps_its_route_through_undo_and_a_saved_game():

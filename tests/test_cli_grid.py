@@ -58,12 +58,16 @@ def test_user_plugins_and_illegal_answers(tmp_path):
     plugin = tmp_path / "my_ai.py"
     plugin.write_text(
         "def lazy(board, position, legal):\n    return position\n"
+        "def leap(board, position, legal):\n    return position + 2\n"
         "def cheat(board, position, legal):\n    return board.mouse\n"
         "def crash(board, position, legal):\n    raise RuntimeError('oops')\n")
+    leap = json.loads(run("play", "catmouse", "maps/seed-bfs.txt", "--cat", "%s:leap" % plugin,
+                          "--rounds", "5", "--json").stdout)
+    assert leap["winner"] == "mouse" and leap["rounds"] == 1
+    assert leap["fouls"][0]["kind"] == "illegal" and "chose cell 2" in leap["fouls"][0]["foul"]
     lazy = json.loads(run("play", "catmouse", "maps/seed-bfs.txt", "--cat", "%s:lazy" % plugin,
                           "--rounds", "5", "--json").stdout)
-    assert lazy["winner"] == "mouse" and lazy["rounds"] == 1
-    assert lazy["fouls"][0]["kind"] == "illegal" and "chose cell 0" in lazy["fouls"][0]["foul"]
+    assert lazy["winner"] == "mouse" and lazy["rounds"] == 5 and lazy["fouls"] == []  # it waits
     cheat = run("play", "catmouse", str(ROOT / "maps/seed-bfs.txt"), "--cat", "%s:cheat" % plugin)
     assert cheat.returncode == 0 and "FOUL by the cat" in cheat.stdout and "the mouse wins" in cheat.stdout
     crash = run("play", "catmouse", str(ROOT / "maps/seed-bfs.txt"), "--mouse", "%s:crash" % plugin)

@@ -222,6 +222,46 @@ def test_os_saves_round_trip(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["g.bak", "g.sav"]
 
 
+def test_a_move_s_save_waits_for_a_light_tick_and_the_heap_is_collected_ahead_of_need():
+    """After a heavy tick the save waits (at most _HOLD_TICKS ticks) for one
+    shorter than _LIGHT_MS; after _TIDY_SAVES saves the next such tick that
+    saves nothing collects the heap, so the collection does not land inside
+    a later save."""
+    rt = simmod.Simulator().runtime
+    saved = []
+    collected = []
+
+    def save_game():
+        rt.save_due = False
+        saved.append(rt.tick_ms)
+
+    rt.save_game = save_game
+    rt.collect = lambda: collected.append(rt.tick_ms)
+    rt.pace[:] = bytes(2)
+    rt.save_due = True
+    rt.tick_ms = runtime._LIGHT_MS
+    for _ in range(runtime._HOLD_TICKS):
+        rt.save_pending()
+    assert saved == [] and rt.save_due               # heavy ticks: it waits
+    rt.save_pending()
+    assert saved == [runtime._LIGHT_MS]              # but not for ever
+    for _ in range(runtime._TIDY_SAVES - 1):
+        rt.save_due = True
+        rt.tick_ms = runtime._LIGHT_MS - 1
+        rt.save_pending()                            # a light tick: saved at once
+        rt.tick_ms = runtime._LIGHT_MS
+        rt.save_pending()                            # no save due, but not light enough
+    assert len(saved) == runtime._TIDY_SAVES and collected == []
+    rt.tick_ms = runtime._LIGHT_MS - 1
+    rt.save_pending()
+    rt.save_pending()
+    assert collected == [runtime._LIGHT_MS - 1]      # once, then after _TIDY_SAVES more
+    rt.save_due = True
+    rt.save_pending()
+    rt.save_pending()
+    assert collected == [runtime._LIGHT_MS - 1] and len(saved) == runtime._TIDY_SAVES + 1
+
+
 # -- boards ------------------------------------------------------------------------------
 def test_every_shipped_board_validates():
     names = sorted(p.stem for p in (ROOT / "boards").glob("*.json"))

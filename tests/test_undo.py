@@ -296,12 +296,12 @@ def _jq_move(g, ctx, rnd):
     return move
 
 
-def _jq_game(mode, diff=1, now=1234):
+def _jq_game(mode, diff=1, now=1234, guard=False):
     ctx = Ctx(diff)
     ctx.now = now
     # without "mines guard the flag": games shorter than the undo ring (100 plies),
     # so every turn can be taken back (the rule changes nothing undo keeps)
-    ctx.saved["junqi"] = {"guard": False}
+    ctx.saved["junqi"] = {"guard": guard}
     g = junqi_game.Scene(ctx)
     g.menu_screen.sel = mode
     press(g, ctx, A)
@@ -359,6 +359,40 @@ def test_junqi_undo_while_the_ai_thinks_and_in_two_player_games_at_the_rings_lim
         undone += 1
         assert _jq_state(g) == states[-1 - undone]
     assert undone == junqi_game._UNDO_PLIES >= 100
+
+
+def test_junqi_a_game_longer_than_the_ring_undoes_its_newest_50_turns():
+    """With "mines guard the flag" (on unless turned off) a game against the
+    AI lasts ~190 plies, longer than the ring: it keeps the newest UNDO_PLIES
+    (the oldest go as new ones come), so the last 50 turns undo exactly,
+    here and after CONTINUE (the snapshot carries the full ring); past them
+    B+A changes nothing and says why: "NO OLDER MOVES" (not the start's
+    "CAN'T UNDO")."""
+    rnd = random.Random(5)
+    g, ctx = _jq_game(0, guard=True)
+    assert g.model.mines_guard_flag
+    states = [_jq_state(g)]
+    while g.screen is g.play_screen and g.model.plies < junqi_game.UNDO_PLIES + 30:
+        _jq_move(g, ctx, rnd)
+        states.append(_jq_state(g))
+    assert g.screen is g.play_screen and g.undo.count == junqi_game.UNDO_PLIES
+    assert g.model.plies >= junqi_game.UNDO_PLIES + 30
+    hctx = Ctx(1)
+    h = junqi_game.Scene(hctx)                      # CONTINUE
+    assert h.restore(g.snapshot()) and _jq_state(h) == states[-1]
+    assert h.undo.count == junqi_game.UNDO_PLIES
+    for scene, sctx in ((g, ctx), (h, hctx)):
+        for k in range(1, junqi_game.UNDO_PLIES // 2 + 1):
+            chord(scene, sctx, B, A)
+            assert _jq_state(scene) == states[-1 - k], k
+        assert scene.undo.count == 0 and scene.model.plies > 0
+        del sctx.toasts[:]
+        chord(scene, sctx, B, A)
+        assert _jq_state(scene) == states[-1 - junqi_game.UNDO_PLIES // 2]
+        assert sctx.toasts == ["NO OLDER MOVES"]
+    g, ctx = _jq_game(0, guard=True)                # at the start: nothing was played
+    chord(g, ctx, B, A)
+    assert ctx.toasts == ["CAN'T UNDO"]
 
 
 def test_junqi_undo_against_the_ai_never_hands_you_the_ais_move(monkeypatch):

@@ -28,9 +28,8 @@ def difficulty_mouse(name, seed):
 
 
 class StayPut:
-    """Keeps its piece where it is: the article's side without a handler.  A
-    cat that could move may not stay under the game's rules, so its answer is
-    refused and it stays where it is all the same."""
+    """Keeps its piece where it is: the article's side without a handler
+    (either piece may stay: the cat waits a round)."""
 
     def __call__(self, board, position, legal):
         return position
