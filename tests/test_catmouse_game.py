@@ -129,7 +129,7 @@ def test_a_as_the_cat_waits_a_round():
     cat = c.cat
     gamectx.tap(g, ctx, A)
     assert c.cat == cat and c.cat_stamina == 0 and c.round == 1 and ctx.toasts == []
-    for _ in range(catmouse_game.AI_DELAY + 3):
+    for _ in range(catmouse_game._AI_DELAY + 3):
         gamectx.tick(g, ctx)
     assert not g.match.round_started and g.undo.count == 1      # the mouse answered
     gamectx.tap(g, ctx, RIGHT)

@@ -372,23 +372,23 @@ def test_junqi_a_game_longer_than_the_ring_undoes_its_newest_50_turns():
     g, ctx = _jq_game(0, guard=True)
     assert g.model.mines_guard_flag
     states = [_jq_state(g)]
-    while g.screen is g.play_screen and g.model.plies < junqi_game.UNDO_PLIES + 30:
+    while g.screen is g.play_screen and g.model.plies < junqi_game._UNDO_PLIES + 30:
         _jq_move(g, ctx, rnd)
         states.append(_jq_state(g))
-    assert g.screen is g.play_screen and g.undo.count == junqi_game.UNDO_PLIES
-    assert g.model.plies >= junqi_game.UNDO_PLIES + 30
+    assert g.screen is g.play_screen and g.undo.count == junqi_game._UNDO_PLIES
+    assert g.model.plies >= junqi_game._UNDO_PLIES + 30
     hctx = Ctx(1)
     h = junqi_game.Scene(hctx)                      # CONTINUE
     assert h.restore(g.snapshot()) and _jq_state(h) == states[-1]
-    assert h.undo.count == junqi_game.UNDO_PLIES
+    assert h.undo.count == junqi_game._UNDO_PLIES
     for scene, sctx in ((g, ctx), (h, hctx)):
-        for k in range(1, junqi_game.UNDO_PLIES // 2 + 1):
+        for k in range(1, junqi_game._UNDO_PLIES // 2 + 1):
             chord(scene, sctx, B, A)
             assert _jq_state(scene) == states[-1 - k], k
         assert scene.undo.count == 0 and scene.model.plies > 0
         del sctx.toasts[:]
         chord(scene, sctx, B, A)
-        assert _jq_state(scene) == states[-1 - junqi_game.UNDO_PLIES // 2]
+        assert _jq_state(scene) == states[-1 - junqi_game._UNDO_PLIES // 2]
         assert sctx.toasts == ["NO OLDER MOVES"]
     g, ctx = _jq_game(0, guard=True)                # at the start: nothing was played
     chord(g, ctx, B, A)
