@@ -35,12 +35,13 @@ Solver: one klotski.Solver per piece set, built in the background from the
 moment a level opens: each tick the job runs ``step(CHUNK)`` slices while the
 tick's deadline allows (one slice is <= ~45 ms on a Pico), with a progress
 bar; a MemoryError ends it (the job's "NOT ENOUGH MEMORY", then "NO SOLVER").  A
-finished table is written to flash (klotski_cache) and read back the next time
-(instant hints).  The solver's setup ("SOLVER: SETUP"), seeding the goal
+finished table is written to flash (klotski_cache); a table file in the cache
+(the device's own or one ``flash`` put there) is read from the file a word at a
+time (klotski_filetable: ``SolverTask.filed``, instant hints, no table in the
+heap; a damaged one is removed and built).  The solver's setup ("SOLVER: SETUP"), seeding the goal
 layouts and the search itself all come in bounded slices; the one slice that
 makes the table gets a tick of its own.  Where no table can be built
-(``BUILDS``: CircuitPython) the solver reads the table ``flash`` put on
-the board from its file (klotski_filetable); a level whose table is missing or
+(``BUILDS``: CircuitPython) that file is the only way; a level whose table is missing or
 whose setup would not fit the heap is marked "NO HINT" in the list before play
 and its board says "NO HINTS".
 
