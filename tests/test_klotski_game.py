@@ -508,6 +508,7 @@ def test_the_heap_a_ready_solver_holds_counts_as_free_for_another_set(cache_dir,
     monkeypatch.setattr(kg, "BUILDS", False)
     free = [10 ** 6]
     monkeypatch.setattr(klotski_filetable, "heap_free", lambda: free[0])
+    __import__("klotski_setup")             # loaded, as at the list (an earlier solver may have dropped it)
     ctx = FakeCtx(cache_dir=cache_dir)
     g = kg.Scene(ctx)
     tap(g, ctx, A)                          # 横刀立马: the solver made with 10**6 free ...
