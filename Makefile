@@ -77,7 +77,7 @@ web: setup
 	$(PY) -m host_tools web --serve --port $(WEB_PORT)
 
 flash: setup
-	$(PY) -m host_tools flash --board $(BOARD) $(if $(PORT),--port $(PORT)) $(foreach f,$(LEVELS),--levels $(f)) $(if $(KLOTSKI_TABLES),--klotski-tables) $(FLASH_ARGS)
+	$(PY) -m host_tools flash --board $(BOARD) $(if $(PORT),--port $(PORT)) $(foreach f,$(LEVELS),--levels $(f)) $(FLASH_ARGS)
 
 doctor: setup
 	$(PY) -m host_tools doctor $(if $(PORT),--port $(PORT))

@@ -46,6 +46,21 @@ def name_for(solver):
     return "klotski_%d%d%d.tbl" % (solver.nv, solver.nh, solver.ns)
 
 
+def name_for_set(piece_set):
+    """The file name of the table of ``piece_set`` ((nv, nh, ns))."""
+    return "klotski_%d%d%d.tbl" % piece_set
+
+
+def has_table(d, piece_set):
+    """``d`` holds a table file for ``piece_set``; whether it is sound only
+    reading it (``load``, ``klotski_filetable.attach``) tells."""
+    try:
+        d.open(name_for_set(piece_set), "rb").close()
+    except OSError:
+        return False
+    return True
+
+
 class Dir(saves.OsFs):
     """Files in one directory (created if missing): the saves' file access
     (``open``, ``write``, ``rename``, ``remove``, ``sync``)."""

@@ -1,12 +1,14 @@
 """A Klotski table read from its cache file instead of the heap: where a
 runtime cannot hold a table beside itself (CircuitPython), a solver made with
 ``klotski.Solver(..., search=False)`` (the ranker's tables alone) gets its
-table from ``attach``: the file ``flash`` put on the board
+table from ``attach``: the file ``flash`` put on the board (or the device wrote)
 (``klotski_cache``'s format), checked as ``klotski_cache.load`` checks it
 (header, length, CRC-32 read in 256-byte chunks, the rank <-> layout probe),
 then kept open and read a word at a time (``FileWords``) by the solver's
-answers.  A bad file is left in place (the device cannot build another).
-Imported only there: a runtime that builds its tables never loads it."""
+answers.  ``attach`` leaves a bad file in place: on CircuitPython it stays (the
+device cannot build another).  A runtime that builds its tables (MicroPython)
+reads a table file that is there the same way, and loads this module only then
+(klotski_game removes a bad file there and builds the table)."""
 
 import gc
 import sys

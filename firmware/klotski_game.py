@@ -35,12 +35,13 @@ Solver: one klotski.Solver per piece set, built in the background from the
 moment a level opens: each tick the job runs ``step(CHUNK)`` slices while the
 tick's deadline allows (one slice is <= ~45 ms on a Pico), with a progress
 bar; a MemoryError ends it (the job's "NOT ENOUGH MEMORY", then "NO SOLVER").  A
-finished table is written to flash (klotski_cache) and read back the next time
-(instant hints).  The solver's setup ("SOLVER: SETUP"), seeding the goal
+finished table is written to flash (klotski_cache); a table file in the cache
+(the device's own or one ``flash`` put there) is read from the file a word at a
+time (klotski_filetable: ``SolverTask.filed``, instant hints, no table in the
+heap; a damaged one is removed and built).  The solver's setup ("SOLVER: SETUP"), seeding the goal
 layouts and the search itself all come in bounded slices; the one slice that
 makes the table gets a tick of its own.  Where no table can be built
-(``BUILDS``: CircuitPython) the solver reads the table ``flash`` put on
-the board from its file (klotski_filetable); a level whose table is missing or
+(``BUILDS``: CircuitPython) that file is the only way; a level whose table is missing or
 whose setup would not fit the heap is marked "NO HINT" in the list before play
 and its board says "NO HINTS".
 
@@ -195,8 +196,9 @@ class SolverTask(work.Task):
         self.writer = None       # the cache write under way (S_SAVE)
         self.slices = 0           # slices run in this tick
         self.ctx = ctx           # for the cache's toasts
-        self.builds = BUILDS     # this runtime can build a table (else klotski_filetable
-        #                          reads it, and adds free_before and held: the heap)
+        self.builds = BUILDS     # this runtime can build a table
+        self.filed = False       # the solver reads its table from the file (klotski_filetable,
+        #                          which adds free_before and held: the heap)
 
     def want(self, piece_set):
         """A level of ``piece_set`` is open: True when that needs a new solver
@@ -206,13 +208,24 @@ class SolverTask(work.Task):
         if self.writer is not None:
             self.writer.abort()
             self.writer = None
-        if not self.builds:
+        # a table file in the cache is read from there (no table array, no
+        # build); without one a runtime that builds does so
+        filed = not self.builds or (self.cache is not None
+                                    and klotski_cache.has_table(self.cache, piece_set))
+        if not self.builds:          # the old solver's file closed, the heap before the new one
             __import__("klotski_filetable").drop(self)
+        else:
+            if self.filed and self.phase == S_READY:
+                self.solver.table.close()   # the old solver's table file
+            if filed:                # its import here, in the tick that opens the level,
+                __import__("klotski_filetable")   # not in the one that reads the file
+        self.filed = filed
         self.solver = None
         self.answer = work.NO_ANSWER
         gc.collect()
         self.piece_set = piece_set
         self.phase = S_NEW
+        self.cache_status = ""
         return True
 
     def can_solve(self, piece_set):
@@ -243,7 +256,7 @@ class SolverTask(work.Task):
             return False
         if ph == S_NEW:
             nv, nh, ns = self.piece_set
-            self.solver = klotski.Solver(nv, nh, ns, sliced=True, search=self.builds)
+            self.solver = klotski.Solver(nv, nh, ns, sliced=True, search=not self.filed)
             self.phase = S_SETUP
         elif ph == S_LOAD:
             self._load()
@@ -275,6 +288,7 @@ class SolverTask(work.Task):
             return False
         if self.cache is not None:
             self.cache.remove(name)
+        self.filed = False                # (its file is gone) built
         self.cache_status = "corrupt"
         self.ctx.toast("CACHE CORRUPT - REBUILD", 45)
         return True
@@ -283,16 +297,37 @@ class SolverTask(work.Task):
         """The solver is set up: its finished table may be in the cache."""
         self.phase = S_BUILD
         if self.cache is not None:
-            if not self.builds:           # the table stays in its file; none is built here
-                st = self.cache_status = __import__("klotski_filetable").attach_task(self)
-                self.phase = S_READY if st == "ok" else S_NO_TABLE
+            if self.filed:                # the table stays in its file
+                ft = __import__("klotski_filetable")
+                if not self.builds:       # (the heap it holds noted: can_solve)
+                    st = self.cache_status = ft.attach_task(self)
+                    self.phase = S_READY if st == "ok" else S_NO_TABLE
+                    return
+                st = self.cache_status = ft.attach(self.cache, self.solver)
+                if st == "ok":
+                    self.phase = S_READY
+                else:                     # a bad file: removed, the table built instead
+                    self._rebuild(st)
                 return
             st = klotski_cache.load(self.cache, self.solver)
-            self.cache_status = st
+            if st != "missing" or not self.cache_status:   # (kept: why a file was refused)
+                self.cache_status = st
             if st == "ok":
                 self.phase = S_READY
             elif st in ("corrupt", "stale"):
                 self.ctx.toast("CACHE " + st.upper() + " - REBUILD", 45)
+
+    def _rebuild(self, st):
+        """The table file could not be read (``st``): build the table instead,
+        with a new solver (one made to read a file has no search)."""
+        self.filed = False
+        self.solver = None
+        self.phase = S_NEW
+        if st != "missing":
+            self.cache_status = st
+            self.cache.remove(klotski_cache.name_for_set(self.piece_set))
+            self.ctx.toast("CACHE " + st.upper() + " - REBUILD", 45)
+        gc.collect()
 
     def _save(self):
         """One step of the table's cache write (the whole write in one tick

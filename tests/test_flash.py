@@ -564,27 +564,30 @@ def test_cli_flash_klotski_tables_are_the_devices_cache(cli_env, capsys, tmp_pat
         solver = klotski.Solver(*ps)
         assert klotski_cache.load(klotski_cache.Dir(str(tmp_path)), solver) == "ok"
     assert solver.distance(solver.rank_of(klotski.parse("VBBV/VBBV/VSSV/VSSV/S..S"))) is not None
-    # data, not firmware: a later flash without the flag keeps the tables
-    code, out, err = run_cli(["flash"], capsys)
+    # data, not firmware: a later flash without them keeps the tables
+    code, out, err = run_cli(["flash", "--no-klotski-tables"], capsys)
     assert code == 0, err
     assert dev.exists("/saves/klotski_414.tbl")
 
 
-def test_klotski_tables_go_to_a_circuitpython_board_by_default(monkeypatch):
-    """A CircuitPython board cannot build a table beside the runtime: a plain `flash`
-    (and the virtual CircuitPython Pico, deployed through board_hook_files) puts the
-    tables on it; a MicroPython board gets them with --klotski-tables only."""
+def test_klotski_tables_go_to_every_board_by_default(monkeypatch):
+    """A plain `flash` (and the virtual CircuitPython Pico, deployed through
+    board_hook_files) puts the tables on every board: CircuitPython cannot build
+    a table beside the runtime, MicroPython not the largest sets'; a board goes
+    without them with --no-klotski-tables only."""
     import argparse
 
     monkeypatch.setattr(klotski_hook, "klotski_layouts", lambda packs: ["VBBV/VBBV/VHHV/VSSV/S..S"])
-    files = flash.board_hook_files("pico-cp-ssd1306")({}, lambda line: None)
-    assert list(files) == ["saves/klotski_414.tbl"]
-    assert flash.board_hook_files("pico-ssd1306")({}, lambda line: None) == {}
+    for board in ("pico-cp-ssd1306", "pico-ssd1306"):
+        files = flash.board_hook_files(board)({}, lambda line: None)
+        assert list(files) == ["saves/klotski_414.tbl"], board
     parser = argparse.ArgumentParser()
     flash.register(parser.add_subparsers())
     for argv, want in ((["--board", "pico-cp-ssd1306", "--no-klotski-tables"], False),
+                       (["--board", "pico-ssd1306", "--no-klotski-tables"], False),
                        (["--board", "pico-ssd1306", "--klotski-tables"], True),
-                       (["--board", "pico-ssd1306"], False)):
+                       (["--board", "pico-ssd1306"], True),
+                       (["--board", "pico-cp-ssd1306"], True)):
         assert klotski_hook.wants_tables(parser.parse_args(["flash"] + argv)) is want, argv
 
 

@@ -510,6 +510,7 @@ def test_the_heap_a_ready_solver_holds_counts_as_free_for_another_set(cache_dir,
     monkeypatch.setattr(kg, "BUILDS", False)
     free = [10 ** 6]
     monkeypatch.setattr(klotski_filetable, "heap_free", lambda: free[0])
+    __import__("klotski_setup")             # loaded, as at the list (an earlier solver may have dropped it)
     ctx = FakeCtx(cache_dir=cache_dir)
     g = kg.Scene(ctx)
     tap(g, ctx, A)                          # 横刀立马: the solver made with 10**6 free ...
@@ -704,6 +705,37 @@ def test_a_runtime_that_cannot_build_marks_the_levels_without_a_table(cache_dir,
     set_up(g, ctx)
     assert g.task.phase == kg.S_NO_TABLE and g.task.solver is None
     assert "TABLE CORRUPT: NO HINTS" in ctx.toasts
+
+
+
+def test_a_runtime_that_builds_reads_a_table_file_from_the_file(cache_dir, classic_solver):
+    """Where tables can be built (MicroPython), a level whose table file is in the
+    cache reads it from the file (klotski_filetable: no table array, no search)
+    rather than building it or reading it whole, and its hints are the built
+    table's, all the way to the goal; a set without a file is built as before."""
+    assert kg.BUILDS
+    ctx = FakeCtx(cache_dir=cache_dir)
+    g = open_ready(ctx)
+    s = g.task.solver
+    assert g.task.filed and s.search is None and isinstance(s.table, klotski_filetable.FileWords)
+    ref = classic_solver
+    hints = 0
+    while g.screen is g.play_screen:
+        expect = ref.best_move(ref.rank_of(g.cells))
+        assert s.best_move(s.rank_of(g.cells)) == expect
+        before = ref.distance(ref.rank_of(g.cells))
+        menu(g, ctx, "HINT")
+        hints += 1
+        if g.screen is g.play_screen:
+            assert ref.distance(ref.rank_of(g.cells)) == before - 1
+    assert hints == 81 and g.screen is g.win_screen
+    table = s.table
+    other = next(t for t in g.layouts if klotski.piece_set(klotski.parse(t)) != (4, 1, 4))
+    g.show_level(other)                     # a set without a file: its file closed, a build
+    assert table.f.closed and not g.task.filed
+    set_up(g, ctx)
+    assert g.task.phase == kg.S_BUILD and g.task.cache_status == "missing"
+    assert g.task.solver.search is not None
 
 
 # ------------------------------------------------------------ host commands

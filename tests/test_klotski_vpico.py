@@ -50,3 +50,47 @@ def test_viper_kernel_builds_the_plain_loops_table_on_the_virtual_pico(tmp_path)
         digest, reached, used = eval(line[len("kernel %r " % (ps,)):])
         assert used
         assert (digest, reached) == _host_table(ps), ps
+
+
+def test_a_level_whose_build_would_not_fit_has_hints_from_the_flashed_table(tmp_path):
+    """After `flash` (its Klotski tables included by default), the first 2V2H6S level,
+    the first game after boot, reaches HINTS READY: its table is read from the file
+    (docs/klotski.md), where building it (~102 KB of arrays beside the search code)
+    ran out of memory at a Klotski board."""
+    import argparse
+    import shutil
+
+    import framebuf
+    import gfx
+    import klotski_game as kg
+    import klotski_levels
+    from host_tools.emulation import vpfirmware, vpframes
+    from host_tools.games import klotski_hook
+
+    files = dict(vpfirmware.firmware_files())
+    files.update(klotski_hook.flash_files(argparse.Namespace(klotski_tables=True), {}, lambda line: None))
+    assert "saves/klotski_226.tbl" in files
+    image = tmp_path / "flash.img"
+    shutil.copyfile(vpico.blank_image(), image)
+    with vpico.VirtualPico(image) as pico:
+        pico.start()
+        pico.boot_to_repl()
+        pico.exec("import os\ntry:\n    os.mkdir('saves')\nexcept OSError:\n    pass\n")
+        for name in sorted(files):
+            pico.write_file(name, files[name])
+    level = next(i for i in range(klotski_levels.count())
+                 if klotski.piece_set(klotski.parse(klotski_levels.level(i)[1])) == (2, 2, 6))
+    fb = framebuf.FrameBuffer(bytearray(1024), 128, 64, framebuf.MONO_VLSB)
+    gfx.text(fb, "HINTS READY", kg.PX, 32)
+    ready = [[fb.pixel(c, r) for c in range(kg.PX, 128)] for r in range(32, 38)]
+    with vpico.VirtualPico(image) as pico:
+        pico.start()
+        vpframes.realtime_frames(pico, [
+            ("klotski list", "hold:down:2 wait:6 " * 3 + "hold:a:3 wait:20"),   # the fourth game
+            ("the level", "hold:down:2 wait:6 " * level + "hold:a:3 wait:10")])
+        for _ in range(40):                  # 10 s emulated at most
+            if [list(row[kg.PX:]) for row in pico.frame_pixels()[32:38]] == ready:
+                break
+            pico.run_for(250)
+        else:
+            raise AssertionError("no HINTS READY:\n" + vpframes.text(pico.frame_pixels()))

@@ -1,11 +1,11 @@
-"""Klotski's `flash` hook (registry HOOKS["klotski"]["flash"]): ``--klotski-tables``
-solves the solver tables of the piece sets of the built-in Klotski levels (and
-of a ``--levels`` Klotski pack) here and adds them as
-``saves/klotski_<V><H><S>.tbl``, the game's own table cache, so the device has
-its hints at once.  A CircuitPython board gets them by default (its heap cannot
-hold a table build beside the runtime: docs/klotski.md); ``--no-klotski-tables``
-leaves them out, ``--klotski-tables`` adds them on MicroPython too.  The
-flasher itself holds no Klotski code."""
+"""Klotski's `flash` hook (registry HOOKS["klotski"]["flash"]): the solver
+tables of the piece sets of the built-in Klotski levels (and of a ``--levels``
+Klotski pack) are solved here and added as ``saves/klotski_<V><H><S>.tbl``, the
+game's own table cache, so the device has its hints at once and reads them from
+the file (no table build, whose arrays a MicroPython heap cannot always hold
+beside the runtime, a CircuitPython heap never: docs/klotski.md).  On by
+default for every board; ``--no-klotski-tables`` leaves them out.  The flasher
+itself holds no Klotski code."""
 
 LEVELS_DIR = "levels"          # /levels/<game>.bin on the device (as flash names packs)
 
@@ -13,21 +13,17 @@ LEVELS_DIR = "levels"          # /levels/<game>.bin on the device (as flash name
 def add_flash_options(parser):
     import argparse
 
-    parser.add_argument("--klotski-tables", action=argparse.BooleanOptionalAction, default=None,
-                        help="also solve the Klotski tables of the built-in levels (and of a --levels "
-                             "Klotski pack) here and put them in /saves: hints at once on the device "
-                             "(~195 KB of flash; default: on for a CircuitPython board, which cannot "
-                             "build them beside the runtime, off for MicroPython)")
+    parser.add_argument("--klotski-tables", action=argparse.BooleanOptionalAction, default=True,
+                        help="solve the Klotski tables of the built-in levels (and of a --levels "
+                             "Klotski pack) here and put them in /saves: hints at once on the device, "
+                             "read from the file (~195 KB of flash; default: on; "
+                             "--no-klotski-tables leaves them out, and a MicroPython board builds "
+                             "a level's table when it opens, if its heap can hold the build)")
 
 
 def wants_tables(args):
-    """``--klotski-tables`` / ``--no-klotski-tables`` as given, else True for a
-    board that runs CircuitPython."""
-    if args.klotski_tables is not None:
-        return args.klotski_tables
-    from host_tools.core.boards import load_board
-
-    return load_board(args.board)[0]["runtime"] == "circuitpython"
+    """``--klotski-tables`` (the default) / ``--no-klotski-tables``."""
+    return args.klotski_tables
 
 
 def klotski_layouts(packs):
