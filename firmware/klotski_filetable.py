@@ -32,6 +32,15 @@ except ImportError:
 # it again: SETUP_CODE more then (its import measured there: 6,832 B).
 SETUP_SPARE = const(25600)
 SETUP_CODE = const(7168)
+# 3V2H4S more: its setup holds the largest arrays in one piece (its key table,
+# 5,376 B, with its entries, 7,792 B, and 4 KB more in arrays of 0.6-1.3 KB),
+# and after the other games the heap is in pieces (29 KB free at the list, the
+# largest block 16.1-16.3 KB, the rest in holes under 1.3 KB): there it failed
+# every time (36.3-36.7 KB free with the old solver let go), out of one piece
+# for its entries or, with room held for them, for its node arrays.  The
+# other sets' setups finished on that heap.
+WIDE_SET = (3, 2, 4)
+WIDE_SPARE = const(8192)
 
 
 def heap_free():
@@ -57,7 +66,8 @@ def can_solve(task, piece_set):
     """For klotski_game's ``SolverTask`` (``task``): True when its cache holds a
     table for ``piece_set`` and the setup of a solver that reads it fits the
     heap free now, with what the solver held now takes (it goes first), and
-    the setup's module when it is to be imported again."""
+    the setup's module when it is to be imported again (3V2H4S: more,
+    ``WIDE_SPARE``)."""
     if task.cache is None or table_bytes(task.cache, piece_set) <= 0:
         return False
     gc.collect()
@@ -65,6 +75,8 @@ def can_solve(task, piece_set):
     if task.solver is not None:
         free += task.held
     need = SETUP_SPARE if "klotski_setup" in sys.modules else SETUP_SPARE + SETUP_CODE
+    if piece_set == WIDE_SET:
+        need += WIDE_SPARE
     return free < 0 or need <= free
 
 

@@ -527,6 +527,11 @@ def test_the_heap_a_ready_solver_holds_counts_as_free_for_another_set(cache_dir,
         free[0] = need - spare
         assert g.task.can_solve((4, 1, 4))     # its own set: ready
         assert g.task.can_solve((2, 2, 6)) is fits
+    # 3V2H4S's setup needs WIDE_SPARE more (its arrays in one piece)
+    shutil.copy(Path(cache_dir) / "klotski_414.tbl", Path(cache_dir) / "klotski_324.tbl")
+    for more, fits in ((klotski_filetable.WIDE_SPARE, True), (klotski_filetable.WIDE_SPARE - 1, False)):
+        free[0] = need - 5000 + more
+        assert g.task.can_solve((2, 2, 6)) and g.task.can_solve((3, 2, 4)) is fits
     __import__("klotski_setup")                 # loaded (as at the list before any setup)
     free[0] = klotski_filetable.SETUP_SPARE - 4000
     assert g.task.can_solve((2, 2, 6))

@@ -106,12 +106,17 @@ def _text_pixels(text, x, y, width):
 
 
 def _klotski_levels(sim, pico, play):
-    """From Klotski's list (the first level selected): every shipped level, one DOWN
-    each, is the simulator's list, or the same marked NO HINT (said before play);
-    the first level of each piece set that is not marked reaches HINTS READY (a
-    CircuitPython Pico reads the tables `flash` put on it from their files:
-    docs/klotski.md); then 横刀立马, unless marked, is played to the end by AUTO
-    SOLVE, to the simulator's win screen."""
+    """Klotski's list after the tour of the other three games on the same boot
+    (the first level selected): every shipped level, one DOWN each, is the
+    simulator's list, or the same marked NO HINT (said before play); 横刀立马
+    is not marked: what the other games left of the heap still takes a
+    solver's setup (klotski_filetable.SETUP_SPARE).  Then every level is
+    opened, a piece set's levels one after the other (the first sets its
+    solver up, the others keep it): each reaches HINTS READY on its board, or
+    says NO HINTS when it was marked; a CircuitPython Pico reads the tables
+    `flash` put on it from their files (docs/klotski.md).  Last, 横刀立马 is
+    played to the end with its hints (AUTO SOLVE), to the simulator's win
+    screen."""
     import klotski
     import klotski_game as kg
 
@@ -125,33 +130,44 @@ def _klotski_levels(sim, pico, play):
         if _unmarked(got) != _unmarked(want):
             differ.append("klotski list at level %d" % i)
         play("hold:down:2 wait:6")
-    ready = _text_pixels("HINTS READY", kg.PX, 32, 128 - kg.PX)
+    classic = scene.names.index("HENG DAO LI MA")
+    if marked[classic]:
+        differ.append("横刀立马 marked NO HINT after the other games")
+    panel = [_text_pixels(text, kg.PX, 32, 128 - kg.PX) for text in ("HINTS READY", "NO HINTS")]
+    menu = scene.pause.items
 
-    def open_and_wait(level, at):
-        play(" hold:down:2 wait:6" * (level - at) + " hold:a:3 wait:10")
+    def status():
+        return [list(row[kg.PX:]) for row in pico.frame_pixels()[32:38]]
+
+    def pick(line):                 # the pause menu's line (it opens on its first)
+        play("hold:b:20 wait:5" + " hold:down:2 wait:5" * menu.index(line) + " hold:a:2 wait:8")
+
+    def open_and_wait(level):
+        steps = (level - scene.level) % n
+        play((" hold:down:2 wait:6" * steps if steps <= n // 2 else " hold:up:2 wait:6" * (n - steps))
+             + " hold:a:3 wait:10")
+        if scene.level != level or scene.screen is not scene.play_screen:
+            return False
+        want = panel[1] if marked[level] else panel[0]
         for _ in range(READY_WAITS):
-            if [list(row[kg.PX:]) for row in pico.frame_pixels()[32:38]] == ready:
+            if status() == want:
                 return True
             play("wait:15")
         return False
 
-    at = 0
-    sets = {klotski.piece_set(klotski.parse(scene.layout(0)))}     # 横刀立马's: played last
-    for level in range(1, n):
-        ps = klotski.piece_set(klotski.parse(scene.layout(level)))
-        if ps in sets or marked[level]:
-            continue
-        sets.add(ps)
-        if not open_and_wait(level, at):
-            differ.append("klotski level %d %s: no HINTS READY" % (level, ps))
-        play("hold:b:20 wait:5" + " hold:down:2 wait:5" * 4 + " hold:a:2 wait:8")    # menu: LEVELS
-        at = level
-    if marked[0]:        # said before play (after the tour of three games the heap left at
-        return differ    # the list is below klotski_filetable.SETUP_SPARE: docs/klotski.md)
-    play(" hold:up:2 wait:6" * at)
-    if not open_and_wait(0, 0):
+    sets = {}
+    for level in range(n):
+        sets.setdefault(klotski.piece_set(klotski.parse(scene.layout(level))), []).append(level)
+    last = sets.pop(klotski.piece_set(klotski.parse(scene.layout(classic))))    # 横刀立马's: played last
+    for levels in list(sets.values()) + [last]:
+        for level in levels:
+            if not open_and_wait(level):     # (the panel would dim past 25 s: stop here)
+                return differ + ["klotski level %d (%s): not %s" % (
+                    level, scene.names[level], "NO HINTS" if marked[level] else "HINTS READY")]
+            pick("LEVELS")
+    if marked[classic] or not open_and_wait(classic):
         return differ + ["横刀立马: no HINTS READY"]
-    play("hold:b:20 wait:5 hold:down:2 wait:5 hold:a:2 wait:5")                    # menu: AUTO SOLVE
+    pick("AUTO SOLVE")
     play("wait:%d" % (81 * kg.AUTO_TICKS))
     for _ in range(READY_WAITS):     # the simulator's own table may have come later
         if scene.screen is scene.win_screen and pico.frame_pixels() == sim.oled.pixels():
