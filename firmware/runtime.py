@@ -274,6 +274,18 @@ def pace_saves(rt):
             pace[1] += 1
 
 
+# At the battery's cut-off: save the game in progress and say so (once per game).
+def battery_empty(rt):
+    game_id = rt.ctx.game_id
+    if rt._empty_for == game_id:
+        return
+    rt._empty_for = game_id
+    if rt.save_game():
+        rt.toast("BATTERY EMPTY - GAME SAVED", _EMPTY_TOAST_TICKS)
+    else:
+        rt.toast("BATTERY EMPTY - CHARGE NOW", _EMPTY_TOAST_TICKS)
+
+
 class Runtime:
     # hw: a hardware.Hardware, hw.display a hardware.Display (the contract, with
     # its defaults: a panel without power save still has poweroff/poweron, a
@@ -445,17 +457,6 @@ class Runtime:
         self._active_at = now
         self.apply_settings()
 
-    def _battery_empty(self):
-        """At the cut-off: save the game in progress and say so (once per game)."""
-        game_id = self.ctx.game_id
-        if self._empty_for == game_id:
-            return
-        self._empty_for = game_id
-        if self.save_game():
-            self.toast("BATTERY EMPTY - GAME SAVED", _EMPTY_TOAST_TICKS)
-        else:
-            self.toast("BATTERY EMPTY - CHARGE NOW", _EMPTY_TOAST_TICKS)
-
     # -- overlays ----------------------------------------------------------------
     def toast(self, message, ticks=45):
         self._toast = message
@@ -591,7 +592,7 @@ class Runtime:
         if self.battery is not None and self.ticks % _SUPPLY_EVERY == 0:
             self.battery.sample()
             if self.battery.empty:
-                self._battery_empty()
+                battery_empty(self)
             else:
                 self._empty_for = ""
         screen = self.screen
