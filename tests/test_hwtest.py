@@ -67,6 +67,7 @@ def test_hwtest_on_the_virtual_picos_port(device, tmp_path):  # noqa: F811  (the
     finally:
         pico.close()
     text = result.stdout + result.stderr
+    assert out.exists(), text
     report = json.loads(out.read_text())
     rows = {row["name"]: row for row in report["rows"]}
     # the device computed what CPython computes: paths, destinations, the Klotski table

@@ -204,15 +204,15 @@ del _g, _f, _p
 # (the stock RPI_PICO build has no vfs.rom_ioctl) or with a partition that is not a
 # block device (other ports: flash leaves the modules on the filesystem there)
 _ROM_QUERY_CODE = """
-import vfs
 _r = (0, 0)
 try:
+    import vfs
     if vfs.rom_ioctl(1) > 0:
         _d = vfs.rom_ioctl(2, 0)
         if hasattr(_d, 'ioctl'):
             _r = (_d.ioctl(4, 0) * _d.ioctl(5, 0), _d.ioctl(5, 0))
         del _d
-except (AttributeError, OSError):
+except (ImportError, AttributeError, OSError):
     pass
 print(repr(_r))
 del _r
