@@ -29,7 +29,8 @@ RUN_WITHIN_MS = 600_000          # emulated: the Klotski table in the plain loop
 READY_WITHIN_TICKS = 3000        # Klotski's level run to its steady state (~100 s)
 CLASSIC_NAME = "HENG DAO LI MA"  # 横刀立马 in Klotski's list (klotski_game's pinyin)
 
-GUEST = r"""
+# what both measuring programs start with: the result lines and a timer
+_PRELUDE = r"""
 import gc, time
 def emit(tag, value):
     print('@@%s\t%r' % (tag, value))
@@ -38,6 +39,9 @@ def cost(fn, *args):
     r = fn(*args)
     return r, (time.monotonic_ns() - t) / 1e6
 gc.collect()
+"""
+
+GUEST = _PRELUDE + r"""
 BASE = gc.mem_alloc()       # the measuring program alone: modules and runtime count from here
 import boardcfg, hw_circuitpython, buttons, fwmain
 cfg = boardcfg.load_device()
@@ -118,15 +122,7 @@ print('@@done\t1')
 
 # a boot of its own: the solvers' figures from a fresh heap (the tables' plain
 # loop needs most of it), not what the games left
-GUEST_SOLVERS = r"""
-import gc, time
-def emit(tag, value):
-    print('@@%s\t%r' % (tag, value))
-def cost(fn, *args):
-    t = time.monotonic_ns()
-    r = fn(*args)
-    return r, (time.monotonic_ns() - t) / 1e6
-gc.collect()
+GUEST_SOLVERS = _PRELUDE + r"""
 emit('free_at_start', gc.mem_free())
 import klotski
 def full():
