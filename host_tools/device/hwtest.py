@@ -35,11 +35,14 @@ AGREE_WITHIN = 0.05          # a device time this close to the virtual Pico's "a
 PART_SILENCE_S = 900         # the longest part (4 Trap the Cat games) prints only at its end
 DEFAULT_BENCH = ROOT / "build" / "bench.json"
 
-# every file on the device with its sha256, in one exchange (iterative walk)
+# every file on the device with its sha256, in one exchange (iterative walk).
+# Each file's line is printed as soon as it is hashed, and the heap collected
+# before the next open: a littlefs file object is ~4.9 KB, and a dict of 80
+# digests kept between them left a heap with 180 KB free in pieces too small
+# for the next open (MemoryError on the virtual Pico with the Klotski tables).
 _FILES = r"""
-import os, hashlib, binascii
+import os, hashlib, binascii, gc
 def _tree():
-    out = {}
     todo = ['']
     buf = bytearray(512)
     while todo:
@@ -49,6 +52,7 @@ def _tree():
             if e[1] & 0x4000:
                 todo.append(p)
                 continue
+            gc.collect()
             h = hashlib.sha256()
             with open(p, 'rb') as f:
                 while True:
@@ -56,11 +60,11 @@ def _tree():
                     if not n:
                         break
                     h.update(memoryview(buf)[:n])
-            out[p] = binascii.hexlify(h.digest()).decode()
-    return out
-print(repr(_tree()))
+            print(repr((p, binascii.hexlify(h.digest()).decode())))
+_tree()
 del _tree
 """
+
 
 _HEAP = r"""
 import gc
@@ -110,6 +114,12 @@ def host_checks(code):
 def _eval(dev, code):
     import ast
     return ast.literal_eval(dev.run(code, 120).strip())
+
+
+def device_files(dev):
+    """{path: sha256 hex} of every file on the device (_FILES: a line per file)."""
+    import ast
+    return dict(ast.literal_eval(line) for line in dev.run(_FILES, 120).splitlines() if line.strip())
 
 
 def device_run(dev, code, silence_s):
@@ -162,7 +172,7 @@ def run_hwtest(dev, board, names=None, bench_path=DEFAULT_BENCH, log=print):
     if problems:
         return {"problems": problems}, problems
     version = check_firmware(dev, info, board)
-    before = _eval(dev, _FILES)
+    before = device_files(dev)
     chosen = parts(names)
     p = params([name for name, _ in chosen])
     got = {}
@@ -178,7 +188,7 @@ def run_hwtest(dev, board, names=None, bench_path=DEFAULT_BENCH, log=print):
                                      "DIFFER" if differ else "agree with CPython"))
         got.update(results)
     heap = _eval(dev, _HEAP)
-    after = _eval(dev, _FILES)
+    after = device_files(dev)
     if after != before:
         changed = sorted(set(before) ^ set(after) | {n for n in before if after.get(n) != before[n]})
         problems.append("files on the device changed: %s" % ", ".join(changed))
