@@ -95,6 +95,18 @@ class Scene(screens.Scene):
     def draw(self, fb):
         self.screen.draw(fb)
 
+    # between ticks: the cable is read every 8 ms, and the other side's move
+    # (a new data frame: its sequence number) starts the tick that shows it
+    # (a move on one handheld reached the other's glass 40-100 ms later,
+    # depending on where in the receiver's 33 ms tick it arrived)
+    def wake(self):
+        lk = self.link
+        if lk is None:
+            return False
+        seq = lk.recv_seq
+        lk.poll(self.ctx.ticks_ms())
+        return lk.recv_seq != seq
+
     # -- the meeting ------------------------------------------------------------
     def open_link(self, game):
         """A new session offering CHOICES[game]: hello until the other answers."""

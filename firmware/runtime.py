@@ -679,6 +679,6 @@ class Runtime:
             while True:
                 self.buttons.sample(hw.read_buttons(), hw.ticks_ms())
                 left = clock.ticks_diff(due, hw.ticks_ms())
-                if left <= 0:
+                if left <= 0 or self.screen.wake():
                     break
                 hw.sleep_ms(_SAMPLE_MS if left > _SAMPLE_MS else left)

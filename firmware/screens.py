@@ -30,6 +30,14 @@ class Screen:
     def busy(self):
         return False
 
+    # called while the runtime waits for the next tick (every 8 ms): True
+    # starts that tick at once.  For input that is not a button, such as the
+    # other handheld's move arriving over the link cable, so it is answered
+    # without waiting out the tick.  Cheap, and True only for something new
+    # (a True for the same thing each time would run ticks back to back)
+    def wake(self):
+        return False
+
 
 class Scene(Screen):
     # the game in progress as a small dict for the play save, None when no
