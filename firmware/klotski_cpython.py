@@ -42,9 +42,8 @@ _REACHED = 2
 _EXPANDED = 3
 _DEPTH = 4
 _WALK_ROW = 5
-# budget units of a geometry's first visit (``Moves.learn``: about two
-# layouts of the plain loop on CPython)
-_LEARN = 128
+# a geometry's first visit (``Moves.learn``) is charged as this many layouts
+_LEARN = 2
 
 # a search -> its Moves (dropped with the search)
 _MOVES = weakref.WeakKeyDictionary()
@@ -52,12 +51,13 @@ _MOVES = weakref.WeakKeyDictionary()
 
 class Moves:
     """One search's moves by geometry (stored copies only), made at the
-    geometry's first visit (``learn``): ``soldiers[g][p]``, the pairs (bits)
-    that pair p's soldier moves reach in g itself; ``slides[g][k]``, per
-    slide of a big piece into monomino k's cell, (table word, targets):
-    ``targets[j]`` is (word offset, bit) of the layout it makes from the pair
-    of k and monomino j; ``pairwise[g][p]``, (table word, bit) per layout
-    that a move needing both empty cells of pair p makes (a slide on
+    geometry's first visit (``learn``): ``learned[g]`` = (soldiers, slides,
+    pairwise): ``soldiers[p]``, the pairs (bits) that pair p's soldier moves
+    reach in g itself; ``slides[k]``, per slide of a big piece into monomino
+    k's cell, (table word, targets): ``targets[j]``, the bit of the layout
+    it makes from the pair of k and monomino j (0: in another word, which
+    has a slide entry of its own); ``pairwise[p]``, (table word, bit) per
+    layout that a move needing both empty cells of pair p makes (a slide on
     through both, a broadside move).  The search's frontier: the table words
     of this layer (``now``, from ``at`` on) and of the next one (``then``),
     their pair bits (``now_bits``, ``then_bits``), every reached pair
@@ -69,9 +69,7 @@ class Moves:
         W = s.words_per
         m = s.monos
         G = U // W
-        self.soldiers = [None] * G
-        self.slides = [None] * G
-        self.pairwise = [None] * G
+        self.learned = [None] * G
         # monomino cells -> (their indices, soldier moves), adjacent
         # monomino pairs (bits of their pairs) -> soldier moves
         self.by_cells = {}
@@ -199,8 +197,8 @@ class Moves:
         if hit is None:
             hit = self.by_cells[MM] = self.monominoes(MM)
         index, sold = hit
-        self.soldiers[g] = sold
-        self.reach(g, (rows, path, prank), self.big_moves(MM, VT, HL, ba, index), MM)
+        mg = self.learned[g] = (sold,) + self.reach(g, (rows, path, prank), self.big_moves(MM, VT, HL, ba, index))
+        return mg
 
     def monominoes(self, MM):
         """(monomino index per cell, soldier moves) of the monomino cells
@@ -297,8 +295,8 @@ class Moves:
                               pidx[index[e] * m + index[o]]))
         return moves
 
-    def reach(self, g, dec, moves, MM):
-        """``slides[g]`` and ``pairwise[g]`` from g's ``moves``: each move's
+    def reach(self, g, dec, moves):
+        """(slides, pairwise) of g (the class notes) from its ``moves``: each move's
         geometry re-ranked through the DAG (the rows it touches,
         ``klotski_setup._build_moves``), then its stored layouts (the mirror
         image's where that one is stored; both where the geometry is its own
@@ -372,8 +370,7 @@ class Moves:
                 if g2 == gm:
                     d = pidx[i * m + j]
                     pairwise[p] += ((x + pw[d], pb[d]),)
-        self.slides[g] = slides
-        self.pairwise[g] = pairwise
+        return slides, pairwise
 
 
 def walk(search, budget):
@@ -489,16 +486,20 @@ def expand(search, budget):
     layouts and their moves is the hot part, on CPython's fast locals."""
     mv = _MOVES[search]                 # made by the walk
     W = search.words_per
+    W1 = W == 1
     B = search.word_bits
+    B16 = B == 16
     full = (1 << B) - 1
-    sold, slides, pairwise, learn, bytes_of = mv.soldiers, mv.slides, mv.pairwise, mv.learn, mv.byte_pairs
+    learned, learn, bytes_of = mv.learned, mv.learn, mv.byte_pairs
+    lo8, hi8 = bytes_of[0][0], bytes_of[0][1]
     seen, now, now_bits, then, tb = mv.seen, mv.now, mv.now_bits, mv.then, mv.then_bits
     at = mv.at
     expanded = search.counters[_EXPANDED]
+    stop = expanded + (budget >> 6)     # 64 units a layout
     while True:
         n = len(now)
         while at < n:
-            if budget <= 0:
+            if expanded >= stop:
                 mv.at = at
                 _counts(search, mv, expanded)
                 return False
@@ -506,22 +507,19 @@ def expand(search, budget):
             at += 1
             Ld = now_bits[u]
             now_bits[u] = 0
-            g = u // W
-            SO = sold[g]
-            if SO is None:
-                learn(g)
-                budget -= _LEARN
-                SO = sold[g]
-            SL = slides[g]
-            PW = pairwise[g]
-            k = Ld.bit_count()
-            expanded += k
-            budget -= k << 6
+            g = u if W1 else u // W
+            mg = learned[g]
+            if mg is None:
+                mg = learn(g)
+                stop -= _LEARN
+            SO, SL, PW = mg
+            expanded += Ld.bit_count()
             # the word's layouts: (pair, its two monominoes i < j)
-            bt = bytes_of[u - g * W]
-            pairs = bt[0][Ld & 255] + bt[1][(Ld >> 8) & 255]
-            if Ld >> 16:
-                pairs += bt[2][(Ld >> 16) & 255] + bt[3][Ld >> 24]
+            if B16:
+                pairs = lo8[Ld & 255] + hi8[Ld >> 8]
+            else:
+                bt = bytes_of[u - g * W]
+                pairs = bt[0][Ld & 255] + bt[1][(Ld >> 8) & 255] + bt[2][(Ld >> 16) & 255] + bt[3][Ld >> 24]
             NB = 0
             for p, i, j in pairs:
                 NB |= SO[p]
