@@ -1,27 +1,31 @@
 """The Klotski search's loop on CPython (the simulator, the host tools, the
-tests): ``klotski.Solver`` runs this module's ``expand`` (and
-``klotski_loop.walk``) where ``sys.implementation.name`` is "cpython";
-MicroPython never imports it (a Pico runs ``klotski_viper``, the
-WebAssembly VMs and CircuitPython ``klotski_loop``).
+tests): ``klotski.Solver`` runs this module's ``walk`` and ``expand`` where
+``sys.implementation.name`` is not "micropython" or "circuitpython" (names
+those already intern); MicroPython never imports it (a Pico runs
+``klotski_viper``, the WebAssembly VMs and CircuitPython ``klotski_loop``),
+and ``flash`` leaves it off the device (``host_tools.core.build``).
 
 Why a loop of its own: ``klotski_loop.expand`` is written for MicroPython's
 bytecode and heap (no allocation, the fuel the device spends): it works out
 a layout's moves when it expands that layout, so a geometry is decoded again
 at each of its visits (~5 per geometry in 横刀立马's set) and a big-piece
 move is re-ranked once per layout it moves.  On CPython that is ~10 µs per
-layout: 0.28 s of 横刀立马's table.  Here the first visit of a geometry
-(``Moves.learn``) works out its moves once, for all its pairs of empty
-cells: the pairs its soldier moves reach (bit masks, shared by the
-geometries whose monominoes touch the same way) and, per big-piece move
-(re-ranked once), the stored layouts it reaches from each pair; later visits
-only read them.  A layer's frontier is a list of table words, the table's
-planes get a layer's marks when it ends, and ``found``/``reached`` are
-counted then.  Python lists, tuples and a dict: a few MB for the classic
-set, which a device does not have; ``Moves`` is kept per ``klotski.Search``
-in a weak dictionary, so it goes with the search.  The same table and the
-same final counters (reached, expanded, depth) as the plain loop, sliced
-the same way (a call ends between table words once ``budget`` units are
-spent, a layout 64 of them): tests/test_klotski.py compares them."""
+layout: 0.28 s of 横刀立马's table, over the host's budget.  Here the walk
+(nested loops over the DAG's rows) decodes every stored geometry on the way,
+and the first visit of a geometry (``Moves.learn``) works out its moves
+once, for all its pairs of empty cells: the pairs its soldier moves reach
+(bit masks, shared by the geometries whose monominoes touch the same way)
+and, per big-piece move (re-ranked once), the table bits it reaches per
+partner monomino; later visits only read them.  A layer's frontier is a list
+of table words; the table's planes get a layer's marks, and ``reached`` its
+count, when it ends.  About a third of the plain loop's instructions for
+横刀立马's full solve (counted under valgrind), for memory a device does not
+have: Python lists, tuples and dicts, ~5 MB at the peak for the classic set.
+``Moves`` is kept per ``klotski.Search`` in a weak dictionary, so it goes with
+the search.  The same table and the same final counters (reached, expanded,
+depth) as the plain loop, sliced the same way (a call ends between table
+words once ``budget`` units are spent, a layout 64 of them):
+tests/test_klotski.py compares them."""
 
 import weakref
 
