@@ -159,9 +159,14 @@ class Moves:
 
     def byte_table(self, first, end):
         """Per value v of a byte whose bit 0 is pair ``first`` (pairs before
-        ``end``): (pair, lower monomino, higher one) of its bits set."""
-        return tuple(tuple((p, self.pair_low[p], self.pair_high[p]) for p in range(first, end) if v >> (p - first) & 1)
-                     for v in range(256))
+        ``end``): (pair, lower monomino, higher one) of its bits set, lowest
+        first (v's without its highest bit, then that one)."""
+        out = [()] * 256
+        for v in range(1, 256):
+            b = v.bit_length() - 1
+            p = first + b
+            out[v] = out[v ^ (1 << b)] + (((p, self.pair_low[p], self.pair_high[p]),) if p < end else ())
+        return tuple(out)
 
     def slide_targets(self, k, v, perm):
         """The layouts a slide into monomino k's cell makes from the pairs of
