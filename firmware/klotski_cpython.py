@@ -46,8 +46,9 @@ _REACHED = 2
 _EXPANDED = 3
 _DEPTH = 4
 _WALK_ROW = 5
-# a geometry's first visit (``Moves.learn``) is charged as this many layouts
-_LEARN = 2
+# a geometry's first visit (``Moves.learn``) is charged as this many layouts:
+# about the instructions of that many expansions here (valgrind)
+_LEARN = 16
 
 # a search -> its Moves (dropped with the search)
 _MOVES = weakref.WeakKeyDictionary()
