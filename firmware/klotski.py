@@ -35,7 +35,7 @@ and ``Search`` (the search's state), driven by ``Solver``.
 - a first resumable walk over the DAG gives every geometry's mirror rank and
   seeds the goal layouts.
 - modules: this one imports ``klotski_setup`` and ``klotski_loop`` (on CPython
-  ``klotski_cpython`` instead: its own loop, the same table ~3x faster there);
+  ``klotski_cpython`` instead: its own loop, the same table for a third of the work);
   none imports it back (what they share is ``klotski_common``).
 - resumable: ``step(max_states)`` expands about that many layouts (a geometry
   visit is not split; decodes, marked layouts and the walk are charged too),
