@@ -34,8 +34,9 @@ and ``Search`` (the search's state), driven by ``Solver``.
   empties) and re-rank only the 1-4 rows they touch.
 - a first resumable walk over the DAG gives every geometry's mirror rank and
   seeds the goal layouts.
-- modules: this one imports ``klotski_setup`` and ``klotski_loop``; neither
-  imports it back (what the three share is ``klotski_common``).
+- modules: this one imports ``klotski_setup`` and ``klotski_loop`` (on CPython
+  ``klotski_cpython`` instead: its own loop, the same table for a third of the work);
+  none imports it back (what they share is ``klotski_common``).
 - resumable: ``step(max_states)`` expands about that many layouts (a geometry
   visit is not split; decodes, marked layouts and the walk are charged too),
   so one call is bounded (step(40) stays under 50 ms on a Pico).  The setup
@@ -893,7 +894,9 @@ class Solver:
             kernel = NATIVE_KERNEL and search
         if kernel and _kv is None:
             raise RuntimeError("klotski_viper is not importable here")
-        # the search's code: a viper kernel, else the plain loop's module;
+        # the search's code: a viper kernel, else the plain loop's module
+        # (klotski_loop; CPython's own, klotski_cpython, where it is not a
+        # MicroPython: names already interned, no new qstr on a device);
         # neither yet for one 30-bit word per geometry (the setup loads
         # search32's module in a slice of its own, or the loop)
         self._kernel = None
@@ -901,7 +904,8 @@ class Solver:
         if kernel and self.pairs <= 16:   # one 16-bit table word per geometry
             self._kernel = _kv.search16
         elif search and (not kernel or self.pairs > 30):
-            self._loop = __import__("klotski_loop")
+            self._loop = __import__("klotski_loop" if sys.implementation.name in ("micropython", "circuitpython")
+                                    else "klotski_cpython")
         self.search = None                # the search's state while it runs (``Search``)
         self.depth = 0                    # the search's layer
         mod = sys.modules.get("klotski_setup")
@@ -1033,6 +1037,7 @@ def solve(text):
 # needs it.
 __import__("klotski_setup")
 # the search runs in the plain loop: loaded with this module, but on CircuitPython,
-# which builds no table (its solvers read theirs from flash: klotski_game.BUILDS)
+# which builds no table (its solvers read theirs from flash: klotski_game.BUILDS);
+# CPython runs its own (klotski_cpython, which MicroPython never imports)
 if not NATIVE_KERNEL and sys.implementation.name != "circuitpython":
-    __import__("klotski_loop")
+    __import__("klotski_loop" if sys.implementation.name == "micropython" else "klotski_cpython")

@@ -1,7 +1,8 @@
 """The Klotski search's plain-Python loop: ``walk`` and ``expand`` over a
 ``klotski.Search`` (its constructor declares every field), for where there is no
-viper kernel (CPython, the WebAssembly VMs, CircuitPython, and piece sets of
-several table words per geometry).  A module of its own so that a Pico,
+viper kernel (the WebAssembly VMs, CircuitPython, and piece sets of several
+table words per geometry; CPython runs ``klotski_cpython``, which imports
+this module's move tables).  A module of its own so that a Pico,
 which runs ``klotski_viper`` instead, never loads its ~4 KB of bytecode:
 ``klotski.Solver`` imports it only for a search without a kernel, and the
 table build's heap peaks during the search."""

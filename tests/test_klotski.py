@@ -357,6 +357,32 @@ def test_kernel_source_builds_the_same_table_on_cpython(piece_set, rendered_kern
     assert fast.search is None                         # search-only state dropped
 
 
+@pytest.mark.parametrize("piece_set,max_states", [((4, 1, 4), 1 << 26), ((2, 3, 4), 300), ((0, 4, 6), 7),
+                                                  ((3, 3, 2), 40), ((1, 2, 8), 2000), ((0, 0, 14), 50)])
+def test_cpython_loop_builds_the_plain_loops_table(piece_set, max_states):
+    """CPython runs klotski_cpython; MicroPython (the VMs, a Pico without its
+    kernel) klotski_loop: the same table byte for byte and the same counters,
+    whole or resumed in slices (16-bit and 30-bit words, 1-4 per geometry)."""
+    import weakref
+
+    import klotski_cpython
+    import klotski_loop
+    held = len(klotski_cpython._MOVES)
+    plain = klotski.Solver(*piece_set, kernel=False)
+    assert plain._loop is klotski_cpython
+    plain._loop = klotski_loop
+    plain.build()
+    s = klotski.Solver(*piece_set, kernel=False)
+    search = weakref.ref(s.search)
+    reached = []
+    while not s.step(max_states):
+        reached.append(s.reached)
+    assert reached == sorted(reached)
+    assert bytes(s.table) == bytes(plain.table)
+    assert (s.reached, s.expanded, s.depth) == (plain.reached, plain.expanded, plain.depth)
+    assert search() is None and len(klotski_cpython._MOVES) == held     # its moves went with it
+
+
 def test_many_word_tables_keep_the_plain_loop(rendered_kernel):
     s = klotski.Solver(1, 2, 8, kernel=True)          # 45 pairs: two words per geometry
     assert s.distances.words_per == 2 and s._kernel is None
