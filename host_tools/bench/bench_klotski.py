@@ -212,11 +212,14 @@ def collect_vpico(report):
     from host_tools.emulation import vpico
 
     sec = "klotski (virtual Pico)"
-    # the firmware without its entry points (main.py would start the launcher),
-    # with the kernels the build renders
+    # the firmware without its entry points (main.py would start the launcher)
+    # and what flash leaves off a device, with the kernels the build renders
+    from host_tools.core.build import NOT_ON_DEVICES
+
     with tempfile.TemporaryDirectory() as kernels:
         files = sorted(str(p) for p in mpvm.FIRMWARE_DIR.glob("*.py")
-                       if p.name != "main.py" and not p.name.startswith("boot"))
+                       if p.name != "main.py" and not p.name.startswith("boot")
+                       and p.name not in NOT_ON_DEVICES)
         files += [str(p) for p in kernelgen.render_into(kernels)]
         scene = vpico.run_snippet(VPICO_SCENE, files=files, mpy=True, emulated_ms=120000)
         out = vpico.run_snippet("SETS = %r\n" % (VPICO_SETS,) + VPICO_SOLVER, files=files, mpy=True,
