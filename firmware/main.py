@@ -71,6 +71,7 @@ def boot(cfg=None, hw=None, saves=None):
         sys.modules.pop("saveschema", None)
     rt.launcher = make_launcher(rt, launcher)
     rt.screen = rt.launcher
+    rt.relaunch = relaunch
     return rt
 
 
@@ -83,6 +84,16 @@ def make_launcher(rt, launcher):
     except Exception as exc:
         rt.defaults(exc)
         return launcher.Launcher(rt)
+
+
+# The launcher again when a game ends (on the device it leaves while a game
+# runs: Runtime.start_game), its cursor on the line it was on.
+def relaunch(rt, sel, top):
+    import launcher
+    lau = make_launcher(rt, launcher)
+    lau.sel = sel
+    lau.top = top
+    return lau
 
 
 def report_display_fault(fault):
