@@ -86,13 +86,28 @@ def make_launcher(rt, launcher):
         return launcher.Launcher(rt)
 
 
-# The launcher again when a game ends (on the device it leaves while a game
-# runs: Runtime.start_game), its cursor on the line it was on.
-def relaunch(rt, sel, top):
-    import launcher
-    lau = make_launcher(rt, launcher)
-    lau.sel = sel
-    lau.top = top
+# The launcher while a game runs (Runtime.start_game: ``back`` False, and
+# back_to_launcher: True); what becomes rt.launcher.  On the device it leaves
+# when a game starts, its object and its module (~4.5 KB of the game's heap),
+# and is made again when the game ends, the cursor on the line it was on; the
+# simulator (CPython) keeps it.
+_CURSOR = bytearray(2)          # the launcher's sel and top while it is away
+
+
+def relaunch(rt, back):
+    lau = rt.launcher
+    if back:
+        if lau is None:
+            import launcher
+            lau = make_launcher(rt, launcher)
+            lau.sel = _CURSOR[0]
+            lau.top = _CURSOR[1]
+        return lau
+    if lau is not None and sys.implementation.name != "cpython":
+        _CURSOR[0] = lau.sel
+        _CURSOR[1] = lau.top
+        sys.modules.pop("launcher", None)
+        return None
     return lau
 
 

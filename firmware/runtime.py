@@ -47,8 +47,8 @@ builds ``Scene(ctx)`` on a freshly collected heap; when ``tick`` returns
 "exit" (or raises) the instance is dropped, the module (on the device: every
 module imported since the game started) removed from sys.modules and the heap
 collected again.  On the device the launcher's module and object leave while a
-game runs (their ~4.5 KB are the game's heap) and ``relaunch`` (main.boot's)
-makes them again, the cursor on the same line, when it ends.  An exception shows an error screen
+game runs (their ~4.5 KB are the game's heap) and come back, the cursor on the
+same line, when it ends: ``relaunch`` (main.relaunch, set by main.boot).  An exception shows an error screen
 and returns to the launcher; a MemoryError during a tick (an AI that ran out
 of room) shows "not enough memory" and the game goes on.
 """
@@ -317,11 +317,7 @@ class Runtime:
         self._loaded = None         # sys.modules names before the game started
         self.screen = None
         self.launcher = None
-        # on the device the launcher leaves while a game runs (its module's ~4.5 KB
-        # are the game's heap) and main.boot's ``relaunch(rt, sel, top)`` makes it
-        # again, its cursor where it was, when the game ends; None: it stays
-        self.relaunch = None
-        self._menu = None           # (sel, top) of the launcher while it is away
+        self.relaunch = None        # main.boot's: the launcher away during a game, then back
         self._toast = None
         self._toast_ticks = 0
         # frame cache: a screen is not redrawn while its ``frame_key()`` stays
@@ -489,11 +485,7 @@ class Runtime:
         self._module = module
         self.ctx.game_id = game_id
         self._resumed_until = self.ticks + _RESUME_TRIAL if resume else 0
-        lau = self.launcher
-        if _UNLOAD_ALL and self.relaunch is not None and lau is not None:
-            self._menu = (lau.sel, lau.top)
-            self.launcher = None
-            del sys.modules["launcher"]
+        self.launcher = self.launcher if self.relaunch is None else self.relaunch(self, False)
         self._loaded = tuple(sys.modules) if _UNLOAD_ALL else None
         self.collect()
         try:
@@ -566,10 +558,7 @@ class Runtime:
     def back_to_launcher(self):
         self._drop_game()
         self.game_entry = None
-        menu = self._menu
-        if menu is not None:
-            self._menu = None
-            self.launcher = self.relaunch(self, menu[0], menu[1])
+        self.launcher = self.launcher if self.relaunch is None else self.relaunch(self, True)
         self.screen = self.launcher
         self.buttons.reset(self.buttons.stable, self.hw.ticks_ms())
 

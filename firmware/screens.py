@@ -11,9 +11,8 @@ rather than docstrings on the methods.
 """
 
 
-# The hooks that do nothing by default share a function each (every def is
-# ~40 B of heap on a Pico, and this module is resident): None with no argument
-# or one, False with one argument or none.
+# The hooks that do nothing by default share one function per answer and
+# arity (every def is ~40 B of heap on a Pico, and this module is resident).
 def _nothing(self):
     return None
 
@@ -22,7 +21,11 @@ def _nothing1(self, value):
     return None
 
 
-def _false(self, value=None):
+def _false(self):
+    return False
+
+
+def _false1(self, value):
     return False
 
 
@@ -49,7 +52,7 @@ class Scene(Screen):
 
     # put a snapshot back; False (or ValueError, TypeError, KeyError,
     # IndexError) when it does not fit: the runtime then clears the save
-    restore = _false
+    restore = _false1
 
     # how many levels the game offers (built-in, then a pack's); 0: none
     def n_levels(self):
@@ -57,4 +60,4 @@ class Scene(Screen):
 
     # go to level i (0-based) as the player would choose it; False when the
     # game has no numbered levels
-    open_level = _false
+    open_level = _false1
