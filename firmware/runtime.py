@@ -46,9 +46,7 @@ Games: ``start_game(entry)`` imports the module named in games.py lazily,
 builds ``Scene(ctx)`` on a freshly collected heap; when ``tick`` returns
 "exit" (or raises) the instance is dropped, the module (on the device: every
 module imported since the game started) removed from sys.modules and the heap
-collected again.  On the device the launcher's module and object leave while a
-game runs (their ~4.5 KB are the game's heap) and come back, the cursor on the
-same line, when it ends: ``relaunch`` (main.relaunch, set by main.boot).  An exception shows an error screen
+collected again.  An exception shows an error screen
 and returns to the launcher; a MemoryError during a tick (an AI that ran out
 of room) shows "not enough memory" and the game goes on.
 """
@@ -317,7 +315,7 @@ class Runtime:
         self._loaded = None         # sys.modules names before the game started
         self.screen = None
         self.launcher = None
-        self.relaunch = None        # main.boot's: the launcher away during a game, then back
+        self.relaunch = None        # main.relaunch on the device: the launcher leaves during a game
         self._toast = None
         self._toast_ticks = 0
         # frame cache: a screen is not redrawn while its ``frame_key()`` stays
@@ -470,10 +468,10 @@ class Runtime:
         self.toast("NOT ENOUGH MEMORY", 60)
 
     # -- game hand-over ------------------------------------------------------------
+    # start the game of ``entry``; ``module`` another scene for it (the
+    # launcher's "how to play" pages: ``howto``), loaded and dropped the same
+    # way; ``resume``: the saved game in progress goes on (CONTINUE)
     def start_game(self, entry, module=None, resume=False):
-        """Start the game of ``entry``; ``module`` another scene for it (the
-        launcher's "how to play" pages: ``howto``), loaded and dropped the same
-        way; ``resume``: the saved game in progress goes on (CONTINUE)."""
         game_id, title = entry[games.ID], entry[games.TITLE]
         if module is None:
             module = entry[games.SCENE]
@@ -502,9 +500,9 @@ class Runtime:
             self._game_error(exc)
         self.buttons.reset(self.buttons.stable, self.hw.ticks_ms())
 
+    # put the saved game back; False when the scene refuses the snapshot
+    # (then its play save is cleared; the records are in a save of their own)
     def _resume(self, game):
-        """Put the saved game back; False when the scene refuses the snapshot
-        (then its play save is cleared; the records are in a save of their own)."""
         game_id = self.ctx.game_id
         snap = self._load_raw(play_id(game_id))[0].get(RESUME)
         try:
@@ -536,8 +534,8 @@ class Runtime:
         import errorscreen
         self.screen = errorscreen.ErrorScreen(title, message)
 
+    # the player leaves: the game in progress is saved, then the launcher
     def leave_game(self):
-        """The player leaves: the game in progress is saved, then the launcher."""
         self.save_game()
         self.back_to_launcher()
 
