@@ -25,8 +25,8 @@ def make_hardware(cfg):
     return backend.Hardware(cfg)
 
 
+# True when B is held at power-on (checked over ~30 ms against bounce).
 def safe_mode(hw):
-    """True when B is held at power-on (checked over ~30 ms against bounce)."""
     for _ in range(3):
         if not hw.read_buttons() & buttons.B:
             return False
@@ -39,8 +39,8 @@ def safe_mode(hw):
     return True
 
 
+# Everything up to the first tick; returns the Runtime (None in safe mode).
 def boot(cfg=None, hw=None, saves=None):
-    """Everything up to the first tick; returns the Runtime (None in safe mode)."""
     if cfg is None:
         import boardcfg
 
@@ -66,9 +66,11 @@ def boot(cfg=None, hw=None, saves=None):
     if sys.implementation.name != "cpython":
         # the board file and the saves CONTINUE needs are read: the JSON reader and
         # the settings' checker are imported again where a save is read (a game's
-        # start) and leave with the game (MicroPython and CircuitPython alike)
+        # start) and leave with the game (MicroPython and CircuitPython alike);
+        # the launcher leaves while a game runs (relaunch)
         sys.modules.pop("strictjson", None)
         sys.modules.pop("saveschema", None)
+        rt.relaunch = relaunch
     rt.launcher = make_launcher(rt, launcher)
     rt.screen = rt.launcher
     return rt
@@ -85,8 +87,32 @@ def make_launcher(rt, launcher):
         return launcher.Launcher(rt)
 
 
+# The launcher while a game runs (rt.relaunch on the device, set by boot;
+# Runtime.start_game: ``back`` False, back_to_launcher: True): what becomes
+# rt.launcher.  It leaves when a game starts, its object and its module (~4.5
+# KB of the game's heap), and is made again when the game ends, the cursor on
+# the line it was on.  The simulator (CPython) keeps it.
+_CURSOR = bytearray(2)          # the launcher's sel and top while it is away
+
+
+def relaunch(rt, back):
+    lau = rt.launcher
+    if not back:
+        if lau is not None:
+            _CURSOR[0] = lau.sel
+            _CURSOR[1] = lau.top
+            sys.modules.pop("launcher", None)
+        return None
+    if lau is None:
+        import launcher
+        lau = make_launcher(rt, launcher)
+        lau.sel = _CURSOR[0]
+        lau.top = _CURSOR[1]
+    return lau
+
+
+# Console lines + LED blink code; the REPL stays usable.
 def report_display_fault(fault):
-    """Console lines + LED blink code; the REPL stays usable."""
     import displaycheck
 
     for line in displaycheck.console_lines(fault):

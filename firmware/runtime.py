@@ -315,6 +315,7 @@ class Runtime:
         self._loaded = None         # sys.modules names before the game started
         self.screen = None
         self.launcher = None
+        self.relaunch = None        # main.relaunch on the device: the launcher leaves during a game
         self._toast = None
         self._toast_ticks = 0
         # frame cache: a screen is not redrawn while its ``frame_key()`` stays
@@ -467,10 +468,10 @@ class Runtime:
         self.toast("NOT ENOUGH MEMORY", 60)
 
     # -- game hand-over ------------------------------------------------------------
+    # start the game of ``entry``; ``module`` another scene for it (the
+    # launcher's "how to play" pages: ``howto``), loaded and dropped the same
+    # way; ``resume``: the saved game in progress goes on (CONTINUE)
     def start_game(self, entry, module=None, resume=False):
-        """Start the game of ``entry``; ``module`` another scene for it (the
-        launcher's "how to play" pages: ``howto``), loaded and dropped the same
-        way; ``resume``: the saved game in progress goes on (CONTINUE)."""
         game_id, title = entry[games.ID], entry[games.TITLE]
         if module is None:
             module = entry[games.SCENE]
@@ -482,6 +483,7 @@ class Runtime:
         self._module = module
         self.ctx.game_id = game_id
         self._resumed_until = self.ticks + _RESUME_TRIAL if resume else 0
+        self.launcher = self.launcher if self.relaunch is None else self.relaunch(self, False)
         self._loaded = tuple(sys.modules) if _UNLOAD_ALL else None
         self.collect()
         try:
@@ -498,9 +500,9 @@ class Runtime:
             self._game_error(exc)
         self.buttons.reset(self.buttons.stable, self.hw.ticks_ms())
 
+    # put the saved game back; False when the scene refuses the snapshot
+    # (then its play save is cleared; the records are in a save of their own)
     def _resume(self, game):
-        """Put the saved game back; False when the scene refuses the snapshot
-        (then its play save is cleared; the records are in a save of their own)."""
         game_id = self.ctx.game_id
         snap = self._load_raw(play_id(game_id))[0].get(RESUME)
         try:
@@ -532,8 +534,8 @@ class Runtime:
         import errorscreen
         self.screen = errorscreen.ErrorScreen(title, message)
 
+    # the player leaves: the game in progress is saved, then the launcher
     def leave_game(self):
-        """The player leaves: the game in progress is saved, then the launcher."""
         self.save_game()
         self.back_to_launcher()
 
@@ -554,6 +556,7 @@ class Runtime:
     def back_to_launcher(self):
         self._drop_game()
         self.game_entry = None
+        self.launcher = self.launcher if self.relaunch is None else self.relaunch(self, True)
         self.screen = self.launcher
         self.buttons.reset(self.buttons.stable, self.hw.ticks_ms())
 

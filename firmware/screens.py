@@ -11,24 +11,38 @@ rather than docstrings on the methods.
 """
 
 
+# The hooks that do nothing by default share one function per answer and
+# arity (every def is ~40 B of heap on a Pico, and this module is resident).
+def _nothing(self):
+    return None
+
+
+def _nothing1(self, value):
+    return None
+
+
+def _false(self):
+    return False
+
+
+def _false1(self, value):
+    return False
+
+
 class Screen:
     # one tick: read ctx.buttons, do this tick's share of work; "exit" leaves
-    def tick(self, ctx):
-        return None
+    tick = _nothing1
 
     # draw the whole screen into fb (128 x 64, MONO_VLSB)
-    def draw(self, fb):
-        pass
+    draw = _nothing1
 
     # the runtime's frame cache: while this value stays the same (and not
     # None) the screen is not redrawn; None: redraw every tick
-    def frame_key(self):
-        return None
+    frame_key = _nothing
 
     # True while work is under way that should finish before the panel
     # sleeps (the panel dims but stays on)
-    def busy(self):
-        return False
+    busy = _false
 
     # called while the runtime waits for the next tick (every 8 ms): True
     # starts that tick at once.  For input that is not a button, such as the
@@ -42,13 +56,11 @@ class Screen:
 class Scene(Screen):
     # the game in progress as a small dict for the play save, None when no
     # game is in play (or it has ended)
-    def snapshot(self):
-        return None
+    snapshot = _nothing
 
     # put a snapshot back; False (or ValueError, TypeError, KeyError,
     # IndexError) when it does not fit: the runtime then clears the save
-    def restore(self, snap):
-        return False
+    restore = _false1
 
     # how many levels the game offers (built-in, then a pack's); 0: none
     def n_levels(self):
@@ -56,5 +68,4 @@ class Scene(Screen):
 
     # go to level i (0-based) as the player would choose it; False when the
     # game has no numbered levels
-    def open_level(self, i):
-        return False
+    open_level = _false1

@@ -63,6 +63,37 @@ def test_whole_firmware_in_the_micropython_vm(vm):
     assert r["again"] == "Scene"
 
 
+AWAY = runtime_vm.SETUP + r"""
+import sys
+idle(3)
+tap(buttons.DOWN, 2)
+emit('sel', rt.launcher.sel)
+tap(buttons.B)                      # the how-to pages of the game on that line
+idle(2)
+emit('away', (type(rt.screen).__name__, rt.launcher is None, 'launcher' in sys.modules))
+tap(buttons.B)
+idle(3)
+emit('back', (type(rt.screen).__name__, rt.screen is rt.launcher, rt.launcher.sel,
+              'launcher' in sys.modules))
+tap(buttons.DOWN)
+idle(2)
+emit('moved', rt.launcher.sel)
+"""
+
+
+def test_the_launcher_leaves_while_a_game_runs_and_comes_back_on_its_line(vm):
+    """On MicroPython the launcher's module and object leave while a game (here
+    the how-to pages) runs, and come back at its end with the cursor on the same line."""
+    with runtime_vm.staged_firmware() as fw:
+        from host_tools.emulation import mpvm
+
+        r = mpvm.run(AWAY, input_dir=fw)
+    assert r["sel"] == 2
+    assert r["away"] == ("Scene", True, False)
+    assert r["back"] == ("Launcher", True, 2, True)
+    assert r["moved"] == 3
+
+
 def test_node_port_frees_garbage_only_at_top_level(node_vm):
     """Why bench_runtime reads the resident heap in a separate part: in the Node
     port gc.collect() from Python only schedules a collection (the wasm stack
