@@ -49,8 +49,7 @@ class Screen:
     # other handheld's move arriving over the link cable, so it is answered
     # without waiting out the tick.  Cheap, and True only for something new
     # (a True for the same thing each time would run ticks back to back)
-    def wake(self):
-        return False
+    wake = _false
 
 
 class Scene(Screen):
