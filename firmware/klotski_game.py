@@ -471,6 +471,7 @@ class Scene(screens.Scene):
         self.screen = self.list_screen
         self.unsaved = False             # a step, an undo or a restart since the last save
         self.playing = False             # a board is in play (opened, not solved)
+        self.held = None                 # the list's frame key, kept on screen in the tick a board opens
         self.levels = gamelevels.Levels(ctx, GAME_ID, check_level, n)   # built-in, then the pack's
         self.error_screen = gamelevels.PackErrorScreen(self.levels, self.to_list)
         if self.levels.error:
@@ -478,7 +479,14 @@ class Scene(screens.Scene):
 
     def tick(self, ctx):
         job = self.job
-        if job.running():
+        held = self.held                 # a board opened last tick: its first frame now
+        self.held = None
+        # the table's slices wait in a tick that opens a board from the list or
+        # draws its first frame, or loads the pause menu or the rules
+        # (scenekit.Pause.heavy): with them it passed 50 ms on the virtual Pico
+        btn = ctx.buttons
+        if (job.running() and held is None and not self.pause.heavy(btn)
+                and not (self.screen is self.list_screen and btn.just_pressed(A))):
             task = self.task
             task.slices = 0
             if task.phase == S_BUILD:
@@ -583,7 +591,13 @@ class Scene(screens.Scene):
 
     def frame_key(self):
         """The runtime's frame cache (docs/runtime.md): the list and the
-        pack's error are redrawn only when this changes, the board every tick."""
+        pack's error are redrawn only when this changes, the board every tick.
+        In the tick a board opens from the list the list stays on screen (its
+        key, ``held``): opening it (the layout parsed, the solver's old table
+        let go and collected: ~31 ms on the virtual Pico) and its first frame
+        (~31 ms, the whole panel sent) take a tick each."""
+        if self.held is not None:
+            return self.held
         if self.screen is self.list_screen and not self.pause.shown:
             return self.list_screen.frame_key()
         return 0 if self.screen is self.error_screen else None
@@ -800,7 +814,10 @@ class LevelList(screens.Screen):
             self._hints_level = i
             self.no_hints = not task.can_solve(klotski.piece_set(klotski.parse(g.layout(i))))
         if btn.just_pressed(A):
+            key = self.frame_key()        # what is on screen: kept in this tick
             g.open_level(i)
+            if g.screen is g.play_screen:
+                g.held = key
         elif btn.just_released(B):
             return "exit"
         return None

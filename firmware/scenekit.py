@@ -79,11 +79,13 @@ class Pause:
         self.used = False         # B's press went to a chord or the menu
         self.rules = None         # howto.Scene while the rules are shown
         self.reminder = 0         # frames "HOLD B: MENU" still shows (draw_reminder)
+        self.opening = False      # the menu's module loaded this tick: it shows next tick
+        self.loading = 0          # RULES chosen: 1 howto loaded, 2 the pages made (pausemenu.tick)
 
     # The scene's frame, in every game: its screen (not while the rules pages
     # cover it), then the menu over it while shown.
     def draw_over(self, screen, fb):
-        if self.rules is None:
+        if self.rules is None or self.loading:
             screen.draw(fb)
         if self.shown:
             import pausemenu
@@ -95,7 +97,28 @@ class Pause:
             gfx.box(fb, 36, 27, 56, 9)
             gfx.text(fb, "HOLD B: MENU", 40, 29)
 
+    # True in a tick where the menu or the rules may load or show first: the
+    # hold reaching 500 ms, the menu's first frame, A on a line of the menu,
+    # the rules loading.  A game whose long work runs before its screen's tick
+    # (Klotski's table) lets that tick go without it: the work's ~22 ms and an
+    # import's ~16 ms (or a whole new frame's ~30 ms) passed 50 ms together.
+    def heavy(self, btn):
+        if self.opening or self.loading:
+            return True
+        if self.shown:
+            return self.rules is None and btn.just_pressed(A)
+        return btn.pressed(B) and not self.used and btn.held_ms(B) >= 500
+
+    # The menu opens over two ticks: the one where the hold reaches 500 ms
+    # imports pausemenu (16 ms on the virtual Pico), the next draws it; in one
+    # tick the pair came to 57 ms, over the 50 ms a tick may take.
     def poll(self, btn, may_menu):
+        if self.opening:
+            self.opening = False
+            self.shown = True
+            if not btn.pressed(B):
+                self.used = False     # the hold's release: no tap for the menu
+            return "menu"
         if btn.just_pressed(ALL):
             self.reminder = 0
         if undo_chord(btn):
@@ -113,6 +136,7 @@ class Pause:
             self.used = True
             if may_menu:
                 self.item = 0
-                self.shown = True
-            return "menu"
+                self.opening = True
+                import pausemenu    # noqa: F401  (loaded now, drawn next tick)
+            return "busy"
         return None
