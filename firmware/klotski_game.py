@@ -471,7 +471,7 @@ class Scene(screens.Scene):
         self.screen = self.list_screen
         self.unsaved = False             # a step, an undo or a restart since the last save
         self.playing = False             # a board is in play (opened, not solved)
-        self.held = None                 # the list's frame key, kept on screen in the tick a board opens
+        self.held = None                 # a board opened this tick: the frame on show stays (frame_key)
         self.levels = gamelevels.Levels(ctx, GAME_ID, check_level, n)   # built-in, then the pack's
         self.error_screen = gamelevels.PackErrorScreen(self.levels, self.to_list)
         if self.levels.error:
@@ -481,12 +481,13 @@ class Scene(screens.Scene):
         job = self.job
         held = self.held                 # a board opened last tick: its first frame now
         self.held = None
-        # the table's slices wait in a tick that opens a board from the list or
-        # draws its first frame, or loads the pause menu or the rules
-        # (scenekit.Pause.heavy): with them it passed 50 ms on the virtual Pico
+        # the table's slices wait in a tick that opens a board (A on the list or
+        # the win screen) or draws its first frame, or loads the pause menu or
+        # the rules (scenekit.Pause.heavy): with them it passed 50 ms on the
+        # virtual Pico
         btn = ctx.buttons
         if (job.running() and held is None and not self.pause.heavy(btn)
-                and not (self.screen is self.list_screen and btn.just_pressed(A))):
+                and not (self.screen is not self.play_screen and btn.just_pressed(A))):
             task = self.task
             task.slices = 0
             if task.phase == S_BUILD:
@@ -586,16 +587,20 @@ class Scene(screens.Scene):
         return True
 
     def draw(self, fb):
+        if self.held is not None:        # fb still holds the frame on show
+            return
         fb.fill(0)
         self.pause.draw_over(self.screen, fb)
 
     def frame_key(self):
         """The runtime's frame cache (docs/runtime.md): the list and the
         pack's error are redrawn only when this changes, the board every tick.
-        In the tick a board opens from the list the list stays on screen (its
-        key, ``held``): opening it (the layout parsed, the solver's old table
-        let go and collected: ~31 ms on the virtual Pico) and its first frame
-        (~31 ms, the whole panel sent) take a tick each."""
+        In the tick a board opens from the list or the win screen the frame on
+        show stays (``held``: the list's key, so it is not even drawn; -1 after
+        the win screen, whose frame ``draw`` leaves in fb): opening it (the
+        layout parsed, the solver's old table let go and collected: ~31 ms on
+        the virtual Pico) and its first frame (~31 ms, the whole panel sent)
+        take a tick each."""
         if self.held is not None:
             return self.held
         if self.screen is self.list_screen and not self.pause.shown:
@@ -1125,6 +1130,8 @@ class WinScreen(screens.Screen):
         elif btn.just_pressed(A):
             if 0 <= g.level and g.level + 1 < g.n_levels():
                 g.open_level(g.level + 1)
+                if g.screen is g.play_screen:
+                    g.held = -1          # the board drawn next tick (Scene.frame_key)
             else:
                 g.to_list()
         elif btn.just_released(B):
