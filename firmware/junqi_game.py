@@ -473,7 +473,7 @@ class Scene(screens.Scene):
         return None
 
     def draw(self, fb):
-        if self.held:                       # fb still holds the frame on show
+        if self.held or self.pause.loading:     # fb still holds the frame on show
             return
         self.pause.draw_over(self.screen, fb)
 

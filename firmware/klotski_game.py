@@ -587,7 +587,7 @@ class Scene(screens.Scene):
         return True
 
     def draw(self, fb):
-        if self.held is not None:        # fb still holds the frame on show
+        if self.held is not None or self.pause.loading:   # fb still holds the frame on show
             return
         fb.fill(0)
         self.pause.draw_over(self.screen, fb)

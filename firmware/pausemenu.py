@@ -3,7 +3,8 @@ on show): loaded while the menu shows and dropped when it closes, so a game in
 play does not carry it.  UP/DOWN pick a line (wrapping), A runs it, a B tap
 resumes; RULES shows the game's how-to-play pages (howto.Scene) until B.
 
-RULES loads over three ticks, the menu kept on screen meanwhile (``p.loading``):
+RULES loads over three ticks, the menu kept on screen meanwhile (``p.loading``:
+the scene's ``draw`` returns at once, fb holds the frame on show):
 the tick of A imports howto, the next makes the pages (importing the game's
 rules text), the third shows them and is their first tick (a key pressed in
 the second is lost); each import takes ~16 ms on the virtual Pico and the

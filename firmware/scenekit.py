@@ -82,7 +82,8 @@ class Pause:
         self.rules = None         # howto.Scene while the rules are shown
         self.reminder = 0         # frames "HOLD B: MENU" still shows (draw_reminder)
         self.opening = False      # the menu's module loaded this tick: it shows next tick
-        self.loading = 0          # RULES chosen: 1 howto loaded, 2 the pages made (pausemenu.tick)
+        self.loading = 0          # RULES chosen: 1 howto loaded, 2 the pages made (pausemenu.tick);
+        #                           meanwhile the scene's draw leaves the frame on show in fb
 
     # The scene's frame, in every game: its screen (not while the rules pages
     # cover it), then the menu over it while shown.
