@@ -482,12 +482,14 @@ class Scene(screens.Scene):
         held = self.held                 # a board opened last tick: its first frame now
         self.held = None
         # the table's slices wait in a tick that opens a board (A on the list or
-        # the win screen) or draws its first frame, or loads the pause menu or
-        # the rules (scenekit.Pause.heavy): with them it passed 50 ms on the
+        # the win screen) or draws its first frame, moves the list's selection
+        # (its text and thumbnail drawn again), or loads the pause menu or the
+        # rules (scenekit.Pause.heavy): with them it passed 50 ms on the
         # virtual Pico
         btn = ctx.buttons
         if (job.running() and held is None and not self.pause.heavy(btn)
-                and not (self.screen is not self.play_screen and btn.just_pressed(A))):
+                and not (self.screen is not self.play_screen
+                         and (btn.just_pressed(A) or btn.repeat(UP | DOWN | LEFT | RIGHT)))):
             task = self.task
             task.slices = 0
             if task.phase == S_BUILD:
