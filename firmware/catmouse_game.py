@@ -113,6 +113,8 @@ class Scene(screens.Scene):
     def draw(self, fb):
         # each screen draws all of it: the map's terrain copy covers the
         # whole frame, so no fill first (161k VM fuel a frame)
+        if self.pause.loading:       # the rules load: fb still holds the frame on show
+            return
         self.pause.draw_over(self.screen, fb)
 
     def frame_key(self):

@@ -471,6 +471,7 @@ class Scene(screens.Scene):
         self.screen = self.list_screen
         self.unsaved = False             # a step, an undo or a restart since the last save
         self.playing = False             # a board is in play (opened, not solved)
+        self.held = None                 # a board opened this tick: the frame on show stays (frame_key)
         self.levels = gamelevels.Levels(ctx, GAME_ID, check_level, n)   # built-in, then the pack's
         self.error_screen = gamelevels.PackErrorScreen(self.levels, self.to_list)
         if self.levels.error:
@@ -478,7 +479,17 @@ class Scene(screens.Scene):
 
     def tick(self, ctx):
         job = self.job
-        if job.running():
+        held = self.held                 # a board opened last tick: its first frame now
+        self.held = None
+        # the table's slices wait in a tick that opens a board (A on the list or
+        # the win screen) or draws its first frame, moves the list's selection
+        # (its text and thumbnail drawn again), or loads the pause menu or the
+        # rules (scenekit.Pause.heavy): with them it passed 50 ms on the
+        # virtual Pico
+        btn = ctx.buttons
+        if (job.running() and held is None and not self.pause.heavy(btn)
+                and not (self.screen is not self.play_screen
+                         and (btn.just_pressed(A) or btn.repeat(UP | DOWN | LEFT | RIGHT)))):
             task = self.task
             task.slices = 0
             if task.phase == S_BUILD:
@@ -578,12 +589,22 @@ class Scene(screens.Scene):
         return True
 
     def draw(self, fb):
+        if self.held is not None or self.pause.loading:   # fb still holds the frame on show
+            return
         fb.fill(0)
         self.pause.draw_over(self.screen, fb)
 
     def frame_key(self):
         """The runtime's frame cache (docs/runtime.md): the list and the
-        pack's error are redrawn only when this changes, the board every tick."""
+        pack's error are redrawn only when this changes, the board every tick.
+        In the tick a board opens from the list or the win screen the frame on
+        show stays (``held``: the list's key, so it is not even drawn; -1 after
+        the win screen, whose frame ``draw`` leaves in fb): opening it (the
+        layout parsed, the solver's old table let go and collected: ~31 ms on
+        the virtual Pico) and its first frame (~31 ms, the whole panel sent)
+        take a tick each."""
+        if self.held is not None:
+            return self.held
         if self.screen is self.list_screen and not self.pause.shown:
             return self.list_screen.frame_key()
         return 0 if self.screen is self.error_screen else None
@@ -800,7 +821,10 @@ class LevelList(screens.Screen):
             self._hints_level = i
             self.no_hints = not task.can_solve(klotski.piece_set(klotski.parse(g.layout(i))))
         if btn.just_pressed(A):
+            key = self.frame_key()        # what is on screen: kept in this tick
             g.open_level(i)
+            if g.screen is g.play_screen:
+                g.held = key
         elif btn.just_released(B):
             return "exit"
         return None
@@ -1108,6 +1132,8 @@ class WinScreen(screens.Screen):
         elif btn.just_pressed(A):
             if 0 <= g.level and g.level + 1 < g.n_levels():
                 g.open_level(g.level + 1)
+                if g.screen is g.play_screen:
+                    g.held = -1          # the board drawn next tick (Scene.frame_key)
             else:
                 g.to_list()
         elif btn.just_released(B):

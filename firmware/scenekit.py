@@ -18,9 +18,10 @@ import gfx
 # What B did in a tick (Pause.poll; strings, like the runtime's "exit": no
 # module globals for the games to share): None, nothing of B's (the screen
 # reads the other buttons); "busy", B is down after a chord or the menu, or
-# that press ends (nothing else this tick); "tap", B released within half a
-# second with nothing else (put down, cancel); "menu", B held half a second
-# (the pause menu opens, where the screen allows it); "undo", B+A.
+# that press ends, or B reached half a second (the menu loads) (nothing else
+# this tick); "tap", B released within half a second with nothing else (put
+# down, cancel); "menu", the tick after B reached half a second (the pause
+# menu opens, where the screen allows it); "undo", B+A.
 # The pause menu's lines are their labels: "RESUME", "HINT", "AUTO SOLVE",
 # "UNDO", "RESTART", "RULES" (shown by the menu itself), "LEVELS", "QUIT"
 # (leave the game, kept for CONTINUE: the scene returns "exit").
@@ -59,8 +60,9 @@ def settled(screen, btn):
 # called by the screens each tick, says what B did (above), keeping the one
 # piece of bookkeeping every game needs: a press of B that went to a chord
 # (B+A, a game's own B+DOWN: sets ``used``) or to the menu ends without a
-# tap.  Held, it shows the menu (``shown``) where ``may_menu`` (play screens;
-# not an end screen, not an animation): the scene then sends its ticks to
+# tap.  Held, it shows the menu (``shown``, from the tick after the one that
+# loads it: ``opening``) where ``may_menu`` (play screens; not an end screen,
+# not an animation): the scene then sends its ticks to
 # ``pausemenu.tick(pause, ctx)``, which returns the label of the line chosen
 # ("RULES" is handled there: the game's pages show until B), else None; the
 # scene's ``draw`` is ``pause.draw_over(screen, fb)``: its screen, then the
@@ -79,11 +81,14 @@ class Pause:
         self.used = False         # B's press went to a chord or the menu
         self.rules = None         # howto.Scene while the rules are shown
         self.reminder = 0         # frames "HOLD B: MENU" still shows (draw_reminder)
+        self.opening = False      # the menu's module loaded this tick: it shows next tick
+        self.loading = 0          # RULES chosen: 1 howto loaded, 2 the pages made (pausemenu.tick);
+        #                           meanwhile the scene's draw leaves the frame on show in fb
 
     # The scene's frame, in every game: its screen (not while the rules pages
     # cover it), then the menu over it while shown.
     def draw_over(self, screen, fb):
-        if self.rules is None:
+        if self.rules is None or self.loading:
             screen.draw(fb)
         if self.shown:
             import pausemenu
@@ -95,7 +100,29 @@ class Pause:
             gfx.box(fb, 36, 27, 56, 9)
             gfx.text(fb, "HOLD B: MENU", 40, 29)
 
+    # True in a tick where the menu or the rules may load, show or close: the
+    # hold reaching 500 ms, the menu's first frame, A or B in the menu or the
+    # rules, the rules loading.  A game whose long work runs before its
+    # screen's tick (Klotski's table) lets that tick go without it: the work's
+    # ~22 ms and an import's ~16 ms (or a whole new frame's ~30 ms) passed 50 ms
+    # together.
+    def heavy(self, btn):
+        if self.opening or self.loading:
+            return True
+        if self.shown:
+            return btn.just_pressed(A | B) or btn.just_released(B)
+        return btn.pressed(B) and not self.used and btn.held_ms(B) >= 500
+
+    # The menu opens over two ticks: the one where the hold reaches 500 ms
+    # imports pausemenu (16 ms on the virtual Pico), the next draws it; in one
+    # tick the pair came to 57 ms, over the 50 ms a tick may take.
     def poll(self, btn, may_menu):
+        if self.opening:
+            self.opening = False
+            self.shown = True
+            if not btn.pressed(B):
+                self.used = False     # the hold's release: no tap for the menu
+            return "menu"
         if btn.just_pressed(ALL):
             self.reminder = 0
         if undo_chord(btn):
@@ -113,6 +140,7 @@ class Pause:
             self.used = True
             if may_menu:
                 self.item = 0
-                self.shown = True
-            return "menu"
+                self.opening = True
+                import pausemenu    # noqa: F401  (loaded now, drawn next tick)
+            return "busy"
         return None

@@ -167,6 +167,8 @@ class Scene(screens.Scene):
         return None
 
     def draw(self, fb):
+        if self.pause.loading:       # the rules load: fb still holds the frame on show
+            return
         fb.fill(0)
         self.pause.draw_over(self.screen, fb)
 

@@ -330,6 +330,8 @@ def test_sliced_build_progress_pending_hint_and_cache_written(tmp_path):
     level = next(i for i in range(len(g.layouts)) if g.layouts[i].startswith("SS.V/SBBV"))  # 2V2H6S
     g.level = level
     tap(g, ctx, A)
+    assert g.task.phase == kg.S_NEW               # the board's first frame: the slices wait a tick
+    tick(g, ctx)
     assert g.task.phase == kg.S_SETUP and g.task.solver.heavy_next is False
     assert g.play_screen.status() == "SOLVER: SETUP" and g.task.progress() == 0
     set_up(g, ctx)
