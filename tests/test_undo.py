@@ -215,6 +215,7 @@ def _cm_game(side, diff, now=1234):
     g.side = side
     g.level = 0                          # the garden: grass and streams (rests)
     press(g, ctx, A)
+    g.tick(ctx)                          # the map's first frame: a tick of its own, no play in it
     _cm_settle(g, ctx)
     return g, ctx
 
