@@ -895,8 +895,11 @@ class Solver:
         if kernel and _kv is None:
             raise RuntimeError("klotski_viper is not importable here")
         # the search's code: a viper kernel, else the plain loop's module
-        # (klotski_loop; CPython's own, klotski_cpython, where it is not a
-        # MicroPython: names already interned, no new qstr on a device);
+        # (klotski_loop; CPython's own, klotski_cpython, for a whole build
+        # where it is not a MicroPython: names already interned, no new qstr
+        # on a device; a sliced solver, the scene's, runs klotski_loop on
+        # CPython too, so the simulator's frames, its progress bar and the
+        # tick its hints are ready, are the device's and the web page's);
         # neither yet for one 30-bit word per geometry (the setup loads
         # search32's module in a slice of its own, or the loop)
         self._kernel = None
@@ -904,8 +907,8 @@ class Solver:
         if kernel and self.pairs <= 16:   # one 16-bit table word per geometry
             self._kernel = _kv.search16
         elif search and (not kernel or self.pairs > 30):
-            self._loop = __import__("klotski_loop" if sys.implementation.name in ("micropython", "circuitpython")
-                                    else "klotski_cpython")
+            self._loop = __import__("klotski_loop" if sliced or sys.implementation.name in (
+                "micropython", "circuitpython") else "klotski_cpython")
         self.search = None                # the search's state while it runs (``Search``)
         self.depth = 0                    # the search's layer
         mod = sys.modules.get("klotski_setup")

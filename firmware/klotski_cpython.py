@@ -1,7 +1,9 @@
 """The Klotski search's loop on CPython (the simulator, the host tools, the
-tests): ``klotski.Solver`` runs this module's ``walk`` and ``expand`` where
-``sys.implementation.name`` is not "micropython" or "circuitpython" (names
-those already intern); MicroPython never imports it (a Pico runs
+tests): a whole-build ``klotski.Solver`` (not ``sliced``) runs this
+module's ``walk`` and ``expand`` where ``sys.implementation.name`` is not
+"micropython" or "circuitpython" (names those already intern); a sliced one,
+the game scene's, runs ``klotski_loop`` as the device does, so the
+simulator's frames stay the device's; MicroPython never imports it (a Pico runs
 ``klotski_viper``, the WebAssembly VMs and CircuitPython ``klotski_loop``),
 and ``flash`` leaves it off the device (``host_tools.core.build``).
 
