@@ -366,7 +366,7 @@ class VPicoTarget(Target):
 
     name = "vpico"
 
-    def __init__(self, board="pico-ssd1306"):
+    def __init__(self, board="pico-ssd1306", tables=True):
         super().__init__()
         from host_tools.emulation import vpfirmware, vpico
 
@@ -374,7 +374,8 @@ class VPicoTarget(Target):
         self._tmp = tempfile.TemporaryDirectory(prefix="soak-")
         path = Path(self._tmp.name) / "flash.img"
         try:
-            shutil.copyfile(vpfirmware.flashed_image(board), path)
+            image = vpfirmware.flashed_image(board) if tables else vpfirmware.firmware_image(board)
+            shutil.copyfile(image, path)
             self.pico = vpico.VirtualPico(path, board=board)
             self.pico.start_at_repl()
             self.pico.take_serial()
@@ -714,14 +715,15 @@ class Result:
         return out
 
 
-def run(target="vm", minutes=1.0, seed=1, progress=None, play_s=(8, 45), live=None):
+def run(target="vm", minutes=1.0, seed=1, progress=None, play_s=(8, 45), live=None, tables=True):
     """One soak; returns a Result (``interrupted`` True when Ctrl-C cut it short:
-    the games played so far)."""
+    the games played so far).  ``tables``: the virtual Pico's flash has Klotski's
+    tables, as a plain ``flash`` puts them (False: built in the heap)."""
     try:
         cls = TARGETS[target]
     except KeyError:
         raise UserError("unknown target %r (vm or vpico)" % target) from None
-    t = cls()
+    t = cls(tables=tables) if target == "vpico" else cls()
     t.live = live
     interrupted = False
     stuck = []
