@@ -102,6 +102,22 @@ def test_an_out_of_memory_toast_tells_the_heap_and_where():
     assert "  out of memory: " + note in soak.Result(t, 1, 1, []).findings()
 
 
+def test_the_virtual_picos_flash_has_what_flash_puts_there():
+    """The vpico soak plays on what a plain `flash` deploys: the firmware and
+    Klotski's tables of every built-in level's piece set in saves/."""
+    import klotski
+    import klotski_levels
+
+    from host_tools.emulation import vpfirmware
+
+    files = vpfirmware.flashed_files()
+    assert set(vpfirmware.firmware_files()) < set(files)
+    sets = {klotski.piece_set(klotski.parse(klotski_levels.level(i)[1]))
+            for i in range(klotski_levels.count())}
+    assert {name for name in files if name.startswith("saves/")} == {
+        "saves/klotski_%d%d%d.tbl" % ps for ps in sets}
+
+
 def test_soak_command_help_and_one_line_errors(capsys):
     with pytest.raises(SystemExit) as exc:
         run_cli(["soak", "--help"], capsys)

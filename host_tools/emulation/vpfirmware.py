@@ -33,15 +33,20 @@ def firmware_image(board="pico-ssd1306"):
     return vpico.provisioned_image(firmware_files(board), board)
 
 
-def flashed_image(board="pico-ssd1306"):
-    """``firmware_image`` with what a plain ``flash --board BOARD`` adds through the
-    games' flash hooks (Klotski's solver tables in saves/): the handheld as a maker
-    flashes it (the soak plays on this)."""
+def flashed_files(board="pico-ssd1306"):
+    """``firmware_files`` and what a plain ``flash --board BOARD`` adds through the
+    games' flash hooks (Klotski's solver tables in saves/)."""
     from host_tools.device import flash
 
     files = dict(firmware_files(board))
     files.update(flash.board_hook_files(board)({}, lambda *_: None))
-    return vpico.provisioned_image(files, board)
+    return files
+
+
+def flashed_image(board="pico-ssd1306"):
+    """A cached flash image with ``flashed_files``: the handheld as a maker flashes
+    it (the soak plays on this)."""
+    return vpico.provisioned_image(flashed_files(board), board)
 
 
 @contextmanager
