@@ -84,6 +84,40 @@ def test_a_long_tick_is_told_with_what_it_did_as_it_comes():
     assert any("61 ms in klotski (PlayScreen menu saves=0 +pausemenu)" in line for line in result.findings())
 
 
+def test_an_out_of_memory_toast_tells_the_heap_and_where():
+    """The probe's @@oom line and the mem_info() after it: the heap free, its
+    largest block and the game's state, in the visit and its findings (and not
+    taken for a launcher report)."""
+    t = _Lines()
+    seen = []
+    t.live = seen.append
+    t.feed("@@launcher\n@@game\tklotski\tklotski_game\n"
+           "@@oom\t55008\tPlayScreen level 22, piece set (2, 3, 4), solver phase 2\n"
+           "stack: 2380 out of 7936\nGC: total: 245888, used: 190992, free: 54896\n"
+           " No. of 1-blocks: 1020, 2-blocks: 272, max blk sz: 1780, max free sz: 394\n")
+    note = "free 55008 B, largest free block 6304 B, in PlayScreen level 22, piece set (2, 3, 4), solver phase 2"
+    assert t.visit.oom_at == [note] and seen == ["out of memory: " + note]
+    assert t.homes == [] and t.visit is t.visits[-1]
+    t.visit.oom = 1
+    assert "  out of memory: " + note in soak.Result(t, 1, 1, []).findings()
+
+
+def test_the_virtual_picos_flash_has_what_flash_puts_there():
+    """The vpico soak plays on what a plain `flash` deploys: the firmware and
+    Klotski's tables of every built-in level's piece set in saves/."""
+    import klotski
+    import klotski_levels
+
+    from host_tools.emulation import vpfirmware
+
+    files = vpfirmware.flashed_files()
+    assert set(vpfirmware.firmware_files()) < set(files)
+    sets = {klotski.piece_set(klotski.parse(klotski_levels.level(i)[1]))
+            for i in range(klotski_levels.count())}
+    assert {name for name in files if name.startswith("saves/")} == {
+        "saves/klotski_%d%d%d.tbl" % ps for ps in sets}
+
+
 def test_soak_command_help_and_one_line_errors(capsys):
     with pytest.raises(SystemExit) as exc:
         run_cli(["soak", "--help"], capsys)

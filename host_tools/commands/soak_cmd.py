@@ -25,6 +25,10 @@ def register(subparsers):
                         "slower than real time under load); vm: MicroPython's WebAssembly port "
                         "under Node, the Pico's heap size, a virtual clock (minutes in seconds)")
     p.add_argument("--seed", type=int, default=1, help="seed of the random keys")
+    p.add_argument("--klotski-tables", action=argparse.BooleanOptionalAction, default=True,
+                   help="vpico: Klotski's solver tables in saves/, as a plain `flash` puts them "
+                        "(--no-klotski-tables: none, as `flash --no-klotski-tables`: a level's "
+                        "table is built in the heap when it opens)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=run)
 
@@ -55,7 +59,8 @@ def run(args):
             bar.update(min(int(ms / 1000), bar.total) - bar.n)
     try:
         result = soak.run(args.target, args.minutes, args.seed, progress,
-                          live=lambda line: print(line, file=sys.stderr, flush=True))
+                          live=lambda line: print(line, file=sys.stderr, flush=True),
+                          tables=args.klotski_tables)
     finally:
         if bar is not None:
             bar.close()

@@ -15,15 +15,18 @@ What the guest adds is a probe (``PROBE``), installed on the booted runtime
 ``rt.out_of_memory`` wrapped as instance attributes (the runtime's code is run
 unchanged) to print one line when the screen changes (``@@game``, ``@@error``,
 ``@@launcher``) and to count the ticks over 33 ms and the "NOT ENOUGH MEMORY"
-toasts.  Back at the launcher, ``soak_report()`` prints the heap after
+toasts (each with ``@@oom``: the heap free, then ``mem_info()`` for its
+largest block, and the game's screen, level and Klotski solver's state).
+Back at the launcher, ``soak_report()`` prints the heap after
 gc.collect() and ``micropython.mem_info()``, whose "max free sz" (in 16-byte
 blocks) is the largest free block.  The runtime prints every traceback
 (``sys.print_exception``) on the console, where the host counts them.
 
 Targets:
 
-- ``vpico``: the flashed firmware on the virtual Pico (compiled .mpy, littlefs
-  saves, real heap and GC, the emulated clock).  Booted in safe mode (B held),
+- ``vpico``: the flashed firmware on the virtual Pico (compiled .mpy with what a
+  plain ``flash`` adds: Klotski's tables in saves/, ``vpfirmware.flashed_image``;
+  littlefs saves, real heap and GC, the emulated clock).  Booted in safe mode (B held),
   then ``main.boot()`` and ``rt.run()`` from the raw REPL: main.py's own
   30 ticks/s loop, the buttons set on the GPIO pins tick by tick.
 - ``vm``: the official MicroPython WebAssembly port under Node
@@ -71,6 +74,12 @@ def soak_report():
 _soak_oom0 = rt.out_of_memory
 def _soak_oom():
     SOAK[2] += 1
+    g = rt.game
+    task = getattr(g, 'task', None)
+    print('@@oom\t%d\t%s level %s, piece set %s, solver phase %s' % (gc.mem_free(),
+          type(getattr(g, 'screen', g)).__name__, getattr(g, 'level', '-'),
+          getattr(task, 'piece_set', '-'), getattr(task, 'phase', '-')))
+    micropython.mem_info()
     _soak_oom0()
 rt.out_of_memory = _soak_oom
 _soak_step0 = rt.step
@@ -154,6 +163,7 @@ class Visit:
         self.switch_tick = 0      # ms, the longest tick that changed the screen (start, leave)
         self.slow = []            # (ms, the keys before it) each time the worst tick of play grew
         self.oom = 0
+        self.oom_at = []          # per "NOT ENOUGH MEMORY": the heap free, its largest block, where
         self.ticks = 0
 
     @property
@@ -174,6 +184,7 @@ class Target:
         self.homes = []           # every launcher report: (alloc, free, largest, total)
         self._pending = ""
         self._tb = None
+        self._oom = None          # [free, largest block, where] of an @@oom until mem_info's end
         self._qstr = None
         self.console = []         # lines that are not the probe's
         self.long_ticks = []      # (ms, game, what the tick did, keys): every tick over 45 ms
@@ -192,6 +203,16 @@ class Target:
             if not line.startswith(" ") and not line.startswith("Traceback"):
                 (visit.tracebacks if visit else self.console).append("\n".join(self._tb))
                 self._tb = None
+            return
+        if self._oom is not None:          # mem_info() after an @@oom line
+            if _MAX_FREE.search(line):
+                self._oom[1] = int(_MAX_FREE.search(line).group(1)) * BLOCK
+                note = "free %d B, largest free block %d B, in %s" % tuple(self._oom)
+                if visit is not None:
+                    visit.oom_at.append(note)
+                if self.live is not None:
+                    self.live("out of memory: " + note)
+                self._oom = None
             return
         if line.startswith("Traceback"):
             self._tb = [line]
@@ -238,6 +259,9 @@ class Target:
         elif line.startswith("@@slow\t"):
             if visit is not None:
                 visit.slow.append((int(line.split("\t")[1]), " ".join(visit.keys[-8:])))
+        elif line.startswith("@@oom\t"):
+            _, free, where = line.split("\t", 2)
+            self._oom = [int(free), None, where]
         elif line.startswith("@@sel\t"):
             self.sel = int(line.split("\t")[1])
         elif line.startswith("@@fail "):
@@ -342,7 +366,7 @@ class VPicoTarget(Target):
 
     name = "vpico"
 
-    def __init__(self, board="pico-ssd1306"):
+    def __init__(self, board="pico-ssd1306", tables=True):
         super().__init__()
         from host_tools.emulation import vpfirmware, vpico
 
@@ -350,7 +374,8 @@ class VPicoTarget(Target):
         self._tmp = tempfile.TemporaryDirectory(prefix="soak-")
         path = Path(self._tmp.name) / "flash.img"
         try:
-            shutil.copyfile(vpfirmware.firmware_image(board), path)
+            image = vpfirmware.flashed_image(board) if tables else vpfirmware.firmware_image(board)
+            shutil.copyfile(image, path)
             self.pico = vpico.VirtualPico(path, board=board)
             self.pico.start_at_repl()
             self.pico.take_serial()
@@ -677,6 +702,7 @@ class Result:
             if v.tracebacks or v.errors or v.oom:
                 out.append("%s (%s): errors %s, out-of-memory toasts %d; keys: %s"
                            % (v.game, v.module, v.errors, v.oom, " ".join(v.keys[-60:])))
+                out.extend("  out of memory: " + note for note in v.oom_at)
                 out.extend(v.tracebacks)
         out.extend(self.console_tracebacks)
         worst = sorted(((ms, v.game, keys) for v in self.visits for ms, keys in v.slow), reverse=True)
@@ -689,14 +715,15 @@ class Result:
         return out
 
 
-def run(target="vm", minutes=1.0, seed=1, progress=None, play_s=(8, 45), live=None):
+def run(target="vm", minutes=1.0, seed=1, progress=None, play_s=(8, 45), live=None, tables=True):
     """One soak; returns a Result (``interrupted`` True when Ctrl-C cut it short:
-    the games played so far)."""
+    the games played so far).  ``tables``: the virtual Pico's flash has Klotski's
+    tables, as a plain ``flash`` puts them (False: built in the heap)."""
     try:
         cls = TARGETS[target]
     except KeyError:
         raise UserError("unknown target %r (vm or vpico)" % target) from None
-    t = cls()
+    t = cls(tables=tables) if target == "vpico" else cls()
     t.live = live
     interrupted = False
     stuck = []

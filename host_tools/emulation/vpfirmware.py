@@ -33,6 +33,22 @@ def firmware_image(board="pico-ssd1306"):
     return vpico.provisioned_image(firmware_files(board), board)
 
 
+def flashed_files(board="pico-ssd1306"):
+    """``firmware_files`` and what a plain ``flash --board BOARD`` adds through the
+    games' flash hooks (Klotski's solver tables in saves/)."""
+    from host_tools.device import flash
+
+    files = dict(firmware_files(board))
+    files.update(flash.board_hook_files(board)({}, lambda *_: None))
+    return files
+
+
+def flashed_image(board="pico-ssd1306"):
+    """A cached flash image with ``flashed_files``: the handheld as a maker flashes
+    it (the soak plays on this)."""
+    return vpico.provisioned_image(flashed_files(board), board)
+
+
 @contextmanager
 def firmware_pico(board="pico-ssd1306", oled_address="board", hold=(), battery=None):
     """A started (paused) VirtualPico on a private copy of the firmware image

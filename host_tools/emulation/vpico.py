@@ -651,6 +651,9 @@ def provisioned_image(files, board="pico-ssd1306"):
         with VirtualPico(tmp, board=board) as pico:
             pico.start()
             pico.boot_to_repl()
+            folders = sorted({name.rsplit("/", 1)[0] for name in files if "/" in name})
+            for folder in folders:       # e.g. saves/ for flash's Klotski tables
+                pico.exec("import os\ntry:\n os.mkdir(%r)\nexcept OSError:\n pass" % folder)
             for name in sorted(files):
                 pico.write_file(name, files[name])
         os.replace(tmp, path)
