@@ -1041,6 +1041,6 @@ def solve(text):
 __import__("klotski_setup")
 # the search runs in the plain loop: loaded with this module, but on CircuitPython,
 # which builds no table (its solvers read theirs from flash: klotski_game.BUILDS);
-# CPython runs its own (klotski_cpython, which MicroPython never imports)
+# CPython's own loop (klotski_cpython) is imported by the first whole build
 if not NATIVE_KERNEL and sys.implementation.name != "circuitpython":
-    __import__("klotski_loop" if sys.implementation.name == "micropython" else "klotski_cpython")
+    __import__("klotski_loop")

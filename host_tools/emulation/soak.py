@@ -205,8 +205,9 @@ class Target:
                 self._tb = None
             return
         if self._oom is not None:          # mem_info() after an @@oom line
-            if _MAX_FREE.search(line):
-                self._oom[1] = int(_MAX_FREE.search(line).group(1)) * BLOCK
+            largest = _MAX_FREE.search(line)
+            if largest:
+                self._oom[1] = int(largest.group(1)) * BLOCK
                 note = "free %d B, largest free block %d B, in %s" % tuple(self._oom)
                 if visit is not None:
                     visit.oom_at.append(note)
