@@ -39,8 +39,10 @@ from the records it stays under littlefs' 512-byte inline limit, so a move's
 save rewrites a little of the folder's log and erases no flash sector (a 4 KB
 erase takes a real chip ~45 ms; docs/runtime.md).  ``resumable`` holds the ids
 with a saved game (the launcher's CONTINUE); ``start_game(entry, resume=True)``
-restores it.  A game's end stores its records: the saved game in progress is
-cleared first, so a cut between the two never offers a finished game again.
+restores it.  A game's end stores its records, after its tick as a move's
+save: the saved game in progress is cleared first, so a cut between the two
+never offers a finished game again (a cut before them offers the game as it
+was saved before its last move).
 
 Games: ``start_game(entry)`` imports the module named in games.py lazily,
 builds ``Scene(ctx)`` on a freshly collected heap; when ``tick`` returns
@@ -167,9 +169,14 @@ class Context:
         """The game ended (won, lost, drawn, resigned): its game in progress is
         cleared, then its records (``records``, the save ``game_id``) stored, in
         that order, so a cut between the two loses at most this result and
-        never offers the finished game again.  Every ending calls this once;
-        the scene's snapshot() is None from then on."""
-        self._rt.finish(game_id, records)
+        never offers the finished game again.  Both writes wait for the end of
+        the tick, as a move's save does (Runtime.save_pending): the ending's
+        frame goes out first (the two writes and a new frame in one tick came
+        to 42 ms on the virtual Pico).  Every ending calls this once; the
+        scene's snapshot() is None from then on."""
+        rt = self._rt
+        rt.ending = (game_id, records)
+        rt.save_due = True
 
     def beep(self, freq=880, ms=40):
         if self.settings.get("sound"):
@@ -339,6 +346,7 @@ class Runtime:
         self._empty_for = ""        # the game id (None: the launcher) told the battery is empty
         self.resumable = []         # ids of the games with a saved game in progress
         self.save_due = False       # a move asked for a save (done after a tick: save_pending)
+        self.ending = None          # (game id, records) of a game's end, written with the save
         self.pace = bytearray(2)    # save_pending's counts
         self.save_ms = 0            # how long the last save_game took
         self._resumed_until = 0     # ticks: a game that fails before this loses its saved game
@@ -381,13 +389,6 @@ class Runtime:
             self._clear_play(game_id)
         self._write(game_id, data, often)
 
-    def finish(self, game_id, records):
-        """A game's end: clear its play save, then store its records."""
-        self.save_due = False
-        if game_id in self.resumable:
-            self._clear_play(game_id)
-        self._write(game_id, records, True)
-
     def _write(self, save_id, data, often):
         try:
             (self.saves.store_often if often else self.saves.store)(save_id, data)
@@ -402,8 +403,15 @@ class Runtime:
     def save_game(self):
         """Store the game in play with its snapshot (or without one when it is
         over); nothing to write when there is neither a game nor a snapshot.
-        True when a game in progress was stored."""
+        True when a game in progress was stored.  A game's end (ctx.finish)
+        is written first: its play save cleared, then its records."""
         self.save_due = False
+        ending = self.ending
+        if ending is not None:
+            self.ending = None
+            if ending[0] in self.resumable:
+                self._clear_play(ending[0])
+            self._write(ending[0], ending[1], True)
         game = self.game
         if game is None:
             return False

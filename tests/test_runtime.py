@@ -262,6 +262,52 @@ def test_a_move_s_save_waits_for_a_light_tick_and_the_heap_is_collected_ahead_of
     assert collected == [runtime._LIGHT_MS - 1] and len(saved) == runtime._TIDY_SAVES + 1
 
 
+def _ending_runtime():
+    """A simulator in Trap the Cat with a game in progress saved, then over
+    (its snapshot None), its store recorded: [(save id, data)]."""
+    sim = simmod.Simulator()
+    for keys in parse_keys("down a wait:5"):
+        sim.step(keys)
+    rt = sim.runtime
+    rt.save_game()
+    assert rt.ctx.game_id == "trapcat" and "trapcat" in rt.resumable
+    written = []
+    store = rt.saves.store_often
+
+    def store_often(save_id, data):
+        written.append((save_id, data))
+        store(save_id, data)
+
+    rt.saves.store_often = store_often
+    rt.game.snapshot = lambda: None                  # as a scene's is once it called finish
+    return sim, rt, written
+
+
+def test_a_game_s_end_is_written_after_its_tick_cleared_first():
+    """ctx.finish writes nothing in the tick (its frame goes out first); the
+    save after a light tick clears the game in progress, then stores the records."""
+    sim, rt, written = _ending_runtime()
+    rt.ctx.finish("trapcat", {"won": 7, "lost": 2})
+    assert written == [] and "trapcat" in rt.resumable
+    rt.tick_ms = runtime._LIGHT_MS
+    rt.save_pending()
+    assert written == []                             # a heavy tick: it waits, as a move's save
+    rt.tick_ms = 0
+    rt.save_pending()
+    assert written == [("trapcat/play", {}), ("trapcat", {"won": 7, "lost": 2})]
+    assert "trapcat" not in rt.resumable and rt.ending is None
+    rt.save_game()
+    assert len(written) == 2                         # written once
+
+
+def test_leaving_right_after_a_game_s_end_still_writes_it():
+    sim, rt, written = _ending_runtime()
+    rt.ctx.finish("trapcat", {"won": 1, "lost": 0})
+    rt.leave_game()
+    assert written == [("trapcat/play", {}), ("trapcat", {"won": 1, "lost": 0})]
+    assert rt.saves.load("trapcat")[0] == {"won": 1, "lost": 0}
+
+
 # -- boards ------------------------------------------------------------------------------
 def test_every_shipped_board_validates():
     names = sorted(p.stem for p in (ROOT / "boards").glob("*.json"))
