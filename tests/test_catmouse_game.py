@@ -47,6 +47,8 @@ def _scene(ctx, side="mouse"):
     if side == "cat":
         gamectx.tap(g, ctx, RIGHT)
     gamectx.tap(g, ctx, A)
+    while g.held is not None:       # the start's ticks (begin_play): no play in them
+        gamectx.tick(g, ctx)
     assert g.screen is g.play and g.match.side == side
     return g
 

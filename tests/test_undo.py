@@ -215,7 +215,8 @@ def _cm_game(side, diff, now=1234):
     g.side = side
     g.level = 0                          # the garden: grass and streams (rests)
     press(g, ctx, A)
-    g.tick(ctx)                          # the map's first frame: a tick of its own, no play in it
+    while g.held is not None:            # the map rendered, then its first frame: no play in them
+        g.tick(ctx)
     _cm_settle(g, ctx)
     return g, ctx
 
