@@ -190,19 +190,19 @@ class Scene(screens.Scene):
         fb.fill(0)
         p.draw_over(self.screen, fb)
 
+    # A toast the runtime drew over last tick's frame (runtime.draw_toast: rows
+    # 26..36, centred) and no longer draws: its part left of the menu's box
+    # (pausemenu, x 52 on) is the grid again, the only thing drawn there (rows
+    # 3..5 of cells cover y 21..41, drawn again with the same pixels).
+    # (Comments, not docstrings, in what this change added: the game's peak heap.)
     def mend_toast(self, fb):
-        """A toast the runtime drew over last tick's frame (runtime.draw_toast:
-        rows 26..36, centred) and no longer draws: its part left of the menu's
-        box (pausemenu, x 52 on) is the grid again, the only thing drawn there
-        (rows 3..5 of cells cover y 21..41, drawn again with the same pixels)."""
         fb.fill_rect(0, 26, 52, 11, 0)
         self.draw_grid(fb, self.cursor, 3, 6)
 
     def frame_key(self):
         """The runtime's frame cache: the level choice, the pack's error and
-        the end screen are static until a key changes them; in the tick a game
-        starts the frame on show stays (``held``)."""
-        if self.held is not None:
+        the end screen are static until a key changes them."""
+        if self.held is not None:        # a game started this tick: the frame on show stays
             return self.held
         return self.screen.frame_key()
 
@@ -235,11 +235,11 @@ class Scene(screens.Scene):
         self.new_game()
 
     # -- the game -----------------------------------------------------------
+    # ``new_game`` from a tick (the level choice's A, RESTART, the end screen's
+    # A): the frame on show stays in this tick and the new grid is drawn in the
+    # next, with no play in it.  The new grid, its frame and a whole frame sent
+    # in one tick came to 36 ms on the virtual Pico.
     def begin(self):
-        """``new_game`` from a tick (the level choice's A, RESTART, the end
-        screen's A): the frame on show stays in this tick and the new grid is
-        drawn in the next, with no play in it.  The new grid, its frame and a
-        whole frame sent in one tick came to 36 ms on the virtual Pico."""
         self.new_game()
         self.held = -1
 
@@ -450,7 +450,8 @@ class Scene(screens.Scene):
     # -- drawing --------------------------------------------------------------
     def draw_grid(self, fb, cursor, r0=0, r1=MAX_SIDE):
         """The grid (cursor frame on ``cursor``, -1: none), with the distance
-        map on the free cells while it is shown; its rows ``r0`` to ``r1 - 1``."""
+        map on the free cells while it is shown."""
+        # (its rows r0 to r1 - 1: Scene.mend_toast)
         # the cursor on a blocked cell frames a smaller block (never a bigger
         # block); the hint's cell is marked X
         b = self.board
