@@ -194,7 +194,6 @@ class Scene(screens.Scene):
     # 26..36, centred) and no longer draws: its part left of the menu's box
     # (pausemenu, x 52 on) is the grid again, the only thing drawn there (rows
     # 3..5 of cells cover y 21..41, drawn again with the same pixels).
-    # (Comments, not docstrings, in what this change added: the game's peak heap.)
     def mend_toast(self, fb):
         fb.fill_rect(0, 26, 52, 11, 0)
         self.draw_grid(fb, self.cursor, 3, 6)
