@@ -126,6 +126,8 @@ class Scene(screens.Scene):
         self.pause = scenekit.Pause(("RESUME", "HINT", "UNDO", "RESTART", "RULES", "QUIT"))
         self.overlay = False     # B+DOWN: the distance map on the free cells
         self.digits = None       # its glyphs, made the first time it shows
+        self.held = None         # a game started this tick: the frame on show stays (frame_key)
+        self.menu_first = False  # the pause menu opened this tick: its first frame (draw)
         self.play_screen = PlayScreen(self)
         self.end_screen = EndScreen(self)
         self.choice_screen = LevelChoice(self)
@@ -150,8 +152,14 @@ class Scene(screens.Scene):
         self.hinter = trapcat_ai.StrongBlocker(self.board, self.an)
 
     def tick(self, ctx):
+        if self.held is not None:       # a game started last tick: its first frame only
+            self.held = None
+            return None
         if not self.pause.shown:
-            return self.screen.tick(ctx)
+            done = self.screen.tick(ctx)
+            self.menu_first = self.pause.shown      # (opened by the play screen's B)
+            return done
+        self.menu_first = False
         import pausemenu                # the pause menu: the line chosen, run
         act = pausemenu.tick(self.pause, ctx)
         if act == "HINT" and not self.play_screen.cat_turn:
@@ -161,20 +169,40 @@ class Scene(screens.Scene):
         elif act == "UNDO":
             self.undo_or_refuse(ctx, True)
         elif act == "RESTART":
-            self.new_game()
+            self.begin()
         elif act == "QUIT":
             return "exit"
         return None
 
     def draw(self, fb):
-        if self.pause.loading:       # the rules load: fb still holds the frame on show
+        p = self.pause
+        if self.held is not None or p.loading:   # fb still holds the frame on show
+            return
+        if self.menu_first:
+            # The menu's first frame: the paused play screen beneath is the one
+            # drawn last tick (in fb), so only the menu's box is drawn over it
+            # (the grid, the panel and a whole frame sent came to 37 ms on the
+            # virtual Pico); from the next tick the whole frame is drawn again.
+            self.mend_toast(fb)
+            import pausemenu
+            pausemenu.draw(p, fb)
             return
         fb.fill(0)
-        self.pause.draw_over(self.screen, fb)
+        p.draw_over(self.screen, fb)
+
+    # A toast the runtime drew over last tick's frame (runtime.draw_toast: rows
+    # 26..36, centred) and no longer draws: its part left of the menu's box
+    # (pausemenu, x 52 on) is the grid again, the only thing drawn there (rows
+    # 3..5 of cells cover y 21..41, drawn again with the same pixels).
+    def mend_toast(self, fb):
+        fb.fill_rect(0, 26, 52, 11, 0)
+        self.draw_grid(fb, self.cursor, 3, 6)
 
     def frame_key(self):
         """The runtime's frame cache: the level choice, the pack's error and
         the end screen are static until a key changes them."""
+        if self.held is not None:        # a game started this tick: the frame on show stays
+            return self.held
         return self.screen.frame_key()
 
     # -- the levels ---------------------------------------------------------
@@ -198,7 +226,7 @@ class Scene(screens.Scene):
             if self.fixed is None:       # the pack could not give it
                 self.pack_bad()
                 return
-        self.new_game()
+        self.begin()
 
     def show_level(self, text):
         """Play the position given as level text (``levels preview`` draws it)."""
@@ -206,6 +234,14 @@ class Scene(screens.Scene):
         self.new_game()
 
     # -- the game -----------------------------------------------------------
+    # ``new_game`` from a tick (the level choice's A, RESTART, the end screen's
+    # A): the frame on show stays in this tick and the new grid is drawn in the
+    # next, with no play in it.  The new grid, its frame and a whole frame sent
+    # in one tick came to 36 ms on the virtual Pico.
+    def begin(self):
+        self.new_game()
+        self.held = -1
+
     def new_game(self):
         diff = self.ctx.settings.get("difficulty", 1)
         if diff not in (0, 1, 2):
@@ -411,9 +447,10 @@ class Scene(screens.Scene):
         return True
 
     # -- drawing --------------------------------------------------------------
-    def draw_grid(self, fb, cursor):
+    def draw_grid(self, fb, cursor, r0=0, r1=MAX_SIDE):
         """The grid (cursor frame on ``cursor``, -1: none), with the distance
         map on the free cells while it is shown."""
+        # (its rows r0 to r1 - 1: Scene.mend_toast)
         # the cursor on a blocked cell frames a smaller block (never a bigger
         # block); the hint's cell is marked X
         b = self.board
@@ -433,8 +470,10 @@ class Scene(screens.Scene):
         overlay = self.overlay
         if overlay:
             self.an.distances()          # the cats' border search: the article's map
-        cell = 0
-        for r in range(size):
+        if r1 > size:
+            r1 = size
+        cell = r0 * size
+        for r in range(r0, r1):
             y = r * CELL
             x = _SHIFT if r & 1 else 0
             dot_y = y + 3
@@ -611,7 +650,7 @@ class EndScreen(screens.Screen):
                 return "exit"
             g.screen = g.choice_screen
         elif ev is None and btn.just_pressed(A):
-            g.new_game()
+            g.begin()
         return None
 
     def frame_key(self):

@@ -200,6 +200,7 @@ def test_trapcat_plays_pack_levels(tmp_path):
     size, cells, cat = trapcat.parse_level(TC_LEVELS[0].decode())
     assert g.screen is g.play_screen and g.board.size == 9 and g.board.cat == cat
     assert bytes(g.board.cells) == bytes(cells)
+    tick(g, ctx)                                   # the grid's first frame: a tick of its own
     g.cursor = 0
     tick(g, ctx, down=A)                           # block a corner; the cat answers
     assert _tc_cat_turn(g)
@@ -216,6 +217,7 @@ def test_trapcat_plays_pack_levels(tmp_path):
     tap(g, ctx, DOWN)
     tick(g, ctx, down=A)
     assert g.screen is g.play_screen and g.board.size == 5
+    tick(g, ctx)                                   # its first frame
     g.draw(ctx.fb)
     # the random grid is still there
     g.screen = g.choice_screen

@@ -434,3 +434,64 @@ def test_the_cursor_on_a_blocked_cell_is_not_a_bigger_block():
     gamectx.chord(g, ctx, B, A)                       # B+A with nothing to undo
     assert ctx.toasts == ["CAN'T BLOCK THERE", "NOTHING TO UNDO"]
 
+
+
+# -- ticks drawn over the frame on show (the pause menu's first frame, a new game) ---------
+def _whole_draw(scene):
+    real = type(scene).draw
+
+    def draw(fb):
+        scene.menu_first = False
+        real(scene, fb)
+    return draw
+
+
+def _handheld_frames(script, toast_at, whole, opened=None):
+    """The frame on the simulated handheld's screen after each tick of
+    ``script`` (Trap the Cat opened by the launcher), a toast shown for 4 ticks
+    from tick ``toast_at``; ``whole``: the pause menu's first frame drawn whole
+    (the play screen, then the menu), as every other frame is; ``opened``: a
+    list given the ticks the menu's first frame was drawn in."""
+    import games
+    from host_tools.core.keyscript import parse_keys
+    from host_tools.emulation import sim as simmod
+
+    s = simmod.Simulator()
+    rt = s.runtime
+    i = [g[0] for g in games.GAMES].index("trapcat")
+    out = []
+    for t, keys in enumerate(parse_keys("down*%d a wait:10 " % i + script)):
+        scene = rt.screen
+        if whole and type(scene).__name__ == "Scene" and "draw" not in vars(scene):
+            scene.draw = _whole_draw(scene)
+        if t == toast_at:
+            rt.toast("NOT ENOUGH MEMORY", 4)     # wider than the grid left of the menu
+        s.step(keys)
+        if opened is not None and type(rt.screen).__name__ == "Scene" and rt.screen.menu_first:
+            opened.append(t)
+        out.append(bytes(rt.display.buffer))
+    return out
+
+
+def test_the_menus_first_frame_over_the_frame_on_show_is_the_whole_frame():
+    # the cursor on the cat's row, the distance map off or on: a toast that
+    # goes in the tick before the menu's first frame, in it or after, or stays,
+    # leaves the same pixels as the whole frame drawn again
+    for script in ("right wait:8 hold:b:20 wait:4 b wait:3",
+                   "up b+down wait:8 hold:b:20 wait:4 b wait:3"):
+        opened = []
+        _handheld_frames(script, -1, False, opened)
+        assert len(opened) == 1
+        for toast_at in range(opened[0] - 6, opened[0] + 2):
+            fast = _handheld_frames(script, toast_at, False)
+            assert fast == _handheld_frames(script, toast_at, True), (script, toast_at)
+
+
+def test_a_new_game_keeps_the_frame_on_show_one_tick():
+    # RESTART from the pause menu: in the tick of A the menu stays on screen,
+    # the new grid shows from the next tick
+    frames = _handheld_frames("right a wait:8 hold:b:20 down*3 a wait:4", -1, False)
+    restart = len(frames) - 8                      # A: 2 ticks down, 2 up, then 4 more
+    menu = frames[restart - 1]
+    assert frames[restart] == menu and menu != frames[restart - 30]
+    assert frames[restart + 1] != menu and frames[restart + 1] == frames[-1]
