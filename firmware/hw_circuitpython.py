@@ -105,10 +105,12 @@ class DisplayioOled(hardware.Display):
         sent = 0
         for p in range(self.pages):
             if not valid or pages[p] != spages[p]:
-                spages[p][:] = pages[p]
-                st.seek(p * width)
-                st.write(pages[p])
-                st.seek(p * width)
+                page = pages[p]             # (looked up and placed once)
+                spages[p][:] = page
+                at = p * width
+                st.seek(at)
+                st.write(page)
+                st.seek(at)
                 readinto(bitmaps[p], st, 1, 1, False)
                 sent += 1
         self._valid = True

@@ -23,7 +23,7 @@ def draw_cost():
     fb = rt.fb
     scr = rt.screen
     scr.draw(fb)
-    return min(measure(scr.draw, fb)[1] for _ in range(3))
+    return min(measure(scr.draw, fb)[1] for _ in range(8))
 idle(3)
 if INDEX >= 0:
     tap(buttons.DOWN, INDEX); tap(buttons.A); idle(12)
