@@ -59,7 +59,7 @@ _GUARD_BLOCK = const(1000)     # taking one an enemy piece could step on next
 _FLAG_NEAR = const(400)        # killing a piece that reaches a free flag neighbour
 _HQ_STUCK = const(2)           # divisor: entering a headquarters costs value / 2
 _TOP_K = const(5)              # candidates re-checked two-ply (our flag reachable after them?)
-_FLIP_CHUNK = const(12)        # cells per phase-2 slice
+_FLIP_CHUNK = const(4)         # face-down cells scored per phase-2 slice
 _REPLY_FLAG = const(5000)      # per enemy piece that reaches our face-up flag after the move
 _RACE = const(40)              # per road step closer to the enemy's face-up flag
 _FLIP_RACE = const(3000)       # flipping next to the enemy's face-up flag (x our movers / hidden)
@@ -108,7 +108,7 @@ _fill_dist()
 # piece on a cell), and ``AI``, the move search that scores every move against
 # it: a task of the long-work protocol (firmware/work.py).  Per turn
 # ``begin(model)``, then ``step()`` until it returns True (each step is at most
-# one piece's routing, _FLIP_CHUNK cells of flip scoring or one two-ply pair),
+# one piece's routing, _FLIP_CHUNK face-down cells' flips scored or one two-ply pair),
 # then ``answer``, the move (while the search runs it holds the best move found
 # so far; work.NO_ANSWER before the first).
 
@@ -402,6 +402,10 @@ class AI(work.Task):
         self.cell = 0
         self.answer = work.NO_ANSWER
         self.best_score = 0
+        self.threatened = 0                  # phase 2's per-turn figures (_flip_setup)
+        self.en_mov = 0
+        self.race_flip = 0
+        self.find = 0
 
     # Public ------------------------------------------------------------------
     def choose(self, model):
@@ -448,11 +452,9 @@ class AI(work.Task):
                 self._score_moves(c)
             return False
         if phase == 2:
-            c = self.cell
-            end = c + _FLIP_CHUNK
-            if end > jb.CELLS:
-                end = jb.CELLS
-            self._score_flips(c, end)
+            if self.cell == 0:
+                self._flip_setup()
+            end = self._score_flips(self.cell)
             self.cell = end
             if end < jb.CELLS:
                 return False
@@ -636,8 +638,38 @@ class AI(work.Task):
                 s -= v // _HQ_STUCK
             self._consider(base + q, s)
 
-    def _score_flips(self, start, end):
-        # Score the flips of cells start..end-1 (a slice of phase 2).
+    def _flip_setup(self):
+        # What every flip's score reads, once per turn (phase 2's first slice):
+        # does an enemy piece reach our face-up flag, the % of face-down
+        # pieces that are enemy movers, the race and the find bonus.
+        model = self.model
+        pool = model.pool
+        hidden = model.hidden
+        me = self.me
+        th = self.th
+        self.threatened = 0
+        for c in range(jb.CELLS):
+            if th.fthreat[c]:
+                self.threatened = 1
+        en_mov = 0
+        race_flip = 0
+        find = 0
+        if hidden and me != jf.NOBODY:
+            for t in range(jf.BOMB, jf.TYPES):
+                en_mov += pool[(1 - me) * jf.TYPES + t]
+            en_mov = en_mov * 100 // hidden      # % of face-down pieces that are enemy movers
+            find = pool[(1 - me) * jf.TYPES + jf.FLAG] * _FLIP_FIND // hidden
+        if hidden and th.eflag != jb.NONE:
+            for t in range(jf.BOMB, jf.TYPES):
+                race_flip += pool[me * jf.TYPES + t]
+            race_flip = race_flip * _FLIP_RACE // hidden
+        self.en_mov = en_mov
+        self.race_flip = race_flip
+        self.find = find
+
+    def _score_flips(self, c):
+        # Score the flips of the next _FLIP_CHUNK face-down cells from cell c
+        # on (a slice of phase 2); the cell after the last one scored.
         model = self.model
         th = self.th
         occ = model.occ
@@ -645,32 +677,25 @@ class AI(work.Task):
         pool = model.pool
         hidden = model.hidden
         if not hidden:
-            return
+            return jb.CELLS
         me = self.me
         adj = self.mine_adj
         my_side = self.my_side
         fthreat = th.fthreat
-        threatened = 0
-        for c in range(jb.CELLS):
-            if fthreat[c]:
-                threatened = 1
-        en_mov = 0
-        if me != jf.NOBODY:
-            for t in range(jf.BOMB, jf.TYPES):
-                en_mov += pool[(1 - me) * jf.TYPES + t]
-            en_mov = en_mov * 100 // hidden      # % of face-down pieces that are enemy movers
-        race_flip = 0
+        threatened = self.threatened
+        en_mov = self.en_mov
+        race_flip = self.race_flip
+        find = self.find
         eflag = th.eflag
-        if eflag != jb.NONE:
-            for t in range(jf.BOMB, jf.TYPES):
-                race_flip += pool[me * jf.TYPES + t]
-            race_flip = race_flip * _FLIP_RACE // hidden
-        find = pool[(1 - me) * jf.TYPES + jf.FLAG] * _FLIP_FIND // hidden if me != jf.NOBODY else 0
-        for c in range(start, end):
+        left = _FLIP_CHUNK
+        while c < jb.CELLS and left:
             if occ[c] != jf.HIDDEN:
+                c += 1
                 continue
+            left -= 1
             if me == jf.NOBODY:
                 self._consider(c * 65, _FLIP_BASE)
+                c += 1
                 continue
             # our face-up pieces next to c (targets if c is an enemy piece)
             na = 0
@@ -710,6 +735,8 @@ class AI(work.Task):
                             worst = loss
                     total -= k * worst
             self._consider(c * 65, bonus + total // hidden)
+            c += 1
+        return c
 
 
 class RandomPlayer:

@@ -578,11 +578,13 @@ class Scene(screens.Scene):
     # -- game flow ---------------------------------------------------------------------
     def deal(self):
         # A new game chosen in play (the menu's A, the pause menu's RESTART, the
-        # end screen's A): the deal in this tick with the frame on show kept, the
-        # new field's first frame in the next (the deal's ~8 ms, the field's
-        # ~19 ms and a whole frame sent, ~24 ms, came to 54 ms in one tick on
-        # the virtual Pico).
+        # end screen's A): the deal and its face-down pieces put into the
+        # view's bg in this tick with the frame on show kept, the new field's
+        # first frame in the next (the deal's ~8 ms, the field's ~19 ms and a
+        # whole frame sent, ~24 ms, came to 54 ms in one tick on the virtual
+        # Pico; the 60 pieces into bg take ~12 ms).
         self.new_game()
+        self.view.sync(self.model, jb.NONE)
         self.held = True
 
     def new_game(self):
