@@ -402,10 +402,6 @@ class AI(work.Task):
         self.cell = 0
         self.answer = work.NO_ANSWER
         self.best_score = 0
-        self.threatened = 0                  # phase 2's per-turn figures (_flip_setup)
-        self.en_mov = 0
-        self.race_flip = 0
-        self.find = 0
 
     # Public ------------------------------------------------------------------
     def choose(self, model):
@@ -452,8 +448,6 @@ class AI(work.Task):
                 self._score_moves(c)
             return False
         if phase == 2:
-            if self.cell == 0:
-                self._flip_setup()
             end = self._score_flips(self.cell)
             self.cell = end
             if end < jb.CELLS:
@@ -638,38 +632,8 @@ class AI(work.Task):
                 s -= v // _HQ_STUCK
             self._consider(base + q, s)
 
-    def _flip_setup(self):
-        # What every flip's score reads, once per turn (phase 2's first slice):
-        # does an enemy piece reach our face-up flag, the % of face-down
-        # pieces that are enemy movers, the race and the find bonus.
-        model = self.model
-        pool = model.pool
-        hidden = model.hidden
-        me = self.me
-        th = self.th
-        self.threatened = 0
-        for c in range(jb.CELLS):
-            if th.fthreat[c]:
-                self.threatened = 1
-        en_mov = 0
-        race_flip = 0
-        find = 0
-        if hidden and me != jf.NOBODY:
-            for t in range(jf.BOMB, jf.TYPES):
-                en_mov += pool[(1 - me) * jf.TYPES + t]
-            en_mov = en_mov * 100 // hidden      # % of face-down pieces that are enemy movers
-            find = pool[(1 - me) * jf.TYPES + jf.FLAG] * _FLIP_FIND // hidden
-        if hidden and th.eflag != jb.NONE:
-            for t in range(jf.BOMB, jf.TYPES):
-                race_flip += pool[me * jf.TYPES + t]
-            race_flip = race_flip * _FLIP_RACE // hidden
-        self.en_mov = en_mov
-        self.race_flip = race_flip
-        self.find = find
-
     def _score_flips(self, c):
-        # Score the flips of the next _FLIP_CHUNK face-down cells from cell c
-        # on (a slice of phase 2); the cell after the last one scored.
+        # A slice of phase 2: the next _FLIP_CHUNK face-down cells' flips from c on; the cell after.
         model = self.model
         th = self.th
         occ = model.occ
@@ -682,11 +646,22 @@ class AI(work.Task):
         adj = self.mine_adj
         my_side = self.my_side
         fthreat = th.fthreat
-        threatened = self.threatened
-        en_mov = self.en_mov
-        race_flip = self.race_flip
-        find = self.find
+        threatened = 0
+        for q in range(jb.CELLS):
+            if fthreat[q]:
+                threatened = 1
+        en_mov = 0
+        if me != jf.NOBODY:
+            for t in range(jf.BOMB, jf.TYPES):
+                en_mov += pool[(1 - me) * jf.TYPES + t]
+            en_mov = en_mov * 100 // hidden      # % of face-down pieces that are enemy movers
+        race_flip = 0
         eflag = th.eflag
+        if eflag != jb.NONE:
+            for t in range(jf.BOMB, jf.TYPES):
+                race_flip += pool[me * jf.TYPES + t]
+            race_flip = race_flip * _FLIP_RACE // hidden
+        find = pool[(1 - me) * jf.TYPES + jf.FLAG] * _FLIP_FIND // hidden if me != jf.NOBODY else 0
         left = _FLIP_CHUNK
         while c < jb.CELLS and left:
             if occ[c] != jf.HIDDEN:

@@ -131,15 +131,6 @@ def _box_sprite(t, filled):
     return fb
 
 
-def _whole():
-    # One slice object for ``frame[whole] = bg`` (a ``[:]`` would build one
-    # per copy on CircuitPython; MicroPython's slice() cannot be called).
-    class Cut:
-        def __getitem__(self, key):
-            return key
-    return Cut()[:]
-
-
 def cell_xy(c):
     # Top-left pixel of cell c's box (row along x, column along y).
     r = c // jb.COLS
@@ -232,7 +223,7 @@ class FieldView:
     # field with its pieces (roads, railways, camps, headquarters under
     # them; ``shown[c]``: what cell c's box holds there, _EMPTY_BOX or
     # 1 + the sprite's index or _HIDDEN_BOX), kept up to date box by box
-    # (``sync``: only the cells whose piece changed are drawn again).
+    # (``update``: only the cells whose piece changed are drawn again).
     # ``draw`` puts it on the screen in one copy (ctx.frame; a blit of the
     # whole frame cost 8.4 ms on the virtual Pico, the 60 cells' sprites
     # 7.5 ms more) and over it what blinks: marks, the route, the last move.
@@ -253,7 +244,6 @@ class FieldView:
         self.note = framebuf.FrameBuffer(bytearray(_NOTE_W * 2), _NOTE_W, 11, framebuf.MONO_VLSB)
         # one empty cell's box, drawn on its own (clipped) to go into bg
         self.box = framebuf.FrameBuffer(bytearray(_BOX_W * 2), _BOX_W, _BOX_H, framebuf.MONO_VLSB)
-        self.whole = _whole()
         self.cx = bytearray(jb.CELLS)       # box corner per cell (draw without tuples)
         self.cy = bytearray(jb.CELLS)
         for c in range(jb.CELLS):
@@ -266,14 +256,20 @@ class FieldView:
         fb = self.bg_fb
         fb.fill(0)
         for c in range(jb.CELLS):
-            self.draw_ground(fb, c, 0, 0, c)
-        self.mountains(fb, 0, 0)
+            self.draw_empty(fb, c, 0, 0, c)
+        # the front line: nothing drawn across the mountains F1-G1 / F3-G3 (in
+        # the gap, beside every box)
+        fb.fill_rect(_MID_X + 1, _TOP + _CELL_H, _GAP - 2, 9, 0)
+        fb.fill_rect(_MID_X + 1, _TOP + 3 * _CELL_H, _GAP - 2, 9, 0)
 
-    def draw_ground(self, fb, c, ox, oy, after):
-        # Cell c's roads and railways to its neighbours after cell ``after``
-        # and its post, camp or headquarters, shifted by (-ox, -oy): cell by
-        # cell from 0 (``after`` c) the empty field, alone (``after`` -1 and
-        # into ``box``: every line through c's box clipped to it) its box.
+    def draw_empty(self, fb, c, x, y, start):
+        # The empty field's cell c, shifted by (-x, -y): its roads and
+        # railways to the neighbours from cell ``start`` on and its post, camp
+        # or headquarters.  Cell by cell from 0 (``start`` c) the empty field,
+        # alone (``start`` 0, into ``box``: the lines through its box clipped
+        # to it) an empty box.
+        ox = x
+        oy = y
         x, y = cell_xy(c)
         x -= ox
         y -= oy
@@ -281,7 +277,7 @@ class FieldView:
         my = y + 5
         for i in range(jb.ROAD_N[c]):
             q = jb.ROAD[c * 8 + i]
-            if q < after:
+            if q < start:
                 continue
             qx, qy = cell_xy(q)
             qx += 4 - ox
@@ -313,12 +309,7 @@ class FieldView:
         else:
             fb.fill_rect(mx - 1, my - 1, 3, 3, 1)
 
-    def mountains(self, fb, ox, oy):
-        # the front line: nothing drawn across the mountains F1-G1 / F3-G3
-        fb.fill_rect(_MID_X + 1 - ox, _TOP + _CELL_H - oy, _GAP - 2, 9, 0)
-        fb.fill_rect(_MID_X + 1 - ox, _TOP + 3 * _CELL_H - oy, _GAP - 2, 9, 0)
-
-    def sync(self, m, moving):
+    def update(self, m, moving):
         # bg with model m's pieces (``moving``'s is drawn in flight: not
         # there); only the boxes whose piece changed are drawn again
         occ = m.occ
@@ -341,13 +332,12 @@ class FieldView:
                 x = self.cx[c]
                 y = self.cy[c]
                 box.fill(0)
-                self.draw_ground(box, c, x, y, -1)
-                self.mountains(box, x, y)
+                self.draw_empty(box, c, x, y, 0)
                 self.bg_fb.blit(box, x, y)
             else:
-                self.put(self.bg_fb, c, k - 1)
+                self.show(self.bg_fb, c, k - 1)
 
-    def put(self, fb, c, i):
+    def show(self, fb, c, i):
         # cell c's piece: sprite ``i`` (_HIDDEN_BOX - 1: face-down), a camp's clipped
         x = self.cx[c]
         y = self.cy[c]
@@ -364,10 +354,10 @@ class FieldView:
         # move is marked: a small square where the piece came from, a dashed
         # frame around it where it went or was flipped).
         m = s.model
-        self.sync(m, moving)
+        self.update(m, moving)
         frame = s.ctx.frame
         if frame is not None and len(frame) == len(self.bg):
-            frame[self.whole] = self.bg     # fb's bytes: one copy
+            frame[:] = self.bg              # fb's bytes: one copy
         else:
             fb.blit(self.bg_fb, 0, 0)
         shown = self.shown
@@ -378,7 +368,7 @@ class FieldView:
             for i in range(s.path_len):
                 c = path[i]
                 if shown[c]:
-                    self.put(fb, c, shown[c] - 1)
+                    self.show(fb, c, shown[c] - 1)
         last = moving == jb.NONE and m.last_src != jf.NOBODY
         if last and m.last_src != m.last_dst and not shown[m.last_src]:
             c = m.last_src                  # (a piece there hides it)
@@ -398,7 +388,7 @@ class FieldView:
                     fb.fill_rect(self.cx[c] + 2, self.cy[c] + 3, 5, 5, 1)
             elif blink and k != _HIDDEN_BOX:
                 # attack target: blinks inverted (the other colour's sprite)
-                self.put(fb, c, (k - 1 + jf.TYPES) % (2 * jf.TYPES))
+                self.show(fb, c, (k - 1 + jf.TYPES) % (2 * jf.TYPES))
         if last:
             c = m.last_dst
             fb.blit(self.dashed, self.cx[c] - 1, self.cy[c] - 1, 0)
@@ -584,7 +574,7 @@ class Scene(screens.Scene):
         # whole frame sent, ~24 ms, came to 54 ms in one tick on the virtual
         # Pico; the 60 pieces into bg take ~12 ms).
         self.new_game()
-        self.view.sync(self.model, jb.NONE)
+        self.view.update(self.model, jb.NONE)
         self.held = True
 
     def new_game(self):
