@@ -59,7 +59,7 @@ _GUARD_BLOCK = const(1000)     # taking one an enemy piece could step on next
 _FLAG_NEAR = const(400)        # killing a piece that reaches a free flag neighbour
 _HQ_STUCK = const(2)           # divisor: entering a headquarters costs value / 2
 _TOP_K = const(5)              # candidates re-checked two-ply (our flag reachable after them?)
-_FLIP_CHUNK = const(12)        # cells per phase-2 slice
+_FLIP_CHUNK = const(4)         # face-down cells scored per phase-2 slice
 _REPLY_FLAG = const(5000)      # per enemy piece that reaches our face-up flag after the move
 _RACE = const(40)              # per road step closer to the enemy's face-up flag
 _FLIP_RACE = const(3000)       # flipping next to the enemy's face-up flag (x our movers / hidden)
@@ -108,7 +108,7 @@ _fill_dist()
 # piece on a cell), and ``AI``, the move search that scores every move against
 # it: a task of the long-work protocol (firmware/work.py).  Per turn
 # ``begin(model)``, then ``step()`` until it returns True (each step is at most
-# one piece's routing, _FLIP_CHUNK cells of flip scoring or one two-ply pair),
+# one piece's routing, _FLIP_CHUNK face-down cells' flips scored or one two-ply pair),
 # then ``answer``, the move (while the search runs it holds the best move found
 # so far; work.NO_ANSWER before the first).
 
@@ -448,11 +448,7 @@ class AI(work.Task):
                 self._score_moves(c)
             return False
         if phase == 2:
-            c = self.cell
-            end = c + _FLIP_CHUNK
-            if end > jb.CELLS:
-                end = jb.CELLS
-            self._score_flips(c, end)
+            end = self._score_flips(self.cell)
             self.cell = end
             if end < jb.CELLS:
                 return False
@@ -636,8 +632,8 @@ class AI(work.Task):
                 s -= v // _HQ_STUCK
             self._consider(base + q, s)
 
-    def _score_flips(self, start, end):
-        # Score the flips of cells start..end-1 (a slice of phase 2).
+    def _score_flips(self, c):
+        # A slice of phase 2: the next _FLIP_CHUNK face-down cells' flips from c on; the cell after.
         model = self.model
         th = self.th
         occ = model.occ
@@ -645,14 +641,14 @@ class AI(work.Task):
         pool = model.pool
         hidden = model.hidden
         if not hidden:
-            return
+            return jb.CELLS
         me = self.me
         adj = self.mine_adj
         my_side = self.my_side
         fthreat = th.fthreat
         threatened = 0
-        for c in range(jb.CELLS):
-            if fthreat[c]:
+        for q in range(jb.CELLS):
+            if fthreat[q]:
                 threatened = 1
         en_mov = 0
         if me != jf.NOBODY:
@@ -666,11 +662,15 @@ class AI(work.Task):
                 race_flip += pool[me * jf.TYPES + t]
             race_flip = race_flip * _FLIP_RACE // hidden
         find = pool[(1 - me) * jf.TYPES + jf.FLAG] * _FLIP_FIND // hidden if me != jf.NOBODY else 0
-        for c in range(start, end):
+        left = _FLIP_CHUNK
+        while c < jb.CELLS and left:
             if occ[c] != jf.HIDDEN:
+                c += 1
                 continue
+            left -= 1
             if me == jf.NOBODY:
                 self._consider(c * 65, _FLIP_BASE)
+                c += 1
                 continue
             # our face-up pieces next to c (targets if c is an enemy piece)
             na = 0
@@ -710,6 +710,8 @@ class AI(work.Task):
                             worst = loss
                     total -= k * worst
             self._consider(c * 65, bonus + total // hidden)
+            c += 1
+        return c
 
 
 class RandomPlayer:

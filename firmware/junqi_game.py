@@ -101,6 +101,8 @@ GLYPHS = (
     ".XXX." "X...X" "X...X" ".XXX." "X...X" "X...X" ".XXX."   # 8 marshal
 )
 _GLYPH_LEN = const(35)
+_EMPTY_BOX = const(0)           # FieldView.shown: a box without a piece,
+_HIDDEN_BOX = const(25)         # 1..24 a face-up piece (1 + its sprite), a face-down one
 
 
 def _box_sprite(t, filled):
@@ -217,9 +219,14 @@ def _put_field(m, field, counts):
 
 class FieldView:
     # The field's look, made once: the piece sprites ([colour * 12 + type]
-    # and the face-down tile), the last move's dashed frame, the empty field
-    # (``bg``: roads, railways, camps, headquarters) and each cell's box
-    # corner.  ``draw`` puts the scene's pieces, marks and route on it.
+    # and the face-down tile), the last move's dashed frame and ``bg``, the
+    # field with its pieces (roads, railways, camps, headquarters under
+    # them; ``shown[c]``: what cell c's box holds there, _EMPTY_BOX or
+    # 1 + the sprite's index or _HIDDEN_BOX), kept up to date box by box
+    # (``update``: only the cells whose piece changed are drawn again).
+    # ``draw`` puts it on the screen in one copy (ctx.frame; a blit of the
+    # whole frame cost 8.4 ms on the virtual Pico, the 60 cells' sprites
+    # 7.5 ms more) and over it what blinks: marks, the route, the last move.
 
     def __init__(self):
         self.sprites = []
@@ -235,109 +242,156 @@ class FieldView:
             _BOX_W + 2, _BOX_H + 2, framebuf.MONO_VLSB)
         # the colours' note, drawn into its own box once per note (Scene.tell_colours)
         self.note = framebuf.FrameBuffer(bytearray(_NOTE_W * 2), _NOTE_W, 11, framebuf.MONO_VLSB)
-        self.bg = bytearray(1024)
-        self.bg_fb = framebuf.FrameBuffer(self.bg, 128, 64, framebuf.MONO_VLSB)
-        self.draw_empty(self.bg_fb)
+        # one empty cell's box, drawn on its own (clipped) to go into bg
+        self.box = framebuf.FrameBuffer(bytearray(_BOX_W * 2), _BOX_W, _BOX_H, framebuf.MONO_VLSB)
         self.cx = bytearray(jb.CELLS)       # box corner per cell (draw without tuples)
         self.cy = bytearray(jb.CELLS)
         for c in range(jb.CELLS):
             x, y = cell_xy(c)
             self.cx[c] = x
             self.cy[c] = y
-
-    def draw_empty(self, fb):
-        # The field without pieces (drawn once, into ``bg``).
+        self.bg = bytearray(1024)
+        self.bg_fb = framebuf.FrameBuffer(self.bg, 128, 64, framebuf.MONO_VLSB)
+        self.shown = bytearray(jb.CELLS)    # every box empty
+        fb = self.bg_fb
         fb.fill(0)
         for c in range(jb.CELLS):
-            x, y = cell_xy(c)
-            mx = x + 4
-            my = y + 5
-            for i in range(jb.ROAD_N[c]):
-                q = jb.ROAD[c * 8 + i]
-                if q < c:
-                    continue
-                qx, qy = cell_xy(q)
-                qx += 4
-                qy += 5
-                rail = False
-                for d in range(4):
-                    if jb.RAIL[c * 4 + d] == q:
-                        rail = True
-                if not rail:
-                    fb.line(mx, my, qx, qy, 1)
-                elif my == qy:
-                    fb.hline(mx, my - 1, qx - mx, 1)
-                    fb.hline(mx, my + 1, qx - mx, 1)
-                else:
-                    fb.vline(mx - 1, my, qy - my, 1)
-                    fb.vline(mx + 1, my, qy - my, 1)
-            k = jb.KIND[c]
-            if k == jb.CAMP:
-                fb.fill_rect(x + 1, y + 2, 7, 7, 0)
-                fb.rect(x + 1, y + 2, 7, 7, 1)
-                fb.pixel(x + 1, y + 2, 0)
-                fb.pixel(x + 7, y + 2, 0)
-                fb.pixel(x + 1, y + 8, 0)
-                fb.pixel(x + 7, y + 8, 0)
-            elif k == jb.HQ:
-                fb.fill_rect(x, y + 1, 9, 9, 0)
-                fb.rect(x, y + 1, 9, 9, 1)
-                fb.rect(x + 2, y + 3, 5, 5, 1)
-            else:
-                fb.fill_rect(mx - 1, my - 1, 3, 3, 1)
-        # the front line: nothing drawn across the mountains F1-G1 / F3-G3
+            self.draw_empty(fb, c, 0, 0, c)
+        # the front line: nothing drawn across the mountains F1-G1 / F3-G3 (in
+        # the gap, beside every box)
         fb.fill_rect(_MID_X + 1, _TOP + _CELL_H, _GAP - 2, 9, 0)
         fb.fill_rect(_MID_X + 1, _TOP + 3 * _CELL_H, _GAP - 2, 9, 0)
+
+    def draw_empty(self, fb, c, x, y, start):
+        # The empty field's cell c, shifted by (-x, -y): its roads and
+        # railways to the neighbours from cell ``start`` on and its post, camp
+        # or headquarters.  Cell by cell from 0 (``start`` c) the empty field,
+        # alone (``start`` 0, into ``box``: the lines through its box clipped
+        # to it) an empty box.
+        ox = x
+        oy = y
+        x, y = cell_xy(c)
+        x -= ox
+        y -= oy
+        mx = x + 4
+        my = y + 5
+        for i in range(jb.ROAD_N[c]):
+            q = jb.ROAD[c * 8 + i]
+            if q < start:
+                continue
+            qx, qy = cell_xy(q)
+            qx += 4 - ox
+            qy += 5 - oy
+            if jb.RAIL[c * 4] != q and jb.RAIL[c * 4 + 1] != q and jb.RAIL[c * 4 + 2] != q \
+                    and jb.RAIL[c * 4 + 3] != q:
+                if q > c:                   # from the lower cell (the same pixels)
+                    fb.line(mx, my, qx, qy, 1)
+                else:
+                    fb.line(qx, qy, mx, my, 1)
+            elif my == qy:
+                fb.hline(min(mx, qx), my - 1, abs(qx - mx), 1)
+                fb.hline(min(mx, qx), my + 1, abs(qx - mx), 1)
+            else:
+                fb.vline(mx - 1, min(my, qy), abs(qy - my), 1)
+                fb.vline(mx + 1, min(my, qy), abs(qy - my), 1)
+        k = jb.KIND[c]
+        if k == jb.CAMP:
+            fb.fill_rect(x + 1, y + 2, 7, 7, 0)
+            fb.rect(x + 1, y + 2, 7, 7, 1)
+            fb.pixel(x + 1, y + 2, 0)
+            fb.pixel(x + 7, y + 2, 0)
+            fb.pixel(x + 1, y + 8, 0)
+            fb.pixel(x + 7, y + 8, 0)
+        elif k == jb.HQ:
+            fb.fill_rect(x, y + 1, 9, 9, 0)
+            fb.rect(x, y + 1, 9, 9, 1)
+            fb.rect(x + 2, y + 3, 5, 5, 1)
+        else:
+            fb.fill_rect(mx - 1, my - 1, 3, 3, 1)
+
+    def update(self, m, moving):
+        # bg with model m's pieces (``moving``'s is drawn in flight: not
+        # there); only the boxes whose piece changed are drawn again
+        occ = m.occ
+        kind = m.kind
+        colour = m.colour
+        shown = self.shown
+        for c in range(jb.CELLS):
+            o = occ[c]
+            if o == 0 or c == moving:
+                k = _EMPTY_BOX
+            elif o == jf.HIDDEN:
+                k = _HIDDEN_BOX
+            else:
+                k = 1 + colour[c] * jf.TYPES + kind[c]
+            if k == shown[c]:
+                continue
+            shown[c] = k
+            if k == _EMPTY_BOX:
+                box = self.box
+                x = self.cx[c]
+                y = self.cy[c]
+                box.fill(0)
+                self.draw_empty(box, c, x, y, 0)
+                self.bg_fb.blit(box, x, y)
+            else:
+                self.show(self.bg_fb, c, k - 1)
+
+    def show(self, fb, c, i):
+        # cell c's piece: sprite ``i`` (_HIDDEN_BOX - 1: face-down), a camp's clipped
+        x = self.cx[c]
+        y = self.cy[c]
+        fb.blit(self.hidden if i == _HIDDEN_BOX - 1 else self.sprites[i], x, y)
+        if jb.KIND[c] == jb.CAMP:
+            fb.pixel(x, y, 0)
+            fb.pixel(x + _BOX_W - 1, y, 0)
+            fb.pixel(x, y + _BOX_H - 1, 0)
+            fb.pixel(x + _BOX_W - 1, y + _BOX_H - 1, 0)
 
     def draw(self, fb, s, moving):
         # The field with scene ``s``'s pieces, marks and route; ``moving``:
         # the cell whose piece is drawn in flight (jb.NONE: none, and the last
         # move is marked: a small square where the piece came from, a dashed
         # frame around it where it went or was flipped).
-        fb.blit(self.bg_fb, 0, 0)
-        if s.path_len:
-            self.draw_path(fb, s.path, s.path_len)
         m = s.model
+        self.update(m, moving)
+        frame = s.ctx.frame
+        if frame is not None and len(frame) == len(self.bg):
+            frame[:] = self.bg              # fb's bytes: one copy
+        else:
+            fb.blit(self.bg_fb, 0, 0)
+        shown = self.shown
+        if s.path_len:
+            # the route runs under the pieces: those on it drawn again
+            path = s.path
+            self.draw_path(fb, path, s.path_len)
+            for i in range(s.path_len):
+                c = path[i]
+                if shown[c]:
+                    self.show(fb, c, shown[c] - 1)
         last = moving == jb.NONE and m.last_src != jf.NOBODY
-        if last and m.last_src != m.last_dst:
-            c = m.last_src
+        if last and m.last_src != m.last_dst and not shown[m.last_src]:
+            c = m.last_src                  # (a piece there hides it)
             fb.fill_rect(self.cx[c] + 2, self.cy[c] + 3, 5, 5, 0)
             fb.rect(self.cx[c] + 2, self.cy[c] + 3, 5, 5, 1)
-        occ = m.occ
-        kind = m.kind
-        colour = m.colour
-        cx = self.cx
-        cy = self.cy
-        sprites = self.sprites
-        hidden = self.hidden
         blink = (s.frame >> 3) & 1
         mark = s.mark
         steps = s.steps
         for c in range(jb.CELLS):
-            o = occ[c]
-            x = cx[c]
-            y = cy[c]
-            if o == 0 or c == moving:
-                if mark[c] and steps[c]:
-                    self.draw_steps(fb, x, y, steps[c])
-                elif mark[c] and blink:
-                    fb.fill_rect(x + 2, y + 3, 5, 5, 1)
+            if not mark[c]:
                 continue
-            if o == jf.HIDDEN:
-                fb.blit(hidden, x, y)
-            else:
-                col = colour[c]
-                if mark[c] and blink:
-                    col = 1 - col           # attack target: blinks inverted
-                fb.blit(sprites[col * jf.TYPES + kind[c]], x, y)
-            if jb.KIND[c] == jb.CAMP:
-                fb.pixel(x, y, 0)
-                fb.pixel(x + _BOX_W - 1, y, 0)
-                fb.pixel(x, y + _BOX_H - 1, 0)
-                fb.pixel(x + _BOX_W - 1, y + _BOX_H - 1, 0)
+            k = shown[c]
+            if k == _EMPTY_BOX:
+                if steps[c]:
+                    self.draw_steps(fb, self.cx[c], self.cy[c], steps[c])
+                elif blink:
+                    fb.fill_rect(self.cx[c] + 2, self.cy[c] + 3, 5, 5, 1)
+            elif blink and k != _HIDDEN_BOX:
+                # attack target: blinks inverted (the other colour's sprite)
+                self.show(fb, c, (k - 1 + jf.TYPES) % (2 * jf.TYPES))
         if last:
             c = m.last_dst
-            fb.blit(self.dashed, cx[c] - 1, cy[c] - 1, 0)
+            fb.blit(self.dashed, self.cx[c] - 1, self.cy[c] - 1, 0)
 
     def draw_steps(self, fb, x, y, n):
         # The cells entered to reach an empty cell (1..99), on a cleared
@@ -514,11 +568,13 @@ class Scene(screens.Scene):
     # -- game flow ---------------------------------------------------------------------
     def deal(self):
         # A new game chosen in play (the menu's A, the pause menu's RESTART, the
-        # end screen's A): the deal in this tick with the frame on show kept, the
-        # new field's first frame in the next (the deal's ~8 ms, the field's
-        # ~19 ms and a whole frame sent, ~24 ms, came to 54 ms in one tick on
-        # the virtual Pico).
+        # end screen's A): the deal and its face-down pieces put into the
+        # view's bg in this tick with the frame on show kept, the new field's
+        # first frame in the next (the deal's ~8 ms, the field's ~19 ms and a
+        # whole frame sent, ~24 ms, came to 54 ms in one tick on the virtual
+        # Pico; the 60 pieces into bg take ~12 ms).
         self.new_game()
+        self.view.update(self.model, jb.NONE)
         self.held = True
 
     def new_game(self):

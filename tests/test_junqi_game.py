@@ -597,3 +597,89 @@ def test_the_ais_flip_turns_the_tile_over():
     assert len(widths) == junqi_game._FLIP_TICKS
     assert widths[2] < widths[1] < widths[0] and widths[3] < widths[4] < widths[5]
     assert m.occ[c] != jf.HIDDEN and m.plies == 2 and g.screen is g.play_screen
+
+
+def _draw_whole(view, empty, fb, s, moving):
+    """The field as drawn before FieldView kept its pieces in ``bg``: the
+    empty field, the route, every cell's piece or marks, the last move."""
+    fb.blit(empty, 0, 0)
+    if s.path_len:
+        view.draw_path(fb, s.path, s.path_len)
+    m = s.model
+    last = moving == jb.NONE and m.last_src != jf.NOBODY
+    if last and m.last_src != m.last_dst:
+        c = m.last_src
+        fb.fill_rect(view.cx[c] + 2, view.cy[c] + 3, 5, 5, 0)
+        fb.rect(view.cx[c] + 2, view.cy[c] + 3, 5, 5, 1)
+    blink = (s.frame >> 3) & 1
+    for c in range(jb.CELLS):
+        o = m.occ[c]
+        x, y = view.cx[c], view.cy[c]
+        if o == 0 or c == moving:
+            if s.mark[c] and s.steps[c]:
+                view.draw_steps(fb, x, y, s.steps[c])
+            elif s.mark[c] and blink:
+                fb.fill_rect(x + 2, y + 3, 5, 5, 1)
+            continue
+        if o == jf.HIDDEN:
+            fb.blit(view.hidden, x, y)
+        else:
+            col = m.colour[c]
+            if s.mark[c] and blink:
+                col = 1 - col
+            fb.blit(view.sprites[col * jf.TYPES + m.kind[c]], x, y)
+        if jb.KIND[c] == jb.CAMP:
+            for px, py in ((x, y), (x + 8, y), (x, y + 10), (x + 8, y + 10)):
+                fb.pixel(px, py, 0)
+    if last:
+        c = m.last_dst
+        fb.blit(view.dashed, view.cx[c] - 1, view.cy[c] - 1, 0)
+
+
+@pytest.mark.parametrize("frame_bytes", [False, True])
+def test_the_kept_field_draws_what_the_whole_field_did(frame_bytes):
+    """FieldView keeps the field with its pieces (``bg``, drawn again only
+    where a piece changed) and draws the route, marks and last move over it:
+    through random games (flips, moves, captures, new deals), selections
+    with their marks and routes, pieces in flight and both blink phases, every
+    frame is the one the whole field drawn from scratch gives, through fb's
+    blit and through the frame's bytes (ctx.frame)."""
+    import random
+
+    rnd = random.Random(7)
+    ctx = FakeCtx()
+    buf = bytearray(1024)
+    fb = framebuf.FrameBuffer(buf, 128, 64, framebuf.MONO_VLSB)
+    if frame_bytes:
+        ctx.frame = buf
+    g = junqi_game.Scene(ctx)
+    view = g.view
+    empty = framebuf.FrameBuffer(bytearray(view.bg), 128, 64, framebuf.MONO_VLSB)
+    want = real_fb()
+    m = g.model
+    checked = 0
+    for game in range(3):
+        m.reset(game + 1)
+        for ply in range(120):
+            if m.winner != jf.NOBODY or not m.legal_moves():
+                break
+            g.clear_marks()
+            g.path_len = 0
+            g.sel = jb.NONE
+            mine = [c for c in range(jb.CELLS) if m.is_mine(m.to_move, c) and m.destinations(c)]
+            if mine and rnd.random() < 0.7:
+                g.cursor = rnd.choice(mine)
+                g.select(g.cursor)
+                dests = [c for c in range(jb.CELLS) if g.mark[c]]
+                g.cursor = rnd.choice(dests)
+                g.route_preview()
+            for moving in (jb.NONE, rnd.choice([g.path[0] if g.path_len else g.cursor, jb.NONE])):
+                for frame in (0, 8):
+                    g.frame = frame
+                    buf[:] = bytes(1024)
+                    view.draw(fb, g, moving)
+                    _draw_whole(view, empty, want, g, moving)
+                    assert bytes(buf) == bytes(want.buf), (game, ply, moving, frame)
+                    checked += 1
+            m.apply(m.moves[rnd.randrange(m.nmoves)])
+    assert checked > 500
