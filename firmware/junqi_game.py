@@ -508,7 +508,6 @@ class Scene(screens.Scene):
         self.end_screen = EndScreen(self)
         self.screen = self.menu_screen
         self.held = False                   # a new deal this tick: the frame on show stays
-        self.menu_drawn = False             # the last frame drawn had the pause menu
 
     def tick(self, ctx):
         self.held = False
@@ -531,15 +530,6 @@ class Scene(screens.Scene):
         p = self.pause
         if self.held or p.loading:          # fb still holds the frame on show
             return
-        if p.shown and not self.menu_drawn and p.rules is None:
-            # the menu's first frame over the field drawn last tick (in fb): the
-            # field's ~19 ms and the whole frame sent (~24 ms) came to 48-53 ms
-            # in one tick on the virtual Pico; the field is drawn again next tick
-            self.menu_drawn = True
-            import pausemenu
-            pausemenu.draw(p, fb)
-            return
-        self.menu_drawn = p.shown
         p.draw_over(self.screen, fb)
 
     def frame_key(self):
