@@ -157,43 +157,110 @@ class FileWords:
         self.f.close()
 
 
+# The table bytes a slice of ``Check`` runs through CRC-32: ~10 ms on the
+# virtual Pico; the file's opening and header (~8 ms) and the probe (~9 ms)
+# are slices of their own: 2V2H6S's 58 KB file in five slices, the others'
+# in three or four.  The whole check of that file in one slice was 34 ms
+# (the opening with the first 24 KB, 19 ms).
+_CHECK_BYTES = const(24576)
+
+
+class Check:
+    """``attach`` in slices (``step()``), for a caller that keeps its ticks
+    short (klotski_game, one slice a tick): the file opened and its header
+    read, its CRC-32 ``_CHECK_BYTES`` of the table a slice, then the rank <->
+    layout probe.  ``status`` is None until the check ends, then what
+    ``attach`` returns; on "ok" the solver has its table.  ``close()`` gives
+    a check under way up (its file closed)."""
+
+    def __init__(self, d, solver):
+        self.d = d
+        self.solver = solver
+        self.status = None       # "ok", "missing", "corrupt", "stale" once known
+        self.f = None            # the table file, open while the check runs
+        self.parts = None        # the header's fields
+        self.start = 0           # the table's first byte in the file
+        self.left = solver.table_nbytes   # bytes still to run through the CRC (-1: it was right)
+        self.crc = 0
+        self.buf = memoryview(bytearray(256))
+
+    def step(self):
+        """One slice; True once ``status`` is known."""
+        if self.status is None:
+            try:
+                st = self._slice()
+            except (ValueError, UnicodeError, OSError, IndexError):
+                st = "corrupt"
+            except Exception:           # e.g. klotski.LayoutError from a foreign probe
+                st = "stale"
+            if st is not None:
+                self._end(st)
+        return self.status is not None
+
+    def _slice(self):
+        # the check's next slice: its status once it has one, else None
+        f = self.f
+        solver = self.solver
+        if f is None:
+            try:
+                f = self.f = self.d.open(cache.name_for(solver), "rb")
+            except OSError:
+                return "missing"
+            parts = _header(f.readline(), solver)
+            if isinstance(parts, str):
+                return parts
+            if cache.crc32 is None:
+                return "corrupt"
+            self.parts = parts
+            self.start = f.tell()
+            return None
+        if self.left < 0:                 # the CRC is through and right: the probe
+            return "ok" if _probe_ok(solver, self.parts) else "stale"
+        buf = self.buf
+        crc = self.crc
+        left = self.left
+        most = left - _CHECK_BYTES
+        while left > most and left > 0:
+            part = buf[:left] if left < 256 else buf
+            got = f.readinto(part)
+            if not got:
+                return "corrupt"
+            crc = cache.crc32(part if got == 256 else part[:got], crc)   # (no garbage a chunk)
+            left -= got
+        self.crc = crc
+        self.left = left
+        if left == 0:
+            if f.read(1) or "%08x" % (crc & 0xFFFFFFFF) != self.parts[6]:
+                return "corrupt"
+            self.left = -1
+        return None
+
+    def _end(self, status):
+        self.status = status
+        f = self.f
+        self.f = None
+        if status != "ok":
+            if f is not None:
+                f.close()
+            return
+        solver = self.solver
+        words = FileWords(f, self.start, 2 if solver.distances.word_bits == 16 else 4)
+        solver.distances.planes = solver.table = words
+        solver.finish()
+
+    def close(self):
+        if self.f is not None:
+            self.f.close()
+            self.f = None
+
+
 def attach(d, solver):
     """Give a solver made with ``search=False`` (its setup done) the table in
     the cache, read from the file as it is needed (``FileWords``).  Returns
     "ok" (the solver is finished and keeps the file open), "missing",
-    "corrupt" or "stale" (as ``load``; the file stays).  Needs crc32."""
-    name = cache.name_for(solver)
-    try:
-        f = d.open(name, "rb")
-    except OSError:
-        return "missing"
-    status = "corrupt"
-    try:
-        parts = _header(f.readline(), solver)
-        if not isinstance(parts, str) and cache.crc32 is not None:
-            start = f.tell()
-            buf = memoryview(bytearray(256))
-            crc = 0
-            left = solver.table_nbytes
-            while left > 0:
-                part = buf[:left] if left < 256 else buf
-                got = f.readinto(part)
-                if not got:
-                    break
-                crc = cache.crc32(part[:got], crc)
-                left -= got
-            if left == 0 and not f.read(1) and "%08x" % (crc & 0xFFFFFFFF) == parts[6]:
-                status = "ok" if _probe_ok(solver, parts) else "stale"
-        elif isinstance(parts, str):
-            status = parts
-    except (ValueError, UnicodeError, OSError, IndexError):
-        status = "corrupt"
-    except Exception:           # e.g. klotski.LayoutError from a foreign probe
-        status = "stale"
-    if status != "ok":
-        f.close()
-        return status
-    words = FileWords(f, start, 2 if solver.distances.word_bits == 16 else 4)
-    solver.distances.planes = solver.table = words
-    solver.finish()
-    return status
+    "corrupt" or "stale" (as ``load``; the file stays).  Needs crc32.  The
+    whole ``Check`` at once."""
+    c = Check(d, solver)
+    while not c.step():
+        pass
+    return c.status

@@ -100,7 +100,7 @@ _ROWS_SHOWN = const(8)
 _WIN_HZ = const(1400)    # beep: solved
 # solver phases
 _S_NONE = const(0)
-S_NEW = const(1)         # constructor runs next tick
+S_NEW = const(1)         # constructor runs next tick (after SolverTask.opening's ticks)
 S_BUILD = const(2)
 S_READY = const(3)
 S_FAIL = const(4)
@@ -119,6 +119,9 @@ BUILDS = sys.implementation.name != "circuitpython"
 _WANT_NOTHING = const(0)
 _WANT_HINT = const(1)
 _WANT_AUTO = const(2)
+# what a level's opening still has to do before the solver is made (SolverTask.opening)
+_O_COLLECT = const(1)    # the old solver, let go, is collected
+_O_IMPORT = const(2)     # klotski_filetable imported (the table is a file)
 _PINYIN = {
     "横刀立马": "HENG DAO LI MA", "指挥若定": "ZHI HUI RUO DING", "兵分三路": "BING FEN SAN LU",
     "齐头并进": "QI TOU BING JIN", "桃花园中": "TAO HUA YUAN ZHONG", "一路进军": "YI LU JIN JUN",
@@ -183,9 +186,21 @@ class SolverTask(work.Task):
     allocate its arrays and walk the geometries take up to ~10 ms, the
     kernel's ~1 ms, so each tick expects its own longest slice (the
     estimate of the longest since the search began halved the search's
-    share of a tick on the virtual Pico: 98 ticks instead of 49).  ``alone_next()`` is True before the table's slice
-    and once a tick has run MAX_SLICES slices (the simulator's clock stands
-    still); the scene resets ``slices`` each tick."""
+    share of a tick on the virtual Pico: 98 ticks instead of 49).  ``alone_next()`` is True before the table's slice,
+    between the slices of a table file's check (S_LOAD, ``klotski_filetable.Check``:
+    its CRC-32 a part a slice, then the probe; the whole check in one slice
+    was 27 ms of a 44 ms tick on the virtual Pico) and once a tick has run
+    MAX_SLICES slices (the simulator's clock stands still); the scene resets
+    ``slices`` each tick.
+
+    Before the constructor, S_NEW has the level's opening to finish
+    (``opening``, set by ``want``), a stage each: the old solver collected
+    (~20 ms on the virtual Pico, longer on a fuller heap), then, when the
+    table is a file, ``klotski_filetable`` imported (~25 ms: four file
+    system lookups and the module's load).  In the tick that opened the
+    level they were 44 of its 58 ms; the scene runs them in the ticks after
+    it, the frame on show kept (``Scene.held``), or at once (``open_now``)
+    where a level opens outside a tick."""
 
     def __init__(self, ctx):
         self.cache = klotski_cache.dir_for(ctx)   # the table cache's directory (None: no cache)
@@ -199,34 +214,56 @@ class SolverTask(work.Task):
         self.builds = BUILDS     # this runtime can build a table
         self.filed = False       # the solver reads its table from the file (klotski_filetable,
         #                          which adds free_before and held: the heap)
+        self.opening = 0         # what the level's opening still has to do (_O_COLLECT, _O_IMPORT)
+        self.check = None        # the table file's check under way (klotski_filetable.Check)
 
     def want(self, piece_set):
         """A level of ``piece_set`` is open: True when that needs a new solver
         (the scene then starts its job on this task)."""
         if piece_set == self.piece_set:
             return False
-        if self.writer is not None:
-            self.writer.abort()
-            self.writer = None
-        # a table file in the cache is read from there (no table array, no
-        # build); without one a runtime that builds does so
-        filed = not self.builds or (self.cache is not None
-                                    and klotski_cache.has_table(self.cache, piece_set))
+        self._stop_io()
         if not self.builds:          # the old solver's file closed, the heap before the new one
             __import__("klotski_filetable").drop(self)
-        else:
+            self.solver = None
+            gc.collect()
+        else:                        # the rest of the opening in slices of its own (class notes)
             if self.filed and self.phase == S_READY:
                 self.solver.table.close()   # the old solver's table file
-            if filed:                # its import here, in the tick that opens the level,
-                __import__("klotski_filetable")   # not in the one that reads the file
-        self.filed = filed
-        self.solver = None
+            self.solver = None
+            self.opening = _O_COLLECT
+        # a table file in the cache is read from there (no table array, no
+        # build); without one a runtime that builds does so
+        self.filed = not self.builds or (self.cache is not None
+                                         and klotski_cache.has_table(self.cache, piece_set))
         self.answer = work.NO_ANSWER
-        gc.collect()
         self.piece_set = piece_set
         self.phase = S_NEW
         self.cache_status = ""
         return True
+
+    def _stop_io(self):
+        # the cache write or the table file's check under way: given up
+        if self.writer is not None:
+            self.writer.abort()
+            self.writer = None
+        if self.check is not None:
+            self.check.close()
+            self.check = None
+
+    def _open_step(self):
+        """One step of the level's opening (``opening``, class notes)."""
+        if self.opening == _O_COLLECT:
+            gc.collect()
+            self.opening = _O_IMPORT if self.filed else 0
+            return
+        self.opening = 0
+        __import__("klotski_filetable")   # here, not in the slice that reads the file
+
+    def open_now(self):
+        """The level's opening at once (a level opened outside a tick)."""
+        while self.opening:
+            self._open_step()
 
     def can_solve(self, piece_set):
         """True when a level of ``piece_set`` can have hints here: the table can
@@ -236,7 +273,8 @@ class SolverTask(work.Task):
 
     def alone_next(self):
         ph = self.phase
-        return self.slices >= MAX_SLICES or (ph == S_SETUP and self.solver.heavy_next)
+        return (self.slices >= MAX_SLICES or (ph == S_SETUP and self.solver.heavy_next)
+                or self.check is not None)
 
     def step(self):
         """One slice; True at the end of a stage (see the class notes)."""
@@ -255,11 +293,15 @@ class SolverTask(work.Task):
                 return True
             return False
         if ph == S_NEW:
+            if self.opening:
+                self._open_step()            # a tick each
+                return True
             nv, nh, ns = self.piece_set
             self.solver = klotski.Solver(nv, nh, ns, sliced=True, search=not self.filed)
             self.phase = S_SETUP
         elif ph == S_LOAD:
-            self._load()
+            if not self._load():
+                return False                 # the file's check goes on (alone_next)
         elif ph == S_SAVE:
             self._save()
         if self.phase == S_READY:
@@ -269,9 +311,8 @@ class SolverTask(work.Task):
     def failed(self):
         """A slice ran out of memory (the job showed its toast): drop the
         solver and play on without hints."""
-        if self.writer is not None:
-            self.writer.abort()
-            self.writer = None
+        self._stop_io()
+        self.opening = 0
         self.solver = None       # (a table file it read is closed when collected)
         self.phase = S_FAIL
         gc.collect()
@@ -294,21 +335,28 @@ class SolverTask(work.Task):
         return True
 
     def _load(self):
-        """The solver is set up: its finished table may be in the cache."""
+        """The solver is set up: its finished table may be in the cache.  False
+        while the table file's check has slices to go (one a tick)."""
+        if self.filed and self.cache is not None:   # the table stays in its file
+            ft = __import__("klotski_filetable")
+            if not self.builds:           # (the heap it holds noted: can_solve)
+                st = self.cache_status = ft.attach_task(self)
+                self.phase = S_READY if st == "ok" else S_NO_TABLE
+                return True
+            c = self.check
+            if c is None:
+                c = self.check = ft.Check(self.cache, self.solver)
+            if not c.step():
+                return False
+            self.check = None
+            st = self.cache_status = c.status
+            if st == "ok":
+                self.phase = S_READY
+            else:                         # a bad file: removed, the table built instead
+                self._rebuild(st)
+            return True
         self.phase = S_BUILD
         if self.cache is not None:
-            if self.filed:                # the table stays in its file
-                ft = __import__("klotski_filetable")
-                if not self.builds:       # (the heap it holds noted: can_solve)
-                    st = self.cache_status = ft.attach_task(self)
-                    self.phase = S_READY if st == "ok" else S_NO_TABLE
-                    return
-                st = self.cache_status = ft.attach(self.cache, self.solver)
-                if st == "ok":
-                    self.phase = S_READY
-                else:                     # a bad file: removed, the table built instead
-                    self._rebuild(st)
-                return
             st = klotski_cache.load(self.cache, self.solver)
             if st != "missing" or not self.cache_status:   # (kept: why a file was refused)
                 self.cache_status = st
@@ -316,6 +364,7 @@ class SolverTask(work.Task):
                 self.phase = S_READY
             elif st in ("corrupt", "stale"):
                 self.ctx.toast("CACHE " + st.upper() + " - REBUILD", 45)
+        return True
 
     def _rebuild(self, st):
         """The table file could not be read (``st``): build the table instead,
@@ -479,18 +528,23 @@ class Scene(screens.Scene):
 
     def tick(self, ctx):
         job = self.job
-        held = self.held                 # a board opened last tick: its first frame now
+        task = self.task
+        held = self.held                 # a board opened: its first frame once the opening is done
         self.held = None
-        # the table's slices wait in a tick that opens a board (A on the list or
-        # the win screen) or draws its first frame, moves the list's selection
-        # (its text and thumbnail drawn again), or loads the pause menu or the
+        # the opening's steps (SolverTask.opening) run in the ticks after the
+        # one that opened the board, the frame on show kept; the table's
+        # slices wait in a tick that opens a board (A on the list or the win
+        # screen) or draws its first frame, moves the list's selection (its
+        # text and thumbnail drawn again), or loads the pause menu or the
         # rules (scenekit.Pause.heavy): with them it passed 50 ms on the
         # virtual Pico
         btn = ctx.buttons
-        if (job.running() and held is None and not self.pause.heavy(btn)
-                and not (self.screen is not self.play_screen
-                         and (btn.just_pressed(A) or btn.repeat(UP | DOWN | LEFT | RIGHT)))):
-            task = self.task
+        opening = held is not None and task.opening and job.running()
+        if opening:
+            self.held = held
+        if opening or (job.running() and held is None and not self.pause.heavy(btn)
+                       and not (self.screen is not self.play_screen
+                                and (btn.just_pressed(A) or btn.repeat(UP | DOWN | LEFT | RIGHT)))):
             task.slices = 0
             if task.phase == S_BUILD:
                 job.start(task)          # the search: a stage a tick (see SolverTask)
@@ -597,12 +651,14 @@ class Scene(screens.Scene):
     def frame_key(self):
         """The runtime's frame cache (docs/runtime.md): the list and the
         pack's error are redrawn only when this changes, the board every tick.
-        In the tick a board opens from the list or the win screen the frame on
-        show stays (``held``: the list's key, so it is not even drawn; -1 after
-        the win screen, whose frame ``draw`` leaves in fb): opening it (the
-        layout parsed, the solver's old table let go and collected: ~31 ms on
-        the virtual Pico) and its first frame (~31 ms, the whole panel sent)
-        take a tick each."""
+        In the tick a board opens from the list or the win screen, and in
+        the ticks of its opening's steps after it (``SolverTask.opening``),
+        the frame on show stays (``held``: the list's key, so it is not even
+        drawn; -1 after the win screen, whose frame ``draw`` leaves in fb):
+        opening it (the layout parsed, the solver's old table let go: ~10 ms
+        on the virtual Pico), collecting that (~20 ms), looking for the
+        table's file and importing klotski_filetable (~30 ms) and its first
+        frame (~31 ms, the whole panel sent) take a tick each."""
         if self.held is not None:
             return self.held
         if self.screen is self.list_screen and not self.pause.shown:
@@ -682,7 +738,11 @@ class Scene(screens.Scene):
             self.level = 0
             self.list_screen.top = 0
 
-    def open_level(self, i):
+    def open_level(self, i, held=None):
+        """Go to level ``i``.  ``held``: the key of the frame on show, which
+        stays while the opening's steps run in the next ticks (``frame_key``);
+        None: they run now (a level opened outside a tick: CONTINUE, the web
+        page's level, show_level)."""
         if i >= self.nb:
             try:
                 cells = check_level(self.layout(i))
@@ -704,6 +764,10 @@ class Scene(screens.Scene):
                 self.job.start(task)
             else:
                 task.phase = S_NO_TABLE
+        if held is None:
+            task.open_now()
+        else:
+            self.held = held
 
     # ------------------------------------------------------------ the board
     def restart(self):
@@ -821,10 +885,7 @@ class LevelList(screens.Screen):
             self._hints_level = i
             self.no_hints = not task.can_solve(klotski.piece_set(klotski.parse(g.layout(i))))
         if btn.just_pressed(A):
-            key = self.frame_key()        # what is on screen: kept in this tick
-            g.open_level(i)
-            if g.screen is g.play_screen:
-                g.held = key
+            g.open_level(i, self.frame_key())   # what is on screen: kept while the board opens
         elif btn.just_released(B):
             return "exit"
         return None
@@ -1131,9 +1192,7 @@ class WinScreen(screens.Screen):
             self.drop_first = False
         elif btn.just_pressed(A):
             if 0 <= g.level and g.level + 1 < g.n_levels():
-                g.open_level(g.level + 1)
-                if g.screen is g.play_screen:
-                    g.held = -1          # the board drawn next tick (Scene.frame_key)
+                g.open_level(g.level + 1, -1)   # the board drawn once open (Scene.frame_key)
             else:
                 g.to_list()
         elif btn.just_released(B):

@@ -20,7 +20,7 @@ import klotski_game as kg  # noqa: E402
 import klotski_levels  # noqa: E402
 import undoring  # noqa: E402
 from buttons import A, B, DOWN, LEFT, RIGHT, UP  # noqa: E402
-from gamectx import FakeCtx, chord, hold, tap, tick  # noqa: E402
+from gamectx import FakeCtx, chord, hold, press, release, tap, tick  # noqa: E402
 from host_tools.emulation.guestctx import GUEST_CTX  # noqa: E402
 
 CLASSIC = "VBBV/VBBV/VHHV/VSSV/S..S"
@@ -329,8 +329,13 @@ def test_sliced_build_progress_pending_hint_and_cache_written(tmp_path):
     g = kg.Scene(ctx)
     level = next(i for i in range(len(g.layouts)) if g.layouts[i].startswith("SS.V/SBBV"))  # 2V2H6S
     g.level = level
-    tap(g, ctx, A)
+    key = g.frame_key()
+    tap(g, ctx, A)                                # the level opened, then the old solver collected
+    assert g.task.phase == kg.S_NEW and not g.task.opening and not g.task.filed   # (no table file)
+    assert g.frame_key() == key                   # the list stays on show meanwhile
+    tick(g, ctx)
     assert g.task.phase == kg.S_NEW               # the board's first frame: the slices wait a tick
+    assert g.frame_key() is None
     tick(g, ctx)
     assert g.task.phase == kg.S_SETUP and g.task.solver.heavy_next is False
     assert g.play_screen.status() == "SOLVER: SETUP" and g.task.progress() == 0
@@ -377,7 +382,8 @@ def test_a_solver_out_of_memory_is_the_jobs_toast_and_no_solver(monkeypatch):
     hint finds no solver; the board plays on."""
     ctx = FakeCtx()
     g = kg.Scene(ctx)
-    tap(g, ctx, A)
+    tap(g, ctx, A)                            # opened, the old solver collected
+    tick(g, ctx)                              # the board's first frame
     tick(g, ctx)                              # the constructor's tick
     assert g.task.phase == kg.S_SETUP and g.job.running()
 
@@ -745,6 +751,76 @@ def test_a_runtime_that_builds_reads_a_table_file_from_the_file(cache_dir, class
     assert g.task.solver.search is not None
 
 
+def test_a_table_files_opening_and_check_come_a_step_a_tick(cache_dir):
+    """The tick that opens a level whose table is a file parses it and finds the
+    file; the old solver's collection and klotski_filetable's import follow in
+    a tick each with the list's frame kept on show (held: they were 44 of the
+    open tick's 58 ms on the virtual Pico), then the board's first frame.  The
+    file's check is a slice a tick: the file opened, its CRC-32, the probe.
+    A level opened during the check closes its file."""
+    ctx = FakeCtx(cache_dir=cache_dir)
+    g = kg.Scene(ctx)
+    g.level = CLASSIC_AT
+    tick(g, ctx)                                  # the list, scrolled to it
+    key = g.frame_key()
+    press(g, ctx, A)
+    assert g.task.filed and g.task.opening == kg._O_COLLECT and g.frame_key() == key
+    release(g, ctx, A)                            # the collection
+    assert g.task.opening == kg._O_IMPORT and g.frame_key() == key
+    tick(g, ctx)                                  # the import
+    assert not g.task.opening and g.frame_key() == key and g.task.phase == kg.S_NEW
+    tick(g, ctx)                                  # the first frame
+    assert g.frame_key() is None and g.task.phase == kg.S_NEW
+    n = 0
+    while g.task.phase != kg.S_LOAD:
+        tick(g, ctx)
+        n += 1
+        assert n < 100
+    left = []
+    while g.task.phase == kg.S_LOAD:
+        tick(g, ctx)
+        left.append(g.task.check.left if g.task.check else None)
+    nbytes = g.task.solver.table_nbytes
+    assert 0 < nbytes < klotski_filetable._CHECK_BYTES and left == [nbytes, -1, None]
+    assert g.task.phase == kg.S_READY and g.task.cache_status == "ok"
+    # a level of another set opened half way through the check: the file closed
+    g = kg.Scene(ctx)
+    g.open_level(CLASSIC_AT)
+    while g.task.check is None:
+        tick(g, ctx)
+    f = g.task.check.f
+    assert not f.closed
+    g.show_level(next(t for t in g.layouts if klotski.piece_set(klotski.parse(t)) != (4, 1, 4)))
+    assert f.closed and g.task.check is None and not g.task.filed
+
+
+def test_a_table_files_check_in_slices_is_attachs(cache_dir, monkeypatch):
+    """klotski_filetable.Check: the file opened and its header read, then its
+    CRC-32 _CHECK_BYTES a slice, then the probe; what attach finds, for a sound
+    file and a damaged one (the file closed)."""
+    monkeypatch.setattr(klotski_filetable, "_CHECK_BYTES", 4096)
+    d = klotski_cache.Dir(cache_dir)
+    s = klotski.Solver(4, 1, 4, search=False)
+    c = klotski_filetable.Check(d, s)
+    left = []
+    while not c.step():
+        left.append(c.left)
+    n = s.table_nbytes
+    assert left == [n - 4096 * i for i in range(n // 4096 + 1)] + [-1]
+    assert c.status == "ok" and isinstance(s.table, klotski_filetable.FileWords)
+    assert s.distance(s.rank_of(klotski.parse(CLASSIC))) == 81
+    path = Path(cache_dir) / "klotski_414.tbl"
+    raw = bytearray(path.read_bytes())
+    raw[-5000] ^= 1
+    path.write_bytes(bytes(raw))
+    s = klotski.Solver(4, 1, 4, search=False)
+    c = klotski_filetable.Check(d, s)
+    while not c.step():
+        pass
+    assert c.status == "corrupt" and c.f is None and s.table is None
+    assert klotski_filetable.attach(d, klotski.Solver(4, 1, 4, search=False)) == "corrupt"
+
+
 # ------------------------------------------------------------ host commands
 
 def test_solve_and_levels_commands(capsys):
@@ -835,6 +911,8 @@ g.level = LEVEL
 ctx.buttons.down = buttons.A
 g.tick(ctx)                              # opens the level
 ctx.buttons.down = 0
+while g.task.opening:                    # its opening's steps: the old solver collected and
+    g.tick(ctx)                          # klotski_filetable imported (here compiled from source)
 open_ticks = []                          # Solver(), its sliced setup, the cache load
 alloc = 0
 while g.task.phase in (klotski_game.S_NEW, klotski_game.S_SETUP, klotski_game.S_LOAD) and len(open_ticks) < 200:
