@@ -199,7 +199,7 @@ class SolverTask(work.Task):
     table is a file, ``klotski_filetable`` imported (~25 ms: four file
     system lookups and the module's load).  In the tick that opened the
     level they were 44 of its 58 ms; the scene runs them in the ticks after
-    it, the frame on show kept (``Scene.held``), or at once (``open_now``)
+    it, the frame on show kept (``Scene.held``), or at once (``Scene.open_level`` without ``held``)
     where a level opens outside a tick."""
 
     def __init__(self, ctx):
@@ -259,11 +259,6 @@ class SolverTask(work.Task):
             return
         self.opening = 0
         __import__("klotski_filetable")   # here, not in the slice that reads the file
-
-    def open_now(self):
-        """The level's opening at once (a level opened outside a tick)."""
-        while self.opening:
-            self._open_step()
 
     def can_solve(self, piece_set):
         """True when a level of ``piece_set`` can have hints here: the table can
@@ -582,8 +577,9 @@ class Scene(screens.Scene):
                 scenekit.refuse(ctx, "NOTHING TO UNDO")
         elif act == "RESTART":
             self.restart()
-        elif act == "LEVELS":
-            self.to_list()
+        elif act == "LEVELS":           # the list drawn next tick (its 21 ms and a whole
+            self.to_list()              # frame after the menu's tick came to 53 ms)
+            self.held = -1
         elif act == "QUIT":
             return "exit"
         return None
@@ -764,8 +760,9 @@ class Scene(screens.Scene):
                 self.job.start(task)
             else:
                 task.phase = S_NO_TABLE
-        if held is None:
-            task.open_now()
+        if held is None:                 # the opening's steps at once (outside a tick)
+            while task.opening:
+                task._open_step()
         else:
             self.held = held
 

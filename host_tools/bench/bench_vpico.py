@@ -442,9 +442,11 @@ def resume_rows(report):
     saves = got["trapcat_saves"]
     tick, tick_and_save = got["trapcat_worst_tick"]
     report.add(SECTION, "per-move save of the game in progress (Trap the Cat), max", round(max(saves), 2),
-               "ms", 30.0, note="%d saves over %d moves, %d games; mean %.1f ms" % (
+               "ms", 30.0, note="%d saves over %d moves, %d games; mean %.1f ms; a game's end "
+               "(its game in progress cleared, its records stored: after its tick too, as a move's "
+               "save) %s ms" % (
                    len(saves), got["trapcat_moves"][0], got["trapcat_moves"][1] + 1,
-                   sum(saves) / len(saves)))
+                   sum(saves) / len(saves), "/".join("%.1f" % ms for ms in got["trapcat_ends"]) or "-"))
     ksaves = got["klotski_saves"]
     ms, layouts, size, snap_ms, encode_ms = got["klotski_save"]
     report.add(SECTION, "per-move save (Klotski, undo ring full), max", round(max(ksaves), 2), "ms", 30.0,

@@ -46,6 +46,7 @@ for _n in ('trapcat', 'klotski'):
     savestore.Saves().store(_n, {'won': 5, 'lost': 3})
 rt = main.boot(cfg, hw, savestore.Saves())
 SAVES = []
+ENDS = []           # a game's end (ctx.finish): its two writes, after its tick as a move's save
 WORST = [0, 0]      # the longest tick; the longest tick + the save after it
 def step(mask=0):
     MASK[0] = mask
@@ -53,11 +54,12 @@ def step(mask=0):
     rt.step()
     took = time.ticks_diff(time.ticks_us(), t) / 1000.0
     due = rt.save_due
+    ending = rt.ending is not None
     t0 = time.ticks_us()
     rt.save_pending()           # as Runtime.run: the save (after a light tick) or a collection
     ms = time.ticks_diff(time.ticks_us(), t0) / 1000.0
     if due and not rt.save_due:
-        SAVES.append(ms)
+        (ENDS if ending else SAVES).append(ms)
         if took + ms > WORST[1]:
             WORST[1] = took + ms
     else:
@@ -97,6 +99,7 @@ while len(SAVES) < %(moves)d and MOVES[1] < 20:
         step(0)
         n += 1
 emit('trapcat_saves', SAVES)
+emit('trapcat_ends', ENDS)
 emit('trapcat_worst_tick', tuple(WORST))
 emit('trapcat_moves', tuple(MOVES))
 """
