@@ -100,6 +100,68 @@ def moved_cursor(btn, cursor, size):
     return r * size + c
 
 
+def draw_grid(self, fb, cursor, r0=0, r1=MAX_SIDE):
+    """Scene.draw_grid: the grid (cursor frame on ``cursor``, -1: none),
+    with the distance map on the free cells while it is shown.  A function
+    here so that Scene stays under 400 lines; trapcat_link's match draws
+    with it too."""
+    # (its rows r0 to r1 - 1: Scene.mend_toast)
+    # the cursor on a blocked cell frames a smaller block (never a bigger
+    # block); the hint's cell is marked X
+    b = self.board
+    hint = self.hint_cell
+    size = b.size
+    cells = b.cells
+    cat = b.cat
+    # A free cell's dot is set straight in the frame bytes (ctx.frame, behind fb)
+    # when there is one: a pixel() call per dot cost 0.23 ms with the pure-Python
+    # framebuf deployed to CircuitPython, and a grid has up to 81 dots.
+    ctx = self.ctx
+    frame = ctx.frame
+    width = ctx.width
+    height = ctx.height
+    dist = self.an.dist
+    digits = self.digits
+    overlay = self.overlay
+    if overlay:
+        self.an.distances()          # the cats' border search: the article's map
+    if r1 > size:
+        r1 = size
+    cell = r0 * size
+    for r in range(r0, r1):
+        y = r * CELL
+        x = _SHIFT if r & 1 else 0
+        dot_y = y + 3
+        dot_row = (dot_y >> 3) * width + 3
+        dot_bit = 1 << (dot_y & 7)
+        for _ in range(size):
+            if cell == cat:
+                fb.fill_rect(x + 1, y + 1, 5, 5, 1)
+                fb.pixel(x + 2, y + 2, 0)
+                fb.pixel(x + 4, y + 2, 0)
+                fb.pixel(x + 1, y, 1)
+                fb.pixel(x + 5, y, 1)
+            elif cells[cell]:
+                if cell == cursor:
+                    fb.fill_rect(x + 2, y + 2, 3, 3, 1)
+                else:
+                    fb.fill_rect(x + 1, y + 1, 5, 5, 1)
+            elif cell == hint:
+                fb.line(x + 1, y + 1, x + 5, y + 5, 1)
+                fb.line(x + 5, y + 1, x + 1, y + 5, 1)
+            elif overlay and dist[cell] != trapcat_ai.INF:
+                d = dist[cell]
+                fb.blit(digits[d if d < 10 else 10], x + 2, y + 1)
+            elif frame is None:
+                fb.pixel(x + 3, dot_y, 1)
+            elif dot_y < height and x + 3 < width:
+                frame[dot_row + x] |= dot_bit
+            if cell == cursor:
+                fb.rect(x, y, CELL, CELL, 1)
+            cell += 1
+            x += CELL
+
+
 class Scene(screens.Scene):
     """The scene the runtime runs: the grid in play, its cat, hint, job and
     undo ring, the records and the levels, shared by the screens; ``screen``
@@ -447,64 +509,7 @@ class Scene(screens.Scene):
         return True
 
     # -- drawing --------------------------------------------------------------
-    def draw_grid(self, fb, cursor, r0=0, r1=MAX_SIDE):
-        """The grid (cursor frame on ``cursor``, -1: none), with the distance
-        map on the free cells while it is shown."""
-        # (its rows r0 to r1 - 1: Scene.mend_toast)
-        # the cursor on a blocked cell frames a smaller block (never a bigger
-        # block); the hint's cell is marked X
-        b = self.board
-        hint = self.hint_cell
-        size = b.size
-        cells = b.cells
-        cat = b.cat
-        # A free cell's dot is set straight in the frame bytes (ctx.frame, behind fb)
-        # when there is one: a pixel() call per dot cost 0.23 ms with the pure-Python
-        # framebuf deployed to CircuitPython, and a grid has up to 81 dots.
-        ctx = self.ctx
-        frame = ctx.frame
-        width = ctx.width
-        height = ctx.height
-        dist = self.an.dist
-        digits = self.digits
-        overlay = self.overlay
-        if overlay:
-            self.an.distances()          # the cats' border search: the article's map
-        if r1 > size:
-            r1 = size
-        cell = r0 * size
-        for r in range(r0, r1):
-            y = r * CELL
-            x = _SHIFT if r & 1 else 0
-            dot_y = y + 3
-            dot_row = (dot_y >> 3) * width + 3
-            dot_bit = 1 << (dot_y & 7)
-            for _ in range(size):
-                if cell == cat:
-                    fb.fill_rect(x + 1, y + 1, 5, 5, 1)
-                    fb.pixel(x + 2, y + 2, 0)
-                    fb.pixel(x + 4, y + 2, 0)
-                    fb.pixel(x + 1, y, 1)
-                    fb.pixel(x + 5, y, 1)
-                elif cells[cell]:
-                    if cell == cursor:
-                        fb.fill_rect(x + 2, y + 2, 3, 3, 1)
-                    else:
-                        fb.fill_rect(x + 1, y + 1, 5, 5, 1)
-                elif cell == hint:
-                    fb.line(x + 1, y + 1, x + 5, y + 5, 1)
-                    fb.line(x + 5, y + 1, x + 1, y + 5, 1)
-                elif overlay and dist[cell] != trapcat_ai.INF:
-                    d = dist[cell]
-                    fb.blit(digits[d if d < 10 else 10], x + 2, y + 1)
-                elif frame is None:
-                    fb.pixel(x + 3, dot_y, 1)
-                elif dot_y < height and x + 3 < width:
-                    frame[dot_row + x] |= dot_bit
-                if cell == cursor:
-                    fb.rect(x, y, CELL, CELL, 1)
-                cell += 1
-                x += CELL
+    draw_grid = draw_grid
 
     def draw_panel(self, fb, n=4):
         """The panel's title and its four lines (the first ``n``)."""
