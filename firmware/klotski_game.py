@@ -251,7 +251,7 @@ class SolverTask(work.Task):
             self.check.close()
             self.check = None
 
-    def _open_step(self):
+    def open_step(self):
         """One step of the level's opening (``opening``, class notes)."""
         if self.opening == _O_COLLECT:
             gc.collect()
@@ -289,7 +289,7 @@ class SolverTask(work.Task):
             return False
         if ph == S_NEW:
             if self.opening:
-                self._open_step()            # a tick each
+                self.open_step()             # a tick each
                 return True
             nv, nh, ns = self.piece_set
             self.solver = klotski.Solver(nv, nh, ns, sliced=True, search=not self.filed)
@@ -762,7 +762,7 @@ class Scene(screens.Scene):
                 task.phase = S_NO_TABLE
         if held is None:                 # the opening's steps at once (outside a tick)
             while task.opening:
-                task._open_step()
+                task.open_step()
         else:
             self.held = held
 
