@@ -33,7 +33,10 @@ The cat's move and the hint are tasks of work.py (trapcat_ai's begin / step
 <= ~25 ms on a Pico) while the tick's SLICE_MS allow, so input is polled every
 tick; the panel says which one runs ("CAT THINKS..." for the cat,
 "FINDING HINT" in inverse video for the hint).  A or a B tap drops a hint under
-way.  A slice that runs out of memory ends the job with the
+way.  A tick runs the hint's slices or sends a changed frame, not both
+(together they came to 37-50 ms on the virtual Pico): a tick whose cursor
+moved runs no slice, and a hint found is shown in the next tick.  A slice
+that runs out of memory ends the job with the
 "NOT ENOUGH MEMORY" toast: the hint then moves nothing, the cat takes its
 first free step.
 
@@ -543,16 +546,20 @@ class PlayScreen(screens.Screen):
             self.cat_moves(ctx)
             return None
         btn = ctx.buttons
-        g.cursor = moved_cursor(btn, g.cursor, g.board.size)
+        cursor = g.cursor
+        g.cursor = moved_cursor(btn, cursor, g.board.size)
         job = g.job
-        if job.running():                    # a hint is being worked out
+        if job.running() or job.state == work.DONE and job.task is g.hinter:   # a hint
             if btn.just_pressed(A):
                 job.cancel()                 # the player acts first: drop it
+            elif not job.running():          # found last tick: shown now
+                job.cancel()
+                if g.hinter.answer != trapcat.NONE:
+                    g.show_hint(g.hinter.answer)
+                return None
             else:
-                if self.think(ctx) == work.DONE:
-                    cell = g.hinter.answer
-                    if cell != trapcat.NONE:
-                        g.show_hint(cell)
+                if g.cursor == cursor:
+                    self.think(ctx)
                 return None
         if btn.just_pressed(A):
             self.block(ctx)

@@ -149,6 +149,7 @@ def test_the_end_of_a_game_keeps_the_records_and_drops_the_saved_game():
         _run(s, "a")
         while g.play_screen.cat_turn:
             s.step(())
+    _run(s, "wait:2")                    # the end's two writes, one after each light tick
     saved = rt.saves.load("trapcat")[0]
     assert saved.get("won", 0) + saved.get("lost", 0) == 1
     assert rt.resumable == [] and rt.saves.load("trapcat/play")[0] == {}

@@ -224,9 +224,9 @@ def test_os_saves_round_trip(tmp_path):
 
 def test_a_move_s_save_waits_for_a_light_tick_and_the_heap_is_collected_ahead_of_need():
     """After a heavy tick the save waits (at most _HOLD_TICKS ticks) for one
-    shorter than _LIGHT_MS; after _TIDY_SAVES saves the next such tick that
-    saves nothing collects the heap, so the collection does not land inside
-    a later save."""
+    shorter than _LIGHT_MS; after _TIDY_SAVES saves the next tick shorter than
+    _TIDY_MS that saves nothing collects the heap, so the collection does not
+    land inside a later save."""
     rt = simmod.Simulator().runtime
     saved = []
     collected = []
@@ -252,14 +252,17 @@ def test_a_move_s_save_waits_for_a_light_tick_and_the_heap_is_collected_ahead_of
         rt.tick_ms = runtime._LIGHT_MS
         rt.save_pending()                            # no save due, but not light enough
     assert len(saved) == runtime._TIDY_SAVES and collected == []
-    rt.tick_ms = runtime._LIGHT_MS - 1
+    rt.tick_ms = runtime._TIDY_MS
+    rt.save_pending()
+    assert collected == []                           # light, but the collection's ~20 ms would pass 33
+    rt.tick_ms = runtime._TIDY_MS - 1
     rt.save_pending()
     rt.save_pending()
-    assert collected == [runtime._LIGHT_MS - 1]      # once, then after _TIDY_SAVES more
+    assert collected == [runtime._TIDY_MS - 1]       # once, then after _TIDY_SAVES more
     rt.save_due = True
     rt.save_pending()
     rt.save_pending()
-    assert collected == [runtime._LIGHT_MS - 1] and len(saved) == runtime._TIDY_SAVES + 1
+    assert collected == [runtime._TIDY_MS - 1] and len(saved) == runtime._TIDY_SAVES + 1
 
 
 def _ending_runtime():
@@ -284,8 +287,9 @@ def _ending_runtime():
 
 
 def test_a_game_s_end_is_written_after_its_tick_cleared_first():
-    """ctx.finish writes nothing in the tick (its frame goes out first); the
-    save after a light tick clears the game in progress, then stores the records."""
+    """ctx.finish writes nothing in the tick (its frame goes out first); after
+    a light tick the game in progress is cleared, after the next the records
+    are stored (one write after each: 25-31 ms together on the virtual Pico)."""
     sim, rt, written = _ending_runtime()
     rt.ctx.finish("trapcat", {"won": 7, "lost": 2})
     assert written == [] and "trapcat" in rt.resumable
@@ -294,8 +298,15 @@ def test_a_game_s_end_is_written_after_its_tick_cleared_first():
     assert written == []                             # a heavy tick: it waits, as a move's save
     rt.tick_ms = 0
     rt.save_pending()
+    assert written == [("trapcat/play", {})] and rt.save_due   # one write after a light tick
+    assert "trapcat" not in rt.resumable
+    rt.tick_ms = runtime._LIGHT_MS
+    rt.save_pending()
+    assert len(written) == 1                         # the records wait for the next light tick
+    rt.tick_ms = 0
+    rt.save_pending()
     assert written == [("trapcat/play", {}), ("trapcat", {"won": 7, "lost": 2})]
-    assert "trapcat" not in rt.resumable and rt.ending is None
+    assert rt.ending is None and not rt.save_due
     rt.save_game()
     assert len(written) == 2                         # written once
 
