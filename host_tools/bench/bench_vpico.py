@@ -15,6 +15,8 @@ figure that counts.  rp2040js is typically ~10 % (up to ~40 %) faster than a
 real Pico (no flash XIP cache misses, simplified bus timing).
 """
 
+import re
+
 import host_tools.core.fwpath  # noqa: F401
 from host_tools.bench import bench_grid, bench_junqi, bench_klotski, bench_trapcat
 from host_tools.core.keyscript import parse_keys
@@ -350,6 +352,16 @@ def vpico_figures():
     return out
 
 
+_QSTR_TOTAL = re.compile(r"qstr pool:.*n_total_bytes=(\d+)")
+
+
+def qstr_pool_bytes(pico):
+    """The interned names' pools (micropython.qstr_info's n_total_bytes): never
+    freed, and grown a chunk at a time, each about twice the last (18 KB to
+    29 KB in one step), in whichever game's imports fill the last one."""
+    return int(_QSTR_TOTAL.search(pico.exec("import micropython\nmicropython.qstr_info()")).group(1))
+
+
 def heap_figures(pico):
     """On a started virtual Pico running the flashed firmware: the full frame's ms
     ("frame"), the resident heap at the launcher ("heap_launcher") and each game's
@@ -363,6 +375,7 @@ def heap_figures(pico):
     pico.exec(_PICO_SETUP)
     out.update(mpvm._parse_results(pico.exec(_FRAME)))
     out.update(mpvm._parse_results(pico.exec(_HEAP_LAUNCHER)))
+    out["qstr launcher"] = qstr_pool_bytes(pico)
     pico.exec(_HEAP_GAME)
     for title, keys, leave in GAME_SCRIPTS:
         pico.exec("PEAK[0] = 0")
@@ -370,6 +383,7 @@ def heap_figures(pico):
             pico.set_buttons(tick)
             pico.exec("play(%d, PEAK)" % count, emulated_ms=600000, timeout=3600)
         out["peak " + title] = int(pico.exec("print(PEAK[0])").strip())
+        out["qstr " + title] = qstr_pool_bytes(pico)
         pico.set_buttons(("down",))
         pico.exec("step(); step()")
         pico.set_buttons(())
@@ -499,3 +513,11 @@ def collect(report):
     for title, _, _ in GAME_SCRIPTS:
         report.add(SECTION, "%s peak live heap" % title, got["peak " + title], "bytes",
                    PICO_W_HEAP, note="max over ticks, after gc.collect(); budget: Pico W heap")
+    # which game's visit meets the names' pool's next chunk depends on how many
+    # names the games before it brought: these rows compare games across changes
+    for title, _, _ in GAME_SCRIPTS:
+        grown = got["qstr " + title] - got["qstr launcher"]
+        report.add(SECTION, "%s peak live heap less the names' pool growth" % title,
+                   got["peak " + title] - grown, "bytes", None,
+                   note="the row above less the qstr pool's growth since the launcher (%d -> %d B, "
+                   "read after the visit)" % (got["qstr launcher"], got["qstr " + title]))
