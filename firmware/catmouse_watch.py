@@ -68,7 +68,7 @@ class WatchScreen(screens.Screen):
         self.scene = scene
         self.match = scene.match
         self.view = scene.view
-        self.cats = (catmouse_ai.BfsCat(), catmouse_ai.AstarCat())
+        self.cats = (catmouse_ai.BfsCat(True), catmouse_ai.AstarCat())   # paths drawn
         self.sprites = None          # made while the first game loads
         self.grid_owner = catmouse_ai.EvasiveMouse()
         self.orders = (None, None)
