@@ -93,12 +93,13 @@ class WatchScreen(screens.Screen):
     # -- a game, loaded over six ticks ---------------------------------------------------
     def start(self, key=4):
         """A new game on the title's map.  The work is spread over the next
-        six ticks (the map, the terrain, the grid, the order readers, the
-        sprites, the first frame), each well inside a tick's time (map and
-        terrain in one tick took 34.9 ms on the virtual Pico, 70 % of a tick's
-        budget with no frame sent; the readers' import and the sprites 34.6
-        ms); the frame on screen stays until the last (``key``:
-        what frame_key() answers meanwhile)."""
+        six ticks (the map, the grid, the terrain and the AIs, the order
+        readers, the sprites, the first frame), each well inside a tick's
+        time (map and terrain in one tick took 34.9 ms on the virtual Pico,
+        70 % of a tick's budget with no frame sent; the readers' import and
+        the sprites 34.6 ms; a new grid and the AIs 30-32 ms, the grid alone
+        24 ms); the frame on screen stays until the last (``key``: what
+        frame_key() answers meanwhile)."""
         self.key = key
         self.phase = LOAD
         self.part = 0
@@ -109,9 +110,10 @@ class WatchScreen(screens.Screen):
         if part == 0:
             self._load_map()
         elif part == 1:
-            self._load_terrain()
+            self.grid_owner.prepare(self.match.game.board)   # a new map size: a new grid
         elif part == 2:
-            self._load_grid()
+            self._load_terrain()
+            self._load_ais()
         elif part == 3:
             search = self.grid_owner.search
             if self.orders[0] is None or self.orders[0].search is not search:
@@ -140,15 +142,16 @@ class WatchScreen(screens.Screen):
             self.terrain = bytearray(len(view.bg))
         self.terrain[WHOLE] = view.bg
 
-    def _load_grid(self):
-        """One grid for both cats and the mouse, kept from game to game (a
-        new one costs a tick's time): the mouse thinks only once the drawing
-        is done.  The mouse is the difficulty setting's."""
+    def _load_ais(self):
+        """One grid for both cats and the mouse (the mouse's, loaded in the
+        tick before), kept from game to game (a new one costs most of a
+        tick's time): the mouse thinks only once the drawing is done.  The
+        mouse is the difficulty setting's."""
         m = self.match
         ctx = self.scene.ctx
         g = m.game
         owner = self.grid_owner
-        owner.prepare(g.board)
+        owner.prepare(g.board)          # loaded already: nothing to do
         for cat in self.cats:
             cat.search = owner.search
             cat.loaded = owner.loaded
