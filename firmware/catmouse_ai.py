@@ -43,11 +43,17 @@ class _Searcher:
         move does not pay for it."""
         self._grid(board)
 
-    def _grid(self, board):
+    def sized(self, board):
+        """The search, made anew (not loaded) when the board's size differs:
+        the watch mode gives that a tick of its own (~24 ms on a Pico)."""
         search = self.search
         if search is None or search.cols != board.cols or search.rows != board.rows:
             search = self.search = self.GRID(board.cols, board.rows)
             self.loaded = None
+        return search
+
+    def _grid(self, board):
+        search = self.sized(board)
         if self.loaded is not board.costs:
             search.load(board.costs)
             self.loaded = board.costs
