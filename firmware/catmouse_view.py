@@ -118,16 +118,20 @@ class MapView:
         for cell in range(len(costs)):
             self.bg_fb.blit(sprites[costs[cell]].fb, (cell % cols) * CELL_W, (cell // cols) * CELL_H)
 
+    def copy_bg(self, fb):
+        """The background frame as the whole of ``fb`` (the display's)."""
+        frame = self.ctx.frame
+        if len(frame) == len(self.bg):
+            frame[WHOLE] = self.bg   # the prerendered terrain, one memory copy
+        else:
+            fb.blit(self.bg_fb, 0, 0)
+
     def draw(self, fb, g):
         """The map of game ``g`` with its pieces and the status bar below
         it; a cat that has caught the mouse blinks."""
         ctx = self.ctx
         cols = g.cols
-        frame = ctx.frame
-        if len(frame) == len(self.bg):
-            frame[WHOLE] = self.bg   # the prerendered terrain, one memory copy
-        else:
-            fb.blit(self.bg_fb, 0, 0)
+        self.copy_bg(fb)
         fb.blit(self.mouse_sprite.fb, (g.mouse % cols) * CELL_W, (g.mouse // cols) * CELL_H)
         if g.winner != "cat" or (ctx.tick_no() >> 3) & 1:
             fb.blit(self.cat_sprite.fb, (g.cat % cols) * CELL_W, (g.cat // cols) * CELL_H)

@@ -68,7 +68,7 @@ class WatchScreen(screens.Screen):
         self.scene = scene
         self.match = scene.match
         self.view = scene.view
-        self.cats = (catmouse_ai.BfsCat(), catmouse_ai.AstarCat())
+        self.cats = (catmouse_ai.BfsCat(True), catmouse_ai.AstarCat())   # paths drawn
         self.sprites = None          # made while the first game loads
         self.grid_owner = catmouse_ai.EvasiveMouse()
         self.orders = (None, None)
@@ -90,15 +90,19 @@ class WatchScreen(screens.Screen):
     def frame_key(self):
         return self.key
 
-    # -- a game, loaded over six ticks ---------------------------------------------------
+    # -- a game, loaded over seven ticks -------------------------------------------------
     def start(self, key=4):
         """A new game on the title's map.  The work is spread over the next
-        six ticks (the map, the terrain, the grid, the order readers, the
-        sprites, the first frame), each well inside a tick's time (map and
-        terrain in one tick took 34.9 ms on the virtual Pico, 70 % of a tick's
-        budget with no frame sent; the readers' import and the sprites 34.6
-        ms); the frame on screen stays until the last (``key``:
-        what frame_key() answers meanwhile)."""
+        seven ticks (the heap collected, the map, the grid made and the
+        terrain, the grid loaded and the AIs, the order readers, the sprites,
+        the first frame), each well inside a tick's time (map and terrain in
+        one tick took 34.9 ms on the virtual Pico, 70 % of a tick's budget
+        with no frame sent; the readers' import and the sprites 34.6 ms; a new
+        grid, loaded, and the AIs 30-32 ms: the grid made is 13 ms, loaded
+        15).  The loading allocates ~27 KB: a collection landing in one of
+        its 25-30 ms ticks took it to ~50 ms, so the heap is collected first,
+        in a tick of its own (ctx.collect).  The frame on screen stays until
+        the last (``key``: what frame_key() answers meanwhile)."""
         self.key = key
         self.phase = LOAD
         self.part = 0
@@ -107,12 +111,15 @@ class WatchScreen(screens.Screen):
         part = self.part
         self.part = part + 1
         if part == 0:
-            self._load_map()
+            self.scene.ctx.collect()
         elif part == 1:
-            self._load_terrain()
+            self._load_map()
         elif part == 2:
-            self._load_grid()
+            self.grid_owner.sized(self.match.game.board)     # a new map size: a new grid
+            self._load_terrain()
         elif part == 3:
+            self._load_ais()
+        elif part == 4:
             search = self.grid_owner.search
             if self.orders[0] is None or self.orders[0].search is not search:
                 import gridpath_order   # on this tick: an import takes ~20 ms on a Pico
@@ -120,7 +127,7 @@ class WatchScreen(screens.Screen):
                                gridpath_order.SearchOrder(search))
                 self.marks = bytearray(len(search.cost))
                 self.blank = bytes(len(search.cost))
-        elif part == 4:
+        elif part == 5:
             if self.sprites is None:
                 self.sprites = (gfx.Sprite(gfx.sprite_rows(_EXPANDED), CELL_W, CELL_H),
                                 gfx.Sprite(gfx.sprite_rows(_FRONTIER), CELL_W, CELL_H),
@@ -140,15 +147,16 @@ class WatchScreen(screens.Screen):
             self.terrain = bytearray(len(view.bg))
         self.terrain[WHOLE] = view.bg
 
-    def _load_grid(self):
-        """One grid for both cats and the mouse, kept from game to game (a
-        new one costs a tick's time): the mouse thinks only once the drawing
-        is done.  The mouse is the difficulty setting's."""
+    def _load_ais(self):
+        """One grid for both cats and the mouse (the mouse's, made in the
+        tick before, loaded here), kept from game to game (a new one costs
+        most of a tick's time): the mouse thinks only once the drawing is
+        done.  The mouse is the difficulty setting's."""
         m = self.match
         ctx = self.scene.ctx
         g = m.game
         owner = self.grid_owner
-        owner.prepare(g.board)
+        owner.prepare(g.board)          # the grid made in the tick before: loaded now
         for cat in self.cats:
             cat.search = owner.search
             cat.loaded = owner.loaded

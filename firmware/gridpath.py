@@ -222,6 +222,20 @@ class GridSearch:
         self.path_len = n + 1
         return n
 
+    def on_shortest(self, cell):
+        """After a ``bfs(src, dst)`` that found a path: True when ``cell``, a
+        neighbour of src, lies on a shortest path to dst (one read, where
+        ``path_through`` walks the links).  On a grid the distances of two
+        neighbours differ by exactly one, so cell is d - 1 or d + 1 moves
+        from dst (src being d); the search stops as src is reached, when it
+        has reached every cell d - 1 away and none d + 1 away: cell is on a
+        shortest path exactly when the search reached it (or it is dst)."""
+        if self.path_len < 2:
+            return False
+        p = self.pad[cell]
+        s = self.sides[p]
+        return 1 <= s <= 4 or p == self.pad[self.path[self.path_len - 1]]
+
     def path_through(self, cell):
         """After a ``bfs(src, dst)`` that found a path: if ``cell`` (a
         neighbour of src) also lies on a shortest path, rewrite self.path as

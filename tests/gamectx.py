@@ -86,6 +86,7 @@ class FakeCtx:
         self.game = None        # the scene whose save_game() calls store (None: counted only)
         self.game_saves = 0
         self.finishes = 0       # ctx.finish calls (a game's end)
+        self.collects = 0       # ctx.collect calls
 
     def ticks_ms(self):
         return self.now
@@ -133,6 +134,10 @@ class FakeCtx:
     def out_of_memory(self):
         """As the runtime's: the one toast of long work that ran out of memory."""
         self.toasts.append("NOT ENOUGH MEMORY")
+
+    def collect(self):
+        """The runtime's collects the heap; counted here."""
+        self.collects += 1
 
     def open_link(self):
         """The link cable's transport: ``link`` (None: the board has none)."""

@@ -365,3 +365,41 @@ def test_records_keep_at_most_max_maps():
     g.end_game(ctx)
     assert "Garden" not in ctx.saved["catmouse"]["maps"]
     assert ctx.saved["catmouse"]["lost_mouse"] == 1
+
+
+@pytest.mark.parametrize("way", ["end", "watch"])
+def test_the_title_comes_back_over_two_ticks_as_it_is_drawn_anew(way):
+    """B on the end screen or in the watch mode: the title's lines (and its
+    picture, into the map view's terrain frame) are made in that tick with
+    the frame on show kept, the next tick's frame is a copy of that picture,
+    pixel for pixel the title drawn anew; later frames are drawn as before."""
+    import framebuf
+
+    ctx = Ctx()
+    fb = framebuf.FrameBuffer(ctx.frame, 128, 64, framebuf.MONO_VLSB)
+    if way == "end":
+        g = _scene(ctx, "mouse")
+        _play_until_the_end(g, ctx, (A,))
+    else:
+        g = catmouse_game.Scene(ctx)
+        gamectx.tap(g, ctx, LEFT)                       # PLAY AS: WATCH
+        gamectx.tap(g, ctx, A)
+        for _ in range(20):
+            gamectx.tick(g, ctx)
+        assert g.screen is g.watch and g.view.bg is not None
+    g.draw(fb)
+    shown = bytes(ctx.frame)
+    key = g.frame_key()
+    gamectx.tick(g, ctx, down=B)
+    assert g.screen is g.title and g.held is not None and g.title.painted
+    assert g.frame_key() != key                         # drawn: nothing, the frame on show stays
+    g.draw(fb)
+    assert bytes(ctx.frame) == shown
+    gamectx.tick(g, ctx, up=B)
+    assert g.held is None and g.title.painted
+    g.draw(fb)                                          # the copy
+    assert not g.title.painted
+    copied = bytes(ctx.frame)
+    ctx.frame[:] = bytes(1024)
+    g.draw(fb)                                          # drawn anew
+    assert bytes(ctx.frame) == copied != shown

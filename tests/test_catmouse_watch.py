@@ -103,10 +103,13 @@ def _watch(difficulty=1, level=0):
     assert g.screen is g.watch and g.watch.phase == catmouse_watch.LOAD
     assert isinstance(g.watch, catmouse_watch.WatchScreen)
     key = g.frame_key()                             # the title stays while it loads
+    collects = ctx.collects
+    gamectx.tick(g, ctx)                            # the heap collected
+    assert ctx.collects == collects + 1
     gamectx.tick(g, ctx)                            # the map
-    gamectx.tick(g, ctx)                            # the terrain
+    gamectx.tick(g, ctx)                            # the grid, the terrain
     assert g.frame_key() == key
-    gamectx.tick(g, ctx)                            # the grid, the mouse
+    gamectx.tick(g, ctx)                            # the grid loaded, the mouse
     gamectx.tick(g, ctx)                            # the order readers
     gamectx.tick(g, ctx)                            # the sprites
     assert g.frame_key() == key
@@ -158,7 +161,7 @@ def test_a_watched_game_shows_each_search_then_moves_and_ends():
     for _ in range(catmouse_watch.DONE_TICKS):
         gamectx.tick(g, ctx)
     assert w.phase == catmouse_watch.LOAD                           # the next game
-    for _ in range(7):
+    for _ in range(8):
         gamectx.tick(g, ctx)
     assert w.phase == catmouse_watch.SEARCH and g.match.game.round == 1
 
@@ -187,7 +190,7 @@ def test_pause_step_speed_algorithm_board_and_back():
         gamectx.press(g, ctx, UP)
         assert " SP%d" % speed in _status(g) and catmouse_watch._CELLS[w.speed] == cells
     gamectx.press(g, ctx, DOWN)                      # next map, a new game
-    for _ in range(6):
+    for _ in range(7):
         gamectx.tick(g, ctx)
     assert g.level == 1 and g.match.game.round == 0 and w.phase == catmouse_watch.TURN
     assert g.match.cmap.costs == catmouse.parse_map(catmouse_maps.LEVELS[1][1]).costs

@@ -167,14 +167,16 @@ def test_bfs_and_astar_match_dijkstra(board):
 @given(boards)
 def test_path_through_finds_exactly_the_neighbours_on_a_shortest_path(board):
     """After a BFS, a neighbour of the start lies on a shortest path exactly
-    when its own distance to the end is one less; path_through then writes a
-    shortest path through it (else leaves the path as it was)."""
+    when its own distance to the end is one less; on_shortest says so (one
+    read) and path_through as well, writing a shortest path through it (else
+    leaving the path as it was)."""
     cols, rows, costs, src, dst = board
     costs = bytearray(costs)
     search = loaded(cols, rows, costs)
     moves = search.bfs(src, dst)
     if moves is None or moves == 0:
         for cell in range(cols * rows):
+            assert not search.on_shortest(cell)
             assert not search.path_through(cell)
         return
     r, c = divmod(src, cols)
@@ -185,6 +187,8 @@ def test_path_through_finds_exactly_the_neighbours_on_a_shortest_path(board):
         search.bfs(src, dst)
         before = search.path_cells()
         on_shortest = dijkstra(cols, rows, costs, q, dst, unit=True) == moves - 1
+        assert search.on_shortest(q) == on_shortest
+        assert search.path_cells() == before
         assert search.path_through(q) == on_shortest
         path = search.path_cells()
         if on_shortest:

@@ -88,7 +88,7 @@ def test_golden_catmouse_watch(golden):
     """WATCH (AI against AI): an A* search of the cat half drawn (shaded
     expansions, the frontier boxed), then its path, paused."""
     s = _sim()
-    _run(s, "a wait:3 left wait:2 a wait:10")
+    _run(s, "a wait:3 left wait:2 a wait:11")    # the watch loads over 7 ticks
     g = s.runtime.screen
     assert g.screen is g.watch and g.watch.phase == 0 and g.watch.shown > 0
     golden("catmouse_watch_search", s.screen_text())

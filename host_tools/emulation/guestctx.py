@@ -65,6 +65,8 @@ class Ctx:
         self.saved[gid] = records
     def out_of_memory(self):
         self.toast("NOT ENOUGH MEMORY")
+    def collect(self):
+        pass
     def open_link(self):
         return None
 '''
