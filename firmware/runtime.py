@@ -202,14 +202,6 @@ class Context:
     def collect(self):
         self._rt.collect()
 
-    def ai(self, fn, *args):
-        """Call an AI; on MemoryError show "not enough memory" and return None."""
-        try:
-            return fn(*args)
-        except MemoryError:
-            self._rt.out_of_memory()
-            return None
-
     def tick_no(self):
         return self._rt.ticks
 

@@ -63,7 +63,7 @@ class CountingDeadline:
 class FakeCtx:
     """Saves in ``saved`` (through JSON, as on the device; ``stores`` counts them;
     ``save_game`` as the runtime's when ``game`` is set, with ``game_id``),
-    toasts in ``toasts``, ``ai_calls`` counts ``ctx.ai``, a clock stopped at ``now``
+    toasts in ``toasts``, a clock stopped at ``now``
     (``tick_no()`` the tick it would be at 30 ticks/s)."""
 
     now = 1000
@@ -81,7 +81,6 @@ class FakeCtx:
         self.saved = {}
         self.stores = 0
         self.toasts = []
-        self.ai_calls = 0
         self.cache_dir = cache_dir
         self.game = None        # the scene whose save_game() calls store (None: counted only)
         self.game_saves = 0
@@ -120,10 +119,6 @@ class FakeCtx:
             return
         snap = game.snapshot()
         self.store(self.game_id + "/play", {} if snap is None else {"resume": snap})
-
-    def ai(self, fn, *args):
-        self.ai_calls += 1
-        return fn(*args)
 
     def finish(self, gid, records):
         """As the runtime's: the play save cleared, then the records stored."""

@@ -17,6 +17,7 @@ import boardcfg  # noqa: E402
 import buttons  # noqa: E402
 import clock  # noqa: E402
 import runtime  # noqa: E402
+import work  # noqa: E402
 import savestore as saves  # noqa: E402
 import screens  # noqa: E402
 from savecuts import RecordingFs, cut_states  # noqa: E402
@@ -500,11 +501,15 @@ class _Hungry(screens.Scene):
     def __init__(self, ctx):
         self.ctx = ctx
         self.ticks = 0
+        self.job = work.Job()
+        task = work.Task()
+        task.step = self.think
+        self.job.start(task)
 
     def tick(self, ctx):
         self.ticks += 1
         if self.ticks == 2:
-            ctx.ai(self.think)
+            self.job.run(ctx)          # long work that runs out of memory: FAILED, the toast
         if self.ticks == 4:
             raise MemoryError()
         if ctx.buttons.just_pressed(B):

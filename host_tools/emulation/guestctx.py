@@ -46,8 +46,6 @@ class Ctx:
         return ticks()
     def tick_no(self):
         return ticks() // 33
-    def ai(self, fn, *args):
-        return fn(*args)
     def deadline(self, ms):
         return self.dl.set(ms)
     def load(self, gid):
