@@ -554,8 +554,9 @@ class Scene(screens.Scene):
         # the opening's steps (SolverTask.opening) run in the ticks after the
         # one that opened the board, the frame on show kept; the table's
         # slices wait in a tick that opens a board (A on the list or the win
-        # screen) or draws its first frame, moves the list's selection (its
-        # text and thumbnail drawn again) or the menu's bar, or loads the
+        # screen) or draws its first frame, goes to the list (its frame made:
+        # B on the win screen or the pack's error), moves the list's selection
+        # (its text and thumbnail drawn again) or the menu's bar, or loads the
         # pause menu or the rules (scenekit.Pause.heavy): with them it passed
         # 50 ms on the virtual Pico (38 ms with the menu's bar)
         btn = ctx.buttons
@@ -564,7 +565,7 @@ class Scene(screens.Scene):
             self.held = held
         moved = btn.repeat(UP | DOWN | LEFT | RIGHT)
         if self.screen is not self.play_screen:
-            moved = moved or btn.just_pressed(A)
+            moved = moved or btn.just_pressed(A) or btn.just_released(B)
         elif not self.pause.shown:
             moved = False
         if opening or (job.running() and held is None and not self.pause.heavy(btn) and not moved):

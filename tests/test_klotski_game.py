@@ -246,7 +246,8 @@ def test_the_menu_covers_the_panel_so_it_is_not_drawn():
 
 def test_the_menus_bar_moving_waits_for_the_tables_slices():
     """While the table is built, a tick that moves the menu's bar runs no
-    slice of it (38 ms with one on the virtual Pico); the menu's other ticks do."""
+    slice of it (38 ms with one on the virtual Pico), nor one that goes from
+    the win screen to the list (the list's frame is made in it); the others do."""
     ctx = FakeCtx()
     g = kg.Scene(ctx)
     g.level = next(i for i in range(len(g.layouts)) if g.layouts[i].startswith("SS.V/SBBV"))  # 2V2H6S
@@ -261,6 +262,15 @@ def test_the_menus_bar_moving_waits_for_the_tables_slices():
     assert not slices and g.pause.item == 1
     release(g, ctx, DOWN)
     assert slices
+    tap(g, ctx, B)                                   # the menu closed
+    g.win(ctx)                                       # (solved by hand before the table)
+    for _ in range(3):
+        tick(g, ctx)
+    assert g.screen is g.win_screen and g.job.running()
+    del slices[:]
+    press(g, ctx, B)
+    release(g, ctx, B)                               # to the list: its frame made, no slice
+    assert g.screen is g.list_screen and len(slices) == 1 and g.frame_key() == -1
 
 
 def test_a_game_saved_before_the_list_was_ordered_plays_on():
