@@ -882,11 +882,12 @@ class LevelList(screens.Screen):
     and let go while a board is played): ``update`` draws into it only what
     changed since (a row whose level, bar, best or optimum changed, the
     count in the title, the thumbnail, "NO HINT"), and ``draw`` copies it
-    into fb.  A tick whose change is heavy (the rows scrolled, the first
-    frame, a pack level's thumbnail read from the file) makes the new frame
-    in the tick and keeps the old one on show until the next tick
-    (``Scene.held``): with the whole frame sent (~23 ms on the virtual Pico)
-    the list's full drawing (~20 ms) passed 33 ms in one tick."""
+    into fb.  A tick whose change is heavy (the rows scrolled, a pack
+    level's thumbnail read from the file; the first frame after a board:
+    ``Scene.to_list``) makes the new frame in the tick and keeps the old one
+    on show until the next tick (``Scene.held``): with the whole frame sent
+    (~23 ms on the virtual Pico) the list's full drawing (~20 ms) passed
+    33 ms in one tick."""
 
     def __init__(self, game, ctx):
         self.game = game
@@ -935,7 +936,8 @@ class LevelList(screens.Screen):
             g.open_level(i, self.frame_key())   # what is on screen: kept while the board opens
         elif btn.just_released(B):
             return "exit"
-        elif self.frame is None or self.top != self._drawn_top or (i >= g.nb and i != self._thumb_level):
+        elif self.frame is not None and (self.top != self._drawn_top
+                                         or (i >= g.nb and i != self._thumb_level)):
             self.update()                 # heavy: made now, shown next tick (class notes)
             g.held = -1
         return None
