@@ -161,25 +161,11 @@ def check_level(text):
     return cells
 
 
-# a str packed into a buffer (MicroPython and CircuitPython pack a str for
-# "s"; CPython does not: there the str's bytes are made)
-try:
-    from struct import pack_into as _pack_into
-    _pack_into("1s", bytearray(1), 0, "a")
-except Exception:                   # CPython: struct.error (a str is not bytes)
-    _pack_into = None
-_text = bytearray(24)
-
-
 def _cells_of(text, cells):
     """A built-in layout's text (as klotski.to_text writes it: upper case,
     rows joined by "/"; tests/test_klotski.py) into cells, as klotski.parse
-    makes them, with no allocation on the device."""
-    if _pack_into is None:
-        raw = text.encode()
-    else:
-        _pack_into("24s", _text, 0, text)
-        raw = _text
+    makes them (whose checks cost ~6 ms on the virtual Pico)."""
+    raw = text.encode()
     for c in range(20):
         cells[c] = raw[c + c // 4]
 
@@ -1038,8 +1024,8 @@ class LevelList(screens.Screen):
 
     def _thumb(self, f, sel):
         # the thumbnail of the selected layout (x 103-124, y 0-31): a built-in
-        # one from its text (parse's checks cost ~6 ms on the virtual Pico),
-        # a pack's parsed (it was read by the tick); a failure draws no pieces
+        # one from its text, a pack's parsed (it was read by the tick); a
+        # failure draws no pieces
         g = self.game
         thumb = self.thumb
         try:
