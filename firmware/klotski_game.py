@@ -8,7 +8,8 @@ the pause menu over the board is ``scenekit.Pause`` (``Scene.pause``).
 ``Scene`` holds what they share: the levels (``gamelevels.Levels``), the board
 in play, its undo ring and its solver (a ``SolverTask`` run by a
 ``work.Job``).  The list and the pack's error are
-kept on screen by the runtime's frame cache (``Scene.frame_key``).
+kept on screen by the runtime's frame cache (``Scene.frame_key``); the list
+draws only what changed, into a frame of its own (``LevelList``).
 
 Board: 4 x 5 cells of 12 px on the left (a frame with the exit gap under the
 middle columns); the block is a double frame with a solid core, verticals and
@@ -97,6 +98,7 @@ _SAVED_UNDO = const(12)  # of which a saved game keeps the newest (its play save
 AUTO_TICKS = const(8)
 _FLASH_TICKS = const(10)
 _ROWS_SHOWN = const(8)
+_MENU_X = const(52)      # the pause menu's box: x 52-127, the whole height (pausemenu._MX)
 _WIN_HZ = const(1400)    # beep: solved
 # solver phases
 _S_NONE = const(0)
@@ -157,6 +159,15 @@ def check_level(text):
     cells = klotski.parse(text)
     klotski.anchors(cells)
     return cells
+
+
+def _cells_of(text, cells):
+    """A built-in layout's text (as klotski.to_text writes it: upper case,
+    rows joined by "/"; tests/test_klotski.py) into cells, as klotski.parse
+    makes them (whose checks cost ~6 ms on the virtual Pico)."""
+    raw = text.encode()
+    for c in range(20):
+        cells[c] = raw[c + c // 4]
 
 
 def _layout_text(cells):
@@ -506,7 +517,7 @@ class Scene(screens.Scene):
         self.last = NONE         # anchor of the piece moved in the current step
         self.helped = False
         self.new_best = False
-        self.list_screen = LevelList(self)
+        self.list_screen = LevelList(self, ctx)
         self.play_screen = PlayScreen(self)
         # the pause menu over the play screen (its lines)
         self.pause = scenekit.Pause(("RESUME", "HINT", "AUTO SOLVE", "UNDO", "RESTART", "RULES",
@@ -529,17 +540,21 @@ class Scene(screens.Scene):
         # the opening's steps (SolverTask.opening) run in the ticks after the
         # one that opened the board, the frame on show kept; the table's
         # slices wait in a tick that opens a board (A on the list or the win
-        # screen) or draws its first frame, moves the list's selection (its
-        # text and thumbnail drawn again), or loads the pause menu or the
-        # rules (scenekit.Pause.heavy): with them it passed 50 ms on the
-        # virtual Pico
+        # screen) or draws its first frame, goes to the list (its frame made:
+        # B on the win screen or the pack's error), moves the list's selection
+        # (its text and thumbnail drawn again) or the menu's bar, or loads the
+        # pause menu or the rules (scenekit.Pause.heavy): with them it passed
+        # 50 ms on the virtual Pico (38 ms with the menu's bar)
         btn = ctx.buttons
         opening = held is not None and task.opening and job.running()
         if opening:
             self.held = held
-        if opening or (job.running() and held is None and not self.pause.heavy(btn)
-                       and not (self.screen is not self.play_screen
-                                and (btn.just_pressed(A) or btn.repeat(UP | DOWN | LEFT | RIGHT)))):
+        moved = btn.repeat(UP | DOWN | LEFT | RIGHT)
+        if self.screen is not self.play_screen:
+            moved = moved or btn.just_pressed(A) or btn.just_released(B)
+        elif not self.pause.shown:
+            moved = False
+        if opening or (job.running() and held is None and not self.pause.heavy(btn) and not moved):
             task.slices = 0
             if task.phase == S_BUILD:
                 job.start(task)          # the search: a stage a tick (see SolverTask)
@@ -577,9 +592,8 @@ class Scene(screens.Scene):
                 scenekit.refuse(ctx, "NOTHING TO UNDO")
         elif act == "RESTART":
             self.restart()
-        elif act == "LEVELS":           # the list drawn next tick (its 21 ms and a whole
-            self.to_list()              # frame after the menu's tick came to 53 ms)
-            self.held = -1
+        elif act == "LEVELS":           # the list's frame made now, shown next tick
+            self.to_list()
         elif act == "QUIT":
             return "exit"
         return None
@@ -641,7 +655,12 @@ class Scene(screens.Scene):
     def draw(self, fb):
         if self.held is not None or self.pause.loading:   # fb still holds the frame on show
             return
-        fb.fill(0)
+        if self.screen is self.list_screen:             # it copies a whole frame
+            pass
+        elif self.pause.shown and self.pause.rules is None:
+            fb.fill_rect(0, 0, _MENU_X, 64, 0)          # the menu's box clears the rest
+        else:
+            fb.fill(0)
         self.pause.draw_over(self.screen, fb)
 
     def frame_key(self):
@@ -729,10 +748,15 @@ class Scene(screens.Scene):
         self.open_level(_SHOWN)
 
     def to_list(self):
+        """The list, in a tick (a line of the menu, the win screen, the
+        pack's error): its frame is made now and shown next tick (``held``,
+        LevelList's notes: 47 ms in the tick after the menu's LEVELS)."""
         self.screen = self.list_screen
         if self.level < 0:
             self.level = 0
             self.list_screen.top = 0
+        self.list_screen.update()
+        self.held = -1
 
     def open_level(self, i, held=None):
         """Go to level ``i``.  ``held``: the key of the frame on show, which
@@ -752,7 +776,7 @@ class Scene(screens.Scene):
         self.start[:] = cells
         self.restart()
         self.screen = self.play_screen
-        self.list_screen.drop_thumb()
+        self.list_screen.drop_frame()
         task = self.task
         ps = klotski.piece_set(self.start)
         if task.want(ps):
@@ -838,19 +862,32 @@ class LevelList(screens.Screen):
     """Name, best / optimal ("+" solved, "*" perfect) of each level and a
     thumbnail of the one under the cursor ("NO HINT" under it where this
     runtime has no table for its piece set: ``SolverTask.can_solve``); A plays
-    it, B leaves the game."""
+    it, B leaves the game.
 
-    def __init__(self, game):
+    The list keeps its own frame (``frame``, 1 KB, made when the list shows
+    and let go while a board is played): ``update`` draws into it only what
+    changed since (a row whose level, bar, best or optimum changed, the
+    count in the title, the thumbnail, "NO HINT"), and ``draw`` copies it
+    into fb.  A tick whose change is heavy (the rows scrolled, a pack
+    level's thumbnail read from the file; the first frame after a board:
+    ``Scene.to_list``) makes the new frame in the tick and keeps the old one
+    on show until the next tick (``Scene.held``): with the whole frame sent
+    (~23 ms on the virtual Pico) the list's full drawing (~20 ms) passed
+    33 ms in one tick."""
+
+    def __init__(self, game, ctx):
         self.game = game
+        self.ctx = ctx                   # ctx.frame: fb's bytes, for the copy
         self.top = 0                     # first row shown
         self.no_hints = False            # the selected level can have no hints here
         self._hints_level = -2           # the level no_hints is for
-        self.drop_thumb()
+        self.drop_frame()
 
-    def drop_thumb(self):
-        """The thumbnail's buffers go while a board is played (the solver's table
-        is built then: its peak heap is the scene's); the list makes them again."""
-        self.thumb = self.thumb_own = self.thumb_fb = None
+    def drop_frame(self):
+        """The list's frame and thumbnail go while a board is played (the
+        solver's table is built then: its peak heap is the scene's); the list
+        makes them again."""
+        self.frame = self.frame_fb = self.thumb = self.thumb_own = None
         self._thumb_level = -2
 
     def tick(self, ctx):
@@ -885,6 +922,10 @@ class LevelList(screens.Screen):
             g.open_level(i, self.frame_key())   # what is on screen: kept while the board opens
         elif btn.just_released(B):
             return "exit"
+        elif self.frame is not None and (self.top != self._drawn_top
+                                         or (i >= g.nb and i != self._thumb_level)):
+            self.update()                 # heavy: made now, shown next tick (class notes)
+            g.held = -1
         return None
 
     def frame_key(self):
@@ -895,66 +936,110 @@ class LevelList(screens.Screen):
         return (((g.level + 1) * 256 + self.top) * 16 + g.task.phase) * 256 + (g.n_levels() + g.stores) % 256
 
     def draw(self, fb):
-        g = self.game
-        n = g.n_levels()
-        line = _line
-        end = 12
-        # The selected row's bar and the rule under the title come first: on
-        # the cleared frame their pages are blank, which the pure-Python
-        # framebuf fills with slice copies (nothing else draws on them but the
-        # bar's own text, so the pixels are those of any order).  The first
-        # row's bar starts right under the rule: one band for both.
-        bar = 7 * (g.level - self.top) + 7
-        if bar == 7 and g.level < n:
-            fb.fill_rect(0, 6, 98, 8, 1)
+        self.update()
+        out = self.ctx.frame
+        if out is not None and len(out) == len(self.frame):
+            out[:] = self.frame          # fb's bytes: one copy
         else:
-            if 7 < bar < 7 + 7 * _ROWS_SHOWN and g.level < n:
-                fb.fill_rect(0, bar, 98, 7, 1)
-            fb.hline(0, 6, 98, 1)
-        gfx.text(fb, "KLOTSKI", 1, 0)
-        start = _number(line, end, n, 0) - 1
-        line[start] = 47                 # '/'
-        gfx.text_codes(fb, line, _number(line, start, g.level + 1, 0), end, 34, 0)
-        gfx.text(fb, "BEST/OPT", 64, 0)
-        y = 8
+            fb.blit(self.frame_fb, 0, 0)
+
+    def update(self):
+        """Bring ``frame`` up to date (class notes): what is drawn where is
+        what the whole list drawn again would draw."""
+        g = self.game
+        if self.frame is None:
+            self._make()
+        f = self.frame_fb
+        n = g.n_levels()
+        sel = g.level
+        if self._drawn_head != sel * 65536 + n:      # "12/81" after the title
+            self._drawn_head = sel * 65536 + n
+            f.fill_rect(34, 0, 64, 5, 0)
+            end = 12
+            start = _number(_line, end, n, 0) - 1
+            _line[start] = 47            # '/'
+            gfx.text_codes(f, _line, _number(_line, start, sel + 1, 0), end, 34, 0)
+            gfx.text(f, "BEST/OPT", 64, 0)
+        self._drawn_top = self.top
         for k in range(_ROWS_SHOWN):
-            i = self.top + k
-            if i >= n:
-                break
-            # "best/optimal": "-" no best yet, "?" optimum unknown
-            opt = g.optimal_of(i)
-            best = g.best(i)
-            start = _number(line, end, opt, 63) - 1
-            line[start] = 47
-            start = _number(line, start, best or None, 45)
-            x = 98 - (end - start) * gfx.ADVANCE
-            name = fit_name(g.name(i), x - 8)
-            c = 0 if i == g.level else 1
-            if best:                     # the mark: "*" perfect (best = optimal), "+" solved
-                gfx.text(fb, "*" if best == opt else "+", 1, y, c)
-            gfx.text(fb, name, 5, y, c)
-            gfx.text_codes(fb, line, start, end, x, y, c)
-            y += 7
-        if self.thumb_fb is None:
-            self.thumb = bytearray(20)
-            self.thumb_own = bytearray(20)
-            # the thumbnail's frame (x 103-124, pages 0-3), drawn when the selection moves
-            self.thumb_fb = framebuf.FrameBuffer(bytearray(88), 22, 32, framebuf.MONO_VLSB)
-        if self._thumb_level != g.level:
-            try:      # a pack level was read by the tick; a failure draws no thumbnail
-                self.thumb[:] = klotski.parse(g.layout(g.level))
-            except Exception:
-                for c in range(20):
-                    self.thumb[c] = DOT
-            klotski.owners(self.thumb, self.thumb_own)
-            self.thumb_fb.fill(0)
-            draw_layout(self.thumb_fb, self.thumb, self.thumb_own, 1, 4, 5, NONE, NONE, False)
-            self._thumb_level = g.level
-        fb.blit(self.thumb_fb, 103, 0, 0)     # key 0: its set pixels
-        gfx.text(fb, "A:PLAY", 101, 40)
-        gfx.text(fb, "B:EXIT", 101, 47)
-        if self.no_hints:
-            gfx.text(fb, "NO HINT", 100, 56)
+            self._row(f, k, self.top + k, n, sel)
+        if self._thumb_level != sel:
+            self._thumb(f, sel)
+        if self._drawn_hint != self.no_hints:
+            self._drawn_hint = self.no_hints
+            f.fill_rect(100, 56, 28, 5, 0)
+            if self.no_hints:
+                gfx.text(f, "NO HINT", 100, 56)
+
+    def _make(self):
+        # the frame with what never changes: the rule under the title (or
+        # the first row's bar over it: y 6 is lit either way), the title, A/B
+        self.frame = bytearray(1024)
+        f = self.frame_fb = framebuf.FrameBuffer(self.frame, 128, 64, framebuf.MONO_VLSB)
+        self.thumb = bytearray(20)
+        self.thumb_own = bytearray(20)
+        self._drawn = [-1] * (2 * _ROWS_SHOWN)   # per row: what it shows (_row), its best
+        self._drawn_head = -1
+        self._drawn_hint = None
+        self._drawn_top = self.top
+        self._thumb_level = -2
+        f.hline(0, 6, 98, 1)
+        gfx.text(f, "KLOTSKI", 1, 0)
+        gfx.text(f, "A:PLAY", 101, 40)
+        gfx.text(f, "B:EXIT", 101, 47)
+
+    def _row(self, f, k, i, n, sel):
+        # row k (level i): its band of 7 px, the bar when selected, and
+        # "best/optimal" ("-" no best yet, "?" optimum unknown)
+        drawn = self._drawn
+        d = 2 * k
+        if i < n:
+            opt = self.game.optimal_of(i)
+            best = self.game.best(i)
+        else:
+            i = -1
+            opt = None
+            best = 0
+        bar = 1 if i == sel else 0
+        # what the row shows: its level, bar and optimum (<= klotski.MAX_STEPS) in one int
+        key = ((i + 1) * 2 + bar) * 512 + (0 if opt is None else opt + 1)
+        if drawn[d] == key and drawn[d + 1] == best:
+            return
+        drawn[d] = key
+        drawn[d + 1] = best
+        y = 8 + 7 * k
+        f.fill_rect(0, y - 1, 98, 7, bar)
+        if i < 0:
+            return
+        end = 12
+        start = _number(_line, end, opt, 63) - 1
+        _line[start] = 47
+        start = _number(_line, start, best or None, 45)
+        x = 98 - (end - start) * gfx.ADVANCE
+        c = 1 - bar
+        if best:                     # the mark: "*" perfect (best = optimal), "+" solved
+            gfx.text(f, "*" if best == opt else "+", 1, y, c)
+        gfx.text(f, fit_name(self.game.name(i), x - 8), 5, y, c)
+        gfx.text_codes(f, _line, start, end, x, y, c)
+
+    def _thumb(self, f, sel):
+        # the thumbnail of the selected layout (x 103-124, y 0-31): a built-in
+        # one from its text, a pack's parsed (it was read by the tick); a
+        # failure draws no pieces
+        g = self.game
+        thumb = self.thumb
+        try:
+            if 0 <= sel < g.nb:
+                _cells_of(g.layouts[sel], thumb)
+            else:
+                thumb[:] = klotski.parse(g.layout(sel))
+        except Exception:
+            for c in range(20):
+                thumb[c] = DOT
+        klotski.owners(thumb, self.thumb_own)
+        f.fill_rect(103, 0, 22, 32, 0)
+        draw_layout(f, thumb, self.thumb_own, 104, 4, 5, NONE, NONE, False)
+        self._thumb_level = sel
 
 
 class PlayScreen(screens.Screen):
@@ -1127,8 +1212,12 @@ class PlayScreen(screens.Screen):
         return "SOLVING %d%%" % self.game.task.progress()
 
     def draw(self, fb):
-        self.draw_board(fb, self.game.own[self.cursor], True)
-        self.draw_panel(fb)
+        g = self.game
+        self.draw_board(fb, g.own[self.cursor], True)
+        if not g.pause.shown:
+            self.draw_panel(fb)
+        else:                            # the menu's box covers the panel (~5 ms)
+            g.optimal_of(g.level)        # (what the panel asks: a damaged table is found)
 
     def draw_board(self, fb, sel, playing):
         """The board with the piece ``sel`` and a flashed one inverted; while
@@ -1146,12 +1235,9 @@ class PlayScreen(screens.Screen):
         i = g.level
         gfx.text(fb, fit_name(g.name(i), 128 - PX), PX, 1)
         # the numbers after their labels, made in _line: no str a frame
-        x = gfx.text(fb, "STEPS ", PX, 9)
-        gfx.text_codes(fb, _line, _number(_line, 12, g.steps, 0), 12, x, 9)
-        x = gfx.text(fb, "OPTIMAL ", PX, 16)
-        gfx.text_codes(fb, _line, _number(_line, 12, g.optimal_of(i), 63), 12, x, 16)     # '?'
-        x = gfx.text(fb, "BEST ", PX, 23)
-        gfx.text_codes(fb, _line, _number(_line, 12, g.best(i) or None, 45), 12, x, 23)   # '-'
+        _labelled(fb, b"STEPS ", g.steps, 0, 9)
+        _labelled(fb, b"OPTIMAL ", g.optimal_of(i), 63, 16)     # '?'
+        _labelled(fb, b"BEST ", g.best(i) or None, 45, 23)      # '-'
         gfx.text(fb, self.status(), PX, 32)
         if g.task.phase != S_READY:
             fb.rect(PX, 38, 72, 4, 1)
@@ -1232,6 +1318,19 @@ def _number(buf, end, value, blank):
         end -= 1
     buf[end] = 48 + value
     return end
+
+
+def _labelled(fb, label, value, blank, y):
+    """The panel's ``label`` (bytes) and ``_number``'s value after it, at
+    (PX, y): one text call for the two (a call costs ~0.3 ms on the
+    virtual Pico; the glyphs are those of two)."""
+    start = _number(_line, 12, value, blank) - len(label)
+    if start < 0:                        # (7 digits or more: no room before them)
+        gfx.text_codes(fb, _line, start + len(label), 12, gfx.text(fb, label, PX, y), y)
+        return
+    for k in range(len(label)):
+        _line[start + k] = label[k]
+    gfx.text_codes(fb, _line, start, 12, PX, y)
 
 
 # ------------------------------------------------------------ drawing a layout

@@ -185,6 +185,7 @@ def test_levels_list_well_formed():
     for i in range(klotski_levels.count()):
         name, layout, steps = klotski_levels.level(i)
         klotski.anchors(klotski.parse(layout))
+        assert layout == klotski.to_text(klotski.parse(layout))   # as written: the list's thumbnail reads it
         assert steps > 0
     steps = [klotski_levels.level(i)[2] for i in range(klotski_levels.count())]
     assert steps == sorted(steps)                       # the list: fewest optimal steps first

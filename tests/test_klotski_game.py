@@ -161,6 +161,118 @@ def test_the_list_marks_solved_and_perfect_levels(monkeypatch):
     assert marks == [("*", 8), ("+", 15)]
 
 
+def _list_frame(g):
+    buf = bytearray(b"\xa5" * 1024)                # whatever fb held: the list copies a whole frame
+    g.draw(framebuf.FrameBuffer(buf, 128, 64, framebuf.MONO_VLSB))
+    return bytes(buf)
+
+
+def test_the_lists_frame_drawn_in_parts_is_the_whole_list():
+    """The list draws only what changed into its own frame (LevelList): after
+    every key, a new best and "NO HINT", that frame is the one a list drawn
+    from scratch in the same state draws; a scroll, a page and the first
+    frame are made in their tick and shown in the next (the frame on show
+    kept: ``held``)."""
+    import random
+
+    rng = random.Random(5)
+    ctx = FakeCtx()
+    g = kg.Scene(ctx)
+    _list_frame(g)
+    for n in range(120):
+        key = rng.choice([UP, DOWN, DOWN, LEFT, RIGHT, 0])
+        top = g.list_screen.top
+        press(g, ctx, key)
+        scrolled = g.list_screen.top != top
+        assert (g.frame_key() == -1) == scrolled                # the old frame kept a tick
+        if n % 9 == 0:                                           # a best saved (a win's)
+            g.saved["best"][g.layouts[g.level]] = rng.choice([g.optimal[g.level], 200])
+            g.stores += 1
+        if n % 13 == 0:
+            g.list_screen.no_hints = not g.list_screen.no_hints
+        release(g, ctx, key)
+        fresh = kg.Scene(ctx)
+        fresh.saved = g.saved
+        fresh.level = g.level
+        fresh.list_screen.top = g.list_screen.top
+        fresh.list_screen.no_hints = g.list_screen.no_hints
+        assert _list_frame(g) == _list_frame(fresh), n
+
+
+def test_levels_from_the_menu_make_the_list_in_that_tick():
+    """LEVELS in the pause menu makes the list's frame in its tick, the
+    menu kept on show (47 ms in the tick after it on the virtual Pico: the
+    list's ~21 ms and a whole frame), and shows it in the next."""
+    ctx = FakeCtx()
+    g = kg.Scene(ctx)
+    tap(g, ctx, A)
+    for _ in range(3):
+        tick(g, ctx)
+    hold(g, ctx, B)
+    g.pause.item = g.pause.items.index("LEVELS")
+    press(g, ctx, A)
+    assert g.screen is g.list_screen and g.frame_key() == -1 and g.list_screen.frame is not None
+    made = bytes(g.list_screen.frame)
+    release(g, ctx, A)
+    assert g.frame_key() == g.list_screen.frame_key() and _list_frame(g) == made
+    tap(g, ctx, A)                                   # a board again: the list's frame let go
+    assert g.screen is g.play_screen and g.list_screen.frame is None
+
+
+def test_the_menu_covers_the_panel_so_it_is_not_drawn():
+    """Under the pause menu the play screen draws its board only: the menu's
+    box (x 52-127, cleared) covers the panel, so the frame is the one drawn
+    with the panel (~5 ms less in the menu's ticks on the virtual Pico)."""
+    import pausemenu
+
+    assert kg._MENU_X == pausemenu._MX
+    ctx = FakeCtx()
+    g = kg.Scene(ctx)
+    tap(g, ctx, A)
+    for _ in range(3):
+        tick(g, ctx)
+    hold(g, ctx, B)
+    for item in range(len(g.pause.items)):
+        g.pause.item = item
+        got = bytearray(b"\xff" * 1024)
+        g.draw(framebuf.FrameBuffer(got, 128, 64, framebuf.MONO_VLSB))
+        want = bytearray(1024)
+        fb = framebuf.FrameBuffer(want, 128, 64, framebuf.MONO_VLSB)
+        g.play_screen.draw_board(fb, g.own[g.play_screen.cursor], True)
+        g.play_screen.draw_panel(fb)
+        pausemenu.draw(g.pause, fb)
+        assert got == want and any(got)
+
+
+def test_the_menus_bar_moving_waits_for_the_tables_slices():
+    """While the table is built, a tick that moves the menu's bar runs no
+    slice of it (38 ms with one on the virtual Pico), nor one that goes from
+    the win screen to the list (the list's frame is made in it); the others do."""
+    ctx = FakeCtx()
+    g = kg.Scene(ctx)
+    g.level = next(i for i in range(len(g.layouts)) if g.layouts[i].startswith("SS.V/SBBV"))  # 2V2H6S
+    tap(g, ctx, A)
+    tick(g, ctx)
+    hold(g, ctx, B)
+    assert g.pause.shown and g.job.running()
+    slices = []
+    real = g.job.run
+    g.job.run = lambda c: slices.append(1) or real(c)
+    press(g, ctx, DOWN)
+    assert not slices and g.pause.item == 1
+    release(g, ctx, DOWN)
+    assert slices
+    tap(g, ctx, B)                                   # the menu closed
+    g.win(ctx)                                       # (solved by hand before the table)
+    for _ in range(3):
+        tick(g, ctx)
+    assert g.screen is g.win_screen and g.job.running()
+    del slices[:]
+    press(g, ctx, B)
+    release(g, ctx, B)                               # to the list: its frame made, no slice
+    assert g.screen is g.list_screen and len(slices) == 1 and g.frame_key() == -1
+
+
 def test_a_game_saved_before_the_list_was_ordered_plays_on():
     """A play save names its level by its place in the list: one saved when
     横刀立马 was the first level comes back on 横刀立马."""
