@@ -5,7 +5,8 @@ geometries, then the tables (``klotski.Solver``'s docstring and module notes).
 ``phase`` (which piece of work comes next), ``at`` (where that phase's loop
 resumes) and the temporaries that live from one slice to the next; ``step()``
 runs one slice (~1 M fuel, ~10 ms on a Pico) and returns True once it is
-done: the solver then takes what it made (``klotski.Solver._init_search``; ``fill`` fills its ``klotski.Search``).  ``heavy_next`` is True
+done: the solver then takes what it made (``klotski.Solver._init_search``;
+``fill`` fills its ``klotski.Search``).  ``heavy_next`` is True
 before the one slice that makes the table (~2.4 M fuel for the classic set,
 ~4.1 M for 30-bit words) and before the one that loads search32's module
 (30-bit words).  The slices end where the setup's generator used to
