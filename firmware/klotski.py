@@ -291,85 +291,14 @@ class Search:
     (``klotski_loop.expand``, ``walk``) and the viper kernels
     (``klotski_viper.search16``, ``walk``, ``klotski_viper32.search32``) read
     and write.  ``Solver`` makes it when its setup is done and drops it in
-    ``finish`` when the table is complete.  Its fields, declared below: what
-    it shares with the table and the ranker (read only), the tables the
-    setup made for it alone, and its own arrays.  ``counters``: the scalars
-    the loop and the kernels resume from and leave, in place (an array:
-    attribute stores from viper would add ~600 B of machine code, resident
-    on the device)."""
-
-    def __init__(self, ranker, distances, setup):
-        """The solver's ``Ranker`` and ``Table``, and its ``klotski_setup.Setup``
-        at its end, with the search's own tables."""
-        rk = ranker
-        tab = distances
-        # shared with the table: two planes of ``units`` words, 1 + distance
-        # % 3 per pair bit (0 = not reached), ``words_per`` words of
-        # ``word_bits`` bits per geometry
-        self.table = tab.planes
-        self.units = tab.units
-        self.words_per = tab.words_per
-        self.word_bits = tab.word_bits
-        self.full_words = setup.full_words      # every pair's bit set, per word
-        self.pairs = rk.pairs                  # monomino pairs (empty cells) per geometry
-        self.monos = rk.monos                  # monomino cells: soldiers + 2
-        self.pair_low = rk.pair_low            # pair -> its lower monomino index
-        self.pair_high = rk.pair_high          # pair -> its higher one
-        self.pair_of = rk.pair_of              # pair_of[i * monos + j]: the pair (either order)
-        self.pair_word = tab.pair_word         # pair -> its word of the geometry
-        self.pair_bit = tab.pair_bit           # pair -> its bit in that word
-        self.popcount = rk.popcount            # bits set in 10 bits
-        self.low_bit = setup.low_bit            # lowest bit set in a byte
-        self.mirror_below = rk.mirror_below    # cells counted before c in the mirror image's order
-        # the row DAG (``klotski_setup``): ranks of geometries
-        self.entries = rk.entries              # (offset << 10) | next node, per used slot
-        self.node_base = rk.node_base          # a node's entries start (less its first slot)
-        self.node_first = rk.node_first        # a node's first used slot
-        self.node_last = rk.node_last          # and its last
-        self.node_count = rk.node_count        # geometries below a node
-        self.node_mask = rk.node_mask          # a node's covered cells (its row words' mask)
-        self.slot = rk.slot                    # row word -> its slot among its mask's words
-        self.words = rk.words                  # the row words, grouped by mask
-        self.mask_start = rk.mask_start        # a mask's first index in words
-        self.word_mirror = rk.word_mirror      # a row word's mirror image
-        self.offset_slot = setup.offset_slot    # rows 2-4: offset in a node -> slot
-        self.offset_base = setup.offset_base    # a node's start in offset_slot (65535: none)
-        self.word_pieces = setup.word_pieces    # per row word: monomino, V-top, H-left nibbles, block column + 1
-        self.cells_below = setup.cells_below    # bits of the cells before c
-        self.neighbours = setup.neighbours      # bits of c's neighbours
-        self.move_row = setup.move_row          # the big-piece moves' row-word deltas
-        self.move_col = setup.move_col          # (``klotski_setup._build_moves``)
-        self.move_rows = setup.move_rows
-        self.move_delta = setup.move_delta
-        # the geometry decoded last
-        self.rows = _zeros("H", 5)             # its row words
-        self.path = _zeros("H", 6)             # DAG node entering row r
-        self.path[0] = rk.root
-        self.path_rank = _zeros("H", 6)        # rank offset of rows < r
-        self.path_end = _zeros("H", 6)         # end of the rank range entered at row r
-        self.mono_cell = bytearray(CELLS)      # cell of each monomino
-        self.soldier_targets = _zeros("H" if tab.word_bits == 16 else "I", tab.words_per)  # one visit's soldier moves
-        # made by ``allocate``
-        self.frontier = None                   # reached, not yet expanded (a table's words)
-        self.active = None                     # 1 bit per table word with a frontier
-        self.summary = None                    # 1 bit per non-zero active byte
-        self.mirror = None                     # geometry -> its mirror image's rank
-        self.cleared = 0                       # frontier words cleared so far
-        # the walk's stack (``klotski_loop.walk``): node, slot and rank per
-        # row, and the mirror image's node and rank
-        root = rk.root
-        self.walk_node = _zeros("H", 5)
-        self.walk_slot = _zeros("H", 5)
-        self.walk_rank = _zeros("H", 5)
-        self.walk_mirror_node = _zeros("H", 5)
-        self.walk_mirror_rank = _zeros("H", 5)
-        self.walk_node[0] = root
-        self.walk_mirror_node[0] = root
-        self.walk_slot[0] = rk.node_base[root] + rk.node_first[root]
-        # _SCAN (next active byte), _FOUND (layouts marked in this layer),
-        # _REACHED, _EXPANDED, _DEPTH (the layer), _WALK_ROW (the walk's
-        # depth, -1 when it is over)
-        self.counters = array("i", (0, 0, 0, 0, 0, 0 if rk.geos else -1))
+    ``finish`` when the table is complete.  Its fields are declared where
+    the setup fills it (``klotski_setup.Setup.fill``: there, not in a
+    constructor here, so that code leaves with the setup and is not
+    resident while the search runs): what it shares with the table and the
+    ranker (read only), the tables the setup made for it alone, and its own
+    arrays.  ``counters``: the scalars the loop and the kernels resume from
+    and leave, in place (an array: attribute stores from viper would add
+    ~600 B of machine code, resident on the device)."""
 
     def allocate(self):
         """Allocate the search's arrays when it starts, in calls of ~2 M fuel
@@ -955,7 +884,7 @@ class Solver:
             self._kernel = job.kernel
             self._loop = job.loop
         if job.search:
-            self.search = Search(self.ranker, self.distances, job)
+            self.search = job.fill(Search())
         self._setup = None
 
     def step(self, max_states=2000):

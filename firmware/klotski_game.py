@@ -68,7 +68,6 @@ import klotski_levels
 import gamelevels
 import scenekit
 import undoring
-import userlevels
 import work
 
 try:
@@ -767,6 +766,7 @@ class Scene(screens.Scene):
             try:
                 cells = check_level(self.layout(i))
             except Exception as exc:     # LevelPackError, LayoutError
+                import userlevels        # (not a global: gamelevels drops it without a pack)
                 self.pack_bad(userlevels.short_reason(exc))
                 return
         else:
@@ -912,6 +912,7 @@ class LevelList(screens.Screen):
             try:                          # the thumbnail's layout, read here, not in draw
                 g.layout(i)
             except Exception as exc:
+                import userlevels
                 g.pack_bad(userlevels.short_reason(exc))
                 return None
         task = g.task

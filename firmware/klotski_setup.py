@@ -5,7 +5,8 @@ geometries, then the tables (``klotski.Solver``'s docstring and module notes).
 ``phase`` (which piece of work comes next), ``at`` (where that phase's loop
 resumes) and the temporaries that live from one slice to the next; ``step()``
 runs one slice (~1 M fuel, ~10 ms on a Pico) and returns True once it is
-done: the solver then takes what it made (``klotski.Solver._init_search``).  ``heavy_next`` is True
+done: the solver then takes what it made (``klotski.Solver._init_search``;
+``fill`` fills its ``klotski.Search``).  ``heavy_next`` is True
 before the one slice that makes the table (~2.4 M fuel for the classic set,
 ~4.1 M for 30-bit words) and before the one that loads search32's module
 (30-bit words).  The slices end where the setup's generator used to
@@ -21,6 +22,7 @@ drops it from ``sys.modules`` when the setup ends (another solver imports it
 again).
 """
 
+from array import array
 from klotski_common import _POW5, _clear, _unzeroed, _zeros, load_kernel
 
 try:
@@ -547,6 +549,83 @@ class Setup(_RowDag):
             self._search()
         self.heavy_next = self.phase == _TABLE or self.phase == _KERNEL
         return self.phase == _DONE
+
+    def fill(self, se):
+        """The new ``klotski.Search`` ``se`` of the solver whose setup this is,
+        with its fields, returned (here, not in a constructor there, so that
+        this code leaves with the setup: it is not resident while the search
+        runs): the ranker's and the table's arrays it shares, the tables the
+        setup made for it alone, and its own arrays."""
+        rk = self.ranker
+        tab = self.distances
+        # shared with the table: two planes of ``units`` words, 1 + distance
+        # % 3 per pair bit (0 = not reached), ``words_per`` words of
+        # ``word_bits`` bits per geometry
+        se.table = tab.planes
+        se.units = tab.units
+        se.words_per = tab.words_per
+        se.word_bits = tab.word_bits
+        se.full_words = self.full_words      # every pair's bit set, per word
+        se.pairs = rk.pairs                  # monomino pairs (empty cells) per geometry
+        se.monos = rk.monos                  # monomino cells: soldiers + 2
+        se.pair_low = rk.pair_low            # pair -> its lower monomino index
+        se.pair_high = rk.pair_high          # pair -> its higher one
+        se.pair_of = rk.pair_of              # pair_of[i * monos + j]: the pair (either order)
+        se.pair_word = tab.pair_word         # pair -> its word of the geometry
+        se.pair_bit = tab.pair_bit           # pair -> its bit in that word
+        se.popcount = rk.popcount            # bits set in 10 bits
+        se.low_bit = self.low_bit            # lowest bit set in a byte
+        se.mirror_below = rk.mirror_below    # cells counted before c in the mirror image's order
+        # the row DAG (``_RowDag``): ranks of geometries
+        se.entries = rk.entries              # (offset << 10) | next node, per used slot
+        se.node_base = rk.node_base          # a node's entries start (less its first slot)
+        se.node_first = rk.node_first        # a node's first used slot
+        se.node_last = rk.node_last          # and its last
+        se.node_count = rk.node_count        # geometries below a node
+        se.node_mask = rk.node_mask          # a node's covered cells (its row words' mask)
+        se.slot = rk.slot                    # row word -> its slot among its mask's words
+        se.words = rk.words                  # the row words, grouped by mask
+        se.mask_start = rk.mask_start        # a mask's first index in words
+        se.word_mirror = rk.word_mirror      # a row word's mirror image
+        se.offset_slot = self.offset_slot    # rows 2-4: offset in a node -> slot
+        se.offset_base = self.offset_base    # a node's start in offset_slot (65535: none)
+        se.word_pieces = self.word_pieces    # per row word: monomino, V-top, H-left nibbles, block column + 1
+        se.cells_below = self.cells_below    # bits of the cells before c
+        se.neighbours = self.neighbours      # bits of c's neighbours
+        se.move_row = self.move_row          # the big-piece moves' row-word deltas
+        se.move_col = self.move_col          # (``_build_moves``)
+        se.move_rows = self.move_rows
+        se.move_delta = self.move_delta
+        # the geometry decoded last
+        se.rows = _zeros("H", 5)             # its row words
+        se.path = _zeros("H", 6)             # DAG node entering row r
+        se.path[0] = rk.root
+        se.path_rank = _zeros("H", 6)        # rank offset of rows < r
+        se.path_end = _zeros("H", 6)         # end of the rank range entered at row r
+        se.mono_cell = bytearray(CELLS)      # cell of each monomino
+        se.soldier_targets = _zeros("H" if tab.word_bits == 16 else "I", tab.words_per)  # one visit's soldier moves
+        # made by ``allocate``
+        se.frontier = None                   # reached, not yet expanded (a table's words)
+        se.active = None                     # 1 bit per table word with a frontier
+        se.summary = None                    # 1 bit per non-zero active byte
+        se.mirror = None                     # geometry -> its mirror image's rank
+        se.cleared = 0                       # frontier words cleared so far
+        # the walk's stack (``klotski_loop.walk``): node, slot and rank per
+        # row, and the mirror image's node and rank
+        root = rk.root
+        se.walk_node = _zeros("H", 5)
+        se.walk_slot = _zeros("H", 5)
+        se.walk_rank = _zeros("H", 5)
+        se.walk_mirror_node = _zeros("H", 5)
+        se.walk_mirror_rank = _zeros("H", 5)
+        se.walk_node[0] = root
+        se.walk_mirror_node[0] = root
+        se.walk_slot[0] = rk.node_base[root] + rk.node_first[root]
+        # _SCAN (next active byte), _FOUND (layouts marked in this layer),
+        # _REACHED, _EXPANDED, _DEPTH (the layer), _WALK_ROW (the walk's
+        # depth, -1 when it is over)
+        se.counters = array("i", (0, 0, 0, 0, 0, 0 if rk.geos else -1))
+        return se
 
     # ------------------------------------------------------------ the tables
     def _pairs(self):

@@ -82,6 +82,8 @@ def cost(fn, *args):
     t = time.perf_counter()
     r = fn(*args)
     return r, (time.perf_counter() - t) * 1000.0
+def collect():
+    pass
 """
 
 
