@@ -281,6 +281,7 @@ class TitleScreen(screens.Screen):
         self.scene = scene
         self.lines = ("", "", "")
         self.gen = 0                # changes with the lines: the frame cache's key
+        self.bar = scenekit.TitleBar("CAT & MOUSE", 20)
 
     def refresh(self):
         scene = self.scene
@@ -337,8 +338,7 @@ class TitleScreen(screens.Screen):
     def draw(self, fb):
         view = self.scene.view
         fb.fill(0)
-        fb.fill_rect(0, 0, 128, 10, 1)
-        fb.text("CAT & MOUSE", 20, 1, 0)
+        self.bar.draw(fb, self.scene.ctx)
         view.cat_sprite.draw(fb, 4, 14)
         view.mouse_sprite.draw(fb, 116, 14)
         gfx.text(fb, self.lines[0], 18, 16)
