@@ -1,25 +1,28 @@
-"""Small drawing helpers for games on the 128x64 MONO_VLSB frame buffer.
+# Small drawing helpers for games on the 128x64 MONO_VLSB frame buffer.
+#
+# - ``text(fb, s, x, y, c=1)``: compact 3x5 font (4 px advance, 6 px line),
+#   ASCII 32..126, lower case drawn as upper case.  Returns the x after the text.
+#   M has a solid top and A a closed one, so neither reads as N or H.
+#   ``text_codes(fb, buf, start, end, x, y, c=1)``: the same for the codes
+#   ``buf[start:end]`` of a preallocated buffer (a number made without a str).
+#   ``fb.text`` is the 8x8 font.  ``text_width(s)``, ``center(fb, s, y)``.
+# - ``Sprite(data, w, h)``: a MONO_VLSB bitmap from bytes (one byte per column
+#   per 8-pixel band, as framebuf stores it); ``sprite.draw(fb, x, y, key=-1)``
+#   blits it (``key=0`` makes 0 pixels transparent).  ``sprite_rows(rows)`` builds
+#   the bytes from strings such as ``"..XX.."`` (host/import-time helper).
+# - ``cell(fb, sprite, col, row)``: draw an 8x8 sprite in board cell (col, row).
+# - ``invert_rect``, ``box``, ``wipe`` (a simple transition step).
+#
+# Nothing here allocates per call once sprites exist: text packs a str's bytes
+# into a preallocated buffer (or, on CPython, indexes it); the pure-Python
+# framebuf (CircuitPython) writes the glyphs into its page bytes itself
+# (``FrameBuffer.glyphs``, from ``_FONT4`` as one int a glyph), MicroPython's
+# gets them composed into a preallocated strip and blitted (the strip's
+# framebuffers are made on the first text composed).
+#
+# Comments, not a docstring: a MicroPython that compiles the source keeps a module's
+# docstring on the heap, and this module stays loaded at the launcher.
 
-- ``text(fb, s, x, y, c=1)``: compact 3x5 font (4 px advance, 6 px line),
-  ASCII 32..126, lower case drawn as upper case.  Returns the x after the text.
-  M has a solid top and A a closed one, so neither reads as N or H.
-  ``text_codes(fb, buf, start, end, x, y, c=1)``: the same for the codes
-  ``buf[start:end]`` of a preallocated buffer (a number made without a str).
-  ``fb.text`` is the 8x8 font.  ``text_width(s)``, ``center(fb, s, y)``.
-- ``Sprite(data, w, h)``: a MONO_VLSB bitmap from bytes (one byte per column
-  per 8-pixel band, as framebuf stores it); ``sprite.draw(fb, x, y, key=-1)``
-  blits it (``key=0`` makes 0 pixels transparent).  ``sprite_rows(rows)`` builds
-  the bytes from strings such as ``"..XX.."`` (host/import-time helper).
-- ``cell(fb, sprite, col, row)``: draw an 8x8 sprite in board cell (col, row).
-- ``invert_rect``, ``box``, ``wipe`` (a simple transition step).
-
-Nothing here allocates per call once sprites exist: text packs a str's bytes
-into a preallocated buffer (or, on CPython, indexes it); the pure-Python
-framebuf (CircuitPython) writes the glyphs into its page bytes itself
-(``FrameBuffer.glyphs``, from ``_FONT4`` as one int a glyph), MicroPython's
-gets them composed into a preallocated strip and blitted (the strip's
-framebuffers are made on the first text composed).
-"""
 
 import framebuf
 
