@@ -179,7 +179,7 @@ class Scene(screens.Scene):
         title.refresh()
         self.held = -1
         if self.view.bg is not None:
-            title.draw(self.view.bg_fb)
+            title.paint(self.view.bg_fb, self.view.bg)
             title.painted = True
 
     def show_level(self, text):
@@ -295,6 +295,7 @@ class TitleScreen(screens.Screen):
         self.lines = ("", "", "")
         self.gen = 0                # changes with the lines: the frame cache's key
         self.painted = False        # Scene.to_title drew it into the map view's bg: copy that once
+        self.bar = scenekit.TitleBar("CAT & MOUSE", 20)
 
     def refresh(self):
         scene = self.scene
@@ -354,9 +355,13 @@ class TitleScreen(screens.Screen):
             self.painted = False
             view.copy_bg(fb)
             return
+        self.paint(fb, self.scene.ctx.frame)
+
+    def paint(self, fb, frame):
+        """The title into ``fb``, whose bytes are ``frame`` (or None)."""
+        view = self.scene.view
         fb.fill(0)
-        fb.fill_rect(0, 0, 128, 10, 1)
-        fb.text("CAT & MOUSE", 20, 1, 0)
+        self.bar.draw(fb, frame, self.scene.ctx.width)
         view.cat_sprite.draw(fb, 4, 14)
         view.mouse_sprite.draw(fb, 116, 14)
         gfx.text(fb, self.lines[0], 18, 16)

@@ -1,24 +1,28 @@
-"""Small drawing helpers for games on the 128x64 MONO_VLSB frame buffer.
+# Small drawing helpers for games on the 128x64 MONO_VLSB frame buffer.
+#
+# - ``text(fb, s, x, y, c=1)``: compact 3x5 font (4 px advance, 6 px line),
+#   ASCII 32..126, lower case drawn as upper case.  Returns the x after the text.
+#   M has a solid top and A a closed one, so neither reads as N or H.
+#   ``text_codes(fb, buf, start, end, x, y, c=1)``: the same for the codes
+#   ``buf[start:end]`` of a preallocated buffer (a number made without a str).
+#   ``fb.text`` is the 8x8 font.  ``text_width(s)``, ``center(fb, s, y)``.
+# - ``Sprite(data, w, h)``: a MONO_VLSB bitmap from bytes (one byte per column
+#   per 8-pixel band, as framebuf stores it); ``sprite.draw(fb, x, y, key=-1)``
+#   blits it (``key=0`` makes 0 pixels transparent).  ``sprite_rows(rows)`` builds
+#   the bytes from strings such as ``"..XX.."`` (host/import-time helper).
+# - ``cell(fb, sprite, col, row)``: draw an 8x8 sprite in board cell (col, row).
+# - ``invert_rect``, ``box``, ``wipe`` (a simple transition step).
+#
+# Nothing here allocates per call once sprites exist: text packs a str's bytes
+# into a preallocated buffer (or, on CPython, indexes it); the pure-Python
+# framebuf (CircuitPython) writes the glyphs into its page bytes itself
+# (``FrameBuffer.glyphs``, from ``_FONT4`` as one int a glyph), MicroPython's
+# gets them composed into a preallocated strip and blitted (the strip's
+# framebuffers are made on the first text composed).
+#
+# Comments, not a docstring: a MicroPython that compiles the source keeps a module's
+# docstring on the heap, and this module stays loaded at the launcher.
 
-- ``text(fb, s, x, y, c=1)``: compact 3x5 font (4 px advance, 6 px line),
-  ASCII 32..126, lower case drawn as upper case.  Returns the x after the text.
-  M has a solid top and A a closed one, so neither reads as N or H.
-  ``text_codes(fb, buf, start, end, x, y, c=1)``: the same for the codes
-  ``buf[start:end]`` of a preallocated buffer (a number made without a str).
-  ``fb.text`` is the 8x8 font.  ``text_width(s)``, ``center(fb, s, y)``.
-- ``Sprite(data, w, h)``: a MONO_VLSB bitmap from bytes (one byte per column
-  per 8-pixel band, as framebuf stores it); ``sprite.draw(fb, x, y, key=-1)``
-  blits it (``key=0`` makes 0 pixels transparent).  ``sprite_rows(rows)`` builds
-  the bytes from strings such as ``"..XX.."`` (host/import-time helper).
-- ``cell(fb, sprite, col, row)``: draw an 8x8 sprite in board cell (col, row).
-- ``invert_rect``, ``box``, ``wipe`` (a simple transition step).
-
-Nothing here allocates per call once sprites exist: text packs a str's bytes
-into a preallocated buffer (or, on CPython, indexes it); the pure-Python
-framebuf (CircuitPython) writes the glyphs into its page bytes itself
-(``FrameBuffer.glyphs``), MicroPython's gets them composed into a preallocated
-strip and blitted.
-"""
 
 import framebuf
 
@@ -59,9 +63,19 @@ _FONT = (
 # screen.
 _STRIP_CHARS = const(32)
 _strip = bytearray(_STRIP_CHARS * ADVANCE)
-# _strips[n]: the first n characters of the strip (4n - 1 columns, no trailing blank)
-_strips = [None] + [framebuf.FrameBuffer(_strip, n * ADVANCE - 1, _FONT_H, framebuf.MONO_VLSB)
-                    for n in range(1, _STRIP_CHARS + 1)]
+# _strips[n]: the first n characters of the strip (4n - 1 columns, no trailing
+# blank), made when text is first composed (_strip_views): on the pure-Python
+# framebuf only text cut by the screen's edge is, and 32 framebuffers take 3 KB
+_strips = None
+
+
+def _strip_views():
+    global _strips
+    _strips = [None] + [framebuf.FrameBuffer(_strip, n * ADVANCE - 1, _FONT_H, framebuf.MONO_VLSB)
+                        for n in range(1, _STRIP_CHARS + 1)]
+    return _strips
+
+
 _inverse = framebuf.FrameBuffer(bytearray(b"\x01\x00"), 2, 1, framebuf.MONO_VLSB)  # 0->1, 1->0
 _GLYPHS = hasattr(_inverse, "glyphs")    # the pure-Python framebuf (CircuitPython, CPython)
 
@@ -79,6 +93,11 @@ def _font4():
 
 
 _FONT4 = _font4()
+if _GLYPHS:
+    # the pure-Python framebuf's form (FrameBuffer.glyphs): one int a code,
+    # the 4 bytes read little-endian (column 0 in the low byte)
+    from array import array
+    _FONT4 = array("I", _FONT4)
 # A str's characters cost a str object each to index; its UTF-8 bytes packed into
 # _codes cost one call (MicroPython and CircuitPython pack a str for "s"; CPython
 # does not, and indexes the str).
@@ -127,22 +146,32 @@ def text_codes(fb, codes, start, end, x, y, c=1):
         return x + (end - start) * ADVANCE
     font = _FONT4
     strip = _strip
+    strips = _strips or _strip_views()
     while start < end:
         count = end - start
         if count > _STRIP_CHARS:
             count = _STRIP_CHARS
         o = 0
-        for i in range(start, start + count):
-            base = codes[i] << 2
-            strip[o] = font[base]
-            strip[o + 1] = font[base + 1]
-            strip[o + 2] = font[base + 2]
-            strip[o + 3] = 0
-            o += 4
-        if c:
-            fb.blit(_strips[count], x, y, 0)
+        if _GLYPHS:                 # a glyph is an int (text cut by the screen's edge)
+            for i in range(start, start + count):
+                g = font[codes[i]]
+                strip[o] = g & 0xFF
+                strip[o + 1] = g >> 8 & 0xFF
+                strip[o + 2] = g >> 16
+                strip[o + 3] = 0
+                o += 4
         else:
-            fb.blit(_strips[count], x, y, 1, _inverse)
+            for i in range(start, start + count):
+                base = codes[i] << 2
+                strip[o] = font[base]
+                strip[o + 1] = font[base + 1]
+                strip[o + 2] = font[base + 2]
+                strip[o + 3] = 0
+                o += 4
+        if c:
+            fb.blit(strips[count], x, y, 0)
+        else:
+            fb.blit(strips[count], x, y, 1, _inverse)
         x += o
         start += count
     return x
@@ -151,8 +180,9 @@ def text_codes(fb, codes, start, end, x, y, c=1):
 def glyph(char):
     """A 3x5 FrameBuffer of one character of the font (a glyph drawn by one
     blit, no text composing: digits in board cells)."""
-    base = 4 * ord(char)
-    return framebuf.FrameBuffer(bytearray(_FONT4[base:base + _FONT_W]), _FONT_W, _FONT_H,
+    code = ord(char)
+    base = 3 * ((code if 32 <= code <= 126 else 63) - 32)
+    return framebuf.FrameBuffer(bytearray(_FONT[base:base + _FONT_W]), _FONT_W, _FONT_H,
                                 framebuf.MONO_VLSB)
 
 

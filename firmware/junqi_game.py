@@ -781,6 +781,7 @@ class MenuScreen(screens.Screen):
     def __init__(self, scene):
         self.scene = scene
         self.sel = 0
+        self.bar = scenekit.TitleBar("FLIP JUNQI", 24)
 
     def tick(self, ctx):
         btn = ctx.buttons
@@ -802,8 +803,8 @@ class MenuScreen(screens.Screen):
 
     def draw(self, fb):
         fb.fill(0)
-        fb.fill_rect(0, 0, 128, 10, 1)
-        fb.text("FLIP JUNQI", 24, 1, 0)
+        ctx = self.scene.ctx
+        self.bar.draw(fb, ctx.frame, ctx.width)
         for i in range(3):
             y = 13 + 11 * i
             item = (("VS DEVICE AI", "2 PLAYERS")[i] if i < 2

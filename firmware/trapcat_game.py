@@ -159,10 +159,12 @@ def draw_grid(self, fb, cursor, r0=0, r1=MAX_SIDE):
                 fb.pixel(x + 3, dot_y, 1)
             elif dot_y < height and x + 3 < width:
                 frame[dot_row + x] |= dot_bit
-            if cell == cursor:
-                fb.rect(x, y, CELL, CELL, 1)
             cell += 1
             x += CELL
+    # the cursor's frame, on the edge of its cell where no other cell draws
+    r = cursor // size
+    if cursor >= 0 and r0 <= r < r1:
+        fb.rect((_SHIFT if r & 1 else 0) + cursor % size * CELL, r * CELL, CELL, CELL, 1)
 
 
 class Scene(screens.Scene):

@@ -195,6 +195,88 @@ def test_glyphs_on_micropython_equal_the_builtin_framebuf(vm):
     assert alloc == [0, 0, 0]           # text on the glyphs path allocates nothing
 
 
+# Backgrounds under a text (drawn on both framebuffers before it): where the
+# page bytes under the glyphs all hold one value the pure-Python framebuf
+# writes whole glyphs (struct.pack_into), each page on its own, else it
+# changes byte by byte.  ("fill", c), ("band", y, h, c): a full-width band;
+# ("dot", dx, dy): a pixel that breaks the run, relative to the text
+# (inside its span, in the page below it, left of it).
+_BACKGROUNDS = ((("fill", 0),), (("fill", 1),), (("fill", 0), ("band", 0, 10, 1)),
+                (("fill", 0), ("band", 11, 11, 1)), (("fill", 1), ("band", 20, 30, 0)),
+                (("fill", 0), ("dot", 9, 1)), (("fill", 0), ("dot", 6, 7)), (("fill", 0), ("dot", -2, 2)),
+                (("fill", 1), ("dot", 2, 6)), (("fill", 0), ("band", 11, 11, 1), ("dot", 13, 3)))
+
+
+def _background_cases(rnd):
+    cases = []
+    for y in list(range(0, 20)) + [44, 46, 47, 57, 59]:
+        for bg in _BACKGROUNDS:
+            s = rnd.choice(("ALL MAPS: WINS MOUSE 0  CAT 0", "A:BLOCK", "MINE GUARD: ON", "X", " A B ", "\x7f~"))
+            x = rnd.choice((0, 2, 4, 70, 128 - 4 * len(s), 127 - 4 * len(s)))
+            cases.append((s, x, y, rnd.randint(0, 1), bg))
+    return cases
+
+
+def _draw_background(fb, bg, x, y):
+    for op in bg:
+        if op[0] == "fill":
+            fb.fill(op[1])
+        elif op[0] == "band":
+            fb.fill_rect(0, op[1], 128, op[2], op[3])
+        else:
+            fb.pixel(x + op[1], y + op[2], 2)       # 2: set
+
+
+def test_text_on_backgrounds_equals_one_blit_per_glyph():
+    rnd = random.Random(5)
+    for s, x, y, c, bg in _background_cases(rnd):
+        a, b = bytearray(1024), bytearray(1024)
+        fa = framebuf.FrameBuffer(a, 128, 64, framebuf.MONO_VLSB)
+        fb = framebuf.FrameBuffer(b, 128, 64, framebuf.MONO_VLSB)
+        _draw_background(fa, bg, x, y)
+        _draw_background(fb, bg, x, y)
+        assert gfx.text(fa, s, x, y, c) == text_per_glyph(fb, s, x, y, c)
+        assert a == b, (s, x, y, c, bg)
+
+
+_VM_BACKGROUNDS = r"""
+import sys
+import framebuf as builtin
+import cpframebuf
+sys.modules['framebuf'] = cpframebuf
+import gfx
+FB = builtin
+""" + _PER_GLYPH + r"""
+def background(fb, bg, x, y):
+    for op in bg:
+        if op[0] == "fill":
+            fb.fill(op[1])
+        elif op[0] == "band":
+            fb.fill_rect(0, op[1], 128, op[2], op[3])
+        else:
+            fb.pixel(x + op[1], y + op[2], 2)
+bad = []
+for s, x, y, c, bg in CASES:
+    a = bytearray(1024)
+    b = bytearray(1024)
+    fa = cpframebuf.FrameBuffer(a, 128, 64, cpframebuf.MONO_VLSB)
+    fb = builtin.FrameBuffer(b, 128, 64, builtin.MONO_VLSB)
+    background(fa, bg, x, y)
+    background(fb, bg, x, y)
+    if not (gfx.text(fa, s, x, y, c) == per_glyph(fb, s, x, y, c) and a == b):
+        bad.append((s, x, y, c, bg))
+emit('bad', bad)
+"""
+
+
+def test_glyphs_on_backgrounds_on_micropython_equal_the_builtin_framebuf(vm):
+    """The whole-glyph writes (struct.pack_into of MicroPython, bytearray.count)
+    in the VM, page by page, against one blit per glyph on the built-in framebuf."""
+    cases = _background_cases(random.Random(6))
+    with runtime_vm.staged_cp_firmware() as fw:
+        assert vm("CASES = %r\n" % (cases,) + _VM_BACKGROUNDS, input_dir=fw)["bad"] == []
+
+
 def _rows(ch):
     g = gfx._FONT[(ord(ch) - 32) * 3:(ord(ch) - 32) * 3 + 3]
     return ["".join("#" if g[x] >> y & 1 else "." for x in range(3)) for y in range(5)]

@@ -255,6 +255,35 @@ def test_border_cases_match_builtin_framebuf(vm):
         assert _host_run(geom, gi, ops) == final, geom
 
 
+def _background_ops():
+    """8x8 text at every row shift over page rows of one value (cleared, set,
+    a band's partial pages: whole glyphs written at once), and over ones a
+    pixel breaks inside the text's span, in the page below it or beside it."""
+    ops = []
+    for y in list(range(0, 18)) + [48, 55, 56]:
+        for x in (0, 3, 8, 100, 121):
+            for bg in ((("fill", (0,)),), (("fill", (1,)),), (("fill", (0,)), ("fill_rect", (0, 0, 128, 10, 1))),
+                       (("fill", (0,)), ("fill_rect", (0, 11, 128, 11, 1))),
+                       (("fill", (0,)), ("pixel", (x + 9, y + 2, 1))), (("fill", (1,)), ("pixel", (x + 4, y + 7, 0))),
+                       (("fill", (0,)), ("pixel", (x - 1, y, 1))),
+                       (("fill", (0,)), ("pixel", (x + 3, (y | 7) + 1, 1)))):
+                ops.extend(bg)
+                ops.append(("text", ("MINE GUARD: ON" if x < 50 else "Ag_J", x, y, (x + y) & 1)))
+    return ops
+
+
+def test_text_over_backgrounds_matches_builtin_framebuf(vm):
+    ops = _background_ops()
+    geoms = GEOMETRIES[:3]
+    code = "OPS = %r\nGEOMS = %r\nSOURCES = %r\n" % (ops, geoms, _SOURCES) + _GUEST
+    with runtime_vm.staged_cp_firmware() as fw:
+        r = vm(code, input_dir=fw)
+    for gi, geom in enumerate(geoms):
+        first, final, results = r["g%d" % gi]
+        assert first == -1, "geometry %r: call %d %r differs" % (geom, first, ops[first])
+        assert _host_run(geom, gi, ops) == final, geom
+
+
 _ALLOC = runtime_vm.CP_FRAMEBUF + r'''
 fb = cpframebuf.FrameBuffer(bytearray(1024), 128, 64, cpframebuf.MONO_VLSB)
 glyph = cpframebuf.FrameBuffer(bytearray(b"\x1f\x15\x0a"), 3, 5, cpframebuf.MONO_VLSB)
