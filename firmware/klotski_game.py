@@ -776,14 +776,14 @@ class Scene(screens.Scene):
         self.start[:] = cells
         self.restart()
         self.screen = self.play_screen
-        self.list_screen.drop_frame()
         task = self.task
         ps = klotski.piece_set(self.start)
         if task.want(ps):
-            if task.can_solve(ps):
+            if task.can_solve(ps):       # the list's frame still held, as when it said NO HINT
                 self.job.start(task)
             else:
                 task.phase = S_NO_TABLE
+        self.list_screen.drop_frame()
         if held is None:                 # the opening's steps at once (outside a tick)
             while task.opening:
                 task.open_step()
