@@ -92,7 +92,7 @@ def _font4():
     return bytes(out)
 
 
-_FONT4 = _font4()
+_FONT4 = _STRIP_FONT = _font4()   # the strip's source: 4 bytes a code
 if _GLYPHS:
     # the pure-Python framebuf's form (FrameBuffer.glyphs): one int a code,
     # the 4 bytes read little-endian (column 0 in the low byte)
@@ -144,7 +144,7 @@ def text_codes(fb, codes, start, end, x, y, c=1):
     line made in a preallocated buffer needs no slice); return the x after."""
     if _GLYPHS and fb.glyphs(_FONT4, codes, start, end, x, y, c):
         return x + (end - start) * ADVANCE
-    font = _FONT4
+    font = _STRIP_FONT
     strip = _strip
     strips = _strips or _strip_views()
     while start < end:
@@ -152,22 +152,13 @@ def text_codes(fb, codes, start, end, x, y, c=1):
         if count > _STRIP_CHARS:
             count = _STRIP_CHARS
         o = 0
-        if _GLYPHS:                 # a glyph is an int (text cut by the screen's edge)
-            for i in range(start, start + count):
-                g = font[codes[i]]
-                strip[o] = g & 0xFF
-                strip[o + 1] = g >> 8 & 0xFF
-                strip[o + 2] = g >> 16
-                strip[o + 3] = 0
-                o += 4
-        else:
-            for i in range(start, start + count):
-                base = codes[i] << 2
-                strip[o] = font[base]
-                strip[o + 1] = font[base + 1]
-                strip[o + 2] = font[base + 2]
-                strip[o + 3] = 0
-                o += 4
+        for i in range(start, start + count):
+            base = codes[i] << 2
+            strip[o] = font[base]
+            strip[o + 1] = font[base + 1]
+            strip[o + 2] = font[base + 2]
+            strip[o + 3] = 0
+            o += 4
         if c:
             fb.blit(strips[count], x, y, 0)
         else:
