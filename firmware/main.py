@@ -10,14 +10,69 @@
 
 import sys
 
+import buttons
+
+
+def make_hardware(cfg):
+    runtime = cfg["runtime"]
+    if sys.implementation.name == "circuitpython":
+        runtime = "circuitpython"
+    if runtime in ("circuitpython", "blinka"):
+        # displayio + keypad: CircuitPython on the Pico, Blinka on a Raspberry Pi
+        import hw_circuitpython as backend
+    else:
+        import hw_machine as backend
+    return backend.Hardware(cfg)
+
+
+# True when B is held at power-on (checked over ~30 ms against bounce).
+def safe_mode(hw):
+    for _ in range(3):
+        if not hw.read_buttons() & buttons.B:
+            return False
+        hw.sleep_ms(10)
+    fb = hw.display.fb
+    fb.fill(0)
+    fb.text("SAFE MODE", 28, 20, 1)
+    fb.text("REPL is free", 16, 36, 1)
+    hw.display.show()
+    return True
+
 
 # Everything up to the first tick; returns the Runtime (None in safe mode).
-# The code is bootup's, which leaves the heap again (main.py is resident).
 def boot(cfg=None, hw=None, saves=None):
-    import bootup
+    if cfg is None:
+        import boardcfg
 
-    rt = bootup.boot(cfg, hw, saves, make_launcher, relaunch)
-    sys.modules.pop("bootup", None)
+        cfg = boardcfg.load_device()
+    if hw is None:
+        hw = make_hardware(cfg)
+    if sys.implementation.name != "cpython":
+        # the validator is only needed at boot: give its heap back (~12 KB on
+        # MicroPython, 7.6 KB on CircuitPython, where it stayed resident and
+        # left Klotski's solver too little after the other games); the
+        # simulator shares it with the host tools
+        sys.modules.pop("boardcfg", None)
+    if safe_mode(hw):
+        print("safe mode: launcher skipped")
+        return None
+    import launcher
+    import runtime
+    import savestore as saves_mod
+
+    if saves is None:
+        saves = saves_mod.Saves()
+    rt = runtime.Runtime(hw, saves, board_name=cfg["name"])
+    if sys.implementation.name != "cpython":
+        # the board file and the saves CONTINUE needs are read: the JSON reader and
+        # the settings' checker are imported again where a save is read (a game's
+        # start) and leave with the game (MicroPython and CircuitPython alike);
+        # the launcher leaves while a game runs (relaunch)
+        sys.modules.pop("strictjson", None)
+        sys.modules.pop("saveschema", None)
+        rt.relaunch = relaunch
+    rt.launcher = make_launcher(rt, launcher)
+    rt.screen = rt.launcher
     return rt
 
 
@@ -56,6 +111,16 @@ def relaunch(rt, back):
     return lau
 
 
+# Console lines + LED blink code; the REPL stays usable.
+def report_display_fault(fault):
+    import displaycheck
+
+    for line in displaycheck.console_lines(fault):
+        print(line)
+    if fault.signal is not None:
+        fault.signal(fault.cfg, displaycheck.blink_count(fault.cfg, fault.found))
+
+
 def main():
     try:
         rt = boot()
@@ -64,9 +129,7 @@ def main():
 
         if not isinstance(exc, displaycheck.DisplayFault):
             raise
-        import bootup
-
-        bootup.report_display_fault(exc)
+        report_display_fault(exc)
         return
     if rt is not None:
         rt.run()

@@ -30,7 +30,7 @@ SOURCE_ONLY = ("boot.py", "main.py", "boot_switch.py")   # never compiled
 # firmware/ modules a handheld never imports: the browser's backend, the CPython
 # stand-ins for the viper decorators, CPython's Klotski search loop
 NOT_ON_DEVICES = ("hw_web.py", "viper_on_cpython.py", "klotski_cpython.py")
-# each runtime's hardware backend, which the other never imports (bootup.make_hardware)
+# each runtime's hardware backend, which the other never imports (main.make_hardware)
 ONLY_ON = {"hw_machine.py": "micropython", "hw_machine_fault.py": "micropython",
            "hw_circuitpython.py": "circuitpython"}
 DATA_SUFFIXES = (".json", ".bin", ".txt")                # copied as they are
