@@ -255,11 +255,10 @@ def read_boot_saves(rt):
 # meanwhile loses that move, never a whole save).  And the garbage: in play
 # the ticks allocate nothing, so the heap fills with what the saves leave
 # (~3 KB each) and a collection lands inside a save (21 ms of a 31 ms save of
-# Trap the Cat there); so after _TIDY_SAVES saves the next tick shorter than
-# _TIDY_MS that saves nothing collects (~20 ms), ahead of need; one under
-# _LIGHT_MS when _LATE_SAVES saves have passed without such a tick (moves
-# made back to back while the screen redraws: a collection then landed in a
-# tick or a save, 51 and 64 ms on the virtual Pico).  A game's end
+# Trap the Cat there); so after _TIDY_SAVES saves the next light tick that
+# saves nothing collects (~20 ms), ahead of need (waiting for a tick under
+# 10 ms instead let a collection land in a tick and a save when moves came
+# back to back: 58 and 73 ms on the virtual Pico).  A game's end
 # writes twice (its play save cleared, its records: 25-31 ms together), one
 # write after each of two light ticks (a cut between them loses that game's
 # records, as one between the two writes did).  ``rt.pace``:
@@ -268,16 +267,13 @@ def read_boot_saves(rt):
 _LIGHT_MS = const(16)
 _HOLD_TICKS = const(8)
 _TIDY_SAVES = const(4)
-_TIDY_MS = const(10)
-_LATE_SAVES = const(8)
 
 
 def pace_saves(rt):
     pace = rt.pace
     if not rt.save_due:
         pace[0] = 0
-        if pace[1] >= _TIDY_SAVES and (rt.tick_ms < _TIDY_MS or pace[1] >= _LATE_SAVES
-                                       and rt.tick_ms < _LIGHT_MS):
+        if pace[1] >= _TIDY_SAVES and rt.tick_ms < _LIGHT_MS:
             pace[1] = 0
             rt.collect()
     elif rt.tick_ms >= _LIGHT_MS and pace[0] < _HOLD_TICKS:
@@ -289,7 +285,7 @@ def pace_saves(rt):
             rt._clear_play(ending[0])
             return
         rt.save_game()
-        if pace[1] < _LATE_SAVES:
+        if pace[1] < _TIDY_SAVES:
             pace[1] += 1
 
 
