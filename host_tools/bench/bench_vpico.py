@@ -15,13 +15,11 @@ figure that counts.  rp2040js is typically ~10 % (up to ~40 %) faster than a
 real Pico (no flash XIP cache misses, simplified bus timing).
 """
 
-import re
-
 import host_tools.core.fwpath  # noqa: F401
 from host_tools.bench import bench_grid, bench_junqi, bench_klotski, bench_trapcat
 from host_tools.core.keyscript import parse_keys
 from host_tools.emulation import mpvm, runtime_vm
-from host_tools.emulation import vpfirmware, vpframes, vpresume, vpsleep
+from host_tools.emulation import soak, vpfirmware, vpframes, vpresume, vpsleep
 
 SECTION = "virtual Pico: MicroPython v1.28.0 on rp2040js, 125 MHz (emulated ms; est. = VM fuel / 1.1e8)"
 PICO_W_HEAP = 205_184      # the smallest MicroPython heap among the supported boards (Pico W)
@@ -362,14 +360,11 @@ def vpico_figures():
     return out
 
 
-_QSTR_TOTAL = re.compile(r"qstr pool:.*n_total_bytes=(\d+)")
-
-
 def qstr_pool_bytes(pico):
     """The interned names' pools (micropython.qstr_info's n_total_bytes): never
     freed, and grown a chunk at a time, each about twice the last (18 KB to
     29 KB in one step), in whichever game's imports fill the last one."""
-    return int(_QSTR_TOTAL.search(pico.exec("import micropython\nmicropython.qstr_info()")).group(1))
+    return int(soak.QSTR_POOL.search(pico.exec("import micropython\nmicropython.qstr_info()")).group(1))
 
 
 def heap_figures(pico):

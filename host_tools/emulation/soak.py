@@ -142,7 +142,8 @@ rt.step = _soak_step
 
 _MAX_FREE = re.compile(r"max free sz: *(\d+)")
 _TOTAL = re.compile(r"GC: total: *(\d+)")
-_QSTR = re.compile(r"qstr pool:.*n_total_bytes=(\d+)")
+# the interned names' pools in micropython.qstr_info()'s line (bench_vpico reads it too)
+QSTR_POOL = re.compile(r"qstr pool:.*n_total_bytes=(\d+)")
 
 
 class Visit:
@@ -240,8 +241,8 @@ class Target:
                 visit.over_33, visit.worst_tick, visit.oom = int(f[3]), int(f[4]), int(f[5])
                 visit.switch_tick = int(f[8])
                 visit.ticks = self.ticks - self._start_tick
-        elif _QSTR.search(line):
-            self._qstr = int(_QSTR.search(line).group(1))
+        elif QSTR_POOL.search(line):
+            self._qstr = int(QSTR_POOL.search(line).group(1))
         elif _TOTAL.search(line):
             self._home[3] = int(_TOTAL.search(line).group(1))
         elif _MAX_FREE.search(line):
