@@ -199,16 +199,23 @@ def test_the_lists_frame_drawn_in_parts_is_the_whole_list():
         assert _list_frame(g) == _list_frame(fresh), n
 
 
-def test_levels_from_the_menu_make_the_list_in_that_tick():
-    """LEVELS in the pause menu makes the list's frame in its tick, the
-    menu kept on show (47 ms in the tick after it on the virtual Pico: the
-    list's ~21 ms and a whole frame), and shows it in the next."""
+def _board_paused():
+    """The first level's board opened (its first ticks run), the pause menu
+    held open over it."""
     ctx = FakeCtx()
     g = kg.Scene(ctx)
     tap(g, ctx, A)
     for _ in range(3):
         tick(g, ctx)
     hold(g, ctx, B)
+    return ctx, g
+
+
+def test_levels_from_the_menu_make_the_list_in_that_tick():
+    """LEVELS in the pause menu makes the list's frame in its tick, the
+    menu kept on show (47 ms in the tick after it on the virtual Pico: the
+    list's ~21 ms and a whole frame), and shows it in the next."""
+    ctx, g = _board_paused()
     g.pause.item = g.pause.items.index("LEVELS")
     press(g, ctx, A)
     assert g.screen is g.list_screen and g.frame_key() == -1 and g.list_screen.frame is not None
@@ -226,12 +233,7 @@ def test_the_menu_covers_the_panel_so_it_is_not_drawn():
     import pausemenu
 
     assert kg._MENU_X == pausemenu._MX
-    ctx = FakeCtx()
-    g = kg.Scene(ctx)
-    tap(g, ctx, A)
-    for _ in range(3):
-        tick(g, ctx)
-    hold(g, ctx, B)
+    ctx, g = _board_paused()
     for item in range(len(g.pause.items)):
         g.pause.item = item
         got = bytearray(b"\xff" * 1024)
