@@ -184,14 +184,24 @@ def test_every_call_matches_builtin_framebuf(vm, seed):
     framebuf's buffer equals the built-in one's, and pixel() reads agree; the same
     calls under CPython end with the same bytes."""
     ops = random_ops(seed, 160)
-    code = "OPS = %r\nGEOMS = %r\nSOURCES = %r\n" % (ops, GEOMETRIES, _SOURCES) + _GUEST
+    for geom, results in zip(GEOMETRIES, _matches_builtin(vm, ops, GEOMETRIES)):
+        assert results == [], (geom, results[:3])
+
+
+def _matches_builtin(vm, ops, geoms):
+    """``ops`` on each of ``geoms`` in the VM, the pure framebuf beside the
+    built-in one: no call differs, and the same calls under CPython end with
+    the same bytes.  The pixel() reads that disagreed, per geometry."""
+    code = "OPS = %r\nGEOMS = %r\nSOURCES = %r\n" % (ops, geoms, _SOURCES) + _GUEST
     with runtime_vm.staged_cp_firmware() as fw:
         r = vm(code, input_dir=fw)
-    for gi, geom in enumerate(GEOMETRIES):
+    out = []
+    for gi, geom in enumerate(geoms):
         first, final, results = r["g%d" % gi]
         assert first == -1, "geometry %r: call %d %r differs" % (geom, first, ops[first])
-        assert results == [], (geom, results[:3])
         assert _host_run(geom, gi, ops) == final, geom
+        out.append(results)
+    return out
 
 
 def _edge_ops():
@@ -245,14 +255,7 @@ def _edge_ops():
 
 def test_border_cases_match_builtin_framebuf(vm):
     ops = _edge_ops()
-    geoms = GEOMETRIES[:3]
-    code = "OPS = %r\nGEOMS = %r\nSOURCES = %r\n" % (ops, geoms, _SOURCES) + _GUEST
-    with runtime_vm.staged_cp_firmware() as fw:
-        r = vm(code, input_dir=fw)
-    for gi, geom in enumerate(geoms):
-        first, final, results = r["g%d" % gi]
-        assert first == -1, "geometry %r: call %d %r differs" % (geom, first, ops[first])
-        assert _host_run(geom, gi, ops) == final, geom
+    _matches_builtin(vm, ops, GEOMETRIES[:3])
 
 
 def _background_ops():
@@ -274,14 +277,7 @@ def _background_ops():
 
 def test_text_over_backgrounds_matches_builtin_framebuf(vm):
     ops = _background_ops()
-    geoms = GEOMETRIES[:3]
-    code = "OPS = %r\nGEOMS = %r\nSOURCES = %r\n" % (ops, geoms, _SOURCES) + _GUEST
-    with runtime_vm.staged_cp_firmware() as fw:
-        r = vm(code, input_dir=fw)
-    for gi, geom in enumerate(geoms):
-        first, final, results = r["g%d" % gi]
-        assert first == -1, "geometry %r: call %d %r differs" % (geom, first, ops[first])
-        assert _host_run(geom, gi, ops) == final, geom
+    _matches_builtin(vm, ops, GEOMETRIES[:3])
 
 
 _ALLOC = runtime_vm.CP_FRAMEBUF + r'''
