@@ -24,8 +24,13 @@ class Display:
     #   buffer      the frame's bytearray, MONO_VLSB (128 bytes per 8-row page)
     #   fb          a framebuf.FrameBuffer over buffer: what screens draw into
     #   controller  "ssd1306" or "sh1106" (the about screen shows it)
-    #   show()      put the frame on the glass (the pages that changed)
+    #   show(most=8)  put the frame on the glass: the pages that changed, at
+    #               most `most` of them; the ones left over go first next time
+    #               (returns how many it sent)
     controller = "ssd1306"
+    # about the ms one page takes on the wire (400 kHz I2C: 2.9): the runtime
+    # sends no more pages in a tick than fit in what is left of it
+    page_ms = 3
     # contrast(level): the panel's brightness, 0..255
     contrast = _nothing1
     # poweroff(): power save, the glass goes dark, the frame is kept (nothing

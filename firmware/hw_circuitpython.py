@@ -89,38 +89,51 @@ class DisplayioOled(hardware.Display):
         self._readinto = bitmaptools.readinto
         self.frames = 0
         self.powered = True
-        self._valid = False
+        self._stale = 0xFF
+        self._first = 0
         self.oled.root_group = group
         self.show()
 
-    def show(self):
-        """Load the pages that changed into their bitmaps, refresh; return how many."""
+    def show(self, most=8):
+        """Load the pages that changed into their bitmaps, at most ``most`` of
+        them (the rest go first next time), refresh; return how many."""
         pages = self._pages
         spages = self._spages
         st = self.stream
         readinto = self._readinto
         bitmaps = self.bitmaps
         width = self.width
-        valid = self._valid
+        npages = self.pages
+        stale = self._stale
+        p = self._first
+        left = -1
         sent = 0
-        for p in range(self.pages):
-            if not valid or pages[p] != spages[p]:
-                page = pages[p]             # (looked up and placed once)
-                spages[p][:] = page
-                at = p * width
-                st.seek(at)
-                st.write(page)
-                st.seek(at)
-                readinto(bitmaps[p], st, 1, 1, False)
-                sent += 1
-        self._valid = True
+        for _ in range(npages):
+            if stale >> p & 1 or pages[p] != spages[p]:
+                if sent < most:
+                    page = pages[p]             # (looked up and placed once)
+                    spages[p][:] = page
+                    stale &= ~(1 << p)
+                    at = p * width
+                    st.seek(at)
+                    st.write(page)
+                    st.seek(at)
+                    readinto(bitmaps[p], st, 1, 1, False)
+                    sent += 1
+                elif left < 0:
+                    left = p
+            p += 1
+            if p == npages:
+                p = 0
+        self._stale = stale
+        self._first = 0 if left < 0 else left
         if sent:
             self.oled.refresh()
         self.frames += 1
         return sent
 
     def invalidate(self):
-        self._valid = False
+        self._stale = 0xFF
 
     def contrast(self, contrast):
         self.oled.brightness = (contrast & 0xFF) / 255

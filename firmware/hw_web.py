@@ -60,7 +60,7 @@ class Display(hardware.Display):
         self.level = 255
         self.powered = True
 
-    def show(self):
+    def show(self, most=8):
         self.shown += 1
 
     def contrast(self, level):

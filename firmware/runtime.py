@@ -84,6 +84,8 @@ _DOZE_MS = const(33)                 # the poll while off: one tick, so a press 
 # is seen (a tap is ~50 ms) and the core sleeps in between; a 1 ms poll kept it
 # busy ~20 % of the time on an idle launcher
 _SAMPLE_MS = const(8)
+_SHOWN_BY_MS = const(30)             # a tick's pages on the wire by then, when they fit
+_SLOT_MS = const(33)                 # a tick past its slot sends its whole frame: too late anyway
 _SUPPLY_EVERY = const(15)            # ticks between two supply readings (0.5 s)
 _EMPTY_TOAST_TICKS = const(600)      # "BATTERY EMPTY": on screen until the brown-out (20 s)
 _AWAKE = const(0)
@@ -659,7 +661,14 @@ class Runtime:
             if toast is not None:
                 draw_toast(fb, self._toast, self.width)
             self._drawn_toast = toast
-        self.display.show()
+        # the changed pages that fit in what is left of the tick go now, the
+        # rest first in the next one (a whole frame is 23.5 ms on the wire)
+        spent = clock.ticks_diff(hw.ticks_ms(), now)
+        if spent < _SLOT_MS:
+            most = (_SHOWN_BY_MS - spent) // self.display.page_ms
+            self.display.show(most if most > 2 else 2)
+        else:
+            self.display.show()
         self.ticks += 1
         self._idle(now, screen)
         took = clock.ticks_diff(hw.ticks_ms(), now)

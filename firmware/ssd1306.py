@@ -82,7 +82,8 @@ class SSD1306_I2C(hardware.Display):
         self.frames = 0
         self.bytes_sent = 0
         self.powered = False
-        self._valid = False
+        self._stale = 0xFF
+        self._first = 0
         self.init_display()
 
     # -- commands -------------------------------------------------------------
@@ -111,7 +112,7 @@ class SSD1306_I2C(hardware.Display):
         ):
             self.write_cmd(cmd)
         self.fb.fill(0)
-        self._valid = False
+        self._stale = 0xFF
         self.show()
         self.poweron()
 
@@ -137,7 +138,7 @@ class SSD1306_I2C(hardware.Display):
         if flip_x is not None and bool(flip_x) != self.flip_x:
             self.flip_x = bool(flip_x)
             self.write_cmd(_SET_SEG_REMAP | (0 if self.flip_x else 1))
-            self._valid = False
+            self._stale = 0xFF
         if flip_y is not None:
             self.flip_y = bool(flip_y)
             self.write_cmd(_SET_COM_OUT_DIR | (0 if self.flip_y else 0x08))
@@ -146,7 +147,7 @@ class SSD1306_I2C(hardware.Display):
         self.flip(rotate == 180, rotate == 180)
 
     def invalidate(self):
-        self._valid = False
+        self._stale = 0xFF
 
     # -- frames -----------------------------------------------------------------
     def _window(self, p0, p1):
@@ -169,24 +170,43 @@ class SSD1306_I2C(hardware.Display):
         self._vec[1] = None
         self.bytes_sent += 2 + len(run)
 
-    def show(self):
-        """Send the pages that differ from what the panel shows; return how many."""
+    def show(self, most=8):
+        """Send the pages that differ from what the panel shows, at most
+        ``most`` of them; return how many.  Pages left over go first next time,
+        so a frame split over ticks comes out in order and none waits forever."""
         pages = self._pages
         spages = self._spages
         npages = self.pages
-        valid = self._valid
+        stale = self._stale
+        p = self._first
         sent = 0
         start = -1
-        for p in range(npages + 1):
-            if p < npages and (not valid or pages[p] != spages[p]):
-                spages[p][:] = pages[p]
-                sent += 1
-                if start < 0:
-                    start = p
-                continue
+        left = -1
+        for _ in range(npages):
+            if stale >> p & 1 or pages[p] != spages[p]:
+                if sent < most:
+                    spages[p][:] = pages[p]
+                    stale &= ~(1 << p)
+                    sent += 1
+                    if start < 0:
+                        start = p
+                    p += 1
+                    if p == npages:
+                        self._send_run(start, p - 1)
+                        start = -1
+                        p = 0
+                    continue
+                if left < 0:
+                    left = p
             if start >= 0:
                 self._send_run(start, p - 1)
                 start = -1
-        self._valid = True
+            p += 1
+            if p == npages:
+                p = 0
+        if start >= 0:
+            self._send_run(start, p - 1)
+        self._stale = stale
+        self._first = 0 if left < 0 else left
         self.frames += 1
         return sent

@@ -156,6 +156,20 @@ def test_only_changed_pages_are_sent():
     assert sum(len(d) - 1 for _, d in log[n:] if d[0] == 0x40) == 1024
 
 
+def test_a_limited_show_sends_the_rest_first_next_time():
+    sim = CpSimulator("pico-cp-ssd1306")
+    for _ in range(4):
+        sim.step()
+    disp = sim.hw.display
+    disp.fb.fill(1)
+    assert disp.show(5) == 5
+    lit = [sum(row) for row in sim.oled.pixels()]
+    assert min(lit[:40]) == 128 and min(lit[40:]) < 128     # pages 5..7 not yet
+    assert disp.show(5) == 3
+    assert min(sum(row) for row in sim.oled.pixels()) == 128
+    assert disp.show(5) == 0
+
+
 def test_contrast_and_power_reach_the_controller():
     sim = CpSimulator("pico-cp-ssd1306")
     disp = sim.hw.display

@@ -445,6 +445,82 @@ def test_only_changed_pages_are_sent():
     assert oled.to_text().splitlines()[30][5] == "#"
 
 
+@pytest.mark.parametrize("controller", ["ssd1306", "sh1106"])
+def test_a_limited_show_sends_the_rest_first_next_time(controller):
+    d, oled, bus = _glass(controller)
+    d.fb.fill(0)                                 # every page changes
+    assert d.show(5) == 5
+    rows = oled.to_text().splitlines()
+    assert "#" in "".join(rows[40:64])             # pages 5..7 still show the old frame
+    assert "#" not in "".join(rows[0:40])
+    d.fb.pixel(0, 0, 1)                          # page 0 changes again meanwhile
+    assert d.show(2) == 2                        # pages 5 and 6: the oldest first
+    rows = oled.to_text().splitlines()
+    assert "#" not in "".join(rows[40:56]) and "#" in "".join(rows[56:64])
+    assert rows[0][0] == "."
+    assert d.show(2) == 2                        # page 7, then page 0 again
+    assert oled.to_text() == "#" + "." * 127 + "\n" + ("." * 128 + "\n") * 63
+    assert d.show(2) == 0
+
+
+def test_a_limited_show_after_invalidate_sends_every_page_in_the_end():
+    d, oled, bus = _glass("ssd1306")
+    d.invalidate()
+    assert [d.show(3) for _ in range(4)] == [3, 3, 2, 0]
+    assert oled.to_text() == _expected()
+
+
+def test_the_runtime_keeps_a_tick_within_its_slot_by_splitting_the_frame():
+    """A whole frame is 23.5 ms on the 400 kHz wire: with 12 ms of drawing it
+    goes out over two ticks, and a tick already past its slot sends it all."""
+    import framebuf
+    import hardware
+
+    class Clocked(hardware.Hardware):
+        def __init__(self):
+            self.now = 0
+            self.shows = []
+            hw = self
+
+            class Glass(hardware.Display):
+                width, height = 128, 64
+
+                def show(self, most=8):
+                    hw.shows.append(most)
+                    hw.now += 3 * min(most, 8)
+
+            self.display = Glass()
+            self.display.buffer = bytearray(1024)
+            self.display.fb = framebuf.FrameBuffer(self.display.buffer, 128, 64, framebuf.MONO_VLSB)
+
+        def read_buttons(self):
+            return 0
+
+        def ticks_ms(self):
+            return self.now
+
+        def sleep_ms(self, ms):
+            self.now += ms
+
+    class Slow(screens.Screen):
+        draw_ms = 12
+
+        def draw(self, fb):
+            hw.now += self.draw_ms
+
+    hw = Clocked()
+    rt = runtime.Runtime(hw, saves.Saves(saves.MemFs()))
+    rt.screen = Slow()
+    rt.step()
+    assert hw.shows[-1] == (30 - 12) // 3
+    Slow.draw_ms = 40
+    rt.step()
+    assert hw.shows[-1] == 8
+    Slow.draw_ms = 29
+    rt.step()
+    assert hw.shows[-1] == 2
+
+
 def test_full_frame_fits_400khz():
     d, oled, bus = _glass("ssd1306")
     d.invalidate()
