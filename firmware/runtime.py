@@ -230,6 +230,27 @@ def draw_toast(fb, msg, width):
     gfx.text(fb, msg, x + 3, 29)
 
 
+# The end of a tick: the toast over a frame drawn in it, then the changed pages
+# that fit in what is left of the tick; the rest go first in the next one (a
+# whole frame is 23.5 ms on the wire).  A tick already past its slot sends its
+# whole frame: it is late anyway, and a screen is not left half built.
+def show_frame(rt, drawn, now):
+    toast = None
+    if rt._toast_ticks:
+        rt._toast_ticks -= 1
+        toast = rt._toast
+    if drawn:
+        if toast is not None:
+            draw_toast(rt.fb, toast, rt.width)
+        rt._drawn_toast = toast
+    spent = clock.ticks_diff(rt.hw.ticks_ms(), now)
+    if spent < _SLOT_MS:
+        most = (_SHOWN_BY_MS - spent) // rt.display.page_ms
+        rt.display.show(most if most > 2 else 2)
+    else:
+        rt.display.show()
+
+
 # the settings, each value checked (saveschema): one that does not fit goes back
 # to its default and the save is rewritten without it; then the games with a
 # saved game in progress (CONTINUE).  Runtime() calls it in a try: whatever
@@ -653,22 +674,7 @@ class Runtime:
                 raise
             self._game_error(exc)
             self.screen.draw(fb)
-        toast = None
-        if self._toast_ticks:
-            self._toast_ticks -= 1
-            toast = self._toast
-        if drawn:
-            if toast is not None:
-                draw_toast(fb, self._toast, self.width)
-            self._drawn_toast = toast
-        # the changed pages that fit in what is left of the tick go now, the
-        # rest first in the next one (a whole frame is 23.5 ms on the wire)
-        spent = clock.ticks_diff(hw.ticks_ms(), now)
-        if spent < _SLOT_MS:
-            most = (_SHOWN_BY_MS - spent) // self.display.page_ms
-            self.display.show(most if most > 2 else 2)
-        else:
-            self.display.show()
+        show_frame(self, drawn, now)
         self.ticks += 1
         self._idle(now, screen)
         took = clock.ticks_diff(hw.ticks_ms(), now)
