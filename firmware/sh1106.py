@@ -62,7 +62,7 @@ class SH1106_I2C(SSD1306_I2C):
             cmd[2] = _COL_LOW | (self.col_offset & 0x0F)
             cmd[3] = _COL_HIGH | (self.col_offset >> 4)
             self.i2c.writeto(self.addr, cmd)
-            self._vec[1] = self._runs[p * self.pages + p]
+            self._vec[1] = self._pages[p]
             self.i2c.writevto(self.addr, self._vec)
             self.bytes_sent += 5 + 2 + width
         self._vec[1] = None

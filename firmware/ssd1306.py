@@ -64,21 +64,26 @@ class SSD1306_I2C(hardware.Display):
         self.buffer = bytearray(self.pages * width)
         self.fb = framebuf.FrameBuffer(self.buffer, width, height, framebuf.MONO_VLSB)
         self.shadow = bytearray(self.pages * width)
-        self._mv = memoryview(self.buffer)
-        self._smv = memoryview(self.shadow)
-        self._pages = [self._mv[p * width:(p + 1) * width] for p in range(self.pages)]
-        self._spages = [self._smv[p * width:(p + 1) * width] for p in range(self.pages)]
+        mv = memoryview(self.buffer)
+        smv = memoryview(self.shadow)
+        self._pages = [mv[p * width:(p + 1) * width] for p in range(self.pages)]
+        self._spages = [smv[p * width:(p + 1) * width] for p in range(self.pages)]
         self._cmd1 = bytearray(2)          # 0x80, command
         self._cmd1[0] = 0x80
         self._win = bytearray(7)           # 0x00, 0x21 c0 c1, 0x22 p0 p1
         self._data_prefix = b"\x40"
         self._vec = [self._data_prefix, None]
-        # memoryviews of every run of pages [p0, p1], built once
+        # memoryviews of every run of pages [p0, p1], built once, by p0 then
+        # p1 (index: the runs before p0's, then p1 - p0); a run of one page is that page's view
         n = self.pages
-        self._runs = [None] * (n * n)
+        runs = self._runs = [None] * (n * (n + 1) // 2)
+        i = 0
         for p0 in range(n):
-            for p1 in range(p0, n):
-                self._runs[p0 * n + p1] = self._mv[p0 * width:(p1 + 1) * width]
+            runs[i] = self._pages[p0]
+            for p1 in range(p0 + 1, n):
+                i += 1
+                runs[i] = mv[p0 * width:(p1 + 1) * width]
+            i += 1
         self.frames = 0
         self.bytes_sent = 0
         self.powered = False
@@ -164,7 +169,7 @@ class SSD1306_I2C(hardware.Display):
 
     def _send_run(self, p0, p1):
         self._window(p0, p1)
-        run = self._runs[p0 * self.pages + p1]
+        run = self._runs[p0 * self.pages - (p0 * (p0 - 1) >> 1) + p1 - p0]
         self._vec[1] = run
         self.i2c.writevto(self.addr, self._vec)
         self._vec[1] = None
