@@ -179,39 +179,36 @@ class SSD1306_I2C(hardware.Display):
         """Send the pages that differ from what the panel shows, at most
         ``most`` of them; return how many.  Pages left over go first next time,
         so a frame split over ticks comes out in order and none waits forever."""
-        pages = self._pages
-        spages = self._spages
-        npages = self.pages
         stale = self._stale
-        p = self._first
-        sent = 0
-        start = -1
-        left = -1
-        for _ in range(npages):
-            if stale >> p & 1 or pages[p] != spages[p]:
-                if sent < most:
-                    spages[p][:] = pages[p]
-                    stale &= ~(1 << p)
-                    sent += 1
-                    if start < 0:
-                        start = p
-                    p += 1
-                    if p == npages:
+        left = sent = 0
+        if stale or self.buffer != self.shadow:    # (one compare when none changed)
+            pages = self._pages
+            spages = self._spages
+            # pages first..last, then 0..first-1: one body, two plain loops (a
+            # page number wrapped in one loop costs more VM fuel a call)
+            lo = self._first
+            hi = self.pages
+            while hi:
+                start = -1
+                stop = hi
+                for p in range(lo, hi):
+                    if stale and stale >> p & 1 or pages[p] != spages[p]:
+                        if sent >= most:
+                            left = stop = p     # first next time; the rest wait too
+                            lo = 0
+                            break
+                        spages[p][:] = pages[p]
+                        stale &= ~(1 << p)
+                        sent += 1
+                        if start < 0:
+                            start = p
+                    elif start >= 0:
                         self._send_run(start, p - 1)
                         start = -1
-                        p = 0
-                    continue
-                if left < 0:
-                    left = p
-            if start >= 0:
-                self._send_run(start, p - 1)
-                start = -1
-            p += 1
-            if p == npages:
-                p = 0
-        if start >= 0:
-            self._send_run(start, p - 1)
-        self._stale = stale
-        self._first = 0 if left < 0 else left
+                if start >= 0:
+                    self._send_run(start, stop - 1)
+                hi, lo = lo, 0
+            self._stale = stale
+        self._first = left
         self.frames += 1
         return sent
