@@ -165,6 +165,31 @@ def test_bfs_and_astar_match_dijkstra(board):
 
 @settings(max_examples=400, deadline=None)
 @given(boards)
+def test_territory_counts_the_cells_reached_a_round_before_the_rival(board):
+    """territory() (a search that goes on only through the cells it counts)
+    against whole floods from both cells, in move counts and in arrival
+    times; the searches after it still find what they did (shared buffers)."""
+    from array import array
+
+    cols, rows, costs, src, rival_cell = board
+    costs = bytearray(costs)
+    search = FloodSearch(cols, rows)
+    search.load(costs)
+    rival = array("H", bytes(2 * len(search.cost)))
+    own = array("H", bytes(2 * len(search.cost)))
+    for flat in (True, False):
+        flood = search.distances if flat else search.arrival_times
+        flood(rival_cell, rival)
+        flood(src, own)
+        want = sum(1 for p in range(len(own)) if own[p] != 0xFFFF and own[p] + 1 < rival[p])
+        assert search.territory(src, rival, flat) == want
+        assert search.bfs(src, rival_cell) == dijkstra(cols, rows, costs, src, rival_cell, unit=True)
+        assert search.territory(src, rival, flat) == want
+        assert search.astar(src, rival_cell) == dijkstra(cols, rows, costs, src, rival_cell)
+
+
+@settings(max_examples=400, deadline=None)
+@given(boards)
 def test_path_through_finds_exactly_the_neighbours_on_a_shortest_path(board):
     """After a BFS, a neighbour of the start lies on a shortest path exactly
     when its own distance to the end is one less; on_shortest says so (one
