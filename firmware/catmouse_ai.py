@@ -290,12 +290,11 @@ class EvasiveMouse(_Searcher):
 
     def _buffers(self, size):
         if self.cat_time is None or len(self.cat_time) != size:
-            from array import array
             self.cat_time = array("H", bytes(2 * size))
 
     def _lead(self, search, board, position, cell):
         """Rounds the cat needs to reach ``cell`` once the mouse is there."""
-        reach = self.cat_time[search.padded(cell)]
+        reach = self.cat_time[search.pad[cell]]
         if board.terrain and reach != UNREACHED:
             # The cat catches on entering, before it would rest there.
             owed = board.costs[cell] - 1

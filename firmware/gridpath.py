@@ -119,32 +119,14 @@ class GridSearch:
         self.path = array("H", bytes(2 * cols * rows))
         self.path_len = 0
 
-    # Cell numbering -------------------------------------------------------
-    def padded(self, cell):
-        """Padded index of public cell number ``cell``."""
-        return self.pad[cell]
-
-    def unpadded(self, p):
-        return self.public[p]
-
-    def set_cell(self, cell, cost):
-        if not 0 <= cost <= 3:
-            raise ValueError("cell cost must be 0..3")
-        p = self.pad[cell]
-        self.cost[p] = cost
-        wall = _FROM_WALL if cost == BLOCKED else 0
-        self.walls[p] = wall
-        self.wall_sides[p] = wall
-
-    def get_cell(self, cell):
-        return self.cost[self.padded(cell)]
-
+    # Cell numbering: ``pad[cell]`` is a public cell's padded index, ``public[p]``
+    # the public cell of padded index p.
     def load(self, costs):
         """Set every cell from a sequence of cols*rows costs (0 = blocked)."""
         if len(costs) != self.cols * self.rows:
             raise ValueError("expected %d cells, got %d" % (self.cols * self.rows, len(costs)))
-        # set_cell's work, written out: a call per cell cost 3.2 of the BFS
-        # cat's first 29.3 ms on the default map (VM est.), which loads it
+        # a cell at a time without a call (a call per cell cost 3.2 of the BFS
+        # cat's first 29.3 ms on the default map, VM est., which loads it)
         pad = self.pad
         cost = self.cost
         walls = self.walls
@@ -471,7 +453,7 @@ class FloodSearch(GridSearch):
         """BFS move counts from src to every cell into ``out`` (padded indexing,
         UNREACHED for cells that cannot be reached).  ``out`` is an array('H') the
         caller allocates once with ``len(search.cost)`` entries."""
-        src_p = self.padded(src)
+        src_p = self.pad[src]
         for p in range(len(out)):
             out[p] = UNREACHED
         if not self.cost[src_p]:
@@ -565,7 +547,7 @@ class FloodSearch(GridSearch):
         needs to get anywhere."""
         for p in range(len(out)):
             out[p] = UNREACHED
-        src_p = self.padded(src)
+        src_p = self.pad[src]
         cost = self.cost
         if not cost[src_p]:
             return

@@ -94,7 +94,7 @@ def test_board_size_limits(cols, rows):
 
 def test_cell_cost_is_validated():
     with pytest.raises(ValueError):
-        GridSearch(4, 4).set_cell(0, 4)
+        GridSearch(4, 4).load(bytearray([1] * 15 + [4]))
     with pytest.raises(ValueError):
         GridSearch(4, 4).load(bytearray(15))
 
@@ -127,13 +127,13 @@ def test_distance_maps():
     from array import array
     out = array("H", bytes(2 * len(search.cost)))
     search.distances(0, out)
-    assert out[search.padded(31)] == 12
-    assert out[search.padded(3)] == 0xFFFF
+    assert out[search.pad[31]] == 12
+    assert out[search.pad[3]] == 0xFFFF
     search.arrival_times(0, out)
-    assert out[search.padded(31)] == 16
+    assert out[search.pad[31]] == 16
     for cell in range(32):
         expected = dijkstra(8, 4, costs, 0, cell)
-        assert out[search.padded(cell)] == (0xFFFF if expected is None else expected)
+        assert out[search.pad[cell]] == (0xFFFF if expected is None else expected)
 
 
 boards = st.integers(min_value=1, max_value=12).flatmap(
