@@ -123,8 +123,9 @@ class BfsCat(_Searcher):
         return search
 
     def __call__(self, board, position, legal):
+        costs = board.costs
         search = self.search
-        if self.loaded is not board.costs:      # else no call (0.16 ms in the VM)
+        if self.loaded is not costs:            # else no call (0.16 ms in the VM)
             search = self.prepare(board)
         mouse = board.mouse
         seen = (mouse + 1) << _SEEN_SHIFT
@@ -136,7 +137,6 @@ class BfsCat(_Searcher):
         # its BFS alone is 4.05.
         step = -1
         target = (state & _TARGET_MASK) - 1     # a saved game's is checked here
-        costs = board.costs
         if target < 0 or target >= len(costs) or not costs[target]:
             state = 0
         else:
@@ -157,10 +157,10 @@ class BfsCat(_Searcher):
             if at + 1 < n:
                 step = route[at + 1]
         self.state = (state & _TARGET_MASK) | seen
-        search.bfs(position, mouse)
-        if moved and search.path_len == 3 and not board.mouse_rest and position in legal:
+        moves = search.bfs(position, mouse)
+        if moved and moves == 2 and not board.mouse_rest and position in legal:
             return position             # two moves away: wait a round (see above)
-        if step >= 0 and step in legal and (search.path_len > 1 and search.path[1] == step
+        if step >= 0 and step in legal and (moves and search.path[1] == step
                                             or search.on_shortest(step)):
             if self.shown:
                 search.path_through(step)
