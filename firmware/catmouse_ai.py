@@ -123,42 +123,51 @@ class BfsCat(_Searcher):
         return search
 
     def __call__(self, board, position, legal):
-        search = self.prepare(board)
+        costs = board.costs
+        search = self.search
+        if self.loaded is not costs:            # else no call (0.16 ms in the VM)
+            search = self.prepare(board)
         mouse = board.mouse
-        moved = (self.state >> _SEEN_SHIFT) != mouse + 1
-        step = self._route_step(search, board, position)
-        self.state = (self.state & _TARGET_MASK) | (mouse + 1) << _SEEN_SHIFT
-        search.bfs(position, mouse)
-        if moved and search.path_len == 3 and not board.mouse_rest and position in legal:
+        seen = (mouse + 1) << _SEEN_SHIFT
+        state = self.state
+        moved = state & ~_TARGET_MASK != seen
+        # The route's next cell from position (step; -1: none), written out
+        # here, and on_shortest not called when step is the new path's: the
+        # bench's worst move (VM est.) 4.31 ms with them as calls, 4.26 so;
+        # its BFS alone is 4.05.
+        step = -1
+        target = (state & _TARGET_MASK) - 1     # a saved game's is checked here
+        if target < 0 or target >= len(costs) or not costs[target]:
+            state = 0
+        else:
+            route = self.route
+            at = self.at
+            n = self.route_len
+            kept = self.route_end == target
+            if kept and at < n and route[at] != position:
+                at += 1                         # the cat took the route's step
+            if kept and at < n and route[at] == position:
+                self.at = at
+            elif search.bfs(position, target) is None:
+                state = n = 0
+            else:
+                self._keep_path(search, target)     # at 0 of it
+                n = self.route_len
+                at = 0
+            if at + 1 < n:
+                step = route[at + 1]
+        self.state = (state & _TARGET_MASK) | seen
+        moves = search.bfs(position, mouse)
+        if moved and moves == 2 and not board.mouse_rest and position in legal:
             return position             # two moves away: wait a round (see above)
-        if step >= 0 and step in legal and search.on_shortest(step):
+        if step >= 0 and step in legal and (moves and search.path[1] == step
+                                            or search.on_shortest(step)):
             if self.shown:
                 search.path_through(step)
             return step
-        self.state = mouse + 1 | (mouse + 1) << _SEEN_SHIFT
+        self.state = mouse + 1 | seen
         self._keep_path(search, mouse)
         return self._first_step(search, position, legal)
-
-    def _route_step(self, search, board, position):
-        """The route's next cell from ``position``, -1 when there is none."""
-        target = (self.state & _TARGET_MASK) - 1    # a saved game's is checked here
-        if target < 0 or target >= len(board.costs) or not board.costs[target]:
-            self.state = 0
-            return -1
-        route = self.route
-        at = self.at
-        n = self.route_len
-        if self.route_end == target and at < n and route[at] != position:
-            at += 1                         # the cat took the route's step
-        if self.route_end != target or at >= n or route[at] != position:
-            if search.bfs(position, target) is None:
-                self.state = 0
-                return -1
-            self._keep_path(search, target)
-            route = self.route
-            at = 0
-        self.at = at
-        return route[at + 1] if at + 1 < self.route_len else -1
 
     def _keep_path(self, search, target):
         """The search's path as the route (one copy of the whole buffer, no
@@ -245,15 +254,18 @@ class EvasiveMouse(_Searcher):
     A lead of two or more means the cat, moving first, never lands on it; on a
     board with loops that lead lasts forever.  The territory tie-break steers
     away from corners and dead ends, where equally distant cells would trap it;
-    it costs one flood per tied candidate, so it is computed only on a tie.  In
+    it costs a search per tied candidate (``FloodSearch.territory``, only
+    over the cells the candidate wins: ~8.5 ms in the VM on the default map,
+    a whole flood and count were ~19.7), so it is computed only on a tie.  In
     terrain mode "distance" is arrival time (entering cost = rounds), counting
     the cat's remaining rest and the rest the mouse itself would owe.
 
     A task (firmware/work.py): ``begin(board, position, legal)``, then
     ``step()`` until True (the first step floods from the cat and ranks the
-    legal cells, each later one floods from one tied cell), then ``answer``.
-    Every step is a whole flood (up to ~20 ms on a Pico), so each gets a tick
-    of its own (``alone_next``).  Called as a plain strategy it runs them all.
+    legal cells, each later one weighs one tied cell's territory), then
+    ``answer``.  A step is a flood or a search (up to ~17 ms on a Pico), so
+    each gets a tick of its own (``alone_next``).  Called as a plain strategy
+    it runs them all.
     """
 
     GRID = FloodSearch
@@ -263,7 +275,6 @@ class EvasiveMouse(_Searcher):
         self.slip = slip        # one move in ``slip`` is a random legal cell (0: none)
         self.rng = Rng(seed)
         self.cat_time = None
-        self.own_time = None
         self.board = None
         self.position = 0
         self.legal = None
@@ -273,25 +284,17 @@ class EvasiveMouse(_Searcher):
         self.next = -1           # the next tied candidate to weigh; -1: the cat's flood first
 
     def prepare(self, board):
-        """Load the board and make the two flood buffers before play."""
+        """Load the board and make the cat's flood buffer before play."""
         search = self._grid(board)
         self._buffers(len(search.cost))
 
     def _buffers(self, size):
         if self.cat_time is None or len(self.cat_time) != size:
-            from array import array
             self.cat_time = array("H", bytes(2 * size))
-            self.own_time = array("H", bytes(2 * size))
-
-    def _flood(self, search, terrain, src, out):
-        if terrain:
-            search.arrival_times(src, out)
-        else:
-            search.distances(src, out)
 
     def _lead(self, search, board, position, cell):
         """Rounds the cat needs to reach ``cell`` once the mouse is there."""
-        reach = self.cat_time[search.padded(cell)]
+        reach = self.cat_time[search.pad[cell]]
         if board.terrain and reach != UNREACHED:
             # The cat catches on entering, before it would rest there.
             owed = board.costs[cell] - 1
@@ -333,7 +336,7 @@ class EvasiveMouse(_Searcher):
             cell = legal[self.next]
             self.next += 1
             if self._lead(search, board, self.position, cell) == self.far:
-                territory = self._territory(search, board.terrain, cell, len(search.cost))
+                territory = search.territory(cell, self.cat_time, not board.terrain)
                 if territory > self.most:
                     self.most = territory
                     self.answer = cell
@@ -348,7 +351,10 @@ class EvasiveMouse(_Searcher):
         legal = self.legal
         search = self._grid(board)
         self._buffers(len(search.cost))
-        self._flood(search, board.terrain, board.cat, self.cat_time)
+        if board.terrain:
+            search.arrival_times(board.cat, self.cat_time)
+        else:
+            search.distances(board.cat, self.cat_time)
         far = -1
         ties = 0
         best = legal[0]
@@ -365,18 +371,6 @@ class EvasiveMouse(_Searcher):
         self.most = -1
         self.next = 0
         return ties == 1 or far <= 1
-
-    def _territory(self, search, terrain, cell, size):
-        """Cells the mouse, starting at ``cell``, reaches before the cat."""
-        own = self.own_time
-        cat_time = self.cat_time
-        self._flood(search, terrain, cell, own)
-        territory = 0
-        for q in range(size):
-            mine = own[q]
-            if mine != UNREACHED and mine + 1 < cat_time[q]:
-                territory += 1
-        return territory
 
 
 # The mice of the difficulties EASY, NORMAL, HARD (``ctx.settings["difficulty"]``

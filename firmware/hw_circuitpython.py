@@ -97,36 +97,38 @@ class DisplayioOled(hardware.Display):
     def show(self, most=8):
         """Load the pages that changed into their bitmaps, at most ``most`` of
         them (the rest go first next time), refresh; return how many."""
-        pages = self._pages
-        spages = self._spages
-        st = self.stream
-        readinto = self._readinto
-        bitmaps = self.bitmaps
-        width = self.width
-        npages = self.pages
         stale = self._stale
-        p = self._first
-        left = -1
-        sent = 0
-        for _ in range(npages):
-            if stale >> p & 1 or pages[p] != spages[p]:
-                if sent < most:
-                    page = pages[p]             # (looked up and placed once)
-                    spages[p][:] = page
-                    stale &= ~(1 << p)
-                    at = p * width
-                    st.seek(at)
-                    st.write(page)
-                    st.seek(at)
-                    readinto(bitmaps[p], st, 1, 1, False)
-                    sent += 1
-                elif left < 0:
-                    left = p
-            p += 1
-            if p == npages:
-                p = 0
-        self._stale = stale
-        self._first = 0 if left < 0 else left
+        left = sent = 0
+        if stale or self.buffer != self.shadow:    # (one compare when none changed)
+            pages = self._pages
+            spages = self._spages
+            st = self.stream
+            readinto = self._readinto
+            bitmaps = self.bitmaps
+            width = self.width
+            # pages first..last, then 0..first-1: one body, two plain loops
+            # (a page number wrapped in one loop cost 4-8k VM fuel more a call)
+            lo = self._first
+            hi = self.pages
+            while hi:
+                for p in range(lo, hi):
+                    if stale and stale >> p & 1 or pages[p] != spages[p]:
+                        if sent >= most:
+                            left = p            # first next time; the rest wait too
+                            lo = 0
+                            break
+                        page = pages[p]         # (looked up and placed once)
+                        spages[p][:] = page
+                        stale &= ~(1 << p)
+                        at = p * width
+                        st.seek(at)
+                        st.write(page)
+                        st.seek(at)
+                        readinto(bitmaps[p], st, 1, 1, False)
+                        sent += 1
+                hi, lo = lo, 0
+            self._stale = stale
+        self._first = left
         if sent:
             self.oled.refresh()
         self.frames += 1

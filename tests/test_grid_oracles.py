@@ -68,8 +68,8 @@ def mismatches(search_cls=FloodSearch, seed=1, count=BOARDS):
         want_moves = nx.single_source_shortest_path_length(g, src0) if costs[src0] else {}
         want_cost = nx.single_source_dijkstra_path_length(g, src0) if costs[src0] else {}
         for cell in range(cols * rows):
-            got_m = moves_map[search.padded(cell)]
-            got_c = cost_map[search.padded(cell)]
+            got_m = moves_map[search.pad[cell]]
+            got_c = cost_map[search.pad[cell]]
             if (None if got_m == UNREACHED else got_m) != want_moves.get(cell):
                 bad.append(("distances", cols, rows, src0, cell, got_m, want_moves.get(cell)))
             if (None if got_c == UNREACHED else got_c) != want_cost.get(cell):

@@ -94,7 +94,7 @@ def test_board_size_limits(cols, rows):
 
 def test_cell_cost_is_validated():
     with pytest.raises(ValueError):
-        GridSearch(4, 4).set_cell(0, 4)
+        GridSearch(4, 4).load(bytearray([1] * 15 + [4]))
     with pytest.raises(ValueError):
         GridSearch(4, 4).load(bytearray(15))
 
@@ -127,13 +127,13 @@ def test_distance_maps():
     from array import array
     out = array("H", bytes(2 * len(search.cost)))
     search.distances(0, out)
-    assert out[search.padded(31)] == 12
-    assert out[search.padded(3)] == 0xFFFF
+    assert out[search.pad[31]] == 12
+    assert out[search.pad[3]] == 0xFFFF
     search.arrival_times(0, out)
-    assert out[search.padded(31)] == 16
+    assert out[search.pad[31]] == 16
     for cell in range(32):
         expected = dijkstra(8, 4, costs, 0, cell)
-        assert out[search.padded(cell)] == (0xFFFF if expected is None else expected)
+        assert out[search.pad[cell]] == (0xFFFF if expected is None else expected)
 
 
 boards = st.integers(min_value=1, max_value=12).flatmap(
@@ -161,6 +161,31 @@ def test_bfs_and_astar_match_dijkstra(board):
     assert stamina == dijkstra(cols, rows, costs, src, dst)
     if stamina is not None:
         assert check_path(cols, rows, costs, search.path_cells(), src, dst) == stamina
+
+
+@settings(max_examples=400, deadline=None)
+@given(boards)
+def test_territory_counts_the_cells_reached_a_round_before_the_rival(board):
+    """territory() (a search that goes on only through the cells it counts)
+    against whole floods from both cells, in move counts and in arrival
+    times; the searches after it still find what they did (shared buffers)."""
+    from array import array
+
+    cols, rows, costs, src, rival_cell = board
+    costs = bytearray(costs)
+    search = FloodSearch(cols, rows)
+    search.load(costs)
+    rival = array("H", bytes(2 * len(search.cost)))
+    own = array("H", bytes(2 * len(search.cost)))
+    for flat in (True, False):
+        flood = search.distances if flat else search.arrival_times
+        flood(rival_cell, rival)
+        flood(src, own)
+        want = sum(1 for p in range(len(own)) if own[p] != 0xFFFF and own[p] + 1 < rival[p])
+        assert search.territory(src, rival, flat) == want
+        assert search.bfs(src, rival_cell) == dijkstra(cols, rows, costs, src, rival_cell, unit=True)
+        assert search.territory(src, rival, flat) == want
+        assert search.astar(src, rival_cell) == dijkstra(cols, rows, costs, src, rival_cell)
 
 
 @settings(max_examples=400, deadline=None)

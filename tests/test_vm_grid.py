@@ -81,13 +81,13 @@ for cols, rows in ((16, 8), (64, 64)):
     last = cols * rows - 1
     out = array('H', bytes(2 * len(s.cost)))
     calls = ((s.bfs, 0, last), (s.astar, 0, last), (s.bfs, 5, 3), (s.astar, last, 0),
-             (s.distances, 0, out), (s.arrival_times, last, out))
+             (s.distances, 0, out), (s.arrival_times, last, out), (s.territory, 0, out))
     for fn, a, b in calls:
         fn(a, b)
     emit('alloc%d' % cols, [measure(fn, a, b)[2] for fn, a, b in calls])
 """)
-    assert result["alloc16"] == [0] * 6
-    assert result["alloc64"] == [0] * 6
+    assert result["alloc16"] == [0] * 7
+    assert result["alloc64"] == [0] * 7
 
 
 def test_ai_moves_allocate_nothing_in_steady_state(vm):
