@@ -205,6 +205,7 @@ class Scene(screens.Scene):
         self.play.reset()
         self.screen = self.play
         self.play.update_status()
+        self.title.bar.rows = None  # the title's 256 B go while a game is on (made again)
         self.pause.reminder = 60    # frames of "HOLD B: MENU" over the map
 
     def begin_play(self):

@@ -2,8 +2,8 @@
 another address.
 
 Pure (no ``machine``): the hardware backend raises ``DisplayFault`` with what
-``i2c.scan()`` found, main.py prints ``console_lines`` and starts the LED
-blink code, and the laptop's ``doctor`` words its one-line verdict with the
+``i2c.scan()`` found, main.py has ``report`` print ``console_lines`` and
+start the LED blink code, and the laptop's ``doctor`` words its one-line verdict with the
 same ``verdict`` so the serial console and the laptop never disagree.
 Imported only when the display does not answer, so it costs no heap at a
 normal boot.
@@ -76,3 +76,12 @@ def console_lines(fault):
     lines.append("  LED: %d blinks, repeated (docs/runtime.md); the REPL is free"
                  % blink_count(fault.cfg, fault.found))
     return lines
+
+
+def report(fault):
+    """main.py's report of ``fault``: the console lines, then the LED blink
+    code (here, not in main.py, which stays resident while the launcher runs)."""
+    for line in console_lines(fault):
+        print(line)
+    if fault.signal is not None:
+        fault.signal(fault.cfg, blink_count(fault.cfg, fault.found))

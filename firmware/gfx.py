@@ -10,8 +10,7 @@
 #   per 8-pixel band, as framebuf stores it); ``sprite.draw(fb, x, y, key=-1)``
 #   blits it (``key=0`` makes 0 pixels transparent).  ``sprite_rows(rows)`` builds
 #   the bytes from strings such as ``"..XX.."`` (host/import-time helper).
-# - ``cell(fb, sprite, col, row)``: draw an 8x8 sprite in board cell (col, row).
-# - ``invert_rect``, ``box``, ``wipe`` (a simple transition step).
+# - ``invert_rect``, ``box``.
 #
 # Nothing here allocates per call once sprites exist: text packs a str's bytes
 # into a preallocated buffer (or, on CPython, indexes it); the pure-Python
@@ -93,6 +92,7 @@ def _font4():
 
 
 _FONT4 = _STRIP_FONT = _font4()   # the strip's source: 4 bytes a code
+del _font4                          # run once: its code need not stay resident
 if _GLYPHS:
     # the pure-Python framebuf's form (FrameBuffer.glyphs): one int a code,
     # the 4 bytes read little-endian (column 0 in the low byte)
@@ -215,11 +215,6 @@ class Sprite:
         fb.blit(self.fb, x, y, key)
 
 
-def cell(fb, sprite, col, row, size=8, top=0):
-    """Draw ``sprite`` into board cell (col, row) of ``size`` pixels."""
-    fb.blit(sprite.fb, col * size, top + row * size)
-
-
 def invert_rect(fb, x, y, w, h):
     for yy in range(y, y + h):
         for xx in range(x, x + w):
@@ -231,8 +226,3 @@ def box(fb, x, y, w, h, c=1):
     fb.fill_rect(x, y, w, h, 1 - c)
     fb.rect(x, y, w, h, c)
 
-
-def wipe(fb, step, steps, width=128, height=64):
-    """One step of a left-to-right wipe: clears the first step/steps of the
-    screen.  Call with step = 1..steps on successive frames."""
-    fb.fill_rect(0, 0, width * step // steps, height, 0)

@@ -101,6 +101,7 @@ def _fill_dist():
 
 
 _fill_dist()
+del _fill_dist          # run once: its code need not stay on the heap
 
 
 # Two parts: ``ThreatMap``, what the enemy reaches this turn (marks per cell,

@@ -101,15 +101,14 @@ RAIL = bytearray(CELLS * 4)        # rail neighbour of c in direction d at RAIL[
 ON_RAIL = bytearray(CELLS)
 
 
-def _link(a, b):
-    # Insertion order is the tie-breaking order of road steps (W, E, N, S, diagonals).
-    ROAD[a * 8 + ROAD_N[a]] = b
-    ROAD_N[a] += 1
-    ROAD[b * 8 + ROAD_N[b]] = a
-    ROAD_N[b] += 1
-
-
 def _parse():
+    def _link(a, b):
+        # Insertion order is the tie-breaking order of road steps (W, E, N, S, diagonals).
+        ROAD[a * 8 + ROAD_N[a]] = b
+        ROAD_N[a] += 1
+        ROAD[b * 8 + ROAD_N[b]] = a
+        ROAD_N[b] += 1
+
     for i in range(CELLS * 4):
         RAIL[i] = NONE
     kinds = {"o": _POST, "H": HQ, "C": CAMP}
@@ -148,6 +147,7 @@ def _parse():
 
 
 _parse()
+del _parse              # run once: its code need not stay on the heap
 
 
 def cell_name(c):

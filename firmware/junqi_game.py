@@ -85,30 +85,31 @@ _UNDO_PLIES = const(100)
 UNDO_SIZE = const(12)
 
 # 5x7 glyphs, indexed by piece type (junqi_flip: FLAG MINE BOMB ENGINEER 1..8):
-# one string (the heap holds no tuple per glyph or row), 7 rows of 5 per glyph
+# one bytes object (the heap holds no tuple per glyph or row), 7 rows per
+# glyph, each row's 5 pixels in its low 5 bits (bit 4 the leftmost)
 GLYPHS = (
-    "XXXX." "XXXXX" "XXXX." "X...." "X...." "X...." "X...."   # flag
-    "..X.." "X.X.X" ".XXX." "XXXXX" ".XXX." "X.X.X" "..X.."   # mine
-    "...X." "..X.." ".XXX." "XXXXX" "XXXXX" "XXXXX" ".XXX."   # bomb
-    "XXXXX" "X...." "X...." "XXXX." "X...." "X...." "XXXXX"   # engineer
-    "..X.." ".XX.." "..X.." "..X.." "..X.." "..X.." ".XXX."   # 1 platoon
-    ".XXX." "X...X" "....X" "...X." "..X.." ".X..." "XXXXX"   # 2 company
-    "XXXXX" "...X." "..X.." "...X." "....X" "X...X" ".XXX."   # 3 battalion
-    "...X." "..XX." ".X.X." "X..X." "XXXXX" "...X." "...X."   # 4 regiment
-    "XXXXX" "X...." "XXXX." "....X" "....X" "X...X" ".XXX."   # 5 brigade
-    "..XX." ".X..." "X...." "XXXX." "X...X" "X...X" ".XXX."   # 6 division
-    "XXXXX" "....X" "...X." "..X.." ".X..." ".X..." ".X..."   # 7 corps
-    ".XXX." "X...X" "X...X" ".XXX." "X...X" "X...X" ".XXX."   # 8 marshal
+    b"\x1e\x1f\x1e\x10\x10\x10\x10"  # flag        XXXX. XXXXX XXXX. X.... X.... X.... X....
+    b"\x04\x15\x0e\x1f\x0e\x15\x04"  # mine        ..X.. X.X.X .XXX. XXXXX .XXX. X.X.X ..X..
+    b"\x02\x04\x0e\x1f\x1f\x1f\x0e"  # bomb        ...X. ..X.. .XXX. XXXXX XXXXX XXXXX .XXX.
+    b"\x1f\x10\x10\x1e\x10\x10\x1f"  # engineer    XXXXX X.... X.... XXXX. X.... X.... XXXXX
+    b"\x04\x0c\x04\x04\x04\x04\x0e"  # 1 platoon   ..X.. .XX.. ..X.. ..X.. ..X.. ..X.. .XXX.
+    b"\x0e\x11\x01\x02\x04\x08\x1f"  # 2 company   .XXX. X...X ....X ...X. ..X.. .X... XXXXX
+    b"\x1f\x02\x04\x02\x01\x11\x0e"  # 3 battalion XXXXX ...X. ..X.. ...X. ....X X...X .XXX.
+    b"\x02\x06\x0a\x12\x1f\x02\x02"  # 4 regiment  ...X. ..XX. .X.X. X..X. XXXXX ...X. ...X.
+    b"\x1f\x10\x1e\x01\x01\x11\x0e"  # 5 brigade   XXXXX X.... XXXX. ....X ....X X...X .XXX.
+    b"\x06\x08\x10\x1e\x11\x11\x0e"  # 6 division  ..XX. .X... X.... XXXX. X...X X...X .XXX.
+    b"\x1f\x01\x02\x04\x08\x08\x08"  # 7 corps     XXXXX ....X ...X. ..X.. .X... .X... .X...
+    b"\x0e\x11\x11\x0e\x11\x11\x0e"  # 8 marshal   .XXX. X...X X...X .XXX. X...X X...X .XXX.
 )
-_GLYPH_LEN = const(35)
+_GLYPH_ROWS = const(7)
+_SPRITE_BYTES = const(18)       # a 9x11 box: 9 columns x 2 pages (MONO_VLSB)
 _EMPTY_BOX = const(0)           # FieldView.shown: a box without a piece,
 _HIDDEN_BOX = const(25)         # 1..24 a face-up piece (1 + its sprite), a face-down one
 
 
-def _box_sprite(t, filled):
-    # A 9x11 piece box with the 5x7 glyph of piece type ``t`` at (2, 2);
-    # ``t`` None: face-down.
-    buf = bytearray(_BOX_W * 2)
+def _box_sprite(buf, t, filled):
+    # A 9x11 piece box with the 5x7 glyph of piece type ``t`` at (2, 2),
+    # drawn into ``buf`` (_SPRITE_BYTES); ``t`` None: face-down.
     fb = framebuf.FrameBuffer(buf, _BOX_W, _BOX_H, framebuf.MONO_VLSB)
     if t is None:
         # face-down: a dotted tile, no outline (face-up pieces stand out)
@@ -123,10 +124,11 @@ def _box_sprite(t, filled):
     else:
         fb.rect(0, 0, _BOX_W, _BOX_H, 1)
     c = 0 if filled else 1
-    at = t * _GLYPH_LEN
-    for y in range(7):
+    at = t * _GLYPH_ROWS
+    for y in range(_GLYPH_ROWS):
+        row = GLYPHS[at + y]
         for x in range(5):
-            if GLYPHS[at + 5 * y + x] == "X":
+            if row >> (4 - x) & 1:
                 fb.pixel(2 + x, 2 + y, c)
     return fb
 
@@ -229,11 +231,14 @@ class FieldView:
     # 7.5 ms more) and over it what blinks: marks, the route, the last move.
 
     def __init__(self):
-        self.sprites = []
-        for col in range(2):
-            for t in range(jf.TYPES):
-                self.sprites.append(_box_sprite(t, col == 0))
-        self.hidden = _box_sprite(None, False)
+        # the 25 sprites' bytes in one sheet, each sprite's FrameBuffer over
+        # its slice (no bytearray object of its own: ~320 B less heap)
+        sheet = memoryview(bytearray(_SPRITE_BYTES * (2 * jf.TYPES + 1)))
+        self.sprites = [None] * (2 * jf.TYPES)
+        for i in range(2 * jf.TYPES):
+            at = i * _SPRITE_BYTES
+            self.sprites[i] = _box_sprite(sheet[at:at + _SPRITE_BYTES], i % jf.TYPES, i < jf.TYPES)
+        self.hidden = _box_sprite(sheet[2 * jf.TYPES * _SPRITE_BYTES:], None, False)
         # a dashed frame in the 1-px gaps around a box (every other pixel):
         # no road or railway line looks like it
         # (11 x 13, MONO_VLSB: the top 8 rows' 11 columns, then the 5 rows' below)
@@ -587,6 +592,7 @@ class Scene(screens.Scene):
         self.cursor = 27
         self.note_ticks = 0
         self.screen = self.play_screen
+        self.menu_screen.bar.rows = None    # the title's 256 B go while a game is on (made again)
         self.pause.reminder = 60            # frames of "HOLD B: MENU" over the field
 
     def clear_marks(self):

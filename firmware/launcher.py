@@ -59,7 +59,11 @@ class Launcher(screens.Screen):
         self._settings_rows = ["contrast", "difficulty", "sleep", "back"]
         if runtime.hw.buzzer is not None:
             self._settings_rows.insert(1, "sound")
+        # made once here, so settings it cannot show fail now (main.make_launcher
+        # starts on the defaults then), and dropped: Settings makes them again
+        # when it opens, and the menu does not keep ~150 B of labels
         self._refresh_labels()
+        self._labels = ["", "", "", "", ""]
 
     # -- menu ----------------------------------------------------------------------
     def frame_key(self):

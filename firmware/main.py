@@ -111,16 +111,6 @@ def relaunch(rt, back):
     return lau
 
 
-# Console lines + LED blink code; the REPL stays usable.
-def report_display_fault(fault):
-    import displaycheck
-
-    for line in displaycheck.console_lines(fault):
-        print(line)
-    if fault.signal is not None:
-        fault.signal(fault.cfg, displaycheck.blink_count(fault.cfg, fault.found))
-
-
 def main():
     try:
         rt = boot()
@@ -129,7 +119,7 @@ def main():
 
         if not isinstance(exc, displaycheck.DisplayFault):
             raise
-        report_display_fault(exc)
+        displaycheck.report(exc)    # console lines + LED blink code; the REPL stays usable
         return
     if rt is not None:
         rt.run()

@@ -118,9 +118,6 @@ class Deadline:
     def expired(self):
         return clock.ticks_diff(self.clock(), self.at) >= 0
 
-    def __call__(self):
-        return self.expired()
-
 
 class Context:
     """What a game sees (docs/conventions.md, the runtime contract)."""
@@ -460,10 +457,10 @@ class Runtime:
         self.save_ms = clock.ticks_diff(self.hw.ticks_ms(), start)
         return snap is not None
 
-    def save_pending(self):
-        """Store the game if a move asked for it (after a light tick), or
-        collect the heap ahead of need (pace_saves)."""
-        pace_saves(self)
+    # save_pending(): store the game if a move asked for it (after a light
+    # tick), or collect the heap ahead of need; pace_saves itself, as a method
+    # (no def of its own on the resident heap)
+    save_pending = pace_saves
 
     def save_settings(self):
         self.store(SETTINGS_ID, self.settings)

@@ -98,6 +98,7 @@ class Pause:
     # The words are drawn once into a strip of their own (made at the first
     # frame they show) and blitted after: 0.56 ms a frame in the VM, 1.24 ms
     # with gfx.text each frame (Cat & Mouse's first AI move is among them).
+    # The strip goes once they are gone (~140 B of the game's heap).
     def draw_reminder(self, fb):
         if self.reminder:
             self.reminder -= 1
@@ -107,6 +108,8 @@ class Pause:
                 gfx.text(words.fb, "HOLD B: MENU", 0, 0)
             gfx.box(fb, 36, 27, 56, 9)
             words.draw(fb, 40, 29, 0)
+        elif self.words is not None:
+            self.words = None
 
     # True in a tick where the menu or the rules may load, show or close: the
     # hold reaching 500 ms, the menu's first frame, A or B in the menu or the
@@ -162,6 +165,8 @@ class Pause:
 # ``fb`` (``ctx.frame`` for the screen's), with one slice copy: the
 # pure-Python framebuf (CircuitPython) took about 2.3 ms for the bar and its
 # text every frame.  Without those bytes, or ``width`` not 128, it draws them.
+# A game drops them (``rows = None``) while its title is not on show (Cat &
+# Mouse's and Flip Junqi's play): 272 B of its heap; they are made again.
 class TitleBar:
     def __init__(self, title, x):
         self.title = title
