@@ -4,7 +4,9 @@ seed).  Player 0 (the side that moves first) blocks: A blocks the cell under
 the cursor; the cat's player puts the cursor on a free neighbour of the cat
 and A steps there.  The blocker wins when the cat has no free neighbour, the
 cat when it reaches the border.  The grid is drawn as in the solo game
-(trapcat_game's ``draw_grid``, on this match's fields).
+(trapcat_game's ``draw_grid``, on this match's fields); the panel's lines that
+stay all match are drawn once (``_label``) and blitted, and ``frame_key`` lets
+the runtime keep a frame while neither a move nor the cursor changed it.
 """
 
 import framebuf
