@@ -14,7 +14,11 @@ A game's module subclasses it with: ``GAME`` (its id), ``reset()`` (the start
 of ``seed``), ``legal(move)``, ``apply(move)`` (a legal move of the side to
 move), ``to_move()``, ``winner()`` (PLAYING, 0, 1 or DRAW), ``state_hash()``,
 ``act(ctx, may_move)`` (a tick of this handheld's input: the move its player
-made, NO_MOVE when none), ``draw(fb)`` and ``moved()`` (after any move).
+made, NO_MOVE when none), ``draw(fb)`` and ``moved()`` (after any move); and
+``frame_key()`` where its drawing stays the same from tick to tick (the
+runtime's frame cache, through linkplay's screens): ``changes`` counts every
+move played and every replay, so a key made of it and what else the drawing
+shows (a cursor) changes whenever the drawing does.
 """
 
 from array import array
@@ -29,6 +33,10 @@ HISTORY = const(600)             # plies at most; the game is drawn there
 NO_MOVE = const(0xFFFF)
 PLAYING = const(-1)
 DRAW = const(2)
+# Match.changes wraps here: a tick plays at most HISTORY + 3 moves and replays
+# (an undo's replay, a move each way), fewer than this, so two frames drawn a
+# tick apart never share a count with different positions
+CHANGES_MASK = const(0x3FF)
 
 
 def _schema():
@@ -47,6 +55,7 @@ class Match:
         self.history = array("H", bytes(2 * HISTORY))
         self.plies = 0
         self.full = False        # the history is full: a draw
+        self.changes = 0         # moves played + replays, & CHANGES_MASK (frame_key)
         self.reset()
 
     def play(self, move):
@@ -57,9 +66,16 @@ class Match:
         self.apply(move)
         self.history[self.plies] = move
         self.plies += 1
+        self.changes = (self.changes + 1) & CHANGES_MASK
         self.full = self.plies >= HISTORY and self.winner() == PLAYING
         self.moved()
         return True
+
+    def frame_key(self):
+        """What the drawing shows as a small int, the same while it stays the
+        same; None (the default): it changes every tick (Flip Junqi's field
+        blinks), drawn every tick."""
+        return None
 
     def last_move(self):
         return self.history[self.plies - 1] if self.plies else NO_MOVE
@@ -74,6 +90,7 @@ class Match:
         self.reset()
         self.plies = 0
         self.full = False
+        self.changes = (self.changes + 1) & CHANGES_MASK
         h = self.history
         for i in range(n):
             if not self.play(h[i]):

@@ -24,6 +24,12 @@ save "link/play" (CONTINUE on the launcher's "2 Players" line).
 Hold B to leave (the game is saved).
 """
 
+try:
+    from micropython import const
+except ImportError:
+    def const(value):
+        return value
+
 import gfx
 import link
 import linkmatch
@@ -37,6 +43,11 @@ EXIT_HOLD_MS = 900
 # (id, title, module); a game's number on the link is its place here + 1
 CHOICES = (("junqi", "FLIP JUNQI", "junqi_link"), ("trapcat", "TRAP THE CAT", "trapcat_link"))
 RECORDS = ("won", "lost", "drawn")
+# the low two bits of a screen's frame_key: which screen it is
+_PLAY = const(0)
+_CHOICE = const(1)
+_WAIT = const(2)
+_END = const(3)
 
 
 def put16(buf, at, value):
@@ -95,14 +106,28 @@ class Scene(screens.Scene):
     def draw(self, fb):
         self.screen.draw(fb)
 
-    # between ticks: the cable is read every 8 ms, and the other side's move
-    # (a new data frame: its sequence number) starts the tick that shows it
-    # (a move on one handheld reached the other's glass 40-100 ms later,
-    # depending on where in the receiver's 33 ms tick it arrived)
+    def frame_key(self):
+        """The runtime's frame cache: the key of the screen on show, which
+        screen it is in its low two bits (_PLAY, _CHOICE, _WAIT, _END), so no
+        two screens share one; None while the match's drawing moves every
+        tick (Flip Junqi's blinking field)."""
+        return self.screen.frame_key()
+
+    # between ticks (every 8 ms): the tick starts at once for the other side's
+    # move (a new data frame: its sequence number), so that it shows without
+    # waiting out the rest of this side's 33 ms tick, and for this player's A
+    # in play (down since the last tick: in ``stable``, not yet in ``state``),
+    # so that the move goes out without waiting either.  With the first only,
+    # and every tick drawn whole (15 ms of each 33), a move reached the other
+    # handheld's glass 62-78 ms after its A on the virtual Pico.
     def wake(self):
         lk = self.link
         if lk is None:
             return False
+        if self.screen is self.play_screen:
+            btn = self.ctx.buttons
+            if btn.stable & ~btn.state & A:
+                return True
         seq = lk.recv_seq
         lk.poll(self.ctx.ticks_ms())
         return lk.recv_seq != seq
@@ -265,7 +290,7 @@ class ChoiceScreen(screens.Screen):
         return None
 
     def frame_key(self):
-        return 1 | self.sel << 1
+        return _CHOICE | self.sel << 2
 
     def draw(self, fb):
         fb.fill(0)
@@ -298,6 +323,10 @@ class WaitScreen(screens.Screen):
             self.scene.link = None
             self.scene.screen = self.scene.choice_screen
         return None
+
+    def frame_key(self):
+        lk = self.scene.link
+        return _WAIT | self.scene.game << 2 | (lk.state if lk is not None else 7) << 3
 
     def draw(self, fb):
         s = self.scene
@@ -348,6 +377,13 @@ class PlayScreen(screens.Screen):
             s.send_move(ctx, move)
         return None
 
+    def frame_key(self):
+        s = self.scene
+        key = s.match.frame_key()
+        if key is None:
+            return None
+        return key << 7 | s.asking << 6 | s.asked << 5 | s.link.state << 2 | _PLAY
+
     def draw(self, fb):
         s = self.scene
         s.match.draw(fb)
@@ -389,6 +425,10 @@ class EndScreen(screens.Screen):
         elif ctx.buttons.just_released(B) and not s.chord:
             return "exit"
         return None
+
+    def frame_key(self):
+        key = self.scene.match.frame_key()
+        return None if key is None else key << 2 | _END
 
     def draw(self, fb):
         s = self.scene

@@ -45,10 +45,11 @@ class Screen:
     busy = _false
 
     # called while the runtime waits for the next tick (every 8 ms): True
-    # starts that tick at once.  For input that is not a button, such as the
-    # other handheld's move arriving over the link cable, so it is answered
-    # without waiting out the tick.  Cheap, and True only for something new
-    # (a True for the same thing each time would run ticks back to back)
+    # starts that tick at once.  For input that should not wait out the
+    # tick, such as the other handheld's move arriving over the link cable
+    # (or a linked game's A: its move goes out at once).  Cheap, and True
+    # only for something new (a True for the same thing each time would run
+    # ticks back to back)
     wake = _false
 
 

@@ -248,3 +248,136 @@ def test_garbage_on_the_line_never_breaks_a_game(bad):
     p.same()
     assert a.outcome() == linkmatch.PLAYING
     assert p.hands[0].scene.link.state == link.READY
+
+
+class WatchedPair(Pair):
+    """A Pair that draws both scenes after every tick and checks the runtime's
+    frame cache against them: while a scene's ``frame_key()`` stays the same
+    (not None), its drawing must stay the same too."""
+
+    def __init__(self, seed=1):
+        Pair.__init__(self, seed)
+        self.last = [None, None]         # (key, frame) drawn last, per side
+        self.kept = 0                    # ticks whose frame the cache would have kept
+
+    def step(self, keys=(0, 0), ticks=1):
+        for _ in range(ticks):
+            Pair.step(self, keys)
+            keys = (0, 0)
+            for side, h in enumerate(self.hands):
+                if h.scene is not None:
+                    self.check(side, h.scene)
+
+    def check(self, side, scene):
+        import framebuf
+        buf = bytearray(1024)
+        scene.draw(framebuf.FrameBuffer(buf, 128, 64, framebuf.MONO_VLSB))
+        key = scene.frame_key()
+        last = self.last[side]
+        if key is not None and last is not None and last[0] == key:
+            assert last[1] == bytes(buf), "frame_key %r kept, drawing changed" % key
+            self.kept += 1
+        self.last[side] = (key, bytes(buf))
+
+
+def test_the_frame_cache_keeps_a_linked_frame_only_while_its_drawing_stays():
+    p = WatchedPair(seed=5)
+    keys = [h.scene.frame_key() for h in p.hands]
+    assert [k & 3 for k in keys] == [1, 1]                  # the choice screen
+    a, b = p.meet(1)
+    assert all(h.scene.frame_key() & 3 == 0 for h in p.hands)  # in play
+    before = [h.scene.frame_key() for h in p.hands]
+    p.step(ticks=5)
+    assert [h.scene.frame_key() for h in p.hands] == before  # idle: nothing drawn again
+    for _ in range(2):                       # moves, cursor moves (keys_to's arrows)
+        cat_move(p)
+        p.step(ticks=8)
+    # undo: the asker's B+A shows ASKING TO UNDO..., the other's question
+    asker = p.hands[0]
+    asker.ctx.buttons.held = B
+    p.step((B, 0))
+    p.step((A, 0))
+    asker.ctx.buttons.held = 0
+    p.step((0, 0), 1)
+    asker.ctx.buttons.up = B
+    p.step(ticks=6)
+    assert p.hands[1].scene.asked
+    p.step((0, A), 1)
+    p.step(ticks=10)
+    p.same()
+    p.cable.cut = True                       # LINK LOST over the grid, then back
+    p.step(ticks=70)
+    p.cable.cut = False
+    p.step(ticks=20)
+    while a.outcome() == linkmatch.PLAYING:  # to the end screens
+        cat_move(p)
+        p.step(ticks=8)
+    assert all(h.scene.screen is h.scene.end_screen for h in p.hands)
+    assert all(h.scene.frame_key() & 3 == 3 for h in p.hands)
+    assert p.kept > 200
+
+
+def test_a_linked_junqi_field_is_drawn_every_tick():
+    p = Pair()
+    p.meet(0)
+    assert all(h.scene.frame_key() is None for h in p.hands)   # its field blinks
+
+
+def test_the_linked_trap_the_cat_panel_is_the_text_it_stands_for():
+    """The panel's lines drawn once (labels) set the pixels gfx.text sets."""
+    import framebuf
+    import gfx
+    import trapcat_link as tl
+
+    for me in (0, 1):
+        m = tl.Match(FakeCtx(), 1234, me)
+        for _ in range(2):
+            drawn = bytearray(1024)
+            m.draw(framebuf.FrameBuffer(drawn, 128, 64, framebuf.MONO_VLSB))
+            want = bytearray(1024)
+            fb = framebuf.FrameBuffer(want, 128, 64, framebuf.MONO_VLSB)
+            m.draw_grid(fb, m.cursor)
+            gfx.text(fb, "TRAP THE CAT", tl.PX, 0)
+            gfx.text(fb, "YOU: " + ("BLOCKER", "CAT")[me], tl.PX, 10)
+            gfx.text(fb, "MOVES %d" % m.board.moves, tl.PX, 18)
+            gfx.text(fb, "YOUR TURN" if m.to_move() == me else "THEIR TURN", tl.PX, 26)
+            gfx.text(fb, ("A:BLOCK", "A:STEP")[me], tl.PX, 52)
+            assert drawn == want
+            cell = next(c for c in range(m.board.n) if m.legal(c))
+            assert m.play(cell)
+
+
+def test_wake_starts_a_tick_for_a_move_arriving_and_for_a_in_play():
+    import buttons
+    p = Pair(seed=5)
+    p.meet(1)
+    h0, h1 = p.hands
+    mover, other = (h0, h1) if h0.scene.match.me == 0 else (h1, h0)
+    # wake() runs between ticks, under the runtime's buttons (sampled there)
+    fakes = [h.ctx.buttons for h in p.hands]
+    for h in p.hands:
+        h.ctx.buttons = buttons.Buttons()
+    btn = mover.ctx.buttons
+    # this player's A: down since the last tick, on the play screen only
+    now = mover.ctx.now
+    assert not mover.scene.wake()
+    btn.sample(A, now)
+    assert mover.scene.wake()
+    btn.update(now)                          # the tick that took it
+    assert not mover.scene.wake()
+    btn.sample(0, now + 40)
+    btn.update(now + 40)
+    mover.scene.screen = mover.scene.choice_screen
+    btn.sample(A, now + 80)
+    assert not mover.scene.wake()
+    mover.scene.screen = mover.scene.play_screen
+    # the other side's move: True once, when its packet has come
+    m = mover.scene.match
+    cell = next(c for c in range(m.board.n) if m.legal(c))
+    mover.scene.send_move(mover.ctx, cell)
+    assert other.scene.wake()
+    assert not other.scene.wake()
+    for h, fake in zip(p.hands, fakes):
+        h.ctx.buttons = fake
+    p.step(ticks=3)
+    p.same()
