@@ -653,6 +653,29 @@ def test_settings_change_contrast_and_difficulty():
     assert s.oled.contrast == rt.settings["contrast"]
 
 
+def test_leaving_the_settings_writes_one_file_and_a_cut_keeps_old_or_new():
+    """As a move's save: one file written, nothing renamed or removed (a
+    store's renames made the launcher's tick 104-114 ms on the virtual Pico)."""
+    s = simmod.Simulator(fs=RecordingFs({}))
+    rt = s.runtime
+    fs = rt.saves.fs
+    n = len(rt.registry)
+    for sleep in (300, 0):
+        before = dict(fs.files)
+        was = rt.saves.load("_settings")[0].get("sleep")
+        fs.log.clear()
+        for keys in parse_keys("down*%d a down down down right b wait:2" % n):
+            s.step(keys)
+        assert rt.settings["sleep"] == sleep
+        assert [step[0] for step in fs.log] == ["write"], fs.log
+        for files in cut_states(before, fs.log):
+            cut = saves.MemFs()
+            cut.files = files
+            assert saves.Saves(cut).load("_settings")[0].get("sleep") in (was, sleep)
+        for keys in parse_keys("up*%d" % n):
+            s.step(keys)
+
+
 def test_main_loop_counts_overruns():
     s = simmod.Simulator()
     rt = s.runtime
