@@ -233,8 +233,10 @@ def test_touch_on_the_screen_buttons(site, browser):
 
 def test_save_survives_a_reload(site, browser, tmp_path):
     load(browser, keys_url(site[1], SETTINGS_CHANGE))
-    stored = browser.evaluate("localStorage.getItem('pocket-puzzles/saves/_settings.sav')")
-    assert stored and "difficulty" in __import__("base64").b64decode(stored).decode()
+    # the settings are stored as a move's save is: one copy written (.new or .bak)
+    stored = browser.evaluate("Object.keys(localStorage).filter((k) => k.startsWith("
+                              "'pocket-puzzles/saves/_settings.')).map((k) => localStorage.getItem(k))")
+    assert any("difficulty" in __import__("base64").b64decode(s).decode() for s in stored), stored
     state = load(browser, keys_url(site[1], SETTINGS_SCREEN), fresh=False)
     sim_rows(SETTINGS_CHANGE, saves_dir=tmp_path)
     expected, _ = sim_rows(SETTINGS_SCREEN, saves_dir=tmp_path)      # the sim, same saves folder
