@@ -95,6 +95,22 @@ def junqi_move(pair, rng_pick):
     return move
 
 
+
+def _undo_asked_and_granted(p):
+    """Hand 0's B+A asks to undo, hand 1's A grants it; returns the asker."""
+    asker = p.hands[0]
+    asker.ctx.buttons.held = B
+    p.step((B, 0))
+    p.step((A, 0))
+    asker.ctx.buttons.held = 0
+    p.step((0, 0), 1)
+    asker.ctx.buttons.up = B
+    p.step(ticks=6)
+    assert p.hands[1].scene.asked
+    p.step((0, A), 1)
+    p.step(ticks=10)
+    return asker
+
 def test_no_link_cable_says_so():
     ctx = FakeCtx()
     s = linkplay.Scene(ctx)
@@ -124,17 +140,7 @@ def test_a_whole_junqi_game_head_to_head_with_undo_records_apart():
     junqi_move(p, rng.choice)
     p.step(ticks=10)
     p.same()
-    asker = p.hands[0]
-    asker.ctx.buttons.held = B
-    p.step((B, 0))
-    p.step((A, 0))
-    asker.ctx.buttons.held = 0
-    p.step((0, 0), 1)
-    asker.ctx.buttons.up = B
-    p.step(ticks=6)
-    assert p.hands[1].scene.asked
-    p.step((0, A), 1)
-    p.step(ticks=10)
+    asker = _undo_asked_and_granted(p)
     assert a.plies == b.plies == 0 and not asker.scene.asking
     p.same()
     plies = 0
@@ -293,17 +299,7 @@ def test_the_frame_cache_keeps_a_linked_frame_only_while_its_drawing_stays():
         cat_move(p)
         p.step(ticks=8)
     # undo: the asker's B+A shows ASKING TO UNDO..., the other's question
-    asker = p.hands[0]
-    asker.ctx.buttons.held = B
-    p.step((B, 0))
-    p.step((A, 0))
-    asker.ctx.buttons.held = 0
-    p.step((0, 0), 1)
-    asker.ctx.buttons.up = B
-    p.step(ticks=6)
-    assert p.hands[1].scene.asked
-    p.step((0, A), 1)
-    p.step(ticks=10)
+    _undo_asked_and_granted(p)
     p.same()
     p.cable.cut = True                       # LINK LOST over the grid, then back
     p.step(ticks=70)
