@@ -106,7 +106,7 @@ def test_backend_on_cpython_matches_the_simulator(tmp_path):
     keys = SETTINGS_CHANGE + " up*3 a wait a wait:30"                 # then into Trap the Cat
     _play(app, keys)
     assert web_rows(app.frame()) == sim_rows(keys)[0]
-    assert "_settings.sav" in saved and (tmp_path / "saves" / "_settings.sav").exists()
+    assert "_settings.new" in saved and (tmp_path / "saves" / "_settings.new").exists()
     app.go_live()
     before = app.hw.ticks_ms()
     time.sleep(0.05)
