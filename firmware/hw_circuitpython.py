@@ -89,8 +89,8 @@ class DisplayioOled(hardware.Display):
         self._readinto = bitmaptools.readinto
         self.frames = 0
         self.powered = True
-        self._stale = 0xFF
         self._first = 0
+        self.invalidate()
         self.oled.root_group = group
         self.show()
 
@@ -135,7 +135,7 @@ class DisplayioOled(hardware.Display):
         return sent
 
     def invalidate(self):
-        self._stale = 0xFF
+        self._stale = (1 << self.pages) - 1     # every page (4 on a 128x32 panel)
 
     def contrast(self, contrast):
         self.oled.brightness = (contrast & 0xFF) / 255

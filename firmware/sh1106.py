@@ -49,7 +49,7 @@ class SH1106_I2C(SSD1306_I2C):
         ):
             self.write_cmd(cmd)
         self.fb.fill(0)
-        self._stale = 0xFF
+        self.invalidate()
         self.show()
         self.poweron()
 

@@ -87,8 +87,8 @@ class SSD1306_I2C(hardware.Display):
         self.frames = 0
         self.bytes_sent = 0
         self.powered = False
-        self._stale = 0xFF
         self._first = 0
+        self.invalidate()
         self.init_display()
 
     # -- commands -------------------------------------------------------------
@@ -117,7 +117,7 @@ class SSD1306_I2C(hardware.Display):
         ):
             self.write_cmd(cmd)
         self.fb.fill(0)
-        self._stale = 0xFF
+        self.invalidate()
         self.show()
         self.poweron()
 
@@ -143,7 +143,7 @@ class SSD1306_I2C(hardware.Display):
         if flip_x is not None and bool(flip_x) != self.flip_x:
             self.flip_x = bool(flip_x)
             self.write_cmd(_SET_SEG_REMAP | (0 if self.flip_x else 1))
-            self._stale = 0xFF
+            self.invalidate()
         if flip_y is not None:
             self.flip_y = bool(flip_y)
             self.write_cmd(_SET_COM_OUT_DIR | (0 if self.flip_y else 0x08))
@@ -152,7 +152,7 @@ class SSD1306_I2C(hardware.Display):
         self.flip(rotate == 180, rotate == 180)
 
     def invalidate(self):
-        self._stale = 0xFF
+        self._stale = (1 << self.pages) - 1     # every page (4 on a 128x32 panel)
 
     # -- frames -----------------------------------------------------------------
     def _window(self, p0, p1):

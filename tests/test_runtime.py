@@ -470,6 +470,21 @@ def test_a_limited_show_after_invalidate_sends_every_page_in_the_end():
     assert oled.to_text() == _expected()
 
 
+@pytest.mark.parametrize("controller", ["ssd1306", "sh1106"])
+def test_a_128x32_panel_is_all_sent_after_an_invalidate_and_then_nothing_is_stale(controller):
+    import sh1106
+    import ssd1306
+
+    bus = _Bus(OledModel(controller, 128, 32))
+    cls = sh1106.SH1106_I2C if controller == "sh1106" else ssd1306.SSD1306_I2C
+    d = cls(128, 32, bus)
+    d.invalidate()
+    assert d.show(3) == 3 and d.show(3) == 1
+    assert d._stale == 0            # no change now takes the one-compare path
+    before = bus.sent
+    assert d.show() == 0 and bus.sent == before
+
+
 def test_the_runtime_keeps_a_tick_within_its_slot_by_splitting_the_frame():
     """A whole frame is 23.5 ms on the 400 kHz wire: with 12 ms of drawing it
     goes out over two ticks, and a tick already past its slot sends it all."""
