@@ -5,30 +5,21 @@ the cursor; the cat's player puts the cursor on a free neighbour of the cat
 and A steps there.  The blocker wins when the cat has no free neighbour, the
 cat when it reaches the border.  The grid is drawn as in the solo game
 (trapcat_game's ``draw_grid``, on this match's fields); the panel's lines that
-stay all match are drawn once (``_label``) and blitted, and ``frame_key`` lets
-the runtime keep a frame while neither a move nor the cursor changed it.
+stay all match are drawn once (``scenekit.text_strip``) and blitted, and
+``frame_key`` lets the runtime keep a frame while neither a move nor the
+cursor changed it.
 """
-
-import framebuf
 
 import gfx
 import link
 import linkmatch
+import scenekit
 import trapcat
 import trapcat_game as tg
 from buttons import A
 
 GAME = "trapcat"
 PX = tg.PX
-
-
-def _label(s):
-    """``s`` drawn once in the 3x5 font, in a framebuffer of its own: blitted
-    with key 0 it sets the pixels that ``gfx.text`` sets."""
-    w = gfx.text_width(s)
-    fb = framebuf.FrameBuffer(bytearray(w), w, 5, framebuf.MONO_VLSB)
-    gfx.text(fb, s, 0, 0)
-    return fb
 
 
 class _NoMap:
@@ -51,10 +42,10 @@ class Match(linkmatch.Match):
         # the panel's lines but the move count, drawn once: a blit costs
         # ~0.15 ms, a 3x5 text ~2 ms on the virtual Pico (five of them were
         # 10 of the 15 ms a frame took to draw)
-        self.title = _label("TRAP THE CAT")
-        self.you = _label("YOU: " + self.side)
-        self.turns = (_label("THEIR TURN"), _label("YOUR TURN"))
-        self.control = _label("A:BLOCK" if me == 0 else "A:STEP")
+        self.title = scenekit.text_strip("TRAP THE CAT")
+        self.you = scenekit.text_strip("YOU: " + self.side)
+        self.turns = (scenekit.text_strip("THEIR TURN"), scenekit.text_strip("YOUR TURN"))
+        self.control = scenekit.text_strip("A:BLOCK" if me == 0 else "A:STEP")
         self.hint_cell = trapcat.NONE    # the solo grid's hint mark: no hints in a linked game
         linkmatch.Match.__init__(self, ctx, seed, me)
         self.cursor = self.board.cat - 1     # (an undo's replay leaves it where it is)
