@@ -26,7 +26,8 @@ class Display:
     #   controller  "ssd1306" or "sh1106" (the about screen shows it)
     #   show(most=8)  put the frame on the glass: the pages that changed, at
     #               most `most` of them; the ones left over go first next time
-    #               (returns how many it sent)
+    #               (the panels' drivers return how many they sent; the web
+    #               page's, which has no wire, only counts its calls)
     controller = "ssd1306"
     # about the ms one page takes on the wire (400 kHz I2C: 2.9): the runtime
     # sends no more pages in a tick than fit in what is left of it
