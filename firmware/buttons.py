@@ -89,12 +89,20 @@ class Buttons:
             self._next_repeat[i] = now + 0x100000  # no repeat for keys held at reset
 
     def sample(self, raw, now):
-        """Feed one raw reading (bit mask of buttons down) taken at ``now`` ms."""
+        """Feed one raw reading (bit mask of buttons down) taken at ``now`` ms.
+
+        The runtime calls it every 8 ms while it waits for the next tick, so
+        its call frame stays within the 11 words MicroPython keeps on the C
+        stack (a larger one is allocated on the heap at every call: 40 us a
+        call instead of 17 on the virtual Pico, no button changed; see
+        docs/conventions.md): a ``while`` loop, as ``for i in range(COUNT)``
+        holds one more word."""
         changed = (raw ^ self.stable) & ALL
         if not changed:
             return
         edge_at = self._edge_at
-        for i in range(COUNT):
+        i = 0
+        while i < COUNT:
             m = 1 << i
             if changed & m and ticks_diff(now, edge_at[i]) >= self.debounce_ms:
                 edge_at[i] = now
@@ -105,6 +113,7 @@ class Buttons:
                 else:
                     self.stable &= ~m
                     self._latch_up |= m
+            i += 1
 
     def update(self, now):
         """Once per tick: turn the latched edges into this tick's state."""
