@@ -25,9 +25,11 @@ class Display:
     #   fb          a framebuf.FrameBuffer over buffer: what screens draw into
     #   controller  "ssd1306" or "sh1106" (the about screen shows it)
     #   show(most=8)  put the frame on the glass: the pages that changed, at
-    #               most `most` of them; the ones left over go first next time
-    #               (the panels' drivers return how many they sent; the web
-    #               page's, which has no wire, only counts its calls)
+    #               most `most` of them; the ones left over go first next time;
+    #               returns how many it sent (fewer than `most`: none is left,
+    #               and the runtime calls it again only once it draws a new
+    #               frame or wakes the panel; the web page's, which has no
+    #               wire, returns 0)
     controller = "ssd1306"
     # about the ms one page takes on the wire (400 kHz I2C: 2.9): the runtime
     # sends no more pages in a tick than fit in what is left of it
@@ -38,7 +40,8 @@ class Display:
     # is sent while off); poweron(): back, showing what it showed before
     poweroff = _nothing
     poweron = _nothing
-    # invalidate(): the next show() sends the whole frame, not only the changed pages
+    # invalidate(): the next show() sends the whole frame, not only the changed
+    # pages (the runtime, which calls it, then calls show() whether it drew or not)
     invalidate = _nothing
 
 

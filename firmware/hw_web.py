@@ -47,7 +47,8 @@ BOARD = {
 
 
 class Display(hardware.Display):
-    """The page's glass (hardware.Display): ``show()`` only counts, ``contrast``
+    """The page's glass (hardware.Display): ``show()`` only counts (the page
+    reads the frame itself: nothing is left to send, it returns 0), ``contrast``
     keeps the level (the page dims the canvas a little), ``poweroff``/``poweron``
     set ``powered`` (off: the page shows a dark canvas, App.frame() reads blank)."""
 
@@ -62,6 +63,7 @@ class Display(hardware.Display):
 
     def show(self, most=8):
         self.shown += 1
+        return 0
 
     def contrast(self, level):
         self.level = level

@@ -503,6 +503,7 @@ def test_the_runtime_keeps_a_tick_within_its_slot_by_splitting_the_frame():
                 def show(self, most=8):
                     hw.shows.append(most)
                     hw.now += 3 * min(most, 8)
+                    return min(most, 8)
 
             self.display = Glass()
             self.display.buffer = bytearray(1024)
@@ -534,6 +535,69 @@ def test_the_runtime_keeps_a_tick_within_its_slot_by_splitting_the_frame():
     Slow.draw_ms = 29
     rt.step()
     assert hw.shows[-1] == 2
+
+
+def test_a_tick_that_draws_nothing_shows_only_what_a_limited_show_left():
+    """An idle tick (the frame cache kept the frame) calls show() only while
+    the last show sent as many pages as it was allowed (some may be left) or
+    after a wake's invalidate(); otherwise the glass already shows the frame."""
+    import framebuf
+    import hardware
+
+    class Clocked(hardware.Hardware):
+        def __init__(self):
+            self.now = 0
+            self.shows = []
+            hw = self
+
+            class Glass(hardware.Display):
+                width, height = 128, 64
+                left = 0                # changed pages not yet sent
+
+                def show(self, most=8):
+                    n = min(self.left, most)
+                    self.left -= n
+                    hw.shows.append(n)
+                    return n
+
+                def invalidate(self):
+                    self.left = 8
+
+            self.display = Glass()
+            self.display.buffer = bytearray(1024)
+            self.display.fb = framebuf.FrameBuffer(self.display.buffer, 128, 64, framebuf.MONO_VLSB)
+
+        def read_buttons(self):
+            return 0
+
+        def ticks_ms(self):
+            return self.now
+
+        def sleep_ms(self, ms):
+            self.now += ms
+
+    class Still(screens.Screen):
+        def frame_key(self):
+            return 1
+
+        def draw(self, fb):
+            hw.now += 24
+            hw.display.left = 8
+
+    hw = Clocked()
+    rt = runtime.Runtime(hw, saves.Saves(saves.MemFs()))
+    rt.screen = Still()
+    rt.step()
+    assert hw.shows == [2]          # drawn at 24 ms: two pages fit before 30
+    rt.step()
+    assert hw.shows == [2, 6]       # not drawn: the six left over
+    rt.step()
+    rt.step()
+    assert hw.shows == [2, 6]       # nothing left: no show at all
+    rt.power = runtime._OFF
+    rt.wake(hw.now)
+    rt.step()
+    assert hw.shows == [2, 6, 8]    # woken: the whole frame again, not drawn
 
 
 def test_full_frame_fits_400khz():
