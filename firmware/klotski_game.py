@@ -282,7 +282,9 @@ class SolverTask(work.Task):
                 or self.check is not None)
 
     def step(self):
-        """One slice; True at the end of a stage (see the class notes)."""
+        """One slice; True at the end of a stage (see the class notes).  Up to
+        12 calls a tick: its frame stays within the 11 words MicroPython keeps
+        on the C stack (docs/conventions.md, "Call frames")."""
         self.slices += 1
         ph = self.phase
         s = self.solver
@@ -301,9 +303,7 @@ class SolverTask(work.Task):
             if self.opening:
                 self.open_step()             # a tick each
                 return True
-            nv, nh, ns = self.piece_set
-            self.solver = klotski.Solver(nv, nh, ns, sliced=True, search=not self.filed)
-            self.phase = S_SETUP
+            self._new_solver()
         elif ph == S_LOAD:
             if not self._load():
                 return False                 # the file's check goes on (alone_next)
@@ -312,6 +312,13 @@ class SolverTask(work.Task):
         if self.phase == S_READY:
             self.answer = self.solver
         return True
+
+    def _new_solver(self):
+        # the open level's solver, to be set up (S_SETUP); a method of its own:
+        # the constructor's arguments would put step's frame on the heap
+        nv, nh, ns = self.piece_set
+        self.solver = klotski.Solver(nv, nh, ns, sliced=True, search=not self.filed)
+        self.phase = S_SETUP
 
     def failed(self):
         """A slice ran out of memory (the job showed its toast): drop the

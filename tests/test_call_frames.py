@@ -17,6 +17,7 @@ ON_C_STACK = [
     ("buttons", "Buttons.sample"),     # the runtime's wait for the next tick, every 8 ms
     ("link", "Link.poll"),             # linkplay's wake, every 8 ms while a linked game waits
     ("klotski_setup", "_word_info"),   # 625 calls in a Klotski table's setup, 64 a slice
+    ("klotski_game", "SolverTask.step"),   # every slice of a Klotski table's build: up to 12 a tick
     # already within it, and as hot: kept there
     ("hw_machine", "Hardware.read_buttons"),   # the wait for the next tick, every 8 ms
     ("clock", "ticks_diff"),           # the wait (twice every 8 ms), sample, the deadlines
