@@ -234,7 +234,8 @@ def draw_toast(fb, msg, width):
 # that drew nothing calls show() only while the last show may have left pages
 # (it sent as many as it could) or after an invalidate(): the frame is the one
 # shown, and the compare of an unchanged frame was most of an idle tick's show
-# on CircuitPython (Python page compares on the virtual Pico: idle ticks 1.16 ms)
+# on CircuitPython (Python page compares; the virtual CircuitPython Pico's idle
+# ticks went 1.16 -> 0.79 ms)
 def show_frame(rt, drawn, now):
     toast = None
     if rt._toast_ticks:
