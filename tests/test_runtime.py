@@ -485,9 +485,10 @@ def test_a_128x32_panel_is_all_sent_after_an_invalidate_and_then_nothing_is_stal
     assert d.show() == 0 and bus.sent == before
 
 
-def test_the_runtime_keeps_a_tick_within_its_slot_by_splitting_the_frame():
-    """A whole frame is 23.5 ms on the 400 kHz wire: with 12 ms of drawing it
-    goes out over two ticks, and a tick already past its slot sends it all."""
+def _clocked(glass):
+    """A backend whose clock only the test and ``glass`` (a hardware.Display
+    subclass instance, given a 128x64 frame here and ``glass.hw``) move; its
+    ``shows`` is what the glass records of each show()."""
     import framebuf
     import hardware
 
@@ -495,19 +496,11 @@ def test_the_runtime_keeps_a_tick_within_its_slot_by_splitting_the_frame():
         def __init__(self):
             self.now = 0
             self.shows = []
-            hw = self
-
-            class Glass(hardware.Display):
-                width, height = 128, 64
-
-                def show(self, most=8):
-                    hw.shows.append(most)
-                    hw.now += 3 * min(most, 8)
-                    return min(most, 8)
-
-            self.display = Glass()
-            self.display.buffer = bytearray(1024)
-            self.display.fb = framebuf.FrameBuffer(self.display.buffer, 128, 64, framebuf.MONO_VLSB)
+            self.display = glass
+            glass.hw = self
+            glass.width, glass.height = 128, 64
+            glass.buffer = bytearray(1024)
+            glass.fb = framebuf.FrameBuffer(glass.buffer, 128, 64, framebuf.MONO_VLSB)
 
         def read_buttons(self):
             return 0
@@ -518,13 +511,27 @@ def test_the_runtime_keeps_a_tick_within_its_slot_by_splitting_the_frame():
         def sleep_ms(self, ms):
             self.now += ms
 
+    return Clocked()
+
+
+def test_the_runtime_keeps_a_tick_within_its_slot_by_splitting_the_frame():
+    """A whole frame is 23.5 ms on the 400 kHz wire: with 12 ms of drawing it
+    goes out over two ticks, and a tick already past its slot sends it all."""
+    import hardware
+
+    class Glass(hardware.Display):
+        def show(self, most=8):
+            self.hw.shows.append(most)
+            self.hw.now += 3 * min(most, 8)
+            return min(most, 8)
+
     class Slow(screens.Screen):
         draw_ms = 12
 
         def draw(self, fb):
             hw.now += self.draw_ms
 
-    hw = Clocked()
+    hw = _clocked(Glass())
     rt = runtime.Runtime(hw, saves.Saves(saves.MemFs()))
     rt.screen = Slow()
     rt.step()
@@ -541,40 +548,19 @@ def test_a_tick_that_draws_nothing_shows_only_what_a_limited_show_left():
     """An idle tick (the frame cache kept the frame) calls show() only while
     the last show sent as many pages as it was allowed (some may be left) or
     after a wake's invalidate(); otherwise the glass already shows the frame."""
-    import framebuf
     import hardware
 
-    class Clocked(hardware.Hardware):
-        def __init__(self):
-            self.now = 0
-            self.shows = []
-            hw = self
+    class Glass(hardware.Display):
+        left = 0                        # changed pages not yet sent
 
-            class Glass(hardware.Display):
-                width, height = 128, 64
-                left = 0                # changed pages not yet sent
+        def show(self, most=8):
+            n = min(self.left, most)
+            self.left -= n
+            self.hw.shows.append(n)
+            return n
 
-                def show(self, most=8):
-                    n = min(self.left, most)
-                    self.left -= n
-                    hw.shows.append(n)
-                    return n
-
-                def invalidate(self):
-                    self.left = 8
-
-            self.display = Glass()
-            self.display.buffer = bytearray(1024)
-            self.display.fb = framebuf.FrameBuffer(self.display.buffer, 128, 64, framebuf.MONO_VLSB)
-
-        def read_buttons(self):
-            return 0
-
-        def ticks_ms(self):
-            return self.now
-
-        def sleep_ms(self, ms):
-            self.now += ms
+        def invalidate(self):
+            self.left = 8
 
     class Still(screens.Screen):
         def frame_key(self):
@@ -584,7 +570,7 @@ def test_a_tick_that_draws_nothing_shows_only_what_a_limited_show_left():
             hw.now += 24
             hw.display.left = 8
 
-    hw = Clocked()
+    hw = _clocked(Glass())
     rt = runtime.Runtime(hw, saves.Saves(saves.MemFs()))
     rt.screen = Still()
     rt.step()
