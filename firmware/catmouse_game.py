@@ -83,7 +83,7 @@ class Scene(screens.Scene):
         self.level = 0
         self.map_text = None        # the chosen pack level's (or shown) map; None: built-in
         self.match = catmouse_match.Match(ctx.ticks_ms() & 0xFFFF)
-        self.undo = self.match.undo  # the match's undo ring (the same object)
+        self.undo_ring = self.match.undo_ring  # the match's undo ring (the same object)
         self.title = TitleScreen(self)
         self.play = PlayScreen(self)
         self.end = EndScreen(self)
@@ -282,7 +282,7 @@ class Scene(screens.Scene):
         self.pause.reminder = 60    # frames of "HOLD B: MENU" over the map
         return True
 
-    def undo_round(self):
+    def undo(self):
         """B+A: back to the player's last chosen move; False when there is none."""
         return self.play.undo()
 
@@ -399,7 +399,7 @@ class PlayScreen(screens.Screen):
 
     def undo(self):
         """Back to the player's last chosen move; False when there is none."""
-        if not self.match.undo_round():
+        if not self.match.undo():
             return False
         self.resume()
         return True

@@ -43,7 +43,7 @@ class Match:
     """The game in play: ``game`` (catmouse.CatMouseGame), ``side`` ("mouse"
     or "cat": the player's piece; "watch": AI against AI), the level or map
     text it was started from, the difficulty and seed its AI was made with,
-    ``ai`` (a task) and its ``job``, the ``undo`` ring."""
+    ``ai`` (a task) and its ``job``, the ``undo_ring``."""
 
     def __init__(self, seed):
         self.game = None
@@ -57,7 +57,7 @@ class Match:
         self.ai_state = None        # what undo keeps of the AI: its Rng, the BFS cat's route; or None
         self.prepared = True        # the AI has its board (``ready``)
         self.job = work.Job()
-        self.undo = undoring.UndoRing(UNDO_SIZE, UNDO_DEPTH)
+        self.undo_ring = undoring.UndoRing(UNDO_SIZE, UNDO_DEPTH)
         self.round_started = False
 
     # -- a new game -------------------------------------------------------------
@@ -110,7 +110,7 @@ class Match:
                     state = task.rng
         self.use_ai(task, state)
         self.prepared = False           # the AI's board: ``ready()``, on the next tick
-        self.undo.clear()
+        self.undo_ring.clear()
 
     def ready(self):
         """Load the AI's board if ``start`` left it to this tick (the first of
@@ -172,7 +172,7 @@ class Match:
     # -- undo -------------------------------------------------------------------
     def push_round(self):
         """Record the state before the player's move (a chosen one, not a rest)."""
-        self.put_round(self.undo)
+        self.put_round(self.undo_ring)
 
     def put_round(self, u):
         """The state now as ring ``u``'s newest record."""
@@ -190,9 +190,9 @@ class Match:
         state = self.ai_state
         u.put30(at + 8, state.state if state is not None else 0)
 
-    def undo_round(self):
+    def undo(self):
         """Back to the player's last chosen move; False when there is none."""
-        u = self.undo
+        u = self.undo_ring
         at = u.pop()
         if at < 0:
             return False
@@ -232,7 +232,7 @@ class Match:
         return {
             "side": self.side, "level": self.level, "map": self.map_text,
             "diff": self.diff, "seed": self.seed, "state": undosave.to_text(now.buf),
-            "undo": undosave.to_text(undosave.dump(self.undo)),
+            "undo": undosave.to_text(undosave.dump(self.undo_ring)),
         }
 
     def restore(self, snap, now, fits):
@@ -253,9 +253,9 @@ class Match:
             if not fits(undo, at, costs):
                 return False
         self.seed = snap["seed"]
-        u = self.undo
+        u = self.undo_ring
         at = u.push()
         u.buf[at:at + UNDO_SIZE] = state
-        self.undo_round()               # the saved state, put back as an undo would
+        self.undo()                     # the saved state, put back as an undo would
         undosave.load(u, undo)
         return True

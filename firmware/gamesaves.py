@@ -272,7 +272,7 @@ def trapcat_snapshot(snap):
 
 def trapcat_turns(undo, b, easy):
     """True when every turn of the undo bytes can be taken back
-    (trapcat_game.Scene.undo_turn), newest first, from grid ``b``'s position:
+    (trapcat_game.Scene.undo), newest first, from grid ``b``'s position:
     its block a blocked cell of the grid, the cat before it on another cell
     of the grid, free, in a game still on there; with the easy cat
     (``easy``), its RNG state one the generators leave.  Takes the turns

@@ -499,7 +499,7 @@ class Scene(screens.Scene):
         self.sel = jb.NONE
         self.frame = 0
         self.labels = ("P1", "AI")
-        self.undo = undoring.UndoRing(UNDO_SIZE, _UNDO_PLIES)
+        self.undo_ring = undoring.UndoRing(UNDO_SIZE, _UNDO_PLIES)
         # B in play and the pause menu (its lines)
         self.pause = scenekit.Pause(("RESUME", "UNDO", "RESTART", "RULES", "QUIT"))
         self.record = ""
@@ -524,7 +524,7 @@ class Scene(screens.Scene):
         import pausemenu                    # the pause menu: the line chosen, run
         act = pausemenu.tick(self.pause, ctx)
         if act == "UNDO":
-            self.screen.undo(ctx, True)
+            self.screen.chord_undo(ctx, True)
         elif act == "RESTART":
             self.deal()
         elif act == "QUIT":
@@ -588,7 +588,7 @@ class Scene(screens.Scene):
         self.sel = jb.NONE
         self.path_len = 0
         self.clear_marks()
-        self.undo.clear()
+        self.undo_ring.clear()
         self.cursor = 27
         self.note_ticks = 0
         self.screen = self.play_screen
@@ -666,7 +666,7 @@ class Scene(screens.Scene):
         dst = move & 63
         took_flag = (move >> 6) != dst and m.occ[dst] != 0 and m.kind[dst] == jf.FLAG
         first = m.player_colour[0] == jf.NOBODY
-        _push_ply(self.undo, m, move, self.ai.rng.s if self.ai is not None else 0)
+        _push_ply(self.undo_ring, m, move, self.ai.rng.s if self.ai is not None else 0)
         ev = m.apply(move)
         if first:
             self.tell_colours()
@@ -691,15 +691,15 @@ class Scene(screens.Scene):
             gfx.center(box, self.note, 3, 1, _NOTE_W)
             self.note_ticks = _NOTE_TICKS
 
-    def undo_turn(self):
+    def undo(self):
         # Against the AI: back to before your last move (and the AI's answer);
         # two players: one move back.  False when there is nothing to undo.
         m = self.model
-        if self.mode == 0 and m.to_move == 0 and self.undo.count < 2:
+        if self.mode == 0 and m.to_move == 0 and self.undo_ring.count < 2:
             return False              # (a lone oldest move left is the AI's)
-        if not _pop_ply(self.undo, m, self.ai):
+        if not _pop_ply(self.undo_ring, m, self.ai):
             return False
-        while self.mode == 0 and m.to_move != 0 and _pop_ply(self.undo, m, self.ai):
+        while self.mode == 0 and m.to_move != 0 and _pop_ply(self.undo_ring, m, self.ai):
             pass
         self.job.cancel()
         self.drop()
@@ -739,7 +739,7 @@ class Scene(screens.Scene):
             "board": undosave.to_text(field),       # (the save's key since its first version)
             "counts": [m.to_move, m.quiet, m.plies, m.hidden, m.last_src, m.last_dst],
             "rng": self.ai.rng.s if self.ai is not None else 0,
-            "cursor": self.cursor, "undo": undosave.to_text(undosave.dump(self.undo)),
+            "cursor": self.cursor, "undo": undosave.to_text(undosave.dump(self.undo_ring)),
         }
 
     def restore(self, snap):
@@ -764,15 +764,15 @@ class Scene(screens.Scene):
         _put_field(m, field, snap["counts"])
         if not gamesaves.junqi_field(m, tally):
             return False
-        undosave.load(self.undo, undo)
-        while _pop_ply(self.undo, m, None):
+        undosave.load(self.undo_ring, undo)
+        while _pop_ply(self.undo_ring, m, None):
             if not gamesaves.junqi_field(m, tally):
                 return False
         _put_field(m, field, snap["counts"])
         m.mines_guard_flag = snap.get("guard", False)      # (absent: a game from before the rule)
         if self.ai is not None:
             self.ai.rng.s = snap["rng"]
-        undosave.load(self.undo, undo)
+        undosave.load(self.undo_ring, undo)
         self.cursor = snap["cursor"]
         if self.mode == 0 and m.to_move == 1:
             self.think_screen.open()
@@ -841,7 +841,7 @@ class FieldScreen(screens.Screen):
             return None
         ev = s.pause.poll(ctx.buttons, self.may_undo)
         if ev == "undo":
-            self.undo(ctx, self.may_undo)
+            self.chord_undo(ctx, self.may_undo)
         elif ev == "tap" and s.sel != jb.NONE:
             s.drop()
         elif ev == "tap" and self is s.end_screen:
@@ -850,15 +850,15 @@ class FieldScreen(screens.Screen):
             return None
         return self.act(ctx)
 
-    def undo(self, ctx, may):
+    def chord_undo(self, ctx, may):
         # B+A or the menu's UNDO: undo (where ``may``), saved; else refused:
         # "NO OLDER MOVES" once the ring has let the game's first moves go
         # (it keeps the newest UNDO_PLIES; a game with the mine guard lasts
         # ~190 plies), else "CAN'T UNDO".
         s = self.scene
-        if may and s.undo_turn():
+        if may and s.undo():
             ctx.save_game()
-        elif may and s.model.plies > s.undo.count:
+        elif may and s.model.plies > s.undo_ring.count:
             scenekit.refuse(ctx, "NO OLDER MOVES")
         else:
             scenekit.refuse(ctx, "CAN'T UNDO")

@@ -518,7 +518,7 @@ class Scene(screens.Scene):
         self.start = bytearray(20)
         self.cells = bytearray(20)
         self.own = bytearray(20)
-        self.undo = LayoutUndo()
+        self.undo_ring = LayoutUndo()
         self.steps = 0
         self.last = NONE         # anchor of the piece moved in the current step
         self.helped = False
@@ -615,7 +615,7 @@ class Scene(screens.Scene):
             "level": self.level, "shown": self.shown, "start": bytes(self.start).decode(),
             "cells": _layout_text(self.cells), "steps": self.steps, "last": self.last,
             "helped": self.helped, "cursor": self.play_screen.cursor,
-            "undo": hexlify(self.undo.dump(_SAVED_UNDO)).decode(),
+            "undo": hexlify(self.undo_ring.dump(_SAVED_UNDO)).decode(),
         }
 
     def restore(self, data):
@@ -652,7 +652,7 @@ class Scene(screens.Scene):
         self.steps = data["steps"]
         self.last = last
         self.helped = data["helped"]
-        self.undo.load(undo)
+        self.undo_ring.load(undo)
         self.play_screen.reset()
         self.play_screen.cursor = data["cursor"] % 20      # (it may rest on an empty cell)
         self.unsaved = False
@@ -802,7 +802,7 @@ class Scene(screens.Scene):
         self.cells[:] = self.start
         klotski.owners(self.cells, self.own)
         self.steps = 0
-        self.undo.clear()
+        self.undo_ring.clear()
         self.last = NONE
         self.helped = False
         self.new_best = False
@@ -825,7 +825,7 @@ class Scene(screens.Scene):
         in a row are one step, and moving it back to where the step started
         cancels the step."""
         if frm != self.last:
-            self.undo.push_layout(self.cells)
+            self.undo_ring.push_layout(self.cells)
             self.steps += 1
         if nxt is None:
             klotski.shift(self.cells, frm, d)
@@ -833,13 +833,13 @@ class Scene(screens.Scene):
             self.cells[:] = nxt
         klotski.owners(self.cells, self.own)
         self.last = to
-        if self.undo.drop_if_top(self.cells):  # back where the step started
+        if self.undo_ring.drop_if_top(self.cells):  # back where the step started
             self.steps -= 1
             self.last = NONE
         self.unsaved = True
 
-    def undo_step(self):
-        if not self.undo.pop_into(self.cells):
+    def undo(self):
+        if not self.undo_ring.pop_into(self.cells):
             return False
         klotski.owners(self.cells, self.own)
         self.steps -= 1
@@ -1154,7 +1154,7 @@ class PlayScreen(screens.Screen):
     def undo(self):
         """Undo a step; False when there is none."""
         own = self.game.own
-        if not self.game.undo_step():
+        if not self.game.undo():
             return False
         self.grabbed = False
         if own[self.cursor] == NONE:

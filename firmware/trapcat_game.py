@@ -188,7 +188,7 @@ class Scene(screens.Scene):
         self.job = work.Job(SLICE_MS)   # the cat's move or the hint
         self.banner = ""
         self.lines = ("", "", "", "")
-        self.undo = undoring.UndoRing(UNDO_SIZE, UNDO_DEPTH)
+        self.undo_ring = undoring.UndoRing(UNDO_SIZE, UNDO_DEPTH)
         # B in play (its chords) and the pause menu (its lines)
         self.pause = scenekit.Pause(("RESUME", "HINT", "UNDO", "RESTART", "RULES", "QUIT"))
         self.overlay = False     # B+DOWN: the distance map on the free cells
@@ -234,7 +234,7 @@ class Scene(screens.Scene):
             self.job.start(self.hinter)
             self.play_screen.spin = 0
         elif act == "UNDO":
-            self.undo_or_refuse(ctx, True)
+            self.chord_undo(ctx, True)
         elif act == "RESTART":
             self.begin()
         elif act == "QUIT":
@@ -326,7 +326,7 @@ class Scene(screens.Scene):
         self.hint_cell = trapcat.NONE
         self.helped = False
         self.job.cancel()
-        self.undo.clear()
+        self.undo_ring.clear()
         self.play_screen.cat_turn = False
         self.screen = self.play_screen
         self.banner = ""
@@ -404,12 +404,12 @@ class Scene(screens.Scene):
             return "busy"
         ev = self.pause.poll(btn, playing)
         if ev == "undo":
-            self.undo_or_refuse(ctx, playing)
+            self.chord_undo(ctx, playing)
         return ev
 
     # B+A or the menu's UNDO: a turn undone, saved; else refused
-    def undo_or_refuse(self, ctx, playing):
-        if not playing or not self.undo_turn():
+    def chord_undo(self, ctx, playing):
+        if not playing or not self.undo():
             scenekit.refuse(ctx, "NOTHING TO UNDO")
         else:
             self.show_text()             # the panel, as after a move
@@ -418,7 +418,7 @@ class Scene(screens.Scene):
     # -- undo -----------------------------------------------------------------
     def push_turn(self, cell):
         """Record the turn that starts with blocking ``cell`` (before it)."""
-        u = self.undo
+        u = self.undo_ring
         at = u.push()
         buf = u.buf
         buf[at] = cell
@@ -427,14 +427,14 @@ class Scene(screens.Scene):
             rng = self.cat.rng
             u.put30(at + 2, rng.a | rng.b << 15)
 
-    def undo_turn(self):
+    def undo(self):
         """Take back the last block and the cat's reply (or the cat's pending
         move); False when there is nothing to undo.  Allocates nothing (the
         panel's text is the caller's: ``show_text()``)."""
-        at = self.undo.pop()
+        at = self.undo_ring.pop()
         if at < 0:
             return False
-        u = self.undo
+        u = self.undo_ring
         buf = u.buf
         b = self.board
         b.cells[buf[at]] = trapcat.FREE
@@ -468,7 +468,7 @@ class Scene(screens.Scene):
             "fixed": None if fixed is None else [
                 fixed[0], undosave.to_text(bytes(fixed[1])), fixed[2]],
             "cursor": self.cursor, "cat_turn": self.play_screen.cat_turn,
-            "undo": undosave.to_text(undosave.dump(self.undo)), "helped": self.helped,
+            "undo": undosave.to_text(undosave.dump(self.undo_ring)), "helped": self.helped,
         }
 
     def restore(self, snap):
@@ -500,7 +500,7 @@ class Scene(screens.Scene):
         if diff == 0:
             self.cat.rng.a = snap["rng"] & 0x7FFF
             self.cat.rng.b = snap["rng"] >> 15
-        undosave.load(self.undo, undo)
+        undosave.load(self.undo_ring, undo)
         self.cursor = snap["cursor"] % (size * size)
         self.hint_cell = trapcat.NONE
         self.helped = snap.get("helped", False) is True    # (absent in older saves)

@@ -133,7 +133,7 @@ def test_a_as_the_cat_waits_a_round():
     assert c.cat == cat and c.cat_stamina == 0 and c.round == 1 and ctx.toasts == []
     for _ in range(catmouse_game._AI_DELAY + 3):
         gamectx.tick(g, ctx)
-    assert not g.match.round_started and g.undo.count == 1      # the mouse answered
+    assert not g.match.round_started and g.undo_ring.count == 1      # the mouse answered
     gamectx.tap(g, ctx, RIGHT)
     assert c.cat == cat + 1 and c.round == 2
 
@@ -300,7 +300,7 @@ def test_the_bfs_cat_keeps_its_route_through_undo_and_a_saved_game():
         m.end_round()
     assert cat.state and len(set(seen)) == len(seen)     # never back to a cell it left
     for _ in range(6):
-        assert m.undo_round()
+        assert m.undo()
     again = catmouse_match.Match(3)
     again.start(3, None, "mouse", 1, 0)
     again.ai_state.state = cat.state                # a fresh cat, as after CONTINUE

@@ -61,7 +61,7 @@ def _in_play(game):
             tap(g, ctx, key)                    # the two soldiers down: two steps
         play = g.play_screen
     ctx.game_id = game
-    assert g.screen is play and g.undo.count >= 2 and g.snapshot() is not None
+    assert g.screen is play and g.undo_ring.count >= 2 and g.snapshot() is not None
     return g, ctx, play
 
 
@@ -107,10 +107,10 @@ def test_b_plus_a_undoes_and_is_the_menus_undo(game):
     g, ctx, play = _in_play(game)
     h, hctx, _ = _in_play(game)
     assert _state(g) == _state(h)
-    n = g.undo.count
+    n = g.undo_ring.count
     before = _state(g)
     chord(g, ctx, B, A)
-    assert g.undo.count < n and _state(g) != before
+    assert g.undo_ring.count < n and _state(g) != before
     assert g.screen is play and not g.pause.shown
     hold(h, hctx, B)
     for _ in range(h.pause.items.index("UNDO")):
@@ -171,7 +171,7 @@ def test_catmouse_the_issues_script_keeps_the_game(tmp_path):
         s.step(k)
     g = s.runtime.game
     assert type(g).__name__ == "Scene" and g.screen is g.play
-    assert g.match.game.round >= 3 and g.undo.count >= 2
+    assert g.match.game.round >= 3 and g.undo_ring.count >= 2
 
 
 def test_klotski_the_winning_move_then_a_shows_the_win_screen():

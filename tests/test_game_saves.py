@@ -284,7 +284,7 @@ def test_trapcat_undo_of_ff_bytes_is_refused_not_a_game_error():
     (1, None, -1),   # the cat before it on its own block
     (1, None, 0),    # the same in the oldest turn
 ])
-def test_trapcat_refuses_an_undo_turn_that_does_not_fit(offset, value, record):
+def test_trapcat_refuses_an_undo_record_that_does_not_fit(offset, value, record):
     snap = _snapshot("trapcat")
     undo = undosave.from_text(snap["undo"])
     assert len(undo) >= 12

@@ -350,7 +350,7 @@ def test_select_move_continue_undo_restart():
     tap(g, ctx, RIGHT)
     assert g.steps == 1
     menu(g, ctx, "RESTART")                         # restart
-    assert g.steps == 0 and g.undo.count == 0 and bytes(g.cells) == bytes(g.start)
+    assert g.steps == 0 and g.undo_ring.count == 0 and bytes(g.cells) == bytes(g.start)
     menu(g, ctx, "LEVELS")                         # levels
     assert g.screen is g.list_screen
 

@@ -14,7 +14,10 @@ And the shape of firmware/ (docs/conventions.md):
   (viper/native) and hot search loops whose docstring gives the measured fuel a
   split would cost;
 - the runtime, the launcher and the web page never probe a backend or a screen
-  with hasattr/getattr: they call the contracts (screens.py, hardware.py).
+  with hasattr/getattr: they call the contracts (screens.py, hardware.py);
+- the glossary's "undo ring": undo is ``undo()`` on a screen or model, so no
+  function is named ``undo_*`` (but ``scenekit.undo_chord``, the B+A test), and
+  no attribute is named ``undo`` (a ring is ``undo_ring``: ``undo`` is the method).
 """
 
 import ast
@@ -211,3 +214,42 @@ def test_no_probes_in_the_runtime_launcher_and_web_page():
                     continue
                 probes.append("%s:%d %s" % (fname, node.lineno, ast.unparse(node)))
     assert probes == []
+
+
+UNDO_NAMES_KEPT = ("undo_chord",)       # scenekit: is B+A down (not an undo)
+
+
+def undo_misnamed(source, name="<src>"):
+    """What breaks the glossary's "undo ring" row in ``source``: a def named
+    ``undo_*`` (the undo is ``undo()``; the B+A handler is ``chord_undo``) but
+    UNDO_NAMES_KEPT, an attribute assigned as ``undo`` (the ring is ``undo_ring``)."""
+    found = []
+    for node in ast.walk(ast.parse(source, name)):
+        if (isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith("undo_")
+                and node.name not in UNDO_NAMES_KEPT):
+            found.append((node.lineno, "%s:%d def %s" % (name, node.lineno, node.name)))
+        elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            for target in node.targets if isinstance(node, ast.Assign) else (node.target,):
+                if isinstance(target, ast.Attribute) and target.attr == "undo":
+                    found.append((node.lineno, "%s:%d %s = ..." % (name, node.lineno, ast.unparse(target))))
+    return [text for _, text in sorted(found)]
+
+
+def test_undo_is_undo_and_the_ring_is_undo_ring():
+    found = []
+    for name, path in sorted(_firmware_modules().items()):
+        found += undo_misnamed(path.read_text(encoding="utf-8"), name)
+    assert found == []
+
+
+def test_the_undo_check_sees_the_old_names():
+    src = ("class Scene:\n"
+           "    def __init__(self):\n"
+           "        self.undo = undoring.UndoRing(12, 64)\n"
+           "    def undo_move(self):\n"
+           "        return self.undo.pop() >= 0\n"
+           "    def undo(self):\n"
+           "        return undo_chord(self.btn)\n"
+           "def undo_chord(btn):\n"
+           "    return True\n")
+    assert undo_misnamed(src) == ["<src>:3 self.undo = ...", "<src>:4 def undo_move"]

@@ -243,7 +243,7 @@ def test_catmouse_undo_restores_every_round_and_the_ai_replays(side, diff):
     for k in range(n - 1, -1, -1):
         chord(g, ctx, B, A)
         assert _cm_state(g) == states[k], k
-    assert g.undo.count == 0
+    assert g.undo_ring.count == 0
     chord(g, ctx, B, A)
     assert _cm_state(g) == states[0] and g.screen is g.play
     for k in range(n):                          # the same moves, the same AI
@@ -263,7 +263,7 @@ def test_catmouse_undo_after_50_rounds_and_at_the_rings_limit(depth, monkeypatch
         states.append(_cm_state(g))
     assert g.screen is g.play and g.match.game.round >= 60
     undone = 0
-    while g.undo.count:
+    while g.undo_ring.count:
         chord(g, ctx, B, A)
         undone += 1
         assert _cm_state(g) == states[-1 - undone]
@@ -356,7 +356,7 @@ def test_junqi_undo_while_the_ai_thinks_and_in_two_player_games_at_the_rings_lim
         states.append(_jq_state(g))
     assert len(states) > junqi_game._UNDO_PLIES + 1 and g.screen is g.play_screen
     undone = 0
-    while g.undo.count:
+    while g.undo_ring.count:
         chord(g, ctx, B, A)
         undone += 1
         assert _jq_state(g) == states[-1 - undone]
@@ -377,17 +377,17 @@ def test_junqi_a_game_longer_than_the_ring_undoes_its_newest_50_turns():
     while g.screen is g.play_screen and g.model.plies < junqi_game._UNDO_PLIES + 30:
         _jq_move(g, ctx, rnd)
         states.append(_jq_state(g))
-    assert g.screen is g.play_screen and g.undo.count == junqi_game._UNDO_PLIES
+    assert g.screen is g.play_screen and g.undo_ring.count == junqi_game._UNDO_PLIES
     assert g.model.plies >= junqi_game._UNDO_PLIES + 30
     hctx = Ctx(1)
     h = junqi_game.Scene(hctx)                      # CONTINUE
     assert h.restore(g.snapshot()) and _jq_state(h) == states[-1]
-    assert h.undo.count == junqi_game._UNDO_PLIES
+    assert h.undo_ring.count == junqi_game._UNDO_PLIES
     for scene, sctx in ((g, ctx), (h, hctx)):
         for k in range(1, junqi_game._UNDO_PLIES // 2 + 1):
             chord(scene, sctx, B, A)
             assert _jq_state(scene) == states[-1 - k], k
-        assert scene.undo.count == 0 and scene.model.plies > 0
+        assert scene.undo_ring.count == 0 and scene.model.plies > 0
         del sctx.toasts[:]
         chord(scene, sctx, B, A)
         assert _jq_state(scene) == states[-1 - junqi_game._UNDO_PLIES // 2]
@@ -410,8 +410,8 @@ def test_junqi_undo_against_the_ai_never_hands_you_the_ais_move(monkeypatch):
     g.start_move(g.model.moves[rnd.randrange(n)])
     assert g.screen is g.think_screen
     chord(g, ctx, B, A)
-    assert g.screen is g.play_screen and g.model.to_move == 0 and g.undo.count == 5
+    assert g.screen is g.play_screen and g.model.to_move == 0 and g.undo_ring.count == 5
     for _ in range(4):
         chord(g, ctx, B, A)
         assert g.screen is g.play_screen and g.model.to_move == 0
-    assert g.undo.count == 1
+    assert g.undo_ring.count == 1

@@ -40,9 +40,9 @@ for k in range(6):
         break
 allocs = []
 ok = []
-while g.undo.count:
-    want = snaps[g.undo.count - 1]
-    allocs.append(measure(g.undo_turn)[2])
+while g.undo_ring.count:
+    want = snaps[g.undo_ring.count - 1]
+    allocs.append(measure(g.undo)[2])
     b = g.board
     ok.append((bytes(b.cells), b.cat, b.moves) == want)
 emit('r', (len(snaps), allocs, ok))
@@ -63,8 +63,8 @@ for k in range(3):
     tick_allocs.append(chord_step())
     after.append((c.round, c.cat, c.mouse))
 direct = []
-while g.undo.count:
-    direct.append(measure(g.undo_round)[2])
+while g.undo_ring.count:
+    direct.append(measure(g.undo)[2])
 emit('r', (rounds, after, tick_allocs, direct, g.screen is g.play))
 """
 
@@ -84,9 +84,9 @@ for k in range(4):
         break
 allocs = []
 ok = []
-while g.undo.count >= 2:
-    want = snaps[g.undo.count // 2 - 1]
-    allocs.append(measure(g.undo_turn)[2])
+while g.undo_ring.count >= 2:
+    want = snaps[g.undo_ring.count // 2 - 1]
+    allocs.append(measure(g.undo)[2])
     c = g.model
     ok.append((bytes(c.occ), bytes(c.kind), bytes(c.alive), bytes(c.pool), c.plies) == want)
 emit('r', (len(snaps), allocs, ok))

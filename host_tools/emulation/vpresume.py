@@ -133,7 +133,7 @@ ms_snap = time.ticks_diff(time.ticks_us(), t0) / 1000.0
 t0 = time.ticks_us()
 body = savestore.encode({'resume': snap}, 1)     # the play save's file
 ms_enc = time.ticks_diff(time.ticks_us(), t0) / 1000.0
-emit('klotski_save', (ms, g.undo.count, len(body), ms_snap, ms_enc))
+emit('klotski_save', (ms, g.undo_ring.count, len(body), ms_snap, ms_enc))
 emit('klotski_saves', KSAVES)
 emit('records', (savestore.Saves().load('trapcat')[0].get('won'),
                  savestore.Saves().load('klotski')[0].get('won')))
