@@ -77,8 +77,8 @@ class Scene(screens.Scene):
     def __init__(self, ctx):
         self.ctx = ctx
         self.view = catmouse_view.MapView(ctx)
-        import gamesaves                # dropped again once read
-        self.saved = gamesaves.records(ctx, GAME_ID)
+        import catmouse_saves           # dropped again once read
+        self.saved = catmouse_saves.records(ctx)
         self.side = "mouse"         # the title's choices: mouse, cat or watch
         self.level = 0
         self.map_text = None        # the chosen pack level's (or shown) map; None: built-in
@@ -263,15 +263,15 @@ class Scene(screens.Scene):
 
     def restore(self, snap):
         """Play on from ``snapshot()``'s dict; False if it does not fit
-        (gamesaves: its keys and ranges, a level this scene offers; a pack's
+        (catmouse_saves: its keys and ranges, a level this scene offers; a pack's
         map that ``check_level`` passes; the records inside: Match.restore)."""
-        import gamesaves                # dropped again once read
-        if not gamesaves.catmouse_snapshot(snap, self.levels.count()):
+        import catmouse_saves           # dropped again once read
+        if not catmouse_saves.snapshot(snap, self.levels.count()):
             return False
         if snap["map"] is not None:
             check_level(snap["map"])        # MapError, ValueError: refused
         m = self.match
-        if not m.restore(snap, self.ctx.ticks_ms(), gamesaves.catmouse_places):
+        if not m.restore(snap, self.ctx.ticks_ms(), catmouse_saves.places):
             return False
         self.side = m.side
         self.level = m.level

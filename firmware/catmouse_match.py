@@ -17,9 +17,9 @@ started" in one byte, the AI's state (30 bits: its RNG's, or the BFS cat's
 route, Match.start), so the same moves replay the same AI.  Nothing is allocated by a move or an undo.
 
 The game in progress (``snapshot``/``restore``): the scene checks the dict
-first (gamesaves.catmouse_snapshot), ``restore`` then every record inside its
+first (catmouse_saves.snapshot), ``restore`` then every record inside its
 hex strings (the state and each undo round: both pieces on free cells of the
-map, apart: gamesaves.catmouse_places), so no later undo can put a piece off
+map, apart: catmouse_saves.places), so no later undo can put a piece off
 the map.
 """
 
@@ -238,7 +238,7 @@ class Match:
     def restore(self, snap, now, fits):
         """Play on from ``snapshot()``'s dict (its keys and ranges checked);
         False if a record in it does not fit the map: ``fits(rec, at, costs)``
-        (gamesaves.catmouse_places, passed in: that module is not kept)."""
+        (catmouse_saves.places, passed in: that module is not kept)."""
         state = undosave.from_text(snap["state"])
         undo = undosave.from_text(snap["undo"])
         level = snap["level"]

@@ -9,7 +9,7 @@ a game on another still counts in the totals.
 
 Imported where the records are read or written (the title's refresh, a
 game's end) and dropped again on MicroPython (``done``), so a game in play
-does not carry it.  gamesaves.py checks the save against the same numbers
+does not carry it.  catmouse_saves.py checks the save against the same numbers
 (a test keeps them equal).
 """
 

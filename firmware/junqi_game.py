@@ -479,8 +479,8 @@ class Scene(screens.Scene):
 
     def __init__(self, ctx):
         self.ctx = ctx
-        import gamesaves                    # dropped again once read
-        self.saved = gamesaves.records(ctx, GAME_ID)
+        import junqi_saves                  # dropped again once read
+        self.saved = junqi_saves.records(ctx)
         self.view = FieldView()
         self.model = jf.FlipGame(seed=1, mines_guard_flag=self.guard())
         self.ai = None
@@ -744,12 +744,12 @@ class Scene(screens.Scene):
 
     def restore(self, snap):
         # Play on from ``snapshot()``'s dict; False if it does not fit
-        # (gamesaves): its keys and ranges and each undo ply, a field whose
+        # (junqi_saves): its keys and ranges and each undo ply, a field whose
         # pieces, counts and colours agree, and which stays so as the plies
         # are taken back one by one (so no later undo can index past the
         # counts or overflow them).
-        import gamesaves                    # dropped again once read
-        if not gamesaves.junqi_snapshot(snap):
+        import junqi_saves                  # dropped again once read
+        if not junqi_saves.snapshot(snap):
             return False
         field = undosave.from_text(snap["board"])
         undo = undosave.from_text(snap["undo"])
@@ -762,11 +762,11 @@ class Scene(screens.Scene):
         m = self.model
         tally = bytearray(4 * jf.TYPES)
         _put_field(m, field, snap["counts"])
-        if not gamesaves.junqi_field(m, tally):
+        if not junqi_saves.field(m, tally):
             return False
         undosave.load(self.undo_ring, undo)
         while _pop_ply(self.undo_ring, m, None):
-            if not gamesaves.junqi_field(m, tally):
+            if not junqi_saves.field(m, tally):
                 return False
         _put_field(m, field, snap["counts"])
         m.mines_guard_flag = snap.get("guard", False)      # (absent: a game from before the rule)

@@ -491,8 +491,8 @@ class Scene(screens.Scene):
     and draws (``pause``: the menu over it)."""
 
     def __init__(self, ctx):
-        import gamesaves                 # dropped again once read
-        self.saved = gamesaves.records(ctx, GAME_ID)
+        import klotski_saves             # dropped again once read
+        self.saved = klotski_saves.records(ctx)
         if "best" not in self.saved:
             self.saved["best"] = {}
         lines = klotski_levels.LEVELS.split("\n")
@@ -620,11 +620,11 @@ class Scene(screens.Scene):
 
     def restore(self, data):
         """Play on from ``snapshot()``'s dict; False if it does not fit
-        (gamesaves: its keys and ranges; the level is not the one saved, the
+        (klotski_saves: its keys and ranges; the level is not the one saved, the
         layout is not a layout of its pieces, an undo layout is not one, the
         last step's piece is not on its anchor)."""
-        import gamesaves                 # dropped again once read
-        if not gamesaves.klotski_snapshot(data, self.n_levels()):
+        import klotski_saves             # dropped again once read
+        if not klotski_saves.snapshot(data, self.n_levels()):
             return False
         level = data["level"]
         undo = unhexlify(data["undo"])
@@ -642,7 +642,7 @@ class Scene(screens.Scene):
         if self.screen is not self.play_screen or bytes(self.start).decode() != data["start"]:
             return False
         pieces = klotski.piece_set(self.start)
-        if klotski.piece_set(cells) != pieces or not gamesaves.klotski_layouts(undo, _LETTERS, pieces):
+        if klotski.piece_set(cells) != pieces or not klotski_saves.layouts(undo, _LETTERS, pieces):
             return False
         self.cells[:] = cells
         klotski.owners(self.cells, self.own)

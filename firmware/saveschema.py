@@ -41,6 +41,12 @@ Never raises, whatever JSON value it gets.  It recurses as deep as the schema
 nests (two or three levels), never as deep as the data.  Imported only where
 a save is read (the runtime's settings at boot, a game's start or CONTINUE):
 main.py drops it after the boot, so the launcher does not keep it.
+
+A game's own checks (catmouse_saves, junqi_saves, trapcat_saves,
+klotski_saves) read through ``read(ctx, key, schema, name)``: its records,
+checked, the toast "RECORDS RESET" when something was dropped; ``done(name)``
+drops this module and the game's (``name``) from sys.modules once a save is
+read (MicroPython ports only), so a game in play carries neither.
 """
 
 try:
@@ -220,3 +226,23 @@ def whole(schema, data):
     """True when every key of ``schema`` is in ``data`` and fits, all the way down."""
     lost = [0]
     return _fit(schema, data, True, lost) is not _NO and not lost[0]
+
+
+def done(name):
+    """Drop this module and module ``name`` (the caller's) from sys.modules on
+    MicroPython ports: they leave the heap once their callers let go."""
+    import sys
+    if sys.implementation.name != "cpython":
+        sys.modules.pop("saveschema", None)
+        sys.modules.pop(name, None)
+
+
+def read(ctx, key, schema, name):
+    """The save ``key`` (``ctx.load``) checked against ``schema``: what does
+    not fit is dropped and "RECORDS RESET" says so (the reader's defaults
+    apply), the rest is kept; then ``done(name)``."""
+    got, dropped = check(schema, ctx.load(key))
+    done(name)
+    if dropped:
+        ctx.toast("RECORDS RESET", 60)
+    return got

@@ -23,7 +23,7 @@ shows or hides the distance map: each free cell's steps to the border as a
 digit ("+" from 10), the cats' own border search (trapcat_ai's
 ``Analyzer.distances``) run again at each frame it shows.  Difficulty 0/1/2
 from ctx.settings picks the easy/normal/hard cat.  Wins, losses and the fewest
-blocks for a win per difficulty are the records (gamesaves.records, checked),
+blocks for a win per difficulty are the records (trapcat_saves.records, checked),
 stored by ``ctx.finish`` at every game's end; a game in which a hint was shown
 is marked ("NORMAL: HELPED", "WITH HELP: NO RECORD") and leaves them as they
 were.
@@ -178,8 +178,8 @@ class Scene(screens.Scene):
         self.board = None
         self._set_size(9)
         self.fixed = None        # (size, cells, cat) of the pack level in play, None: random
-        import gamesaves                 # dropped again once read
-        self.records = gamesaves.records(ctx, GAME_ID)
+        import trapcat_saves             # dropped again once read
+        self.records = trapcat_saves.records(ctx)
         self.seed = (ctx.ticks_ms() * 31 + 7) & 0xFFFF
         self.diff = 1
         self.cursor = 0
@@ -473,11 +473,11 @@ class Scene(screens.Scene):
 
     def restore(self, snap):
         """Play on from ``snapshot()``'s dict; False if it does not fit
-        (gamesaves: its keys and ranges, the cells against the size; a game
+        (trapcat_saves: its keys and ranges, the cells against the size; a game
         still on, and every undo turn in it taken back one by one on the
         grid, so no later undo can index past it)."""
-        import gamesaves                 # dropped again once read
-        if not gamesaves.trapcat_snapshot(snap):
+        import trapcat_saves             # dropped again once read
+        if not trapcat_saves.snapshot(snap):
             return False
         size = snap["size"]
         diff = snap["diff"]
@@ -489,7 +489,7 @@ class Scene(screens.Scene):
         self._set_size(size)
         b = self.board
         b.load(cells, snap["cat"])
-        if b.status != trapcat.PLAYING or not gamesaves.trapcat_turns(undo, b, diff == 0):
+        if b.status != trapcat.PLAYING or not trapcat_saves.turns(undo, b, diff == 0):
             return False
         b.load(cells, snap["cat"])
         b.moves = snap["moves"]

@@ -181,30 +181,49 @@ def test_catmouse_refuses_a_pack_level_when_there_is_no_pack():
     assert rt._toast == "SAVED GAME LOST"
 
 
-def test_the_numbers_gamesaves_copies_are_the_modules_own():
-    import gamesaves
+def test_the_numbers_each_games_saves_module_copies_are_the_modules_own():
+    import catmouse_saves
     import junqi_board
     import junqi_flip
-    assert (gamesaves._PACK_LEVELS, gamesaves._LEVEL_BYTES) == (levelpack.MAX_LEVELS,
-                                                              levelpack.MAX_LEVEL_BYTES)
-    assert (gamesaves._CM_UNDO_SIZE, gamesaves._CM_UNDO_DEPTH) == (catmouse_match.UNDO_SIZE,
-                                                                 catmouse_match.UNDO_DEPTH)
-    assert (gamesaves._CM_MAPS, gamesaves._CM_MAP_RECORD, gamesaves._CM_MAP_KEY_LEN) == (
+    import junqi_saves
+    import klotski_game
+    import klotski_levels
+    import klotski_saves
+    import trapcat_game
+    import trapcat_saves
+    for saves in (catmouse_saves, klotski_saves):
+        assert (saves._PACK_LEVELS, saves._LEVEL_BYTES) == (levelpack.MAX_LEVELS,
+                                                            levelpack.MAX_LEVEL_BYTES)
+    assert (catmouse_saves._UNDO_SIZE, catmouse_saves._UNDO_DEPTH) == (catmouse_match.UNDO_SIZE,
+                                                                       catmouse_match.UNDO_DEPTH)
+    assert (catmouse_saves._MAPS, catmouse_saves._MAP_RECORD, catmouse_saves._MAP_KEY_LEN) == (
         catmouse_records.MAX_MAPS, catmouse_records.MAP_RECORD, catmouse_records.MAP_KEY_LEN)
     assert catmouse_records.MAP_RECORD == 3 * catmouse_records._MAP_DIFF
     assert max(len(name) for name, _ in catmouse_maps.LEVELS) <= catmouse_records.MAP_KEY_LEN
-    assert (gamesaves._JQ_UNDO_SIZE, gamesaves._JQ_UNDO_PLIES) == (junqi_game.UNDO_SIZE,
+    assert (junqi_saves._UNDO_SIZE, junqi_saves._UNDO_PLIES) == (junqi_game.UNDO_SIZE,
                                                                  junqi_game._UNDO_PLIES)
-    assert (gamesaves._CELLS, gamesaves._TYPES, gamesaves._HIDDEN, gamesaves._NOBODY) == (
+    assert (junqi_saves._CELLS, junqi_saves._TYPES, junqi_saves._HIDDEN, junqi_saves._NOBODY) == (
         junqi_board.CELLS, junqi_flip.TYPES, junqi_flip.HIDDEN, junqi_flip.NOBODY)
-    import klotski_game
-    import klotski_levels
-    import trapcat_game
-    assert (gamesaves._TC_SIDE, gamesaves._TC_UNDO_SIZE, gamesaves._TC_UNDO_DEPTH) == (
+    assert (trapcat_saves._SIDE, trapcat_saves._UNDO_SIZE, trapcat_saves._UNDO_DEPTH) == (
         trapcat_game.MAX_SIDE, trapcat_game.UNDO_SIZE, trapcat_game.UNDO_DEPTH)
-    assert (gamesaves._KL_UNDO_SIZE, gamesaves._KL_SAVED_UNDO, gamesaves._KL_LEVELS) == (
+    assert (klotski_saves._UNDO_SIZE, klotski_saves._SAVED_UNDO, klotski_saves._LEVELS) == (
         klotski_game.LayoutUndo().size, klotski_game._SAVED_UNDO,
         len(klotski_levels.LEVELS.split("\n")))
+
+
+def test_each_game_loads_only_its_own_saves_module():
+    """A game's start and CONTINUE import its own checks (``<game>_saves``),
+    never another game's: each name a module holds is a qstr on the device,
+    interned for good."""
+    import re
+    from host_tools.core.fwpath import FIRMWARE_DIR
+    assert {p.stem for p in FIRMWARE_DIR.glob("*_saves.py")} == {game + "_saves" for game in LINES}
+    found = set()
+    for path in sorted(FIRMWARE_DIR.glob("*.py")):
+        for name in re.findall(r"^\s*(?:import|from) (\w+_saves)\b", path.read_text(), re.M):
+            assert path.stem.split("_")[0] + "_saves" == name, path.name
+            found.add(name)
+    assert found == {game + "_saves" for game in LINES}
 
 
 def test_the_watch_mode_draws_the_title_when_redrawn_before_its_first_map_loads():
