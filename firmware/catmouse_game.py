@@ -77,8 +77,7 @@ class Scene(screens.Scene):
     def __init__(self, ctx):
         self.ctx = ctx
         self.view = catmouse_view.MapView(ctx)
-        import catmouse_saves           # dropped again once read
-        self.saved = catmouse_saves.records(ctx)
+        self.saved = scenekit.records(ctx, GAME_ID)   # checked (catmouse_saves)
         self.side = "mouse"         # the title's choices: mouse, cat or watch
         self.level = 0
         self.map_text = None        # the chosen pack level's (or shown) map; None: built-in

@@ -9,7 +9,7 @@ with saveschema right after (``saveschema.done``: MicroPython ports only),
 so a game in play carries neither; the other games' checks are their own
 modules (junqi_saves, trapcat_saves, klotski_saves), never loaded here.
 
-  records(ctx)              the records, a value that does not fit dropped
+  records(ctx, data)        the records read (scenekit.records), a value that does not fit dropped
                             (the toast "RECORDS RESET"), the rest kept
   snapshot(snap, n_levels)  True when the snapshot dict fits
   places(rec, at, costs)    an undo record's pieces fit the map
@@ -36,7 +36,7 @@ _MAP_RECORD = const(18)
 _MAP_KEY_LEN = const(16)
 
 
-def records(ctx):
+def records(ctx, data):
     """Cat & Mouse's records (``ctx.load("catmouse")``), each value checked:
     the totals over every map (a save from before the records per map holds
     only these: they are kept as they were), then "maps": per map
@@ -45,7 +45,7 @@ def records(ctx):
     keys = ("wins_mouse", "wins_cat", "lost_mouse", "lost_cat", "best_catch")
     per_map = ss.dict_of(ss.row(*([ss.COUNT] * _MAP_RECORD)), _MAPS, _MAP_KEY_LEN)
     schema = ss.fields(*([(key, ss.COUNT) for key in keys] + [("maps", per_map)]))
-    return ss.read(ctx, "catmouse", schema, "catmouse_saves")
+    return ss.read(ctx, data, schema, "catmouse_saves")
 
 
 def snapshot(snap, n_levels):

@@ -4,15 +4,23 @@ built-in ones, then a pack's) and ``PackErrorScreen`` ("LEVEL PACK BAD").
 Imported by the scene modules of Cat & Mouse, Klotski and Trap the Cat (it
 leaves with the game); Flip Junqi has no level packs and does not carry it.
 The level-pack reader (userlevels, levelpack: ~11 KB of heap on a Pico) is
-imported where a pack is opened or its error shown; and when a game finds no
-pack, ``Levels`` drops userlevels again (on MicroPython), so a game played
-without one does not carry it either.
+imported where a pack is opened or its error shown; a game that finds no
+pack file does not import it at all, so a game played without one does not
+carry it (nor its names: every name a module brings stays interned).
 """
 
-import sys
+import os
 
 import screens
 from buttons import A, B
+
+
+def pack_path(ctx, game_id):
+    """The pack file of ``game_id`` in ``ctx.levels_dir`` (the device's /levels)."""
+    root = ctx.levels_dir
+    if root is None:
+        root = "/levels"
+    return root + "/" + game_id + ".bin"
 
 
 class Levels:
@@ -25,12 +33,16 @@ class Levels:
         self.n_builtin = n_builtin
         self.check = check
         self.error = None
+        self.pack = None
+        path = pack_path(ctx, game_id)
+        try:
+            os.stat(path)
+        except OSError:      # no pack: its reader (userlevels, ~2 KB and ~20 names) not loaded
+            return
         import userlevels
-        self.pack, err = userlevels.open_for(ctx, game_id, check)
+        self.pack, err = userlevels.open_for(path, game_id, check)
         if err:
             self.drop_pack(err)
-        elif self.pack is None and sys.implementation.name != "cpython":
-            sys.modules.pop("userlevels", None)     # no pack: the reader leaves (~2 KB)
 
     def count(self):
         return self.n_builtin + (self.pack.count if self.pack is not None else 0)

@@ -479,8 +479,7 @@ class Scene(screens.Scene):
 
     def __init__(self, ctx):
         self.ctx = ctx
-        import junqi_saves                  # dropped again once read
-        self.saved = junqi_saves.records(ctx)
+        self.saved = scenekit.records(ctx, GAME_ID)   # checked (junqi_saves)
         self.view = FieldView()
         self.model = jf.FlipGame(seed=1, mines_guard_flag=self.guard())
         self.ai = None

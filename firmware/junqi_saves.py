@@ -9,7 +9,7 @@ with saveschema right after (``saveschema.done``: MicroPython ports only),
 so a game in play carries neither; the other games' checks are their own
 modules (catmouse_saves, trapcat_saves, klotski_saves), never loaded here.
 
-  records(ctx)              the records, a value that does not fit dropped
+  records(ctx, data)        the records read (scenekit.records), a value that does not fit dropped
                             (the toast "RECORDS RESET"), the rest kept
   snapshot(snap)            True when the snapshot dict fits
   plies(undo)               every undo ply fits
@@ -32,12 +32,12 @@ _UNDO_SIZE = const(12)
 _UNDO_PLIES = const(100)
 
 
-def records(ctx):
+def records(ctx, data):
     """Flip Junqi's records (``ctx.load("junqi")``), each value checked."""
     keys = ("won", "lost", "drawn", "easy_won", "easy_lost", "easy_drawn", "pvp")
     specs = [(key, ss.COUNT) for key in keys]
     specs.append(("guard", ss.boolean()))    # the setting "mines guard the flag"
-    return ss.read(ctx, "junqi", ss.fields(*specs), "junqi_saves")
+    return ss.read(ctx, data, ss.fields(*specs), "junqi_saves")
 
 
 def snapshot(snap):

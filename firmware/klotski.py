@@ -89,7 +89,7 @@ K_H = const(3)
 K_B = const(4)
 # geometry tokens per cell (base 5 row words): 0 covered, 1 monomino, 2 V top,
 # 3 H left, 4 B top-left
-KIND_CHARS = ".SVHB"
+_KIND_LETTERS = b".SVHB"   # bytes: indexing a str would intern each letter (MicroPython)
 
 
 # the most steps a table's walk to the goal takes: the longest optimal
@@ -123,14 +123,14 @@ def parse(text):
         if len(rows[r]) != _COLS:
             raise LayoutError("row %d must have 4 cells, got %d: %r" % (r + 1, len(rows[r]), rows[r]))
     flat = "".join(rows).upper()
-    for ch in flat:
-        if ch not in ".SVHB":
-            raise LayoutError("unknown cell %r (use B V H S .)" % ch)
+    cells = bytearray(flat.encode())
+    for b in cells:      # its bytes: MicroPython interns each character a str yields
+        if b not in b".SVHB":
+            raise LayoutError("unknown cell %r (use B V H S .)" % chr(b))
     if flat.count(".") != 2:
         raise LayoutError("need exactly two empty cells, got %d" % flat.count("."))
     if flat.count("B") != 4:
         raise LayoutError("need exactly one 2x2 block B (4 cells), got %d B cells" % flat.count("B"))
-    cells = bytearray(flat.encode())
     return cells
 
 
@@ -490,7 +490,7 @@ class Ranker:
         own = self.own
         kind = self.kind
         for c in range(CELLS):
-            out[c] = ord(KIND_CHARS[kind[own[c]]])
+            out[c] = _KIND_LETTERS[kind[own[c]]]
         out[self.mono_cell[self.pair_low[p]]] = 46
         out[self.mono_cell[self.pair_high[p]]] = 46
         return out

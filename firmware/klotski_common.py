@@ -17,6 +17,23 @@ _DIRS = (-1, 1, -4, 4)
 _POW5 = (1, 5, 25, 125)
 
 
+def name_for_set(piece_set):
+    """The cache file name of the table of ``piece_set`` ((nv, nh, ns))."""
+    return "klotski_%d%d%d.tbl" % piece_set
+
+
+def has_table(d, piece_set):
+    """``d`` holds a table file for ``piece_set``; whether it is sound only
+    reading it (``klotski_cache.load``, ``klotski_filetable.attach``) tells.
+    Here, not in klotski_cache, so that the scene keeps only this resident and
+    imports the cache's reader and writer (~2 KB on a Pico) for the write."""
+    try:
+        d.open(name_for_set(piece_set), "rb").close()
+    except OSError:
+        return False
+    return True
+
+
 def load_kernel(name):
     """The kernel module ``name``, or None when its machine code (search16
     alone is ~9.4 KB in one piece) finds no free block in a fragmented heap:

@@ -63,9 +63,10 @@ from buttons import A, B, DOWN, LEFT, RIGHT, UP
 import framebuf
 import gfx
 import klotski
-import klotski_cache
+import klotski_common
 import klotski_levels
 import gamelevels
+import savestore
 import scenekit
 import undoring
 import work
@@ -107,7 +108,7 @@ S_READY = const(3)
 S_FAIL = const(4)
 S_SETUP = const(5)       # the solver's setup runs in slices
 S_LOAD = const(6)        # then the cache is read
-S_SAVE = const(7)        # the finished table is written, a step a tick (klotski_cache.Writer)
+S_SAVE = const(7)        # the finished table is written, a step a tick (klotski_writer.Writer)
 S_NO_TABLE = const(8)    # this runtime cannot build the table and has none that fits: no hints
 # Where the table can be built beside the runtime: not on
 # CircuitPython (no viper kernel, and on 10.2.1 a Pico has ~28 KB free at a
@@ -146,9 +147,8 @@ def display_name(name, i):
     """ASCII title for the 3x5 font: pinyin for the traditional names."""
     if name in _PINYIN:
         return _PINYIN[name]
-    for ch in name:
-        if ord(ch) > 126:
-            return "LEVEL %d" % (i + 1)
+    if len(name.encode()) != len(name):      # not ASCII (iterating the str would
+        return "LEVEL %d" % (i + 1)          # intern each character as a name)
     return name.upper()
 
 
@@ -213,7 +213,8 @@ class SolverTask(work.Task):
     where a level opens outside a tick."""
 
     def __init__(self, ctx):
-        self.cache = klotski_cache.dir_for(ctx)   # the table cache's directory (None: no cache)
+        root = ctx.cache_dir     # the table cache's directory: the saves' (None: they live in
+        self.cache = None if root is None else savestore.OsFs(root)   # memory, no cache)
         self.solver = None       # klotski.Solver of piece_set, None before it is made or after a failure
         self.piece_set = None    # (verticals, horizontals, soldiers) of the open level
         self.phase = _S_NONE     # what the next slice does
@@ -245,7 +246,7 @@ class SolverTask(work.Task):
         # a table file in the cache is read from there (no table array, no
         # build); without one a runtime that builds does so
         self.filed = not self.builds or (self.cache is not None
-                                         and klotski_cache.has_table(self.cache, piece_set))
+                                         and klotski_common.has_table(self.cache, piece_set))
         self.answer = work.NO_ANSWER
         self.piece_set = piece_set
         self.phase = S_NEW
@@ -333,7 +334,7 @@ class SolverTask(work.Task):
         # the table leads nowhere (klotski.TableError): refused as the cache
         # refuses a corrupt file (removed, built again); True: start the job
         ps = self.piece_set
-        name = klotski_cache.name_for(self.solver)
+        name = klotski_common.name_for_set(ps)
         self.piece_set = None
         self.want(ps)                     # the solver dropped, S_NEW
         if not self.builds:
@@ -367,15 +368,9 @@ class SolverTask(work.Task):
             else:                         # a bad file: removed, the table built instead
                 self._rebuild(st)
             return True
-        self.phase = S_BUILD
-        if self.cache is not None:
-            st = klotski_cache.load(self.cache, self.solver)
-            if st != "missing" or not self.cache_status:   # (kept: why a file was refused)
-                self.cache_status = st
-            if st == "ok":
-                self.phase = S_READY
-            elif st in ("corrupt", "stale"):
-                self.ctx.toast("CACHE " + st.upper() + " - REBUILD", 45)
+        self.phase = S_BUILD            # (want() found no file: a table to build)
+        if self.cache is not None and not self.cache_status:   # (kept: why a file was refused)
+            self.cache_status = "missing"
         return True
 
     def _rebuild(self, st):
@@ -386,26 +381,34 @@ class SolverTask(work.Task):
         self.phase = S_NEW
         if st != "missing":
             self.cache_status = st
-            self.cache.remove(klotski_cache.name_for_set(self.piece_set))
+            self.cache.remove(klotski_common.name_for_set(self.piece_set))
             self.ctx.toast("CACHE " + st.upper() + " - REBUILD", 45)
         gc.collect()
 
     def _save(self):
         """One step of the table's cache write (the whole write in one tick
-        was the scene's longest tick); READY after the last one."""
+        was the scene's longest tick); READY after the last one.  The writer
+        (klotski_writer) is imported in a step of its own, after the build,
+        and dropped after the write: the build's peak heap does not carry
+        it (its notes)."""
         if self.cache is not None:
             w = self.writer
             if w is None:
-                w = self.writer = klotski_cache.Writer(self.cache, self.solver)
+                if "klotski_writer" not in sys.modules:
+                    __import__("klotski_writer")
+                    return
+                w = self.writer = sys.modules["klotski_writer"].Writer(self.cache, self.solver)
             try:
                 if not w.step():
                     return
                 self.cache_status = "written"
             except OSError as exc:
-                full = getattr(exc, "errno", None) == klotski_cache.ENOSPC
+                full = getattr(exc, "errno", None) == sys.modules["klotski_writer"].ENOSPC
                 self.cache_status = "full" if full else "failed"
                 self.ctx.toast("FLASH FULL: NO CACHE" if full else "CACHE WRITE FAILED", 60)
             self.writer = None
+            if sys.implementation.name != "cpython" and "klotski_filetable" not in sys.modules:
+                sys.modules.pop("klotski_writer")
         self.phase = S_READY
 
     def progress(self):
@@ -491,8 +494,7 @@ class Scene(screens.Scene):
     and draws (``pause``: the menu over it)."""
 
     def __init__(self, ctx):
-        import klotski_saves             # dropped again once read
-        self.saved = klotski_saves.records(ctx)
+        self.saved = scenekit.records(ctx, GAME_ID)   # checked (klotski_saves)
         if "best" not in self.saved:
             self.saved["best"] = {}
         lines = klotski_levels.LEVELS.split("\n")

@@ -8,7 +8,7 @@ with saveschema right after (``saveschema.done``: MicroPython ports only),
 so a game in play carries neither; the other games' checks are their own
 modules (catmouse_saves, junqi_saves, trapcat_saves), never loaded here.
 
-  records(ctx)                  the records, a value that does not fit dropped
+  records(ctx, data)            the records read (scenekit.records), a value that does not fit dropped
                                 (the toast "RECORDS RESET"), the rest kept
   snapshot(snap, n_levels)      True when the snapshot dict fits
   layouts(undo, letters, pieces)  every undo layout is a tiling of ``pieces``
@@ -34,9 +34,9 @@ _LEVELS = const(23)
 _BESTS = const(8192)        # the bests kept: one per layout ever solved
 
 
-def records(ctx):
+def records(ctx, data):
     """Klotski's records (``ctx.load("klotski")``), each best checked."""
-    return ss.read(ctx, "klotski", ss.fields(("best", ss.dict_of(ss.COUNT, _BESTS, _LEVEL_BYTES))),
+    return ss.read(ctx, data, ss.fields(("best", ss.dict_of(ss.COUNT, _BESTS, _LEVEL_BYTES))),
                    "klotski_saves")
 
 

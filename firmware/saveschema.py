@@ -43,7 +43,7 @@ a save is read (the runtime's settings at boot, a game's start or CONTINUE):
 main.py drops it after the boot, so the launcher does not keep it.
 
 A game's own checks (catmouse_saves, junqi_saves, trapcat_saves,
-klotski_saves) read through ``read(ctx, key, schema, name)``: its records,
+klotski_saves) read through ``read(ctx, data, schema, name)``: its records,
 checked, the toast "RECORDS RESET" when something was dropped; ``done(name)``
 drops this module and the game's (``name``) from sys.modules once a save is
 read (MicroPython ports only), so a game in play carries neither.
@@ -237,11 +237,11 @@ def done(name):
         sys.modules.pop(name, None)
 
 
-def read(ctx, key, schema, name):
-    """The save ``key`` (``ctx.load``) checked against ``schema``: what does
-    not fit is dropped and "RECORDS RESET" says so (the reader's defaults
-    apply), the rest is kept; then ``done(name)``."""
-    got, dropped = check(schema, ctx.load(key))
+def read(ctx, data, schema, name):
+    """A save's ``data`` (what ``ctx.load`` read) checked against ``schema``:
+    what does not fit is dropped and "RECORDS RESET" says so (the reader's
+    defaults apply), the rest is kept; then ``done(name)``."""
+    got, dropped = check(schema, data)
     done(name)
     if dropped:
         ctx.toast("RECORDS RESET", 60)

@@ -178,8 +178,7 @@ class Scene(screens.Scene):
         self.board = None
         self._set_size(9)
         self.fixed = None        # (size, cells, cat) of the pack level in play, None: random
-        import trapcat_saves             # dropped again once read
-        self.records = trapcat_saves.records(ctx)
+        self.records = scenekit.records(ctx, GAME_ID)   # checked (trapcat_saves)
         self.seed = (ctx.ticks_ms() * 31 + 7) & 0xFFFF
         self.diff = 1
         self.cursor = 0

@@ -8,7 +8,7 @@ with saveschema right after (``saveschema.done``: MicroPython ports only),
 so a game in play carries neither; the other games' checks are their own
 modules (catmouse_saves, junqi_saves, klotski_saves), never loaded here.
 
-  records(ctx)              the records, a value that does not fit dropped
+  records(ctx, data)        the records read (scenekit.records), a value that does not fit dropped
                             (the toast "RECORDS RESET"), the rest kept
   snapshot(snap)            True when the snapshot dict fits
   turns(undo, b, easy)      every undo turn fits grid ``b``
@@ -27,7 +27,7 @@ _UNDO_SIZE = const(6)       # (a test keeps them equal)
 _UNDO_DEPTH = const(64)
 
 
-def records(ctx):
+def records(ctx, data):
     """Trap the Cat's records (``ctx.load("trapcat")``), each value checked:
     per difficulty d (0 EASY, 1 NORMAL, 2 HARD) the games won and lost
     ("won<d>", "lost<d>") and the fewest blocks of a win on a random grid
@@ -37,7 +37,7 @@ def records(ctx):
     totals)."""
     keys = ("won", "lost", "won0", "lost0", "best0", "won1", "lost1", "best1",
             "won2", "lost2", "best2")
-    return ss.read(ctx, "trapcat", ss.fields(*[(key, ss.COUNT) for key in keys]), "trapcat_saves")
+    return ss.read(ctx, data, ss.fields(*[(key, ss.COUNT) for key in keys]), "trapcat_saves")
 
 
 def _rng_fits(ab):

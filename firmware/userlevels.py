@@ -32,23 +32,6 @@ The pack reader (levelpack, ~7 KB of heap on a Pico) is imported only when a
 pack file exists: a game played without a pack does not carry it.
 """
 
-def pack_path(ctx, game):
-    root = ctx.levels_dir
-    if root is None:
-        root = "/levels"            # the device's folder of level packs
-    return root + "/" + game + ".bin"
-
-
-def _exists(path):
-    import os
-
-    try:
-        os.stat(path)
-        return True
-    except OSError:
-        return False
-
-
 def short_reason(exc):
     """One line for the screen: the message of a LevelPackError (or of anything
     else that went wrong) without the type name, at most 120 characters."""
@@ -107,11 +90,9 @@ def _text_check(check):
     return run
 
 
-def open_for(ctx, game, check=None):
-    """(Pack, None), (None, None) without a pack, or (None, reason) for a bad one."""
-    path = pack_path(ctx, game)
-    if not _exists(path):
-        return None, None
+def open_for(path, game, check=None):
+    """(Pack, None) for the pack file at ``path`` (gamelevels.pack_path, which
+    exists), or (None, reason) for a bad one."""
     import levelpack     # ~7 KB of heap on a Pico: only when there is a pack to read
     try:
         return Pack(path, game, check), None

@@ -4,6 +4,8 @@ whose records inside its hex strings do not fit is refused (the runtime
 starts a fresh game, "SAVED GAME LOST"), never a GAME ERROR.  On the
 simulator (the firmware on CPython), booted on hand-made saves."""
 
+import sys
+
 import pytest
 
 from host_tools.core.keyscript import parse_keys
@@ -416,3 +418,34 @@ def test_the_issues_four_cases_end_in_a_default_with_a_toast_and_the_launcher():
     _run(s, "a wait:5")
     assert not isinstance(rt.screen, errorscreen.ErrorScreen)
     _to_launcher(s, rt)
+
+
+def test_a_game_with_no_records_yet_loads_no_checker(monkeypatch):
+    """scenekit.records: nothing saved is nothing to check, so neither the
+    game's saves module nor saveschema is imported (their names would stay
+    interned on the device); records that are there are checked."""
+    import gamectx
+    import scenekit
+    for name in ("klotski_saves", "saveschema"):
+        monkeypatch.delitem(sys.modules, name, raising=False)
+    ctx = gamectx.FakeCtx()
+    assert scenekit.records(ctx, "klotski") == {}
+    assert "klotski_saves" not in sys.modules and "saveschema" not in sys.modules
+    ctx.store("klotski", {"best": {"VBBV/VBBV/VHHV/VSSV/S..S": 81, "bad": "x"}})
+    got = scenekit.records(ctx, "klotski")
+    assert got == {"best": {"VBBV/VBBV/VHHV/VSSV/S..S": 81}} and "RECORDS RESET" in ctx.toasts[-1]
+
+
+def test_first_bad_reads_text_and_bytes_alike():
+    from asciitext import first_bad
+    assert first_bad("VBBV/\nVB\u00dfV") == (2, 3, "\u00df")
+    assert first_bad("VBBV/\nVB\u00dfV".encode()) == (2, 3, "\u00c3")
+    assert first_bad("ok\ttext\r\n") is None and first_bad(b"") is None
+
+
+def test_the_klotski_writers_enospc_is_the_systems():
+    """klotski_writer names ENOSPC as a number (importing errno on the device
+    searches the file system first, ~14 ms): the host's errno agrees."""
+    import errno
+    import klotski_writer
+    assert klotski_writer.ENOSPC == errno.ENOSPC

@@ -12,6 +12,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "firmware" / "ci
 
 import framebuf  # noqa: E402  (host copy of MicroPython's framebuf)
 import gamectx  # noqa: E402
+import gamelevels  # noqa: E402
 import catmouse_game  # noqa: E402
 import catmouse_maps  # noqa: E402
 import klotski  # noqa: E402
@@ -89,15 +90,16 @@ def cm_reason(game):
 
 def test_no_pack_is_silent(tmp_path):
     ctx = Ctx(tmp_path / "nowhere")
-    assert userlevels.open_for(ctx, "catmouse") == (None, None)
-    assert userlevels.pack_path(gamectx.FakeCtx(), "klotski") == "/levels/klotski.bin"
+    assert gamelevels.Levels(ctx, "catmouse", None, 3).pack is None
+    assert gamelevels.pack_path(gamectx.FakeCtx(), "klotski") == "/levels/klotski.bin"
     g = catmouse_game.Scene(ctx)
     assert g.screen is g.title and g.n_levels() == len(catmouse_maps.LEVELS)
 
 
 def test_pack_reads_one_level_per_open_and_keeps_no_handle(tmp_path, monkeypatch):
     d = write_pack(tmp_path, "catmouse", levelpack.build_pack("catmouse", list(CM_LEVELS)))
-    pack, err = userlevels.open_for(Ctx(d), "catmouse", catmouse_game.check_level)
+    pack, err = userlevels.open_for(gamelevels.pack_path(Ctx(d), "catmouse"), "catmouse",
+                                    catmouse_game.check_level)
     assert err is None and pack.count == 2 and pack._lp.f is None
     reads = []
     real_open = open
