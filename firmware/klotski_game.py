@@ -77,11 +77,10 @@ except ImportError:
     def const(value):
         return value
 
-GAME_ID = "klotski"
 _SHOWN = const(-1)       # Scene.level of a layout given to show_level()
-CELL = const(12)
+_CELL = const(12)
 _BX = const(1)            # board origin (inside the frame)
-BY = const(1)
+_BY = const(1)
 PX = const(54)           # right panel
 NONE = const(255)
 DOT = const(46)          # '.'
@@ -90,7 +89,7 @@ _CH_V = const(86)
 _CH_H = const(72)
 CH_B = const(66)
 CHUNK = const(16)        # work units per solver slice; tests/test_klotski_game.py measures the ticks
-SLICE_MS = const(22)     # solver time per tick (tick, draw, a slice past it: +8-13 ms; 35 ms ticks at 25)
+_SLICE_MS = const(22)     # solver time per tick (tick, draw, a slice past it: +8-13 ms; 35 ms ticks at 25)
 MAX_SLICES = const(12)   # per tick, whatever the clock says (the simulator's clock stands still)
 UNDO = const(200)        # undo depth (10 bytes per step: UndoRing)
 _SAVED_UNDO = const(12)  # of which a saved game keeps the newest (its play save stays under
@@ -403,7 +402,7 @@ class SolverTask(work.Task):
                     return
                 self.cache_status = "written"
             except OSError as exc:
-                full = getattr(exc, "errno", None) == sys.modules["klotski_writer"].ENOSPC
+                full = sys.modules["klotski_writer"].full(exc)
                 self.cache_status = "full" if full else "failed"
                 self.ctx.toast("FLASH FULL: NO CACHE" if full else "CACHE WRITE FAILED", 60)
             self.writer = None
@@ -494,7 +493,7 @@ class Scene(screens.Scene):
     and draws (``pause``: the menu over it)."""
 
     def __init__(self, ctx):
-        self.saved = scenekit.records(ctx, GAME_ID)   # checked (klotski_saves)
+        self.saved = scenekit.records(ctx, "klotski")   # checked (klotski_saves)
         if "best" not in self.saved:
             self.saved["best"] = {}
         lines = klotski_levels.LEVELS.split("\n")
@@ -515,7 +514,7 @@ class Scene(screens.Scene):
         self.stores = 0                  # bests saved: the list shows them
         # the board in play
         self.task = SolverTask(ctx)      # the solver of its piece set
-        self.job = work.Job(SLICE_MS)    # runs the task a slice at a time
+        self.job = work.Job(_SLICE_MS)    # runs the task a slice at a time
         self.level = 0
         self.start = bytearray(20)
         self.cells = bytearray(20)
@@ -535,7 +534,7 @@ class Scene(screens.Scene):
         self.unsaved = False             # a step, an undo or a restart since the last save
         self.playing = False             # a board is in play (opened, not solved)
         self.held = None                 # a board opened this tick: the frame on show stays (frame_key)
-        self.levels = gamelevels.Levels(ctx, GAME_ID, check_level, n)   # built-in, then the pack's
+        self.levels = gamelevels.Levels(ctx, "klotski", check_level, n)   # built-in, then the pack's
         self.error_screen = gamelevels.PackErrorScreen(self.levels, self.to_list)
         if self.levels.error:
             self.screen = self.error_screen
@@ -862,7 +861,7 @@ class Scene(screens.Scene):
                 self.stores += 1
         self.playing = False
         self.unsaved = False
-        ctx.finish(GAME_ID, self.saved)
+        ctx.finish("klotski", self.saved)
         ctx.beep(_WIN_HZ, 150)
         self.screen = self.win_screen
 
@@ -1233,12 +1232,12 @@ class PlayScreen(screens.Screen):
         """The board with the piece ``sel`` and a flashed one inverted; while
         ``playing``, a grabbed piece's cut corners or the cursor on an empty cell."""
         g = self.game
-        draw_layout(fb, g.cells, g.own, _BX, BY, CELL, sel, self.flash, playing and self.grabbed)
+        draw_layout(fb, g.cells, g.own, _BX, _BY, _CELL, sel, self.flash, playing and self.grabbed)
         if playing and sel == NONE:
             c = self.cursor
-            x = _BX + (c % 4) * CELL
-            y = BY + (c // 4) * CELL
-            fb.rect(x + 3, y + 3, CELL - 6, CELL - 6, 1)
+            x = _BX + (c % 4) * _CELL
+            y = _BY + (c // 4) * _CELL
+            fb.rect(x + 3, y + 3, _CELL - 6, _CELL - 6, 1)
 
     def draw_panel(self, fb):
         g = self.game

@@ -17,6 +17,11 @@ ENOSPC = 28     # errno.ENOSPC (Linux, macOS, Windows; MicroPython's number, py/
 #                 though its errno module has no ENOSPC name)
 
 
+def full(exc):
+    """True when ``exc`` (an OSError of a write) says the flash is full."""
+    return getattr(exc, "errno", None) == ENOSPC
+
+
 def name_for(solver):
     return name_for_set((solver.nv, solver.nh, solver.ns))
 
