@@ -78,6 +78,7 @@ except ImportError:
         return value
 
 _SHOWN = const(-1)       # Scene.level of a layout given to show_level()
+GAME_ID = "klotski"
 _CELL = const(12)
 _BX = const(1)            # board origin (inside the frame)
 _BY = const(1)
@@ -493,7 +494,7 @@ class Scene(screens.Scene):
     and draws (``pause``: the menu over it)."""
 
     def __init__(self, ctx):
-        self.saved = scenekit.records(ctx, "klotski")   # checked (klotski_saves)
+        self.saved = scenekit.records(ctx, GAME_ID)   # checked (klotski_saves)
         if "best" not in self.saved:
             self.saved["best"] = {}
         lines = klotski_levels.LEVELS.split("\n")
@@ -534,7 +535,7 @@ class Scene(screens.Scene):
         self.unsaved = False             # a step, an undo or a restart since the last save
         self.playing = False             # a board is in play (opened, not solved)
         self.held = None                 # a board opened this tick: the frame on show stays (frame_key)
-        self.levels = gamelevels.Levels(ctx, "klotski", check_level, n)   # built-in, then the pack's
+        self.levels = gamelevels.Levels(ctx, GAME_ID, check_level, n)   # built-in, then the pack's
         self.error_screen = gamelevels.PackErrorScreen(self.levels, self.to_list)
         if self.levels.error:
             self.screen = self.error_screen
@@ -861,7 +862,7 @@ class Scene(screens.Scene):
                 self.stores += 1
         self.playing = False
         self.unsaved = False
-        ctx.finish("klotski", self.saved)
+        ctx.finish(GAME_ID, self.saved)
         ctx.beep(_WIN_HZ, 150)
         self.screen = self.win_screen
 
