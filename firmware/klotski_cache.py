@@ -30,10 +30,9 @@ from the file instead of holding it (CircuitPython), with the same checks.
 
 import savestore as saves
 from asciitext import first_bad
-from klotski_common import has_table, name_for_set   # noqa: F401 (the cache's names, here too)
-from klotski_writer import (ENOSPC, MAGIC, Writer, _layout_text, _probe,  # noqa: F401
+from klotski_common import has_table, layout_text, name_for_set   # noqa: F401 (here too)
+from klotski_writer import (ENOSPC, MAGIC, Writer, _probe,  # noqa: F401
                             checksum, crc32, header, name_for, save)
-
 
 
 class Dir(saves.OsFs):
@@ -74,7 +73,7 @@ def load(d, solver):
                     status = "ok"
                     k = int(parts[7])
                     text = parts[8].strip()
-                    if k != _probe(solver) or _layout_text(solver.cells_of(k)) != text:
+                    if k != _probe(solver) or layout_text(solver.cells_of(k)) != text:
                         status = "stale"
                     else:
                         cells = bytearray(text.replace("/", "").encode())

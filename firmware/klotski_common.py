@@ -17,6 +17,12 @@ _DIRS = (-1, 1, -4, 4)
 _POW5 = (1, 5, 25, 125)
 
 
+def layout_text(cells):
+    """20 cells as the layout text klotski.parse reads (rows joined by '/')."""
+    s = bytes(cells).decode()
+    return s[0:4] + "/" + s[4:8] + "/" + s[8:12] + "/" + s[12:16] + "/" + s[16:20]
+
+
 def name_for_set(piece_set):
     """The cache file name of the table of ``piece_set`` ((nv, nh, ns))."""
     return "klotski_%d%d%d.tbl" % piece_set

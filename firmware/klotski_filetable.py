@@ -131,7 +131,7 @@ def _probe_ok(solver, parts):
     """The header's rank <-> layout probe is this solver's."""
     k = int(parts[7])
     text = parts[8].strip()
-    if k != solver.size // 2 or cache._layout_text(solver.cells_of(k)) != text:
+    if k != solver.size // 2 or cache.layout_text(solver.cells_of(k)) != text:
         return False
     return solver.rank_of(bytearray(text.replace("/", "").encode())) == k
 

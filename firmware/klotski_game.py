@@ -169,12 +169,6 @@ def _cells_of(text, cells):
         cells[c] = raw[c + c // 4]
 
 
-def _layout_text(cells):
-    """20 cells as the layout text klotski.parse reads (rows joined by '/')."""
-    s = bytes(cells).decode()
-    return s[0:4] + "/" + s[4:8] + "/" + s[8:12] + "/" + s[12:16] + "/" + s[16:20]
-
-
 class SolverTask(work.Task):
     """The solver of the open level's piece set, built in the background as a
     task for the scene's ``work.Job``: ``phase`` (_S_NONE .. S_SAVE) says
@@ -392,18 +386,19 @@ class SolverTask(work.Task):
         and dropped after the write: the build's peak heap does not carry
         it (its notes)."""
         if self.cache is not None:
+            kw = sys.modules.get("klotski_writer")
+            if kw is None:
+                __import__("klotski_writer")
+                return
             w = self.writer
             if w is None:
-                if "klotski_writer" not in sys.modules:
-                    __import__("klotski_writer")
-                    return
-                w = self.writer = sys.modules["klotski_writer"].Writer(self.cache, self.solver)
+                w = self.writer = kw.Writer(self.cache, self.solver)
             try:
                 if not w.step():
                     return
                 self.cache_status = "written"
             except OSError as exc:
-                full = sys.modules["klotski_writer"].full(exc)
+                full = kw.full(exc)
                 self.cache_status = "full" if full else "failed"
                 self.ctx.toast("FLASH FULL: NO CACHE" if full else "CACHE WRITE FAILED", 60)
             self.writer = None
@@ -615,7 +610,7 @@ class Scene(screens.Scene):
             return None
         return {
             "level": self.level, "shown": self.shown, "start": bytes(self.start).decode(),
-            "cells": _layout_text(self.cells), "steps": self.steps, "last": self.last,
+            "cells": klotski_common.layout_text(self.cells), "steps": self.steps, "last": self.last,
             "helped": self.helped, "cursor": self.play_screen.cursor,
             "undo": hexlify(self.undo_ring.dump(_SAVED_UNDO)).decode(),
         }

@@ -9,7 +9,7 @@ built-in module: on MicroPython each ``import`` of an extensible built-in
 on the virtual Pico every time (the whole cache module's import was 38 ms)."""
 
 import savestore as saves
-from klotski_common import name_for_set
+from klotski_common import layout_text, name_for_set
 from savestore import crc32     # binascii's (None on a port without it: the Fletcher sum)
 
 MAGIC = "KTC2"
@@ -24,11 +24,6 @@ def full(exc):
 
 def name_for(solver):
     return name_for_set((solver.nv, solver.nh, solver.ns))
-
-
-def _layout_text(cells):
-    s = bytes(cells).decode()
-    return s[0:4] + "/" + s[4:8] + "/" + s[8:12] + "/" + s[12:16] + "/" + s[16:20]
 
 
 def checksum(buf):
@@ -50,7 +45,7 @@ def header(solver):
     k = _probe(solver)
     return ("%s %d %d %d %d %d %s %d %s\n" % (
         MAGIC, solver.nv, solver.nh, solver.ns, solver.size, solver.table_nbytes,
-        checksum(table), k, _layout_text(solver.cells_of(k)))).encode()
+        checksum(table), k, layout_text(solver.cells_of(k)))).encode()
 
 
 def save(d, solver):

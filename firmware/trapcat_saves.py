@@ -15,6 +15,7 @@ modules (catmouse_saves, junqi_saves, klotski_saves), never loaded here.
 """
 
 import saveschema as ss
+import undosave   # the game's, resident (an import of binascii costs ~11 ms on a Pico)
 
 try:
     from micropython import const
@@ -58,7 +59,6 @@ def snapshot(snap):
     with the cat on a free cell and the cursor on the grid, the pack level's
     start (if any) of the same size, the easy cat's RNG state, no more undo
     turns than moves.  The turns themselves: ``turns``, on the grid."""
-    from binascii import unhexlify
     cell = ss.integer(0, _SIDE * _SIDE - 1)
     side = ss.integer(3, _SIDE)
     grid = ss.hexbytes(1, 9, _SIDE * _SIDE)
@@ -71,12 +71,12 @@ def snapshot(snap):
     if ok:
         size = snap["size"]
         fixed = snap["fixed"]
-        ok = (_grid_fits(size, unhexlify(snap["cells"]), snap["cat"])
+        ok = (_grid_fits(size, undosave.from_text(snap["cells"]), snap["cat"])
               and snap["cursor"] < size * size
               and len(snap["undo"]) // (2 * _UNDO_SIZE) <= snap["moves"]
               and (snap["diff"] != 0 or _rng_fits(snap["rng"]))
               and (fixed is None or (fixed[0] == size
-                                     and _grid_fits(size, unhexlify(fixed[1]), fixed[2]))))
+                                     and _grid_fits(size, undosave.from_text(fixed[1]), fixed[2]))))
     ss.done("trapcat_saves")
     return ok
 
